@@ -1,0 +1,101 @@
+import type { BufferReader } from './buffer-reader';
+import type { BufferWriter } from './buffer-writer';
+import { ProtocolError } from './protocol-error';
+import { TypedProperties } from './typed-properties';
+
+/** Message body types, HornetQ's numbers (Message.DEFAULT_TYPE … STREAM_TYPE). */
+export const MessageType = {
+  DEFAULT: 0,
+  OBJECT: 2,
+  TEXT: 3,
+  BYTES: 4,
+  MAP: 5,
+  STREAM: 6,
+} as const;
+
+/** Bytes of a message's fixed fields; flow-control credits count these plus the variable parts. */
+const FIXED_ENCODED_BYTES = 8 + 4 + 1 + 1 + 8 + 8 + 1 + 1 + 4 + 4 + 4;
+
+/**
+ * A message as the core layer moves it: headers, typed properties and an opaque body. The broker
+ * assigns `messageId` when it routes the message; the JMS layer maps its headers onto these fields.
+ */
+export class CoreMessage {
+  messageId = 0;
+  address = '';
+  type: number = MessageType.DEFAULT;
+  durable = false;
+  /** Epoch ms after which the message expires; 0 means never. */
+  expiration = 0;
+  timestamp = 0;
+  /** 0 (lowest) … 9 (highest). */
+  priority = 4;
+  /** The client-chosen unique id (JMSMessageID without 'ID:'), or null when disabled. */
+  userId: string | null = null;
+  properties = new TypedProperties();
+  body: Buffer = EMPTY;
+
+  /** Bytes this message takes on the wire: what producer and consumer credits count. */
+  encodedSize(): number {
+    let size = FIXED_ENCODED_BYTES + Buffer.byteLength(this.address) + this.body.length;
+    if (this.userId !== null) size += 4 + Buffer.byteLength(this.userId);
+    for (const [name, value] of this.properties.entries()) {
+      size += 5 + Buffer.byteLength(name) + valueSize(value.value);
+    }
+    return size;
+  }
+
+  /** A copy whose properties can change without touching the original (routing to several queues). */
+  copy(): CoreMessage {
+    const copy = new CoreMessage();
+    copy.messageId = this.messageId;
+    copy.address = this.address;
+    copy.type = this.type;
+    copy.durable = this.durable;
+    copy.expiration = this.expiration;
+    copy.timestamp = this.timestamp;
+    copy.priority = this.priority;
+    copy.userId = this.userId;
+    copy.properties = this.properties.copy();
+    copy.body = this.body;
+    return copy;
+  }
+
+  encode(writer: BufferWriter): void {
+    writer.writeLong(this.messageId);
+    writer.writeString(this.address);
+    writer.writeByte(this.type);
+    writer.writeBoolean(this.durable);
+    writer.writeLong(this.expiration);
+    writer.writeLong(this.timestamp);
+    writer.writeByte(this.priority);
+    writer.writeNullableString(this.userId);
+    this.properties.encode(writer);
+    writer.writeBytes(this.body);
+  }
+
+  static decode(reader: BufferReader): CoreMessage {
+    const message = new CoreMessage();
+    message.messageId = reader.readLong();
+    message.address = reader.readString();
+    message.type = reader.readByte();
+    message.durable = reader.readBoolean();
+    message.expiration = reader.readLong();
+    message.timestamp = reader.readLong();
+    message.priority = reader.readByte();
+    if (message.priority > 9) throw new ProtocolError(`message priority ${message.priority} is not in 0..9`);
+    message.userId = reader.readNullableString();
+    message.properties = TypedProperties.decode(reader);
+    message.body = reader.readBytes();
+    return message;
+  }
+}
+
+const EMPTY = Buffer.alloc(0);
+
+function valueSize(value: unknown): number {
+  if (typeof value === 'string') return 4 + Buffer.byteLength(value);
+  if (Buffer.isBuffer(value)) return 4 + value.length;
+  if (typeof value === 'number') return 8;
+  return 1;
+}

@@ -1,0 +1,40 @@
+/**
+ * The closed set of error codes an EXCEPTION packet may carry, with HornetQ's numbers
+ * (HornetQExceptionType). A code outside this set decodes as INTERNAL_ERROR: the wire never
+ * chooses an error class.
+ */
+export const ErrorCode = {
+  INTERNAL_ERROR: 0,
+  UNSUPPORTED_PACKET: 1,
+  NOT_CONNECTED: 2,
+  CONNECTION_TIMEDOUT: 3,
+  DISCONNECTED: 4,
+  UNBLOCKED: 5,
+  IO_ERROR: 6,
+  QUEUE_DOES_NOT_EXIST: 100,
+  QUEUE_EXISTS: 101,
+  OBJECT_CLOSED: 102,
+  INVALID_FILTER_EXPRESSION: 103,
+  ILLEGAL_STATE: 104,
+  SECURITY_EXCEPTION: 105,
+  ADDRESS_EXISTS: 107,
+  INCOMPATIBLE_CLIENT_SERVER_VERSIONS: 108,
+  LARGE_MESSAGE_ERROR_BODY: 110,
+  TRANSACTION_ROLLED_BACK: 111,
+  SESSION_CREATION_REJECTED: 112,
+  DUPLICATE_ID_REJECTED: 113,
+  DUPLICATE_METADATA: 114,
+  TRANSACTION_OUTCOME_UNKNOWN: 115,
+  ADDRESS_FULL: 119,
+  GENERIC_EXCEPTION: 999,
+} as const;
+
+export type ErrorCodeName = keyof typeof ErrorCode;
+
+const BY_NUMBER = new Map<number, ErrorCodeName>(
+  (Object.keys(ErrorCode) as ErrorCodeName[]).map((name) => [ErrorCode[name], name]),
+);
+
+export function errorCodeFromNumber(code: number): ErrorCodeName {
+  return BY_NUMBER.get(code) ?? 'INTERNAL_ERROR';
+}

@@ -1,0 +1,299 @@
+import { BufferReader } from './buffer-reader';
+import { BufferWriter } from './buffer-writer';
+import { CoreMessage } from './core-message';
+import { ErrorCode, errorCodeFromNumber } from './error-code';
+import { FRAME_HEADER_BYTES } from './frame-decoder';
+import { PacketType, packetTypeName } from './packet-type';
+import type { Packet } from './packets';
+import { ProtocolError } from './protocol-error';
+
+/** A decoded frame: which channel it travels on and what it carries. */
+export interface Frame {
+  channelId: number;
+  packet: Packet;
+  /** Bytes of the whole frame; what confirmation windows count. */
+  size: number;
+}
+
+/** Encodes one packet as a whole frame: length, type, channel id, body. */
+export function encodePacket(channelId: number, packet: Packet): Buffer {
+  const writer = new BufferWriter(initialCapacity(packet));
+  writer.writeInt(0);
+  writer.writeByte(packet.type);
+  writer.writeLong(channelId);
+  encodeBody(writer, packet);
+  writer.patchInt(0, writer.length - 4);
+  return writer.toBuffer();
+}
+
+/**
+ * Decodes a whole frame (as FrameDecoder yields it). Throws ProtocolError naming the packet type
+ * when the body is malformed, truncated, has trailing bytes, or the type is unknown.
+ */
+export function decodeFrame(frame: Buffer): Frame {
+  if (frame.length < FRAME_HEADER_BYTES) throw new ProtocolError(`frame of ${frame.length} bytes is too short`);
+  const reader = new BufferReader(frame, 4);
+  const type = reader.readByte();
+  const channelId = reader.readLong();
+  let packet: Packet;
+  try {
+    packet = decodeBody(type, reader);
+    reader.expectEnd(packetTypeName(type));
+  } catch (error) {
+    if (error instanceof ProtocolError && !error.message.startsWith('unknown packet type')) {
+      throw new ProtocolError(`malformed ${packetTypeName(type)} on channel ${channelId}: ${error.message}`);
+    }
+    throw error;
+  }
+  return { channelId, packet, size: frame.length };
+}
+
+function initialCapacity(packet: Packet): number {
+  if (packet.type === PacketType.SESS_SEND || packet.type === PacketType.SESS_RECEIVE_MSG) {
+    return 128 + packet.message.body.length + packet.message.address.length * 3;
+  }
+  return 64;
+}
+
+function encodeBody(w: BufferWriter, p: Packet): void {
+  switch (p.type) {
+    case PacketType.PING:
+      return w.writeLong(p.connectionTtl);
+    case PacketType.DISCONNECT:
+      return w.writeNullableString(p.reason);
+    case PacketType.EXCEPTION:
+      w.writeInt(p.correlationId);
+      w.writeInt(ErrorCode[p.code]);
+      return w.writeNullableString(p.message);
+    case PacketType.NULL_RESPONSE:
+      return w.writeInt(p.correlationId);
+    case PacketType.PACKETS_CONFIRMED:
+      return w.writeInt(p.commandId);
+    case PacketType.CREATESESSION:
+      w.writeInt(p.correlationId);
+      w.writeString(p.name);
+      w.writeLong(p.sessionChannelId);
+      w.writeInt(p.version);
+      w.writeNullableString(p.username);
+      w.writeNullableString(p.password);
+      w.writeInt(p.minLargeMessageSize);
+      w.writeBoolean(p.xa);
+      w.writeBoolean(p.autoCommitSends);
+      w.writeBoolean(p.autoCommitAcks);
+      w.writeBoolean(p.preAcknowledge);
+      w.writeInt(p.windowSize);
+      return w.writeNullableString(p.defaultAddress);
+    case PacketType.CREATESESSION_RESP:
+      w.writeInt(p.correlationId);
+      w.writeInt(p.serverVersion);
+      w.writeString(p.sessionName);
+      return w.writeString(p.reattachToken);
+    case PacketType.REATTACH_SESSION:
+      w.writeInt(p.correlationId);
+      w.writeString(p.sessionName);
+      w.writeString(p.reattachToken);
+      return w.writeInt(p.lastConfirmedCommandId);
+    case PacketType.REATTACH_SESSION_RESP:
+      w.writeInt(p.correlationId);
+      w.writeInt(p.lastConfirmedCommandId);
+      return w.writeBoolean(p.reattached);
+    case PacketType.CREATE_QUEUE:
+      w.writeString(p.address);
+      w.writeString(p.queueName);
+      w.writeNullableString(p.filter);
+      w.writeBoolean(p.durable);
+      w.writeBoolean(p.temporary);
+      return w.writeBoolean(p.requiresResponse);
+    case PacketType.DELETE_QUEUE:
+      return w.writeString(p.queueName);
+    case PacketType.SESS_CREATECONSUMER:
+      w.writeLong(p.consumerId);
+      w.writeString(p.queueName);
+      w.writeNullableString(p.filter);
+      w.writeBoolean(p.browseOnly);
+      return w.writeBoolean(p.requiresResponse);
+    case PacketType.SESS_ACKNOWLEDGE:
+    case PacketType.SESS_INDIVIDUAL_ACKNOWLEDGE:
+      w.writeLong(p.consumerId);
+      w.writeLong(p.messageId);
+      return w.writeBoolean(p.requiresResponse);
+    case PacketType.SESS_COMMIT:
+    case PacketType.SESS_START:
+    case PacketType.SESS_STOP:
+    case PacketType.SESS_CLOSE:
+      return;
+    case PacketType.SESS_ROLLBACK:
+      return w.writeBoolean(p.considerLastMessageAsDelivered);
+    case PacketType.SESS_QUEUEQUERY:
+      return w.writeString(p.queueName);
+    case PacketType.SESS_QUEUEQUERY_RESP:
+      w.writeInt(p.correlationId);
+      w.writeBoolean(p.exists);
+      w.writeNullableString(p.address);
+      w.writeBoolean(p.durable);
+      w.writeBoolean(p.temporary);
+      w.writeNullableString(p.filter);
+      w.writeInt(p.consumerCount);
+      return w.writeLong(p.messageCount);
+    case PacketType.SESS_BINDINGQUERY:
+      return w.writeString(p.address);
+    case PacketType.SESS_BINDINGQUERY_RESP:
+      w.writeInt(p.correlationId);
+      w.writeBoolean(p.exists);
+      w.writeInt(p.queueNames.length);
+      for (const name of p.queueNames) w.writeString(name);
+      return;
+    case PacketType.SESS_FLOWTOKEN:
+      w.writeLong(p.consumerId);
+      return w.writeInt(p.credits);
+    case PacketType.SESS_SEND:
+      p.message.encode(w);
+      return w.writeBoolean(p.requiresResponse);
+    case PacketType.SESS_CONSUMER_CLOSE:
+      return w.writeLong(p.consumerId);
+    case PacketType.SESS_RECEIVE_MSG:
+      w.writeLong(p.consumerId);
+      w.writeInt(p.deliveryCount);
+      return p.message.encode(w);
+    case PacketType.SESS_FORCE_CONSUMER_DELIVERY:
+    case PacketType.SESS_FORCED_DELIVERY_EMPTY:
+      w.writeLong(p.consumerId);
+      return w.writeLong(p.sequence);
+    case PacketType.SESS_PRODUCER_REQUEST_CREDITS:
+    case PacketType.SESS_PRODUCER_CREDITS:
+    case PacketType.SESS_PRODUCER_FAIL_CREDITS:
+      w.writeString(p.address);
+      return w.writeInt(p.credits);
+    case PacketType.SESS_CREATEPRODUCER:
+      w.writeLong(p.producerId);
+      return w.writeNullableString(p.address);
+    case PacketType.SESS_CLOSEPRODUCER:
+      return w.writeLong(p.producerId);
+  }
+}
+
+function decodeBody(type: number, r: BufferReader): Packet {
+  switch (type) {
+    case PacketType.PING:
+      return { type, connectionTtl: r.readLong() };
+    case PacketType.DISCONNECT:
+      return { type, reason: r.readNullableString() };
+    case PacketType.EXCEPTION:
+      return { type, correlationId: r.readInt(), code: errorCodeFromNumber(r.readInt()), message: r.readNullableString() };
+    case PacketType.NULL_RESPONSE:
+      return { type, correlationId: r.readInt() };
+    case PacketType.PACKETS_CONFIRMED:
+      return { type, commandId: r.readInt() };
+    case PacketType.CREATESESSION:
+      return {
+        type,
+        correlationId: r.readInt(),
+        name: r.readString(),
+        sessionChannelId: r.readLong(),
+        version: r.readInt(),
+        username: r.readNullableString(),
+        password: r.readNullableString(),
+        minLargeMessageSize: r.readInt(),
+        xa: r.readBoolean(),
+        autoCommitSends: r.readBoolean(),
+        autoCommitAcks: r.readBoolean(),
+        preAcknowledge: r.readBoolean(),
+        windowSize: r.readInt(),
+        defaultAddress: r.readNullableString(),
+      };
+    case PacketType.CREATESESSION_RESP:
+      return {
+        type,
+        correlationId: r.readInt(),
+        serverVersion: r.readInt(),
+        sessionName: r.readString(),
+        reattachToken: r.readString(),
+      };
+    case PacketType.REATTACH_SESSION:
+      return {
+        type,
+        correlationId: r.readInt(),
+        sessionName: r.readString(),
+        reattachToken: r.readString(),
+        lastConfirmedCommandId: r.readInt(),
+      };
+    case PacketType.REATTACH_SESSION_RESP:
+      return { type, correlationId: r.readInt(), lastConfirmedCommandId: r.readInt(), reattached: r.readBoolean() };
+    case PacketType.CREATE_QUEUE:
+      return {
+        type,
+        address: r.readString(),
+        queueName: r.readString(),
+        filter: r.readNullableString(),
+        durable: r.readBoolean(),
+        temporary: r.readBoolean(),
+        requiresResponse: r.readBoolean(),
+      };
+    case PacketType.DELETE_QUEUE:
+      return { type, queueName: r.readString() };
+    case PacketType.SESS_CREATECONSUMER:
+      return {
+        type,
+        consumerId: r.readLong(),
+        queueName: r.readString(),
+        filter: r.readNullableString(),
+        browseOnly: r.readBoolean(),
+        requiresResponse: r.readBoolean(),
+      };
+    case PacketType.SESS_ACKNOWLEDGE:
+    case PacketType.SESS_INDIVIDUAL_ACKNOWLEDGE:
+      return { type, consumerId: r.readLong(), messageId: r.readLong(), requiresResponse: r.readBoolean() };
+    case PacketType.SESS_COMMIT:
+    case PacketType.SESS_START:
+    case PacketType.SESS_STOP:
+    case PacketType.SESS_CLOSE:
+      return { type };
+    case PacketType.SESS_ROLLBACK:
+      return { type, considerLastMessageAsDelivered: r.readBoolean() };
+    case PacketType.SESS_QUEUEQUERY:
+      return { type, queueName: r.readString() };
+    case PacketType.SESS_QUEUEQUERY_RESP:
+      return {
+        type,
+        correlationId: r.readInt(),
+        exists: r.readBoolean(),
+        address: r.readNullableString(),
+        durable: r.readBoolean(),
+        temporary: r.readBoolean(),
+        filter: r.readNullableString(),
+        consumerCount: r.readInt(),
+        messageCount: r.readLong(),
+      };
+    case PacketType.SESS_BINDINGQUERY:
+      return { type, address: r.readString() };
+    case PacketType.SESS_BINDINGQUERY_RESP: {
+      const correlationId = r.readInt();
+      const exists = r.readBoolean();
+      const count = r.readCount('queue name', 4);
+      const queueNames: string[] = [];
+      for (let i = 0; i < count; i++) queueNames.push(r.readString());
+      return { type, correlationId, exists, queueNames };
+    }
+    case PacketType.SESS_FLOWTOKEN:
+      return { type, consumerId: r.readLong(), credits: r.readInt() };
+    case PacketType.SESS_SEND:
+      return { type, message: CoreMessage.decode(r), requiresResponse: r.readBoolean() };
+    case PacketType.SESS_CONSUMER_CLOSE:
+      return { type, consumerId: r.readLong() };
+    case PacketType.SESS_RECEIVE_MSG:
+      return { type, consumerId: r.readLong(), deliveryCount: r.readInt(), message: CoreMessage.decode(r) };
+    case PacketType.SESS_FORCE_CONSUMER_DELIVERY:
+    case PacketType.SESS_FORCED_DELIVERY_EMPTY:
+      return { type, consumerId: r.readLong(), sequence: r.readLong() };
+    case PacketType.SESS_PRODUCER_REQUEST_CREDITS:
+    case PacketType.SESS_PRODUCER_CREDITS:
+    case PacketType.SESS_PRODUCER_FAIL_CREDITS:
+      return { type, address: r.readString(), credits: r.readInt() };
+    case PacketType.SESS_CREATEPRODUCER:
+      return { type, producerId: r.readLong(), address: r.readNullableString() };
+    case PacketType.SESS_CLOSEPRODUCER:
+      return { type, producerId: r.readLong() };
+    default:
+      throw new ProtocolError(`unknown packet type ${type}`);
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * Packet type bytes. The numbers are HornetQ 2.4's where HornetQ has the packet; the few packets
+ * of our own (producer registration, forced-delivery answer) use numbers HornetQ leaves free.
+ */
+export const PacketType = {
+  PING: 10,
+  DISCONNECT: 11,
+  EXCEPTION: 20,
+  NULL_RESPONSE: 21,
+  PACKETS_CONFIRMED: 22,
+  CREATESESSION: 30,
+  CREATESESSION_RESP: 31,
+  REATTACH_SESSION: 32,
+  REATTACH_SESSION_RESP: 33,
+  CREATE_QUEUE: 34,
+  DELETE_QUEUE: 35,
+  SESS_CREATECONSUMER: 40,
+  SESS_ACKNOWLEDGE: 41,
+  SESS_COMMIT: 43,
+  SESS_ROLLBACK: 44,
+  SESS_QUEUEQUERY: 45,
+  SESS_QUEUEQUERY_RESP: 46,
+  SESS_BINDINGQUERY: 49,
+  SESS_BINDINGQUERY_RESP: 50,
+  SESS_START: 67,
+  SESS_STOP: 68,
+  SESS_CLOSE: 69,
+  SESS_FLOWTOKEN: 70,
+  SESS_SEND: 71,
+  SESS_CONSUMER_CLOSE: 74,
+  SESS_RECEIVE_MSG: 75,
+  SESS_FORCE_CONSUMER_DELIVERY: 78,
+  SESS_PRODUCER_REQUEST_CREDITS: 79,
+  SESS_PRODUCER_CREDITS: 80,
+  SESS_INDIVIDUAL_ACKNOWLEDGE: 81,
+  SESS_PRODUCER_FAIL_CREDITS: 82,
+  SESS_CREATEPRODUCER: 107,
+  SESS_CLOSEPRODUCER: 108,
+  SESS_FORCED_DELIVERY_EMPTY: 109,
+} as const;
+
+export type PacketType = (typeof PacketType)[keyof typeof PacketType];
+
+const NAMES = new Map<number, string>(Object.entries(PacketType).map(([name, code]) => [code, name]));
+
+/** 'SESS_SEND(71)' for a known type, 'UNKNOWN(200)' otherwise: for log lines and errors. */
+export function packetTypeName(type: number): string {
+  return `${NAMES.get(type) ?? 'UNKNOWN'}(${type})`;
+}
+
+export function isKnownPacketType(type: number): type is PacketType {
+  return NAMES.has(type);
+}

@@ -1,0 +1,222 @@
+import type { CoreMessage } from './core-message';
+import type { ErrorCodeName } from './error-code';
+import { PacketType } from './packet-type';
+
+/**
+ * Every packet the core speaks, as a discriminated union on `type`. Responses carry
+ * `correlationId`: on a session channel it is the command id of the request it answers (both
+ * sides count commands, so requests need not carry it); on channel 1 the request carries it.
+ */
+
+export interface Ping { type: typeof PacketType.PING; connectionTtl: number }
+export interface Disconnect { type: typeof PacketType.DISCONNECT; reason: string | null }
+export interface ExceptionPacket {
+  type: typeof PacketType.EXCEPTION;
+  /** -1 when the exception answers no request (an asynchronous failure). */
+  correlationId: number;
+  code: ErrorCodeName;
+  message: string | null;
+}
+export interface NullResponse { type: typeof PacketType.NULL_RESPONSE; correlationId: number }
+export interface PacketsConfirmed { type: typeof PacketType.PACKETS_CONFIRMED; commandId: number }
+
+export interface CreateSession {
+  type: typeof PacketType.CREATESESSION;
+  correlationId: number;
+  /** A label the client chooses; the broker names the session itself (see the response). */
+  name: string;
+  sessionChannelId: number;
+  version: number;
+  username: string | null;
+  password: string | null;
+  minLargeMessageSize: number;
+  xa: boolean;
+  autoCommitSends: boolean;
+  autoCommitAcks: boolean;
+  preAcknowledge: boolean;
+  /** The confirmation window of the session channel; -1 disables resend buffers and reattach. */
+  windowSize: number;
+  defaultAddress: string | null;
+}
+export interface CreateSessionResponse {
+  type: typeof PacketType.CREATESESSION_RESP;
+  correlationId: number;
+  serverVersion: number;
+  /** Broker-generated, random: the name a later reattach presents. */
+  sessionName: string;
+  /** Broker-generated secret that a reattach must present with the name. Never logged. */
+  reattachToken: string;
+}
+export interface ReattachSession {
+  type: typeof PacketType.REATTACH_SESSION;
+  correlationId: number;
+  sessionName: string;
+  reattachToken: string;
+  /** The client's count of session packets it has received and handled. */
+  lastConfirmedCommandId: number;
+}
+export interface ReattachSessionResponse {
+  type: typeof PacketType.REATTACH_SESSION_RESP;
+  correlationId: number;
+  lastConfirmedCommandId: number;
+  reattached: boolean;
+}
+
+export interface CreateQueue {
+  type: typeof PacketType.CREATE_QUEUE;
+  address: string;
+  queueName: string;
+  filter: string | null;
+  durable: boolean;
+  temporary: boolean;
+  requiresResponse: boolean;
+}
+export interface DeleteQueue { type: typeof PacketType.DELETE_QUEUE; queueName: string }
+
+export interface CreateConsumer {
+  type: typeof PacketType.SESS_CREATECONSUMER;
+  consumerId: number;
+  queueName: string;
+  filter: string | null;
+  browseOnly: boolean;
+  requiresResponse: boolean;
+}
+export interface Acknowledge {
+  type: typeof PacketType.SESS_ACKNOWLEDGE | typeof PacketType.SESS_INDIVIDUAL_ACKNOWLEDGE;
+  consumerId: number;
+  messageId: number;
+  requiresResponse: boolean;
+}
+export interface Commit { type: typeof PacketType.SESS_COMMIT }
+export interface Rollback { type: typeof PacketType.SESS_ROLLBACK; considerLastMessageAsDelivered: boolean }
+export interface QueueQuery { type: typeof PacketType.SESS_QUEUEQUERY; queueName: string }
+export interface QueueQueryResponse {
+  type: typeof PacketType.SESS_QUEUEQUERY_RESP;
+  correlationId: number;
+  exists: boolean;
+  address: string | null;
+  durable: boolean;
+  temporary: boolean;
+  filter: string | null;
+  consumerCount: number;
+  messageCount: number;
+}
+export interface BindingQuery { type: typeof PacketType.SESS_BINDINGQUERY; address: string }
+export interface BindingQueryResponse {
+  type: typeof PacketType.SESS_BINDINGQUERY_RESP;
+  correlationId: number;
+  exists: boolean;
+  queueNames: string[];
+}
+export interface SessionStart { type: typeof PacketType.SESS_START }
+export interface SessionStop { type: typeof PacketType.SESS_STOP }
+export interface SessionClose { type: typeof PacketType.SESS_CLOSE }
+export interface ConsumerFlowCredit { type: typeof PacketType.SESS_FLOWTOKEN; consumerId: number; credits: number }
+export interface SessionSend {
+  type: typeof PacketType.SESS_SEND;
+  message: CoreMessage;
+  requiresResponse: boolean;
+}
+export interface ConsumerClose { type: typeof PacketType.SESS_CONSUMER_CLOSE; consumerId: number }
+export interface ReceiveMessage {
+  type: typeof PacketType.SESS_RECEIVE_MSG;
+  consumerId: number;
+  deliveryCount: number;
+  message: CoreMessage;
+}
+export interface ForceConsumerDelivery {
+  type: typeof PacketType.SESS_FORCE_CONSUMER_DELIVERY;
+  consumerId: number;
+  sequence: number;
+}
+/** The answer to a forced delivery when the queue had nothing for the consumer. */
+export interface ForcedDeliveryEmpty {
+  type: typeof PacketType.SESS_FORCED_DELIVERY_EMPTY;
+  consumerId: number;
+  sequence: number;
+}
+export interface ProducerRequestCredits {
+  type: typeof PacketType.SESS_PRODUCER_REQUEST_CREDITS;
+  address: string;
+  credits: number;
+}
+export interface ProducerCredits {
+  type: typeof PacketType.SESS_PRODUCER_CREDITS | typeof PacketType.SESS_PRODUCER_FAIL_CREDITS;
+  address: string;
+  credits: number;
+}
+export interface CreateProducer { type: typeof PacketType.SESS_CREATEPRODUCER; producerId: number; address: string | null }
+export interface CloseProducer { type: typeof PacketType.SESS_CLOSEPRODUCER; producerId: number }
+
+export type Packet =
+  | Ping
+  | Disconnect
+  | ExceptionPacket
+  | NullResponse
+  | PacketsConfirmed
+  | CreateSession
+  | CreateSessionResponse
+  | ReattachSession
+  | ReattachSessionResponse
+  | CreateQueue
+  | DeleteQueue
+  | CreateConsumer
+  | Acknowledge
+  | Commit
+  | Rollback
+  | QueueQuery
+  | QueueQueryResponse
+  | BindingQuery
+  | BindingQueryResponse
+  | SessionStart
+  | SessionStop
+  | SessionClose
+  | ConsumerFlowCredit
+  | SessionSend
+  | ConsumerClose
+  | ReceiveMessage
+  | ForceConsumerDelivery
+  | ForcedDeliveryEmpty
+  | ProducerRequestCredits
+  | ProducerCredits
+  | CreateProducer
+  | CloseProducer;
+
+/** A packet that answers a request and settles the caller waiting for it. */
+export type ResponsePacket =
+  | ExceptionPacket
+  | NullResponse
+  | CreateSessionResponse
+  | ReattachSessionResponse
+  | QueueQueryResponse
+  | BindingQueryResponse;
+
+const RESPONSE_TYPES: ReadonlySet<number> = new Set([
+  PacketType.NULL_RESPONSE,
+  PacketType.CREATESESSION_RESP,
+  PacketType.REATTACH_SESSION_RESP,
+  PacketType.SESS_QUEUEQUERY_RESP,
+  PacketType.SESS_BINDINGQUERY_RESP,
+]);
+
+export function isResponse(packet: Packet): packet is ResponsePacket {
+  return RESPONSE_TYPES.has(packet.type) || (packet.type === PacketType.EXCEPTION && packet.correlationId >= 0);
+}
+
+/**
+ * Packets that are never counted, cached or confirmed on either side (HornetQ's list): the
+ * control packets and the session handshake on channel 1.
+ */
+const UNCONFIRMED_TYPES: ReadonlySet<number> = new Set([
+  PacketType.PING,
+  PacketType.DISCONNECT,
+  PacketType.PACKETS_CONFIRMED,
+  PacketType.CREATESESSION,
+  PacketType.CREATESESSION_RESP,
+  PacketType.REATTACH_SESSION,
+  PacketType.REATTACH_SESSION_RESP,
+]);
+
+export function requiresConfirmation(type: number): boolean {
+  return !UNCONFIRMED_TYPES.has(type);
+}

@@ -1,0 +1,162 @@
+import type { BufferReader } from './buffer-reader';
+import type { BufferWriter } from './buffer-writer';
+import { ProtocolError } from './protocol-error';
+
+/** The property types of a core message, as JMS needs them to keep a property's declared type. */
+export const PropertyKind = {
+  NULL: 0,
+  BOOLEAN: 1,
+  BYTE: 2,
+  SHORT: 3,
+  INT: 4,
+  LONG: 5,
+  FLOAT: 6,
+  DOUBLE: 7,
+  STRING: 8,
+  BYTES: 9,
+  CHAR: 10,
+} as const;
+export type PropertyKind = (typeof PropertyKind)[keyof typeof PropertyKind];
+
+export type TypedValue =
+  | { readonly kind: typeof PropertyKind.NULL; readonly value: null }
+  | { readonly kind: typeof PropertyKind.BOOLEAN; readonly value: boolean }
+  | {
+      readonly kind:
+        | typeof PropertyKind.BYTE
+        | typeof PropertyKind.SHORT
+        | typeof PropertyKind.INT
+        | typeof PropertyKind.LONG
+        | typeof PropertyKind.FLOAT
+        | typeof PropertyKind.DOUBLE;
+      readonly value: number;
+    }
+  | { readonly kind: typeof PropertyKind.STRING | typeof PropertyKind.CHAR; readonly value: string }
+  | { readonly kind: typeof PropertyKind.BYTES; readonly value: Buffer };
+
+/** Smallest encoding of one property: name length (4) + kind (1). */
+const MIN_PROPERTY_BYTES = 5;
+
+/**
+ * Message properties keyed by name. A Map, never a plain object, because names come from peers
+ * (a name like `__proto__` must stay an ordinary key).
+ */
+export class TypedProperties {
+  private readonly values = new Map<string, TypedValue>();
+
+  get size(): number {
+    return this.values.size;
+  }
+
+  get(name: string): TypedValue | undefined {
+    return this.values.get(name);
+  }
+
+  set(name: string, value: TypedValue): void {
+    this.values.set(name, value);
+  }
+
+  has(name: string): boolean {
+    return this.values.has(name);
+  }
+
+  delete(name: string): boolean {
+    return this.values.delete(name);
+  }
+
+  clear(): void {
+    this.values.clear();
+  }
+
+  names(): string[] {
+    return [...this.values.keys()];
+  }
+
+  entries(): IterableIterator<[string, TypedValue]> {
+    return this.values.entries();
+  }
+
+  copy(): TypedProperties {
+    const copy = new TypedProperties();
+    for (const [name, value] of this.values) copy.set(name, value);
+    return copy;
+  }
+
+  encode(writer: BufferWriter): void {
+    writer.writeInt(this.values.size);
+    for (const [name, typed] of this.values) {
+      writer.writeString(name);
+      writer.writeByte(typed.kind);
+      encodeValue(writer, typed);
+    }
+  }
+
+  static decode(reader: BufferReader): TypedProperties {
+    const properties = new TypedProperties();
+    const count = reader.readCount('property', MIN_PROPERTY_BYTES);
+    for (let i = 0; i < count; i++) {
+      const name = reader.readString();
+      properties.set(name, decodeValue(reader));
+    }
+    return properties;
+  }
+}
+
+function encodeValue(writer: BufferWriter, typed: TypedValue): void {
+  switch (typed.kind) {
+    case PropertyKind.NULL:
+      return;
+    case PropertyKind.BOOLEAN:
+      return writer.writeBoolean(typed.value);
+    case PropertyKind.BYTE:
+      return writer.writeByte(typed.value);
+    case PropertyKind.SHORT:
+      return writer.writeShort(typed.value);
+    case PropertyKind.INT:
+      return writer.writeInt(typed.value);
+    case PropertyKind.LONG:
+      return writer.writeLong(typed.value);
+    case PropertyKind.FLOAT:
+      return writer.writeFloat(typed.value);
+    case PropertyKind.DOUBLE:
+      return writer.writeDouble(typed.value);
+    case PropertyKind.STRING:
+    case PropertyKind.CHAR:
+      return writer.writeString(typed.value);
+    case PropertyKind.BYTES:
+      return writer.writeBytes(typed.value);
+  }
+}
+
+function decodeValue(reader: BufferReader): TypedValue {
+  const kind = reader.readByte();
+  switch (kind) {
+    case PropertyKind.NULL:
+      return { kind, value: null };
+    case PropertyKind.BOOLEAN:
+      return { kind, value: reader.readBoolean() };
+    case PropertyKind.BYTE:
+      return { kind, value: (reader.readByte() << 24) >> 24 };
+    case PropertyKind.SHORT:
+      return { kind, value: reader.readShort() };
+    case PropertyKind.INT:
+      return { kind, value: reader.readInt() };
+    case PropertyKind.LONG:
+      return { kind, value: reader.readLong() };
+    case PropertyKind.FLOAT:
+      return { kind, value: reader.readFloat() };
+    case PropertyKind.DOUBLE:
+      return { kind, value: reader.readDouble() };
+    case PropertyKind.STRING:
+      return { kind, value: reader.readString() };
+    case PropertyKind.CHAR: {
+      const value = reader.readString();
+      if (value.length !== 1) throw new ProtocolError(`char property of length ${value.length}`);
+      return { kind, value };
+    }
+    case PropertyKind.BYTES:
+      return { kind, value: reader.readBytes() };
+    default:
+      throw new ProtocolError(`unknown property type ${kind}`);
+  }
+}
