@@ -28,10 +28,15 @@ export function encodePacket(channelId: number, packet: Packet): Buffer {
 
 /**
  * Decodes a whole frame (as FrameDecoder yields it). Throws ProtocolError naming the packet type
- * when the body is malformed, truncated, has trailing bytes, or the type is unknown.
+ * when the body is malformed, truncated, has trailing bytes, or the type is unknown, and when the
+ * length field disagrees with the frame's size (the buffer is not the frame it claims to be).
  */
 export function decodeFrame(frame: Buffer): Frame {
   if (frame.length < FRAME_HEADER_BYTES) throw new ProtocolError(`frame of ${frame.length} bytes is too short`);
+  const declared = frame.readInt32BE(0);
+  if (declared !== frame.length - 4) {
+    throw new ProtocolError(`frame length field ${declared} does not match the ${frame.length - 4} bytes after it`);
+  }
   const reader = new BufferReader(frame, 4);
   const type = reader.readByte();
   const channelId = reader.readLong();

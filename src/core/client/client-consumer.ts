@@ -1,0 +1,269 @@
+import { HornetQException, PacketType, type ReceiveMessage } from '../protocol';
+import type { ClientSession } from './client-session';
+import { ReceivedMessage } from './received-message';
+
+export type MessageHandler = (message: ReceivedMessage) => void | Promise<void>;
+
+export interface ConsumerSettings {
+  id: number;
+  queueName: string;
+  filter: string | null;
+  browseOnly: boolean;
+  /** Bytes the client may buffer: -1 unbounded, 0 none (one message at a time, on demand). */
+  windowSize: number;
+  /** Acknowledged bytes gathered before one cumulative acknowledgement goes to the broker. */
+  ackBatchSize: number;
+  blockOnAcknowledge: boolean;
+}
+
+interface Waiter {
+  resolve(message: ReceivedMessage | null): void;
+  timer: NodeJS.Timeout | null;
+  /** Set for receiveImmediate: the forced-delivery sequence whose "empty" answer ends the wait. */
+  forcedSequence: number | null;
+}
+
+/**
+ * A consumer on the client. The broker sends at most the consumer's window of messages ahead;
+ * they wait here until the application takes them (receive or a handler), and each one taken
+ * earns the broker new credits. Acknowledgements are cumulative and batched by ackBatchSize.
+ */
+export class ClientConsumer {
+  private buffer: ReceivedMessage[] = [];
+  private bufferHead = 0;
+  private waiters: Waiter[] = [];
+  private handler: MessageHandler | null = null;
+  private dispatching = false;
+  private creditsToSend = 0;
+  private slowCreditOutstanding = false;
+  private forceSequence = 0;
+  private pendingAck: ReceivedMessage | null = null;
+  private pendingAckBytes = 0;
+  private isClosed = false;
+
+  constructor(
+    readonly settings: ConsumerSettings,
+    private readonly session: ClientSession,
+  ) {}
+
+  get id(): number {
+    return this.settings.id;
+  }
+
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  /** Messages received from the broker and not yet taken by the application. */
+  get bufferedCount(): number {
+    return this.buffer.length - this.bufferHead;
+  }
+
+  /** Sends the first credits: the whole window, -1 for none, nothing for a window of 0. */
+  start(): void {
+    const window = this.settings.windowSize;
+    if (window !== 0) this.sendCredits(window);
+  }
+
+  /** Waits for a message: forever when `timeoutMs` is 0 or absent, else at most that long (then null). */
+  receive(timeoutMs = 0): Promise<ReceivedMessage | null> {
+    this.checkNoHandler();
+    const message = this.takeBuffered();
+    if (message !== null || this.isClosed) return Promise.resolve(message);
+    this.askForOne();
+    return new Promise((resolve) => {
+      const waiter: Waiter = { resolve, timer: null, forcedSequence: null };
+      if (timeoutMs > 0) waiter.timer = setTimeout(() => this.settleWaiter(waiter, null), timeoutMs);
+      this.waiters.push(waiter);
+    });
+  }
+
+  /**
+   * Returns a message if the broker has one for this consumer right now, else null: the broker is
+   * asked to deliver, and answers "nothing" after anything it had.
+   */
+  receiveImmediate(): Promise<ReceivedMessage | null> {
+    this.checkNoHandler();
+    const message = this.takeBuffered();
+    if (message !== null || this.isClosed) return Promise.resolve(message);
+    this.askForOne();
+    const sequence = ++this.forceSequence;
+    return new Promise((resolve) => {
+      this.waiters.push({ resolve, timer: null, forcedSequence: sequence });
+      this.session.sendOneWay({ type: PacketType.SESS_FORCE_CONSUMER_DELIVERY, consumerId: this.id, sequence });
+    });
+  }
+
+  /** Messages go to the handler, one at a time (an async handler finishes before the next). */
+  setMessageHandler(handler: MessageHandler | null): void {
+    if (handler !== null && this.waiters.length > 0) {
+      throw new HornetQException('ILLEGAL_STATE', 'Cannot set a message handler while a receive is waiting');
+    }
+    this.handler = handler;
+    if (handler !== null) {
+      this.askForOne();
+      this.dispatch();
+    }
+  }
+
+  acknowledge(message: ReceivedMessage): Promise<void> {
+    this.checkOpen();
+    this.pendingAck = message;
+    this.pendingAckBytes += message.size;
+    if (this.pendingAckBytes >= this.settings.ackBatchSize) return this.flushAcknowledgements();
+    return Promise.resolve();
+  }
+
+  individualAcknowledge(message: ReceivedMessage): Promise<void> {
+    this.checkOpen();
+    return this.session.sendAcknowledgement({
+      type: PacketType.SESS_INDIVIDUAL_ACKNOWLEDGE,
+      consumerId: this.id,
+      messageId: message.message.messageId,
+      requiresResponse: this.settings.blockOnAcknowledge,
+    });
+  }
+
+  /** Sends the batched cumulative acknowledgement, if any (before commit, rollback and close). */
+  flushAcknowledgements(): Promise<void> {
+    const message = this.pendingAck;
+    if (message === null) return Promise.resolve();
+    this.pendingAck = null;
+    this.pendingAckBytes = 0;
+    return this.session.sendAcknowledgement({
+      type: PacketType.SESS_ACKNOWLEDGE,
+      consumerId: this.id,
+      messageId: message.message.messageId,
+      requiresResponse: this.settings.blockOnAcknowledge,
+    });
+  }
+
+  /** Called by the session for each delivery to this consumer. */
+  handleDelivery(packet: ReceiveMessage, size: number): void {
+    if (this.isClosed) return;
+    this.slowCreditOutstanding = false;
+    const message = new ReceivedMessage(packet.message, packet.deliveryCount, size, this);
+    const waiter = this.handler === null ? this.waiters.shift() : undefined;
+    if (waiter !== undefined) {
+      this.consumed(message);
+      this.settleWaiter(waiter, message);
+      return;
+    }
+    this.buffer.push(message);
+    if (this.handler !== null) this.dispatch();
+  }
+
+  /** The broker had nothing for a forced delivery: the receiveImmediate waiting on it gets null. */
+  handleForcedDeliveryEmpty(sequence: number): void {
+    const waiter = this.waiters.find((w) => w.forcedSequence === sequence);
+    if (waiter !== undefined) this.settleWaiter(waiter, null);
+  }
+
+  /**
+   * Drops buffered messages the application has not seen (the broker takes them back on rollback)
+   * and returns their credits so that the broker can send again.
+   */
+  clearBuffer(): void {
+    let bytes = 0;
+    for (let i = this.bufferHead; i < this.buffer.length; i++) bytes += (this.buffer[i] as ReceivedMessage).size;
+    this.buffer = [];
+    this.bufferHead = 0;
+    this.pendingAck = null;
+    this.pendingAckBytes = 0;
+    if (this.settings.windowSize > 0 && bytes > 0) this.sendCredits(bytes);
+    this.slowCreditOutstanding = false;
+    if (this.handler !== null || this.waiters.length > 0) this.askForOne();
+  }
+
+  /** Closes on the broker (its unacknowledged messages return to the queue) and here. */
+  async close(): Promise<void> {
+    if (this.isClosed) return;
+    try {
+      await this.flushAcknowledgements();
+      await this.session.closeConsumerOnBroker(this.id);
+    } finally {
+      this.closeLocally();
+    }
+  }
+
+  /** Ends the consumer on this side only: waiting receives get null. */
+  closeLocally(): void {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    this.handler = null;
+    this.buffer = [];
+    this.bufferHead = 0;
+    for (const waiter of this.waiters.splice(0)) this.settleWaiter(waiter, null);
+    this.session.consumerClosed(this);
+  }
+
+  private takeBuffered(): ReceivedMessage | null {
+    if (this.bufferHead >= this.buffer.length) return null;
+    const message = this.buffer[this.bufferHead] as ReceivedMessage;
+    this.buffer[this.bufferHead++] = undefined as unknown as ReceivedMessage;
+    if (this.bufferHead > 1024 && this.bufferHead * 2 > this.buffer.length) {
+      this.buffer = this.buffer.slice(this.bufferHead);
+      this.bufferHead = 0;
+    }
+    this.consumed(message);
+    return message;
+  }
+
+  private async dispatch(): Promise<void> {
+    if (this.dispatching) return;
+    this.dispatching = true;
+    try {
+      let message: ReceivedMessage | null;
+      while (this.handler !== null && (message = this.takeBuffered()) !== null) {
+        try {
+          await this.handler(message);
+        } catch (error) {
+          this.session.reportHandlerError(this, error);
+        }
+      }
+    } finally {
+      this.dispatching = false;
+    }
+    if (this.handler !== null) this.askForOne();
+  }
+
+  /** The application took a message: its bytes go back to the broker as credits, half a window at a time. */
+  private consumed(message: ReceivedMessage): void {
+    const window = this.settings.windowSize;
+    if (window <= 0) return;
+    this.creditsToSend += message.size;
+    if (this.creditsToSend >= window / 2) {
+      this.sendCredits(this.creditsToSend);
+      this.creditsToSend = 0;
+    }
+  }
+
+  /** With a window of 0 the broker sends one message per credit, and only when asked. */
+  private askForOne(): void {
+    if (this.settings.windowSize !== 0 || this.slowCreditOutstanding || this.bufferedCount > 0) return;
+    this.slowCreditOutstanding = true;
+    this.sendCredits(1);
+  }
+
+  private sendCredits(credits: number): void {
+    this.session.sendOneWay({ type: PacketType.SESS_FLOWTOKEN, consumerId: this.id, credits });
+  }
+
+  private settleWaiter(waiter: Waiter, message: ReceivedMessage | null): void {
+    const index = this.waiters.indexOf(waiter);
+    if (index >= 0) this.waiters.splice(index, 1);
+    if (waiter.timer !== null) clearTimeout(waiter.timer);
+    waiter.resolve(message);
+  }
+
+  private checkNoHandler(): void {
+    this.checkOpen();
+    if (this.handler !== null) {
+      throw new HornetQException('ILLEGAL_STATE', 'Cannot call receive while a message handler is set');
+    }
+  }
+
+  private checkOpen(): void {
+    if (this.isClosed) throw new HornetQException('OBJECT_CLOSED', `Consumer ${this.id} is closed`);
+  }
+}

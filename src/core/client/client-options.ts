@@ -1,0 +1,98 @@
+import { DEFAULT_MAX_FRAME_BYTES } from '../protocol';
+import type { Logger } from '../remoting';
+import type { TransportConfiguration } from './connector';
+
+/** Every setting of a session factory (HornetQ's ServerLocator), times in ms and sizes in bytes. */
+export interface ClientOptions {
+  connectors: TransportConfiguration[];
+  callTimeout: number;
+  callFailoverTimeout: number;
+  connectionTTL: number;
+  clientFailureCheckPeriod: number;
+  confirmationWindowSize: number;
+  consumerWindowSize: number;
+  consumerMaxRate: number;
+  producerWindowSize: number;
+  producerMaxRate: number;
+  minLargeMessageSize: number;
+  blockOnAcknowledge: boolean;
+  blockOnDurableSend: boolean;
+  blockOnNonDurableSend: boolean;
+  preAcknowledge: boolean;
+  ackBatchSize: number;
+  initialConnectAttempts: number;
+  reconnectAttempts: number;
+  retryInterval: number;
+  retryIntervalMultiplier: number;
+  maxRetryInterval: number;
+  /** Ours: each retry delay varies by up to ± this fraction so that clients do not retry in step. */
+  retryJitter: number;
+  maxFrameBytes: number;
+  logger: Logger | null;
+}
+
+/** HornetQ's defaults (HornetQClient.DEFAULT_*). */
+export const DEFAULT_CLIENT_OPTIONS: Readonly<ClientOptions> = Object.freeze({
+  connectors: [{ host: 'localhost', port: 5445 }],
+  callTimeout: 30_000,
+  callFailoverTimeout: -1,
+  connectionTTL: 60_000,
+  clientFailureCheckPeriod: 30_000,
+  confirmationWindowSize: -1,
+  consumerWindowSize: 1024 * 1024,
+  consumerMaxRate: -1,
+  producerWindowSize: 64 * 1024,
+  producerMaxRate: -1,
+  minLargeMessageSize: 100 * 1024,
+  blockOnAcknowledge: false,
+  blockOnDurableSend: true,
+  blockOnNonDurableSend: false,
+  preAcknowledge: false,
+  ackBatchSize: 1024 * 1024,
+  initialConnectAttempts: 1,
+  reconnectAttempts: 0,
+  retryInterval: 2000,
+  retryIntervalMultiplier: 1,
+  maxRetryInterval: 2000,
+  retryJitter: 0.1,
+  maxFrameBytes: DEFAULT_MAX_FRAME_BYTES,
+  logger: null,
+});
+
+type Rule = [keyof ClientOptions, (value: number) => boolean, string];
+
+const RULES: Rule[] = [
+  ['callTimeout', (v) => v === -1 || v >= 0, '-1 or >= 0'],
+  ['callFailoverTimeout', (v) => v === -1 || v >= 0, '-1 or >= 0'],
+  ['connectionTTL', (v) => v === -1 || v > 0, '-1 or > 0'],
+  ['clientFailureCheckPeriod', (v) => v === -1 || v > 0, '-1 or > 0'],
+  ['confirmationWindowSize', (v) => v >= -1, '-1 or >= 0'],
+  ['consumerWindowSize', (v) => v >= -1, '-1 or >= 0'],
+  ['consumerMaxRate', (v) => v === -1 || v > 0, '-1 or > 0'],
+  ['producerWindowSize', (v) => v === -1 || v > 0, '-1 or > 0'],
+  ['producerMaxRate', (v) => v === -1 || v > 0, '-1 or > 0'],
+  ['minLargeMessageSize', (v) => v > 0, '> 0'],
+  ['ackBatchSize', (v) => v >= 0, '>= 0'],
+  ['initialConnectAttempts', (v) => v >= -1, '-1 or >= 0'],
+  ['reconnectAttempts', (v) => v >= -1, '-1 or >= 0'],
+  ['retryInterval', (v) => v > 0, '> 0'],
+  ['retryIntervalMultiplier', (v) => v > 0, '> 0'],
+  ['maxRetryInterval', (v) => v > 0, '> 0'],
+  ['retryJitter', (v) => v >= 0 && v <= 1, 'between 0 and 1'],
+  ['maxFrameBytes', (v) => v >= 1024, '>= 1024'],
+];
+
+/** Merges options over the defaults and checks every number, naming the option, value and range. */
+export function resolveClientOptions(options: Partial<ClientOptions>): ClientOptions {
+  const resolved: ClientOptions = { ...DEFAULT_CLIENT_OPTIONS, ...options };
+  const problems: string[] = [];
+  for (const [name, valid, allowed] of RULES) {
+    const value = resolved[name];
+    if (typeof value !== 'number' || Number.isNaN(value) || !valid(value)) {
+      problems.push(`${name} must be ${allowed} (actual value: ${String(value)})`);
+    }
+  }
+  if (resolved.connectors.length === 0) problems.push('connectors must name at least one broker');
+  if (problems.length > 0) throw new RangeError(`invalid client options: ${problems.join('; ')}`);
+  return resolved;
+}

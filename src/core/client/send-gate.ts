@@ -1,0 +1,140 @@
+import { HornetQException } from '../protocol';
+
+interface AddressCredits {
+  available: number;
+  requested: number;
+  /** The broker answered a request with fail-credits (address full, FAIL policy): the next send fails. */
+  failed: boolean;
+}
+
+interface WaitingSend {
+  address: string;
+  size: number;
+  resolve(): void;
+  reject(error: Error): void;
+}
+
+/**
+ * Decides when a session may put the next message on the wire. A send goes when the producer has
+ * credits for its address (producer-window-size, granted by the broker while the address has room)
+ * and the channel's resend buffer has room; otherwise it waits, and sends leave in the order they
+ * were made. Credits are re-requested when half the window is used, so a steady producer never
+ * stalls on them.
+ */
+export class SendGate {
+  private readonly credits = new Map<string, AddressCredits>();
+  private readonly waiting: WaitingSend[] = [];
+  private closedError: Error | null = null;
+  private waitingForRoom = false;
+
+  constructor(
+    private readonly windowSize: number,
+    private readonly requestCredits: (address: string, credits: number) => void,
+    private readonly resendBuffer: { hasCapacity(): boolean; waitForCapacity(): Promise<void> },
+  ) {}
+
+  /** Resolves at once (undefined) when the send may go now; else a promise that settles in turn. */
+  acquire(address: string, size: number): Promise<void> | undefined {
+    if (this.closedError !== null) return Promise.reject(this.closedError);
+    const entry = this.entryFor(address);
+    if (entry.failed && this.waiting.length === 0) {
+      entry.failed = false;
+      return Promise.reject(new HornetQException('ADDRESS_FULL', `Address ${address} is full`));
+    }
+    if (this.waiting.length === 0 && this.canSend(entry, size)) {
+      this.take(address, entry, size);
+      return undefined;
+    }
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ address, size, resolve, reject });
+      this.topUp(address, entry, size);
+    });
+  }
+
+  receiveCredits(address: string, credits: number): void {
+    const entry = this.entryFor(address);
+    entry.requested = Math.max(0, entry.requested - credits);
+    entry.available += credits;
+    this.drain();
+  }
+
+  /** The address is full and its policy is FAIL: the credits come anyway, with a failure for the next send. */
+  receiveFailCredits(address: string, credits: number): void {
+    const entry = this.entryFor(address);
+    entry.failed = true;
+    this.receiveCredits(address, credits);
+  }
+
+  /** Rejects every waiting send and refuses new ones (session closed or failed). */
+  close(error: Error): void {
+    this.closedError = error;
+    for (const send of this.waiting.splice(0)) send.reject(error);
+  }
+
+  /** Forgets credits (a re-created session must ask its new broker session for them again). */
+  resetCredits(): void {
+    this.credits.clear();
+    for (const send of this.waiting) this.topUp(send.address, this.entryFor(send.address), send.size);
+  }
+
+  private drain(): void {
+    while (this.waiting.length > 0) {
+      const head = this.waiting[0] as WaitingSend;
+      const entry = this.entryFor(head.address);
+      if (entry.failed) {
+        entry.failed = false;
+        this.waiting.shift();
+        head.reject(new HornetQException('ADDRESS_FULL', `Address ${head.address} is full`));
+        continue;
+      }
+      if (!this.canSend(entry, head.size)) return;
+      this.waiting.shift();
+      this.take(head.address, entry, head.size);
+      head.resolve();
+    }
+  }
+
+  private canSend(entry: AddressCredits, size: number): boolean {
+    if (entry.failed) return false;
+    if (!this.resendBuffer.hasCapacity()) {
+      this.drainWhenRoom();
+      return false;
+    }
+    return this.windowSize === -1 || entry.available >= size;
+  }
+
+  /** The resend buffer is full: try again once confirmations have made room. */
+  private drainWhenRoom(): void {
+    if (this.waitingForRoom) return;
+    this.waitingForRoom = true;
+    void this.resendBuffer.waitForCapacity().then(() => {
+      this.waitingForRoom = false;
+      if (this.closedError === null) this.drain();
+    });
+  }
+
+  private take(address: string, entry: AddressCredits, size: number): void {
+    if (this.windowSize === -1) return;
+    entry.available -= size;
+    this.topUp(address, entry, size);
+  }
+
+  /** Asks for credits when less than half a window (or one message) is available or on its way. */
+  private topUp(address: string, entry: AddressCredits, size: number): void {
+    if (this.windowSize === -1) return;
+    const target = Math.max(this.windowSize, size);
+    if (entry.available + entry.requested >= Math.max(target / 2, size)) return;
+    const amount = target - entry.available - entry.requested;
+    entry.requested += amount;
+    this.requestCredits(address, amount);
+  }
+
+  private entryFor(address: string): AddressCredits {
+    let entry = this.credits.get(address);
+    if (entry === undefined) {
+      entry = { available: 0, requested: 0, failed: false };
+      this.credits.set(address, entry);
+    }
+    return entry;
+  }
+}

@@ -1,0 +1,244 @@
+import {
+  HornetQException,
+  PacketType,
+  isResponse,
+  packetTypeName,
+  requiresConfirmation,
+  type Packet,
+  type ResponsePacket,
+} from '../protocol';
+import type { RemotingConnection } from './remoting-connection';
+import { ResendBuffer } from './resend-buffer';
+
+/**
+ * Handles a packet that is not a response. `commandId` is the packet's number in the peer's
+ * command stream (-1 for packets that are not counted). Once the packet is fully handled (and,
+ * on the broker, stored) the handler calls `channel.confirm(commandId, size)`; confirmations must
+ * come in the order the packets arrived.
+ */
+export type PacketHandler = (packet: Packet, commandId: number, size: number) => void;
+
+export interface ChannelOptions {
+  /** Bytes handled between two confirmations to the peer; -1: no resend buffer, no confirmations. */
+  confirmationWindowSize: number;
+  /** How long a blocking call waits for its response. */
+  callTimeoutMs: number;
+  /** Most bytes the resend buffer may hold before senders wait (default 2 × the window). */
+  resendBufferLimitBytes?: number;
+}
+
+interface PendingCall {
+  resolve(response: ResponsePacket): void;
+  reject(error: Error): void;
+  deadline: number;
+  requestType: number;
+}
+
+/**
+ * One session's conversation over a remoting connection, and where reattachment lives. Each side
+ * numbers the confirmable packets it sends (0, 1, 2, …) and counts those it receives; the peer's
+ * PacketsConfirmed(n) releases every sent packet up to n from the resend buffer. After a reconnect
+ * the channel moves to the new connection and replays what the peer has not confirmed.
+ */
+export class Channel {
+  private handler: PacketHandler | null = null;
+  private readonly resendBuffer: ResendBuffer | null;
+  private readonly resendLimit: number;
+  private sentCommands = 0;
+  private lastReceivedId = -1;
+  private lastConfirmedId = -1;
+  private unconfirmedBytes = 0;
+  private nextCallId = 0;
+  private readonly pendingCalls = new Map<number, PendingCall>();
+  private callTimer: NodeJS.Timeout | null = null;
+  private callTimerDeadline = Infinity;
+  private capacityWaiters: Array<() => void> = [];
+  private isClosed = false;
+
+  constructor(
+    readonly id: number,
+    private conn: RemotingConnection,
+    private readonly options: ChannelOptions,
+  ) {
+    const window = options.confirmationWindowSize;
+    this.resendBuffer = window >= 0 ? new ResendBuffer() : null;
+    this.resendLimit = options.resendBufferLimitBytes ?? Math.max(2 * window, 64 * 1024);
+  }
+
+  get connection(): RemotingConnection {
+    return this.conn;
+  }
+
+  get confirmationWindowSize(): number {
+    return this.options.confirmationWindowSize;
+  }
+
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  /** The id of the last packet received and handled: what a reattach request reports. */
+  get lastConfirmedCommandId(): number {
+    return this.lastConfirmedId;
+  }
+
+  get resendBufferBytes(): number {
+    return this.resendBuffer?.bytes ?? 0;
+  }
+
+  get resendBufferPeakBytes(): number {
+    return this.resendBuffer?.peakBytes ?? 0;
+  }
+
+  setHandler(handler: PacketHandler): void {
+    this.handler = handler;
+  }
+
+  /** Sends a packet; returns its command id, or -1 when it is not counted. */
+  send(packet: Packet): number {
+    if (this.isClosed) throw new HornetQException('OBJECT_CLOSED', `channel ${this.id} is closed`);
+    const frame = this.conn.encode(this.id, packet);
+    let commandId = -1;
+    if (requiresConfirmation(packet.type)) {
+      commandId = this.sentCommands++;
+      this.resendBuffer?.push(frame);
+    }
+    this.conn.writeFrame(frame);
+    return commandId;
+  }
+
+  /**
+   * Sends a request and waits for its response, at most `timeoutMs`. An EXCEPTION response
+   * rejects with a HornetQException carrying the broker's code; a timeout rejects with
+   * CONNECTION_TIMEDOUT.
+   */
+  sendBlocking(packet: Packet, timeoutMs = this.options.callTimeoutMs): Promise<ResponsePacket> {
+    return new Promise((resolve, reject) => {
+      let correlationId: number;
+      if (requiresConfirmation(packet.type)) {
+        correlationId = this.send(packet);
+      } else {
+        correlationId = this.nextCallId++;
+        (packet as { correlationId: number }).correlationId = correlationId;
+        this.send(packet);
+      }
+      const deadline = Date.now() + timeoutMs;
+      this.pendingCalls.set(correlationId, { resolve, reject, deadline, requestType: packet.type });
+      this.scheduleCallTimer(deadline);
+    });
+  }
+
+  /** True while the resend buffer is under its bound; senders that find it full wait. */
+  hasCapacity(): boolean {
+    return this.resendBuffer === null || this.resendBuffer.bytes < this.resendLimit;
+  }
+
+  /** Resolves once confirmations have made room in the resend buffer. */
+  waitForCapacity(): Promise<void> {
+    if (this.hasCapacity()) return Promise.resolve();
+    return new Promise((resolve) => this.capacityWaiters.push(resolve));
+  }
+
+  /** Called by the connection for every packet on this channel. */
+  handlePacket(packet: Packet, size: number): void {
+    if (packet.type === PacketType.PACKETS_CONFIRMED) {
+      this.resendBuffer?.clearUpTo(packet.commandId);
+      this.wakeCapacityWaiters();
+      return;
+    }
+    const commandId = requiresConfirmation(packet.type) ? ++this.lastReceivedId : -1;
+    if (isResponse(packet)) {
+      this.settleCall(packet);
+      if (commandId >= 0) this.confirm(commandId, size);
+      return;
+    }
+    if (this.handler === null) {
+      throw new HornetQException('UNSUPPORTED_PACKET', `no handler for ${packetTypeName(packet.type)} on channel ${this.id}`);
+    }
+    this.handler(packet, commandId, size);
+  }
+
+  /** Marks a received packet as handled; confirms to the peer each time a window's worth is handled. */
+  confirm(commandId: number, size: number): void {
+    if (commandId < 0) return;
+    this.lastConfirmedId = commandId;
+    if (this.resendBuffer === null) return;
+    this.unconfirmedBytes += size;
+    if (this.unconfirmedBytes >= this.options.confirmationWindowSize) this.flushConfirmations();
+  }
+
+  /** Sends PacketsConfirmed for what was handled since the last one (timers and close call this). */
+  flushConfirmations(): void {
+    if (this.resendBuffer === null || this.unconfirmedBytes === 0 || this.conn.closed) return;
+    this.unconfirmedBytes = 0;
+    this.conn.write(this.id, { type: PacketType.PACKETS_CONFIRMED, commandId: this.lastConfirmedId });
+  }
+
+  /** Rejects every call waiting for a response: the response will never come. */
+  returnBlocking(error: Error): void {
+    const calls = [...this.pendingCalls.values()];
+    this.pendingCalls.clear();
+    this.clearCallTimer();
+    for (const call of calls) call.reject(error);
+  }
+
+  /** Releases the channel: pending calls fail with OBJECT_CLOSED, senders waiting for room are woken. */
+  close(): void {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    this.returnBlocking(new HornetQException('OBJECT_CLOSED', `channel ${this.id} was closed`));
+    this.wakeCapacityWaiters(true);
+    this.conn.removeChannel(this.id);
+  }
+
+  private settleCall(response: ResponsePacket): void {
+    const call = this.pendingCalls.get(response.correlationId);
+    if (call === undefined) return; // the caller gave up (timed out); a late answer changes nothing
+    this.pendingCalls.delete(response.correlationId);
+    if (this.pendingCalls.size === 0) this.clearCallTimer();
+    if (response.type === PacketType.EXCEPTION) {
+      call.reject(new HornetQException(response.code, response.message ?? response.code));
+    } else {
+      call.resolve(response);
+    }
+  }
+
+  private wakeCapacityWaiters(all = false): void {
+    while (this.capacityWaiters.length > 0 && (all || this.hasCapacity())) this.capacityWaiters.shift()?.();
+  }
+
+  /** One timer per channel, not per call: it fires at the earliest deadline and rearms itself. */
+  private scheduleCallTimer(deadline: number): void {
+    if (deadline >= this.callTimerDeadline) return;
+    this.clearCallTimer();
+    this.callTimerDeadline = deadline;
+    this.callTimer = setTimeout(() => this.expireCalls(), Math.max(0, deadline - Date.now()));
+  }
+
+  private expireCalls(): void {
+    this.callTimer = null;
+    this.callTimerDeadline = Infinity;
+    const now = Date.now();
+    let next = Infinity;
+    for (const [id, call] of this.pendingCalls) {
+      if (call.deadline <= now) {
+        this.pendingCalls.delete(id);
+        call.reject(
+          new HornetQException(
+            'CONNECTION_TIMEDOUT',
+            `Timed out waiting for response when sending packet ${packetTypeName(call.requestType)}`,
+          ),
+        );
+      } else {
+        next = Math.min(next, call.deadline);
+      }
+    }
+    if (next !== Infinity) this.scheduleCallTimer(next);
+  }
+
+  private clearCallTimer(): void {
+    if (this.callTimer !== null) clearTimeout(this.callTimer);
+    this.callTimer = null;
+    this.callTimerDeadline = Infinity;
+  }
+}

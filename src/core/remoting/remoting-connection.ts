@@ -1,0 +1,197 @@
+import {
+  DEFAULT_MAX_FRAME_BYTES,
+  DEFAULT_PRE_AUTH_MAX_FRAME_BYTES,
+  FrameDecoder,
+  HornetQException,
+  ProtocolError,
+  decodeFrame,
+  encodePacket,
+  packetTypeName,
+  type Packet,
+} from '../protocol';
+import { Channel, type ChannelOptions } from './channel';
+import type { Logger } from './logger';
+import type { Transport } from './transport';
+
+/** Channel ids with a fixed meaning; session channels start at FIRST_SESSION_CHANNEL. */
+export const CHANNEL_ID = { PING: 0, SESSION: 1 } as const;
+export const FIRST_SESSION_CHANNEL = 10;
+
+/** A packet for a channel the connection has not opened: the owner decides (channels 0 and 1). */
+export type UnroutedPacketHandler = (packet: Packet, channelId: number, size: number) => void;
+export type FailureListener = (error: HornetQException) => void;
+
+export interface RemotingConnectionOptions {
+  logger: Logger;
+  maxFrameBytes?: number;
+  /** The cap until authenticate() is called; the broker sets it, a client trusts its broker. */
+  preAuthMaxFrameBytes?: number;
+}
+
+let connectionIds = 0;
+
+/**
+ * Frames over one transport, multiplexed into channels. Anything wrong with what the peer sent
+ * (a bad frame, an unknown packet, a packet for a channel that does not exist) fails this
+ * connection alone, with a log line that says why.
+ */
+export class RemotingConnection {
+  readonly id = ++connectionIds;
+  /** Set on every chunk received; the TTL checks read and reset it. */
+  dataReceived = false;
+  private readonly channels = new Map<number, Channel>();
+  private readonly decoder: FrameDecoder;
+  private readonly maxFrameBytes: number;
+  private readonly failureListeners = new Set<FailureListener>();
+  private unroutedHandler: UnroutedPacketHandler | null = null;
+  private nextChannelId = FIRST_SESSION_CHANNEL;
+  private isClosed = false;
+  private readonly logger: Logger;
+
+  constructor(
+    readonly transport: Transport,
+    options: RemotingConnectionOptions,
+  ) {
+    this.maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
+    this.decoder = new FrameDecoder(options.preAuthMaxFrameBytes ?? this.maxFrameBytes);
+    this.logger = options.logger.child({ connection: this.id, remote: transport.remoteAddress });
+    transport.setHandlers({
+      onData: (chunk) => this.onData(chunk),
+      onClose: (error) => this.onTransportClosed(error),
+    });
+  }
+
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  get remoteAddress(): string {
+    return this.transport.remoteAddress;
+  }
+
+  /** Lifts the pre-authentication frame cap once a session is authenticated. */
+  authenticate(): void {
+    this.decoder.maxFrameBytes = this.maxFrameBytes;
+  }
+
+  setUnroutedHandler(handler: UnroutedPacketHandler): void {
+    this.unroutedHandler = handler;
+  }
+
+  addFailureListener(listener: FailureListener): void {
+    this.failureListeners.add(listener);
+  }
+
+  removeFailureListener(listener: FailureListener): void {
+    this.failureListeners.delete(listener);
+  }
+
+  /** A fresh id for a new session channel. */
+  generateChannelId(): number {
+    return this.nextChannelId++;
+  }
+
+  createChannel(id: number, options: ChannelOptions): Channel {
+    if (this.channels.has(id)) {
+      throw new HornetQException('ILLEGAL_STATE', `channel ${id} already exists on connection ${this.id}`);
+    }
+    const channel = new Channel(id, this, options);
+    this.channels.set(id, channel);
+    if (id >= this.nextChannelId) this.nextChannelId = id + 1;
+    return channel;
+  }
+
+  getChannel(id: number): Channel | undefined {
+    return this.channels.get(id);
+  }
+
+  removeChannel(id: number): void {
+    this.channels.delete(id);
+  }
+
+  get channelCount(): number {
+    return this.channels.size;
+  }
+
+  encode(channelId: number, packet: Packet): Buffer {
+    const frame = encodePacket(channelId, packet);
+    if (frame.length > this.maxFrameBytes) {
+      throw new HornetQException(
+        'INTERNAL_ERROR',
+        `${packetTypeName(packet.type)} of ${frame.length} bytes exceeds the maximum frame size of ${this.maxFrameBytes} bytes`,
+      );
+    }
+    return frame;
+  }
+
+  /** Writes a packet outside any channel's counting: pings, confirmations, handshakes. */
+  write(channelId: number, packet: Packet): void {
+    this.writeFrame(this.encode(channelId, packet));
+  }
+
+  writeFrame(frame: Buffer): void {
+    if (!this.isClosed) this.transport.write(frame);
+  }
+
+  /**
+   * Fails the connection: the transport is destroyed and every failure listener hears why, once.
+   * Pending blocking calls on its channels are left to the listeners (the client may reattach them).
+   */
+  fail(error: HornetQException): void {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    this.transport.destroy(error);
+    for (const listener of [...this.failureListeners]) listener(error);
+  }
+
+  /** Closes cleanly: what is queued is sent first; no failure is reported. */
+  close(): void {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    this.transport.close();
+  }
+
+  private onData(chunk: Buffer): void {
+    this.dataReceived = true;
+    try {
+      this.decoder.feed(chunk, (frame) => this.dispatch(frame));
+    } catch (error) {
+      this.failOnBadInput(error);
+    }
+  }
+
+  private dispatch(frame: Buffer): void {
+    if (this.isClosed) return;
+    const { channelId, packet, size } = decodeFrame(frame);
+    const channel = this.channels.get(channelId);
+    if (channel !== undefined) {
+      channel.handlePacket(packet, size);
+    } else if (this.unroutedHandler !== null && channelId < FIRST_SESSION_CHANNEL) {
+      this.unroutedHandler(packet, channelId, size);
+    } else {
+      throw new ProtocolError(`${packetTypeName(packet.type)} for channel ${channelId}, which does not exist`);
+    }
+  }
+
+  private failOnBadInput(error: unknown): void {
+    const reason = error instanceof Error ? error.message : String(error);
+    if (error instanceof ProtocolError) {
+      this.logger.warn({ reason }, `closing connection ${this.id} from ${this.remoteAddress}: ${reason}`);
+      this.fail(new HornetQException('UNSUPPORTED_PACKET', `protocol error: ${reason}`));
+    } else {
+      this.logger.error({ err: error }, `closing connection ${this.id} after an internal error: ${reason}`);
+      this.fail(new HornetQException('INTERNAL_ERROR', reason, { cause: error }));
+    }
+  }
+
+  private onTransportClosed(error: Error | undefined): void {
+    if (this.isClosed) return;
+    this.fail(
+      new HornetQException(
+        'NOT_CONNECTED',
+        `Channel disconnected: ${this.remoteAddress}${error === undefined ? ' closed' : `: ${error.message}`}`,
+        { cause: error },
+      ),
+    );
+  }
+}

@@ -1,0 +1,22 @@
+/** What a transport tells its owner. */
+export interface TransportHandlers {
+  onData(chunk: Buffer): void;
+  /** Called once, when the link is gone for any reason; `error` when it did not close cleanly. */
+  onClose(error?: Error): void;
+}
+
+/** A byte stream to one peer: TCP or in-VM. Frames are written whole; reads may split or join them. */
+export interface Transport {
+  /** 'tcp://127.0.0.1:5445' or 'invm://0', for logs. */
+  readonly remoteAddress: string;
+  setHandlers(handlers: TransportHandlers): void;
+  /** Queues a frame; frames written in the same tick go to the peer in one write. */
+  write(frame: Buffer): void;
+  /** Bytes accepted by write() but not yet handed to the operating system or the peer. */
+  readonly pendingBytes: number;
+  /** Sends what is queued, then closes. */
+  close(): void;
+  /** Closes at once, dropping what is queued. */
+  destroy(error?: Error): void;
+  readonly closed: boolean;
+}

@@ -1,0 +1,81 @@
+import { DEFAULT_MAX_FRAME_BYTES, DEFAULT_PRE_AUTH_MAX_FRAME_BYTES } from '../core/protocol';
+import type { Logger } from '../core/remoting';
+import type { AddressSettings } from './postoffice/address-settings';
+import type { StorageManager } from './storage/storage-manager';
+
+export interface TcpAcceptorConfiguration {
+  name: string;
+  type: 'tcp';
+  host: string;
+  /** 0 picks a free port (tests); Broker.getPort tells which. */
+  port: number;
+}
+
+export interface InVmAcceptorConfiguration {
+  name: string;
+  type: 'invm';
+  serverId: number;
+}
+
+export type AcceptorConfiguration = TcpAcceptorConfiguration | InVmAcceptorConfiguration;
+
+export interface CoreQueueConfiguration {
+  name: string;
+  address: string;
+  filter: string | null;
+  durable: boolean;
+}
+
+export interface BrokerConfiguration {
+  acceptors: AcceptorConfiguration[];
+  /** Address settings by match ('#', 'jms.queue.*', …), merged most specific last. */
+  addressSettings: Record<string, Partial<AddressSettings>>;
+  /** Queues created at start if they do not exist yet. */
+  queues: CoreQueueConfiguration[];
+  /** If not -1, the TTL for every connection, whatever clients ask for (ms). */
+  connectionTtlOverride: number;
+  /** TTL of a TCP connection until its client's first ping says otherwise (ms). */
+  defaultConnectionTtl: number;
+  maxFrameBytes: number;
+  /** Frame cap until a session is authenticated: the unauthenticated surface stays small. */
+  preAuthMaxFrameBytes: number;
+  /** Where durable state lives; an in-memory store when absent. */
+  storage?: StorageManager;
+  logger?: Logger;
+}
+
+/** HornetQ's defaults where HornetQ has one. */
+export const DEFAULT_BROKER_CONFIGURATION: BrokerConfiguration = {
+  acceptors: [{ name: 'netty', type: 'tcp', host: 'localhost', port: 5445 }],
+  addressSettings: {},
+  queues: [],
+  connectionTtlOverride: -1,
+  defaultConnectionTtl: 60_000,
+  maxFrameBytes: DEFAULT_MAX_FRAME_BYTES,
+  preAuthMaxFrameBytes: DEFAULT_PRE_AUTH_MAX_FRAME_BYTES,
+};
+
+/** Checks values at construction, naming the setting, the value and what is allowed. */
+export function validateBrokerConfiguration(config: BrokerConfiguration): void {
+  const problems: string[] = [];
+  const names = new Set<string>();
+  for (const acceptor of config.acceptors) {
+    if (names.has(acceptor.name)) problems.push(`acceptor name '${acceptor.name}' is used twice`);
+    names.add(acceptor.name);
+    if (acceptor.type === 'tcp' && (!Number.isInteger(acceptor.port) || acceptor.port < 0 || acceptor.port > 65535)) {
+      problems.push(`acceptor '${acceptor.name}': port must be an integer in 0..65535 (actual value: ${acceptor.port})`);
+    }
+    if (acceptor.type === 'invm' && (!Number.isInteger(acceptor.serverId) || acceptor.serverId < 0)) {
+      problems.push(`acceptor '${acceptor.name}': server-id must be an integer >= 0 (actual value: ${acceptor.serverId})`);
+    }
+  }
+  if (config.connectionTtlOverride !== -1 && !(config.connectionTtlOverride > 0)) {
+    problems.push(`connection-ttl-override must be -1 or > 0 (actual value: ${config.connectionTtlOverride})`);
+  }
+  if (!(config.preAuthMaxFrameBytes >= 1024 && config.preAuthMaxFrameBytes <= config.maxFrameBytes)) {
+    problems.push(
+      `preAuthMaxFrameBytes must be between 1024 and maxFrameBytes (${config.maxFrameBytes}) (actual value: ${config.preAuthMaxFrameBytes})`,
+    );
+  }
+  if (problems.length > 0) throw new RangeError(`invalid broker configuration: ${problems.join('; ')}`);
+}

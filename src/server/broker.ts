@@ -1,0 +1,186 @@
+import { HornetQException } from '../core/protocol';
+import { RemotingConnection, silentLogger, type Logger, type Transport } from '../core/remoting';
+import {
+  DEFAULT_BROKER_CONFIGURATION,
+  validateBrokerConfiguration,
+  type BrokerConfiguration,
+} from './broker-configuration';
+import { AddressSettingsRepository } from './postoffice/address-settings';
+import type { Filter } from './postoffice/filter';
+import { PostOffice } from './postoffice/post-office';
+import { InVmAcceptor } from './remoting/in-vm-acceptor';
+import { ServerConnection, type BrokerServices } from './remoting/server-connection';
+import { TcpAcceptor } from './remoting/tcp-acceptor';
+import type { ServerSession } from './session/server-session';
+import { InMemoryStorage } from './storage/in-memory-storage';
+import type { StorageManager } from './storage/storage-manager';
+
+/** What the management view reports for one queue. */
+export interface QueueStatistics {
+  name: string;
+  address: string;
+  durable: boolean;
+  temporary: boolean;
+  messageCount: number;
+  deliveringCount: number;
+  consumerCount: number;
+  messagesAdded: number;
+  messagesAcknowledged: number;
+}
+
+/** Filters (selectors) arrive with the JMS layer; until one is installed, a filter is refused. */
+function refuseFilter(expression: string): Filter {
+  throw new HornetQException('INVALID_FILTER_EXPRESSION', `filters are not supported by this broker: '${expression}'`);
+}
+
+/**
+ * The broker: acceptors, connections, sessions and the post office. `start()` loads durable state
+ * from its storage and opens the acceptors; `stop()` tells every client it is going away and
+ * releases every port. A stopped broker can be started again.
+ */
+export class Broker implements BrokerServices {
+  readonly config: BrokerConfiguration;
+  readonly logger: Logger;
+  readonly storage: StorageManager;
+  private office: PostOffice | null = null;
+  private acceptors: Array<TcpAcceptor | InVmAcceptor> = [];
+  private readonly connections = new Set<ServerConnection>();
+  private readonly sessions = new Map<string, ServerSession>();
+  private state: 'stopped' | 'starting' | 'started' | 'stopping' = 'stopped';
+
+  constructor(
+    config: Partial<BrokerConfiguration> = {},
+    private readonly filterFactory: (expression: string) => Filter = refuseFilter,
+  ) {
+    this.config = { ...DEFAULT_BROKER_CONFIGURATION, ...config };
+    validateBrokerConfiguration(this.config);
+    this.logger = this.config.logger ?? silentLogger;
+    this.storage = this.config.storage ?? new InMemoryStorage();
+  }
+
+  get postOffice(): PostOffice {
+    if (this.office === null) throw new HornetQException('ILLEGAL_STATE', 'the broker is not started');
+    return this.office;
+  }
+
+  get connectionTtlOverride(): number {
+    return this.config.connectionTtlOverride;
+  }
+
+  get started(): boolean {
+    return this.state === 'started';
+  }
+
+  async start(): Promise<void> {
+    if (this.state !== 'stopped') throw new HornetQException('ILLEGAL_STATE', `cannot start a broker that is ${this.state}`);
+    this.state = 'starting';
+    try {
+      this.office = this.createPostOffice();
+      this.acceptors = this.config.acceptors.map((acceptor) =>
+        acceptor.type === 'tcp'
+          ? new TcpAcceptor(acceptor, (transport) => this.accept(transport))
+          : new InVmAcceptor(acceptor, (transport) => this.accept(transport)),
+      );
+      for (const acceptor of this.acceptors) await acceptor.start();
+      this.state = 'started';
+      this.logger.info({ acceptors: this.describeAcceptors() }, 'broker started');
+    } catch (error) {
+      await this.stopAcceptors();
+      this.office = null;
+      this.state = 'stopped';
+      throw error;
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.state !== 'started') return;
+    this.state = 'stopping';
+    for (const connection of [...this.connections]) connection.disconnect('The broker is shutting down');
+    await this.stopAcceptors();
+    this.connections.clear();
+    this.sessions.clear();
+    this.office = null;
+    this.state = 'stopped';
+    this.logger.info({}, 'broker stopped');
+  }
+
+  /** The port an acceptor is bound to (useful with port 0). */
+  getPort(acceptorName?: string): number {
+    const acceptor = this.acceptors.find(
+      (a): a is TcpAcceptor => a instanceof TcpAcceptor && (acceptorName === undefined || a.config.name === acceptorName),
+    );
+    if (acceptor === undefined) throw new HornetQException('ILLEGAL_STATE', `no started TCP acceptor ${acceptorName ?? ''}`);
+    return acceptor.port;
+  }
+
+  getConnectionCount(): number {
+    return this.connections.size;
+  }
+
+  getSessionCount(): number {
+    return this.sessions.size;
+  }
+
+  listQueues(): QueueStatistics[] {
+    return this.postOffice.allQueues().map((queue) => ({
+      name: queue.name,
+      address: queue.address,
+      durable: queue.durable,
+      temporary: queue.temporary,
+      messageCount: queue.messageCount,
+      deliveringCount: queue.deliveringCount,
+      consumerCount: queue.consumerCount,
+      messagesAdded: queue.messagesAdded,
+      messagesAcknowledged: queue.messagesAcknowledged,
+    }));
+  }
+
+  registerSession(session: ServerSession): void {
+    this.sessions.set(session.name, session);
+  }
+
+  unregisterSession(session: ServerSession): void {
+    if (this.sessions.get(session.name) === session) this.sessions.delete(session.name);
+  }
+
+  connectionClosed(connection: ServerConnection): void {
+    this.connections.delete(connection);
+  }
+
+  private createPostOffice(): PostOffice {
+    const settings = new AddressSettingsRepository();
+    for (const [match, value] of Object.entries(this.config.addressSettings)) settings.add(match, value);
+    const office = new PostOffice(this.storage, settings, this.filterFactory);
+    office.load();
+    for (const queue of this.config.queues) {
+      if (office.getQueue(queue.name) === undefined) office.createQueue({ ...queue, temporary: false });
+    }
+    return office;
+  }
+
+  private accept(transport: Transport): void {
+    if (this.state !== 'started') {
+      transport.destroy();
+      return;
+    }
+    const remoting = new RemotingConnection(transport, {
+      logger: this.logger,
+      maxFrameBytes: this.config.maxFrameBytes,
+      preAuthMaxFrameBytes: this.config.preAuthMaxFrameBytes,
+    });
+    const ttl = transport.remoteAddress.startsWith('invm') ? -1 : this.config.defaultConnectionTtl;
+    this.connections.add(new ServerConnection(remoting, this, ttl));
+  }
+
+  private async stopAcceptors(): Promise<void> {
+    const acceptors = this.acceptors;
+    this.acceptors = [];
+    await Promise.all(acceptors.map((acceptor) => acceptor.stop()));
+  }
+
+  private describeAcceptors(): string[] {
+    return this.acceptors.map((a) =>
+      a instanceof TcpAcceptor ? `${a.config.name} tcp://${a.config.host}:${a.port}` : `${a.config.name} invm://${a.config.serverId}`,
+    );
+  }
+}

@@ -1,0 +1,137 @@
+import { HornetQException } from '../../core/protocol';
+import type { Filter } from '../postoffice/filter';
+import type { MessageReference } from '../postoffice/message-reference';
+import { HandleStatus, type Queue, type QueueConsumer } from '../postoffice/queue';
+
+/** How a consumer hands a message to its client: the session writes the delivery packet. */
+export type DeliverFunction = (consumerId: number, reference: MessageReference, deliveryCount: number) => void;
+
+/**
+ * A consumer on the broker. It takes messages from its queue only while its session is started
+ * and it has credits: the client grants consumer-window-size bytes and re-grants as it consumes,
+ * so the client never buffers more than its window (credits may go negative by one message, which
+ * is how a window of 0 with a single credit delivers exactly one message). A browser walks a
+ * snapshot of the queue instead and takes nothing from it.
+ */
+export class ServerConsumer implements QueueConsumer {
+  private credits = 0;
+  private unlimitedCredits = false;
+  private started = false;
+  private closed = false;
+  /** Delivered, not yet acknowledged, in delivery order. */
+  private readonly delivering = new Map<number, MessageReference>();
+  private browseSnapshot: MessageReference[] | null = null;
+  private browsePosition = 0;
+
+  constructor(
+    readonly id: number,
+    readonly queue: Queue,
+    readonly filter: Filter | null,
+    readonly browseOnly: boolean,
+    private readonly deliver: DeliverFunction,
+  ) {
+    if (browseOnly) this.browseSnapshot = queue.snapshot();
+    else queue.addConsumer(this);
+  }
+
+  get deliveringCount(): number {
+    return this.delivering.size;
+  }
+
+  handle(reference: MessageReference): HandleStatus {
+    if (!this.hasCapacity()) return HandleStatus.BUSY;
+    if (this.filter !== null && !this.filter.match(reference.message)) return HandleStatus.NO_MATCH;
+    reference.deliveryCount++;
+    this.delivering.set(reference.message.messageId, reference);
+    this.spend(reference.size);
+    this.deliver(this.id, reference, reference.deliveryCount);
+    return HandleStatus.HANDLED;
+  }
+
+  setStarted(started: boolean): void {
+    this.started = started;
+    if (started) this.promptDelivery();
+  }
+
+  /** Credits from the client; -1 means no flow control at all. */
+  receiveCredits(credits: number): void {
+    if (credits === -1) this.unlimitedCredits = true;
+    else this.credits += credits;
+    this.promptDelivery();
+  }
+
+  /**
+   * Delivers what it can right now; used before answering a forced delivery so that anything
+   * available reaches the client ahead of the "nothing here" answer.
+   */
+  deliverNow(): void {
+    if (this.browseOnly) this.browseMore();
+    else this.queue.deliverNow();
+  }
+
+  /** Acknowledges every delivered message up to and including `messageId` (cumulative ack). */
+  acknowledgeUpTo(messageId: number): MessageReference[] {
+    if (!this.delivering.has(messageId)) throw this.unknownReference(messageId);
+    const acknowledged: MessageReference[] = [];
+    for (const [id, reference] of this.delivering) {
+      this.delivering.delete(id);
+      acknowledged.push(reference);
+      if (id === messageId) break;
+    }
+    return acknowledged;
+  }
+
+  acknowledgeOne(messageId: number): MessageReference {
+    const reference = this.delivering.get(messageId);
+    if (reference === undefined) throw this.unknownReference(messageId);
+    this.delivering.delete(messageId);
+    return reference;
+  }
+
+  /**
+   * Takes back every delivered, unacknowledged message. `consumed` false (a clean close or a
+   * rollback of messages the application never saw) undoes their delivery count.
+   */
+  takeBackDelivering(consumed: boolean): MessageReference[] {
+    const references = [...this.delivering.values()];
+    this.delivering.clear();
+    if (!consumed) for (const reference of references) reference.deliveryCount--;
+    return references;
+  }
+
+  /** Stops taking messages; the caller returns the delivering ones to their queue. */
+  close(): void {
+    this.closed = true;
+    if (!this.browseOnly) this.queue.removeConsumer(this);
+  }
+
+  private hasCapacity(): boolean {
+    return !this.closed && this.started && (this.unlimitedCredits || this.credits > 0);
+  }
+
+  private spend(bytes: number): void {
+    if (!this.unlimitedCredits) this.credits -= bytes;
+  }
+
+  private promptDelivery(): void {
+    if (this.browseOnly) this.browseMore();
+    else this.queue.deliverAsync();
+  }
+
+  private browseMore(): void {
+    const snapshot = this.browseSnapshot as MessageReference[];
+    while (this.browsePosition < snapshot.length && this.hasCapacity()) {
+      const reference = snapshot[this.browsePosition++] as MessageReference;
+      if (this.filter !== null && !this.filter.match(reference.message)) continue;
+      this.spend(reference.size);
+      this.deliver(this.id, reference, reference.deliveryCount);
+    }
+  }
+
+  private unknownReference(messageId: number): HornetQException {
+    return new HornetQException(
+      'ILLEGAL_STATE',
+      `Could not find reference for message ${messageId} on consumer ${this.id} of queue ${this.queue.name}`,
+    );
+  }
+}

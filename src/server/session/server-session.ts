@@ -1,0 +1,382 @@
+import {
+  HornetQException,
+  PacketType,
+  packetTypeName,
+  type Acknowledge,
+  type CreateConsumer,
+  type CreateQueue,
+  type Packet,
+  type ProducerRequestCredits,
+  type SessionSend,
+} from '../../core/protocol';
+import type { Channel, Logger } from '../../core/remoting';
+import type { MessageReference } from '../postoffice/message-reference';
+import type { PostOffice } from '../postoffice/post-office';
+import { ServerConsumer } from './server-consumer';
+import { Transaction } from './transaction';
+
+export interface ServerSessionOptions {
+  name: string;
+  /** Compared in constant time on reattach; never logged. */
+  reattachToken: Buffer;
+  username: string | null;
+  autoCommitSends: boolean;
+  autoCommitAcks: boolean;
+  preAcknowledge: boolean;
+}
+
+/** What a session needs from the connection that owns it. */
+export interface SessionOwner {
+  /** Records a temporary queue so that it is deleted with the connection. */
+  addTemporaryQueue(name: string): void;
+  removeTemporaryQueue(name: string): void;
+  /** Called once when the session has closed and released everything. */
+  sessionClosed(session: ServerSession): void;
+}
+
+/**
+ * A client session on the broker: one channel, its consumers and producers, and its transaction
+ * when transacted. Packets are handled in the order they arrive; each is confirmed once handled,
+ * then answered, so a confirmation always means "done".
+ */
+export class ServerSession {
+  readonly name: string;
+  readonly reattachToken: Buffer;
+  readonly username: string | null;
+  private readonly consumers = new Map<number, ServerConsumer>();
+  private readonly producers = new Map<number, string | null>();
+  private readonly transaction: Transaction | null;
+  private readonly autoCommitSends: boolean;
+  private readonly autoCommitAcks: boolean;
+  private readonly pendingCreditGrants = new Map<() => void, string>();
+  private started = false;
+  private closed = false;
+
+  constructor(
+    readonly channel: Channel,
+    options: ServerSessionOptions,
+    private readonly postOffice: PostOffice,
+    private readonly owner: SessionOwner,
+    private readonly logger: Logger,
+  ) {
+    this.name = options.name;
+    this.reattachToken = options.reattachToken;
+    this.username = options.username;
+    this.autoCommitAcks = options.autoCommitAcks;
+    this.transaction = options.autoCommitSends && options.autoCommitAcks ? null : new Transaction();
+    this.autoCommitSends = options.autoCommitSends;
+    channel.setHandler((packet, commandId, size) => this.handlePacket(packet, commandId, size));
+  }
+
+  get consumerCount(): number {
+    return this.consumers.size;
+  }
+
+  get producerCount(): number {
+    return this.producers.size;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  private handlePacket(packet: Packet, commandId: number, size: number): void {
+    let response: Packet | null;
+    try {
+      response = this.process(packet, commandId);
+    } catch (error) {
+      response = this.failureResponse(packet, commandId, error);
+    }
+    this.channel.confirm(commandId, size);
+    if (response !== null) this.channel.send(response);
+    if (this.closed) this.release();
+  }
+
+  /** Handles one packet; returns the response to send, or null for one-way packets. */
+  private process(packet: Packet, commandId: number): Packet | null {
+    if (this.closed) throw new HornetQException('OBJECT_CLOSED', `Session ${this.name} is closed`);
+    const ok: Packet = { type: PacketType.NULL_RESPONSE, correlationId: commandId };
+    switch (packet.type) {
+      case PacketType.SESS_SEND:
+        this.send(packet);
+        return packet.requiresResponse ? ok : null;
+      case PacketType.SESS_ACKNOWLEDGE:
+      case PacketType.SESS_INDIVIDUAL_ACKNOWLEDGE:
+        this.acknowledge(packet);
+        return packet.requiresResponse ? ok : null;
+      case PacketType.SESS_FLOWTOKEN:
+        this.requireConsumer(packet.consumerId).receiveCredits(packet.credits);
+        return null;
+      case PacketType.SESS_CREATECONSUMER:
+        return this.createConsumer(packet, commandId);
+      case PacketType.SESS_CONSUMER_CLOSE:
+        this.closeConsumer(packet.consumerId);
+        return ok;
+      case PacketType.SESS_FORCE_CONSUMER_DELIVERY:
+        return this.forceDelivery(packet.consumerId, packet.sequence);
+      case PacketType.SESS_CREATEPRODUCER:
+        this.producers.set(packet.producerId, packet.address);
+        return null;
+      case PacketType.SESS_CLOSEPRODUCER:
+        this.producers.delete(packet.producerId);
+        return null;
+      case PacketType.SESS_PRODUCER_REQUEST_CREDITS:
+        this.requestProducerCredits(packet);
+        return null;
+      case PacketType.CREATE_QUEUE:
+        this.createQueue(packet);
+        return packet.requiresResponse ? ok : null;
+      case PacketType.DELETE_QUEUE:
+        this.postOffice.deleteQueue(packet.queueName);
+        this.owner.removeTemporaryQueue(packet.queueName);
+        return ok;
+      case PacketType.SESS_QUEUEQUERY:
+        return this.queueQuery(packet.queueName, commandId);
+      case PacketType.SESS_BINDINGQUERY: {
+        const queues = this.postOffice.queuesBoundTo(packet.address);
+        return {
+          type: PacketType.SESS_BINDINGQUERY_RESP,
+          correlationId: commandId,
+          exists: queues.length > 0,
+          queueNames: queues.map((queue) => queue.name),
+        };
+      }
+      case PacketType.SESS_START:
+        this.setStarted(true);
+        return null;
+      case PacketType.SESS_STOP:
+        this.setStarted(false);
+        return ok;
+      case PacketType.SESS_COMMIT:
+        this.requireTransaction().commit(this.postOffice);
+        return ok;
+      case PacketType.SESS_ROLLBACK:
+        this.rollback();
+        return ok;
+      case PacketType.SESS_CLOSE:
+        this.close(false);
+        return ok;
+      default:
+        throw new HornetQException('UNSUPPORTED_PACKET', `${packetTypeName(packet.type)} is not a session packet`);
+    }
+  }
+
+  /**
+   * Turns a failure into the EXCEPTION answer of a request. A one-way packet has no caller to
+   * answer, so the client hears of it asynchronously (correlation id -1) and the log says why.
+   */
+  private failureResponse(packet: Packet, commandId: number, error: unknown): Packet {
+    const failure =
+      error instanceof HornetQException
+        ? error
+        : new HornetQException('INTERNAL_ERROR', error instanceof Error ? error.message : String(error));
+    if (!(error instanceof HornetQException)) {
+      this.logger.error({ err: error, session: this.name }, `internal error handling ${packetTypeName(packet.type)}`);
+    }
+    const answered = expectsResponse(packet);
+    if (!answered) {
+      this.logger.warn(
+        { session: this.name, code: failure.code },
+        `${packetTypeName(packet.type)} failed: ${failure.message}`,
+      );
+    }
+    return {
+      type: PacketType.EXCEPTION,
+      correlationId: answered ? commandId : -1,
+      code: failure.code,
+      message: failure.message,
+    };
+  }
+
+  private send({ message }: SessionSend): void {
+    const addressSize = this.postOffice.addressSize(message.address);
+    if (addressSize.isFull() && addressSize.policy === 'FAIL') {
+      throw new HornetQException('ADDRESS_FULL', `Address ${message.address} is full`);
+    }
+    if (addressSize.isFull() && addressSize.policy === 'DROP') return;
+    const route = this.postOffice.prepare(message);
+    if (this.autoCommitSends) this.postOffice.route(route);
+    else this.requireTransaction().addSend(route);
+  }
+
+  private acknowledge(packet: Acknowledge): void {
+    const consumer = this.requireConsumer(packet.consumerId);
+    const references =
+      packet.type === PacketType.SESS_ACKNOWLEDGE
+        ? consumer.acknowledgeUpTo(packet.messageId)
+        : [consumer.acknowledgeOne(packet.messageId)];
+    if (this.autoCommitAcks) for (const reference of references) reference.queue.acknowledge(reference);
+    else this.requireTransaction().addAcknowledgements(references);
+  }
+
+  private createConsumer(packet: CreateConsumer, commandId: number): Packet | null {
+    if (this.consumers.has(packet.consumerId)) {
+      throw new HornetQException('ILLEGAL_STATE', `Consumer ${packet.consumerId} already exists in this session`);
+    }
+    const queue = this.postOffice.requireQueue(packet.queueName);
+    const filter = packet.filter === null || packet.filter === '' ? null : this.postOffice.createFilter(packet.filter);
+    const consumer = new ServerConsumer(packet.consumerId, queue, filter, packet.browseOnly, (id, ref, count) =>
+      this.deliver(id, ref, count),
+    );
+    this.consumers.set(packet.consumerId, consumer);
+    consumer.setStarted(this.started);
+    return packet.requiresResponse ? this.queueQuery(packet.queueName, commandId) : null;
+  }
+
+  private deliver(consumerId: number, reference: MessageReference, deliveryCount: number): void {
+    this.channel.send({ type: PacketType.SESS_RECEIVE_MSG, consumerId, deliveryCount, message: reference.message });
+  }
+
+  private forceDelivery(consumerId: number, sequence: number): Packet {
+    this.requireConsumer(consumerId).deliverNow();
+    return { type: PacketType.SESS_FORCED_DELIVERY_EMPTY, consumerId, sequence };
+  }
+
+  private closeConsumer(consumerId: number): void {
+    const consumer = this.requireConsumer(consumerId);
+    this.consumers.delete(consumerId);
+    consumer.close();
+    returnToQueues(consumer.takeBackDelivering(false));
+  }
+
+  private createQueue(packet: CreateQueue): void {
+    this.postOffice.createQueue({
+      name: packet.queueName,
+      address: packet.address,
+      filter: packet.filter,
+      durable: packet.durable && !packet.temporary,
+      temporary: packet.temporary,
+    });
+    if (packet.temporary) this.owner.addTemporaryQueue(packet.queueName);
+  }
+
+  private queueQuery(queueName: string, commandId: number): Packet {
+    const queue = this.postOffice.getQueue(queueName);
+    return {
+      type: PacketType.SESS_QUEUEQUERY_RESP,
+      correlationId: commandId,
+      exists: queue !== undefined,
+      address: queue?.address ?? null,
+      durable: queue?.durable ?? false,
+      temporary: queue?.temporary ?? false,
+      filter: queue?.filter?.expression ?? null,
+      consumerCount: queue?.consumerCount ?? 0,
+      messageCount: queue?.messageCount ?? 0,
+    };
+  }
+
+  /**
+   * Grants producer credits while the address has room; with BLOCK the grant waits for room, with
+   * FAIL a full address answers with fail-credits so the client refuses the send itself.
+   */
+  private requestProducerCredits({ address, credits }: ProducerRequestCredits): void {
+    const addressSize = this.postOffice.addressSize(address);
+    if (addressSize.isFull() && addressSize.policy === 'FAIL') {
+      this.channel.send({ type: PacketType.SESS_PRODUCER_FAIL_CREDITS, address, credits });
+      return;
+    }
+    const grant = (): void => {
+      this.pendingCreditGrants.delete(grant);
+      if (!this.closed) this.channel.send({ type: PacketType.SESS_PRODUCER_CREDITS, address, credits });
+    };
+    this.pendingCreditGrants.set(grant, address);
+    if (addressSize.policy === 'BLOCK') addressSize.whenRoom(grant);
+    else grant();
+  }
+
+  private setStarted(started: boolean): void {
+    this.started = started;
+    for (const consumer of this.consumers.values()) consumer.setStarted(started);
+  }
+
+  /**
+   * Rolls back: acknowledged messages go back with their delivery count, and messages delivered
+   * but never acknowledged (the client had them buffered, unseen) go back with it undone. The
+   * client stops the session before rolling back, so nothing is in flight.
+   */
+  private rollback(): void {
+    const acknowledged = this.requireTransaction().rollback();
+    const unseen: MessageReference[] = [];
+    for (const consumer of this.consumers.values()) unseen.push(...consumer.takeBackDelivering(false));
+    returnToQueues([...acknowledged, ...unseen]);
+  }
+
+  /**
+   * Closes the session: its transaction rolls back and unacknowledged messages return to their
+   * queues. `failed` (the client vanished) keeps their delivery counts, since the client may have
+   * seen them.
+   */
+  close(failed: boolean): void {
+    if (this.closed) return;
+    this.closed = true;
+    const returned: MessageReference[] = this.transaction?.rollback() ?? [];
+    for (const consumer of this.consumers.values()) {
+      consumer.close();
+      returned.push(...consumer.takeBackDelivering(failed));
+    }
+    this.consumers.clear();
+    this.producers.clear();
+    returnToQueues(returned);
+    for (const [grant, address] of this.pendingCreditGrants) {
+      this.postOffice.addressSize(address).cancelWaiting(new Set([grant]));
+    }
+    this.pendingCreditGrants.clear();
+    if (failed) this.release();
+  }
+
+  /** After the close answer has gone out: the channel and the session's registration go too. */
+  private release(): void {
+    this.channel.flushConfirmations();
+    this.channel.close();
+    this.owner.sessionClosed(this);
+  }
+
+  private requireConsumer(consumerId: number): ServerConsumer {
+    const consumer = this.consumers.get(consumerId);
+    if (consumer === undefined) {
+      throw new HornetQException('ILLEGAL_STATE', `Consumer ${consumerId} does not exist in session ${this.name}`);
+    }
+    return consumer;
+  }
+
+  private requireTransaction(): Transaction {
+    if (this.transaction === null) {
+      throw new HornetQException('ILLEGAL_STATE', `Session ${this.name} is not transacted`);
+    }
+    return this.transaction;
+  }
+}
+
+/** Requests whose caller waits for an answer (the rest are one-way). */
+function expectsResponse(packet: Packet): boolean {
+  switch (packet.type) {
+    case PacketType.SESS_SEND:
+    case PacketType.SESS_ACKNOWLEDGE:
+    case PacketType.SESS_INDIVIDUAL_ACKNOWLEDGE:
+    case PacketType.CREATE_QUEUE:
+    case PacketType.SESS_CREATECONSUMER:
+      return packet.requiresResponse;
+    case PacketType.DELETE_QUEUE:
+    case PacketType.SESS_CONSUMER_CLOSE:
+    case PacketType.SESS_QUEUEQUERY:
+    case PacketType.SESS_BINDINGQUERY:
+    case PacketType.SESS_STOP:
+    case PacketType.SESS_COMMIT:
+    case PacketType.SESS_ROLLBACK:
+    case PacketType.SESS_CLOSE:
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** Returns references to their queues, each queue keeping the references' order at its head. */
+function returnToQueues(references: readonly MessageReference[]): void {
+  const byQueue = new Map<MessageReference['queue'], MessageReference[]>();
+  for (const reference of references) {
+    const list = byQueue.get(reference.queue);
+    if (list === undefined) byQueue.set(reference.queue, [reference]);
+    else list.push(reference);
+  }
+  for (const [queue, list] of byQueue) queue.cancelAll(list);
+}
