@@ -168,8 +168,6 @@ export class ClientConsumer {
     for (let i = this.bufferHead; i < this.buffer.length; i++) bytes += (this.buffer[i] as ReceivedMessage).size;
     this.buffer = [];
     this.bufferHead = 0;
-    this.pendingAck = null;
-    this.pendingAckBytes = 0;
     if (this.settings.windowSize > 0 && bytes > 0) this.sendCredits(bytes);
     this.slowCreditOutstanding = false;
     if (this.handler !== null || this.waiters.length > 0) this.askForOne();

@@ -182,13 +182,16 @@ export class ClientSession {
   }
 
   /**
-   * Rolls back: messages received in the transaction come back (delivery count + 1). The session
-   * is stopped first so that nothing is in flight, buffers are cleared, then delivery resumes.
+   * Rolls back: messages acknowledged in the transaction come back (delivery count + 1). The
+   * session is stopped first so that nothing is in flight, batched acknowledgements are sent (they
+   * belong to the transaction), unseen buffered messages are dropped (the broker takes them back
+   * with their count unchanged), then delivery resumes.
    */
   async rollback(): Promise<void> {
     this.checkOpen();
     const wasStarted = this.started;
     if (wasStarted) await this.stop();
+    await this.flushAcknowledgements();
     for (const consumer of this.consumers.values()) consumer.clearBuffer();
     await this.call({ type: PacketType.SESS_ROLLBACK, considerLastMessageAsDelivered: false });
     if (wasStarted) this.start();
