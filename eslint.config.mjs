@@ -15,6 +15,16 @@ export default tseslint.config(
   },
   {
     files: ['bench/**/*.mjs'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setImmediate: 'readonly', Buffer: 'readonly' } },
+    languageOptions: {
+      globals: {
+        URL: 'readonly',
+        process: 'readonly',
+        console: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setImmediate: 'readonly',
+        Buffer: 'readonly',
+      },
+    },
   },
 );

@@ -101,7 +101,12 @@ async function rawConsumer() {
   socket.destroy();
 }
 
-const roles = { 'ours-producer': oursProducer, 'ours-consumer': oursConsumer, 'raw-producer': rawProducer, 'raw-consumer': rawConsumer };
+const roles = {
+  'ours-producer': oursProducer,
+  'ours-consumer': oursConsumer,
+  'raw-producer': rawProducer,
+  'raw-consumer': rawConsumer,
+};
 const run = roles[`${target}-${role}`];
 if (run === undefined) throw new Error(`unknown TARGET-ROLE ${target}-${role}`);
 await run();

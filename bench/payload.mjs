@@ -52,7 +52,8 @@ export class ArrivalLog {
 
   summary() {
     const sorted = this.latencyNs.slice(0, this.unique).sort();
-    const percentile = (p) => (sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] / 1e6);
+    const percentile = (p) =>
+      sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] / 1e6;
     return {
       received: this.unique,
       duplicates: this.duplicates,

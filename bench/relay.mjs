@@ -42,5 +42,7 @@ function relayFrames(producer) {
   });
 }
 
-server.listen(0, '127.0.0.1', () => process.stdout.write(`${JSON.stringify({ port: server.address().port })}\n`));
+server.listen(0, '127.0.0.1', () =>
+  process.stdout.write(`${JSON.stringify({ port: server.address().port })}\n`),
+);
 process.on('SIGTERM', () => process.exit(0));

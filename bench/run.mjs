@@ -10,7 +10,12 @@ import { fileURLToPath } from 'node:url';
 import { round } from './payload.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const options = parseArguments(process.argv.slice(2), { messages: 200_000, size: 1024, runs: 3, timeout: 180 });
+const options = parseArguments(process.argv.slice(2), {
+  messages: 200_000,
+  size: 1024,
+  runs: 3,
+  timeout: 180,
+});
 
 const SCENARIOS = [
   { peer: 'limit-relay', scenario: 'nonpersistent', server: 'relay.mjs', target: 'raw' },
@@ -32,11 +37,19 @@ async function measure({ peer, scenario, server, target }, run) {
   const serverStart = cpuTicks(broker.child.pid);
   try {
     const { port } = await broker.nextLine();
-    const env = { PORT: String(port), MESSAGES: String(options.messages), SIZE: String(options.size), TARGET: target };
+    const env = {
+      PORT: String(port),
+      MESSAGES: String(options.messages),
+      SIZE: String(options.size),
+      TARGET: target,
+    };
     const consumer = startProcess('client.mjs', { ...env, ROLE: 'consumer' });
     await consumer.nextLine();
     const producer = startProcess('client.mjs', { ...env, ROLE: 'producer' });
-    const [sent, received] = await withTimeout(Promise.all([producer.nextLine(), consumer.nextLine()]), options.timeout * 1000);
+    const [sent, received] = await withTimeout(
+      Promise.all([producer.nextLine(), consumer.nextLine()]),
+      options.timeout * 1000,
+    );
     const brokerCpu = (cpuTicks(broker.child.pid) - serverStart) / 100;
     await Promise.all([producer.exited, consumer.exited]);
     const seconds = (received.lastAtNs - sent.startedAtNs) / 1e9;
@@ -105,13 +118,16 @@ function startProcess(script, env) {
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   exited.then((code) => {
-    for (const w of waiting.splice(0)) w.reject(new Error(`${script} exited (${code}) before printing its result`));
+    for (const w of waiting.splice(0))
+      w.reject(new Error(`${script} exited (${code}) before printing its result`));
   });
   return {
     child,
     exited,
     nextLine: () =>
-      lines.length > 0 ? Promise.resolve(lines.shift()) : new Promise((resolve, reject) => waiting.push({ resolve, reject })),
+      lines.length > 0
+        ? Promise.resolve(lines.shift())
+        : new Promise((resolve, reject) => waiting.push({ resolve, reject })),
   };
 }
 
@@ -139,7 +155,8 @@ function parseArguments(argv, defaults) {
   const parsed = { ...defaults };
   for (let i = 0; i < argv.length; i += 2) {
     const name = argv[i].replace(/^--/, '');
-    if (!(name in defaults)) throw new Error(`unknown option ${argv[i]}; known: ${Object.keys(defaults).join(', ')}`);
+    if (!(name in defaults))
+      throw new Error(`unknown option ${argv[i]}; known: ${Object.keys(defaults).join(', ')}`);
     parsed[name] = Number(argv[i + 1]);
   }
   return parsed;

@@ -17,6 +17,14 @@ export {
   type SessionSettings,
   type TransportConfiguration,
 } from './core/client';
-export { CoreMessage, HornetQException, MessageType, PropertyKind, TypedProperties, type ErrorCodeName, type TypedValue } from './core/protocol';
+export {
+  CoreMessage,
+  HornetQException,
+  MessageType,
+  PropertyKind,
+  TypedProperties,
+  type ErrorCodeName,
+  type TypedValue,
+} from './core/protocol';
 export type { Logger } from './core/remoting';
 export * from './server';

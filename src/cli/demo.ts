@@ -24,7 +24,9 @@ async function main(): Promise<void> {
   });
   await broker.start();
   console.log(`broker listening on tcp://127.0.0.1:${broker.getPort()}`);
-  const factory = await ClientSessionFactory.connect({ connectors: [{ host: '127.0.0.1', port: broker.getPort() }] });
+  const factory = await ClientSessionFactory.connect({
+    connectors: [{ host: '127.0.0.1', port: broker.getPort() }],
+  });
   const failures: string[] = [];
   try {
     const session = await factory.createSession();
@@ -67,23 +69,29 @@ async function queueInOrder(session: ClientSession): Promise<string[]> {
   for (let n = 0; n < MESSAGES; n++) {
     const received = await consumer.receive(5000);
     if (received === null) return [`queue: message ${n} never arrived`];
-    if (sequenceOf(received.message) !== n) return [`queue: expected message ${n}, got ${sequenceOf(received.message)}`];
+    if (sequenceOf(received.message) !== n)
+      return [`queue: expected message ${n}, got ${sequenceOf(received.message)}`];
     await received.acknowledge();
   }
-  console.log(`queue  ${QUEUE}: ${MESSAGES} messages (half durable) sent and received in order in ${Date.now() - started} ms`);
+  console.log(
+    `queue  ${QUEUE}: ${MESSAGES} messages (half durable) sent and received in order in ${Date.now() - started} ms`,
+  );
   await consumer.close();
   return [];
 }
 
 async function topicFanOut(session: ClientSession): Promise<string[]> {
   const producer = session.createProducer(TOPIC);
-  const subscribers = await Promise.all([1, 2].map((i) => session.createConsumer(`${TOPIC}.subscriber-${i}`)));
+  const subscribers = await Promise.all(
+    [1, 2].map((i) => session.createConsumer(`${TOPIC}.subscriber-${i}`)),
+  );
   for (let n = 0; n < 10; n++) await producer.send(numbered(n, false));
   const failures: string[] = [];
   for (const [index, subscriber] of subscribers.entries()) {
     for (let n = 0; n < 10; n++) {
       const received = await subscriber.receive(5000);
-      if (received === null || sequenceOf(received.message) !== n) failures.push(`topic: subscriber ${index + 1} missed ${n}`);
+      if (received === null || sequenceOf(received.message) !== n)
+        failures.push(`topic: subscriber ${index + 1} missed ${n}`);
       await received?.acknowledge();
     }
     await subscriber.close();
@@ -107,7 +115,8 @@ async function transactionRollback(factory: ClientSessionFactory): Promise<strin
   await session.commit();
   await session.close();
   if (first === null || again === null) return ['transaction: the message did not come back after rollback'];
-  if (!again.redelivered || again.deliveryCount !== 2) return [`transaction: redelivery count ${again.deliveryCount}, expected 2`];
+  if (!again.redelivered || again.deliveryCount !== 2)
+    return [`transaction: redelivery count ${again.deliveryCount}, expected 2`];
   console.log('tx     rollback returned the message (delivery count 2, redelivered), commit consumed it');
   return [];
 }

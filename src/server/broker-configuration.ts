@@ -62,15 +62,24 @@ export function validateBrokerConfiguration(config: BrokerConfiguration): void {
   for (const acceptor of config.acceptors) {
     if (names.has(acceptor.name)) problems.push(`acceptor name '${acceptor.name}' is used twice`);
     names.add(acceptor.name);
-    if (acceptor.type === 'tcp' && (!Number.isInteger(acceptor.port) || acceptor.port < 0 || acceptor.port > 65535)) {
-      problems.push(`acceptor '${acceptor.name}': port must be an integer in 0..65535 (actual value: ${acceptor.port})`);
+    if (
+      acceptor.type === 'tcp' &&
+      (!Number.isInteger(acceptor.port) || acceptor.port < 0 || acceptor.port > 65535)
+    ) {
+      problems.push(
+        `acceptor '${acceptor.name}': port must be an integer in 0..65535 (actual value: ${acceptor.port})`,
+      );
     }
     if (acceptor.type === 'invm' && (!Number.isInteger(acceptor.serverId) || acceptor.serverId < 0)) {
-      problems.push(`acceptor '${acceptor.name}': server-id must be an integer >= 0 (actual value: ${acceptor.serverId})`);
+      problems.push(
+        `acceptor '${acceptor.name}': server-id must be an integer >= 0 (actual value: ${acceptor.serverId})`,
+      );
     }
   }
   if (config.connectionTtlOverride !== -1 && !(config.connectionTtlOverride > 0)) {
-    problems.push(`connection-ttl-override must be -1 or > 0 (actual value: ${config.connectionTtlOverride})`);
+    problems.push(
+      `connection-ttl-override must be -1 or > 0 (actual value: ${config.connectionTtlOverride})`,
+    );
   }
   if (!(config.preAuthMaxFrameBytes >= 1024 && config.preAuthMaxFrameBytes <= config.maxFrameBytes)) {
     problems.push(

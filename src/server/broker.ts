@@ -30,7 +30,10 @@ export interface QueueStatistics {
 
 /** Filters (selectors) arrive with the JMS layer; until one is installed, a filter is refused. */
 function refuseFilter(expression: string): Filter {
-  throw new HornetQException('INVALID_FILTER_EXPRESSION', `filters are not supported by this broker: '${expression}'`);
+  throw new HornetQException(
+    'INVALID_FILTER_EXPRESSION',
+    `filters are not supported by this broker: '${expression}'`,
+  );
 }
 
 /**
@@ -72,7 +75,8 @@ export class Broker implements BrokerServices {
   }
 
   async start(): Promise<void> {
-    if (this.state !== 'stopped') throw new HornetQException('ILLEGAL_STATE', `cannot start a broker that is ${this.state}`);
+    if (this.state !== 'stopped')
+      throw new HornetQException('ILLEGAL_STATE', `cannot start a broker that is ${this.state}`);
     this.state = 'starting';
     try {
       this.office = this.createPostOffice();
@@ -107,9 +111,11 @@ export class Broker implements BrokerServices {
   /** The port an acceptor is bound to (useful with port 0). */
   getPort(acceptorName?: string): number {
     const acceptor = this.acceptors.find(
-      (a): a is TcpAcceptor => a instanceof TcpAcceptor && (acceptorName === undefined || a.config.name === acceptorName),
+      (a): a is TcpAcceptor =>
+        a instanceof TcpAcceptor && (acceptorName === undefined || a.config.name === acceptorName),
     );
-    if (acceptor === undefined) throw new HornetQException('ILLEGAL_STATE', `no started TCP acceptor ${acceptorName ?? ''}`);
+    if (acceptor === undefined)
+      throw new HornetQException('ILLEGAL_STATE', `no started TCP acceptor ${acceptorName ?? ''}`);
     return acceptor.port;
   }
 
@@ -180,7 +186,9 @@ export class Broker implements BrokerServices {
 
   private describeAcceptors(): string[] {
     return this.acceptors.map((a) =>
-      a instanceof TcpAcceptor ? `${a.config.name} tcp://${a.config.host}:${a.port}` : `${a.config.name} invm://${a.config.serverId}`,
+      a instanceof TcpAcceptor
+        ? `${a.config.name} tcp://${a.config.host}:${a.port}`
+        : `${a.config.name} invm://${a.config.serverId}`,
     );
   }
 }

@@ -90,7 +90,11 @@ export class ClientConsumer {
     const sequence = ++this.forceSequence;
     return new Promise((resolve) => {
       this.waiters.push({ resolve, timer: null, forcedSequence: sequence });
-      this.session.sendOneWay({ type: PacketType.SESS_FORCE_CONSUMER_DELIVERY, consumerId: this.id, sequence });
+      this.session.sendOneWay({
+        type: PacketType.SESS_FORCE_CONSUMER_DELIVERY,
+        consumerId: this.id,
+        sequence,
+      });
     });
   }
 
@@ -165,7 +169,8 @@ export class ClientConsumer {
    */
   clearBuffer(): void {
     let bytes = 0;
-    for (let i = this.bufferHead; i < this.buffer.length; i++) bytes += (this.buffer[i] as ReceivedMessage).size;
+    for (let i = this.bufferHead; i < this.buffer.length; i++)
+      bytes += (this.buffer[i] as ReceivedMessage).size;
     this.buffer = [];
     this.bufferHead = 0;
     if (this.settings.windowSize > 0 && bytes > 0) this.sendCredits(bytes);

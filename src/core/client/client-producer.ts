@@ -20,9 +20,12 @@ export class ClientProducer {
   }
 
   send(message: CoreMessage, address: string | null = this.address): Promise<void> {
-    if (this.isClosed) return Promise.reject(new HornetQException('OBJECT_CLOSED', `Producer ${this.id} is closed`));
+    if (this.isClosed)
+      return Promise.reject(new HornetQException('OBJECT_CLOSED', `Producer ${this.id} is closed`));
     if (address === null) {
-      return Promise.reject(new HornetQException('ILLEGAL_STATE', 'Address must be specified for an anonymous producer'));
+      return Promise.reject(
+        new HornetQException('ILLEGAL_STATE', 'Address must be specified for an anonymous producer'),
+      );
     }
     return this.session.sendMessage(message, address);
   }

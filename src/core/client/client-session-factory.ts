@@ -129,11 +129,17 @@ export class ClientSessionFactory {
     if (packet.type === PacketType.PING) return;
     if (packet.type === PacketType.DISCONNECT) {
       this.connection.fail(
-        new HornetQException('DISCONNECTED', `The connection was disconnected because of server shutdown${packet.reason === null ? '' : `: ${packet.reason}`}`),
+        new HornetQException(
+          'DISCONNECTED',
+          `The connection was disconnected because of server shutdown${packet.reason === null ? '' : `: ${packet.reason}`}`,
+        ),
       );
       return;
     }
-    throw new HornetQException('UNSUPPORTED_PACKET', `unexpected packet type ${packet.type} on a control channel`);
+    throw new HornetQException(
+      'UNSUPPORTED_PACKET',
+      `unexpected packet type ${packet.type} on a control channel`,
+    );
   }
 
   /** Every session ends: blocked calls are released with UNBLOCKED, receives get null. */
@@ -172,7 +178,9 @@ async function connectWithRetry(
   }
   const tried = options.connectors.map(describeConnector).join(', ');
   const reason = lastError instanceof Error ? lastError.message : String(lastError);
-  throw new HornetQException('NOT_CONNECTED', `Cannot connect to server(s) ${tried}: ${reason}`, { cause: lastError });
+  throw new HornetQException('NOT_CONNECTED', `Cannot connect to server(s) ${tried}: ${reason}`, {
+    cause: lastError,
+  });
 }
 
 /** HornetQ's rule: an in-VM link cannot silently die, so it is not pinged unless asked to be. */

@@ -77,7 +77,8 @@ export class ClientSession {
   ) {
     this.gate = new SendGate(
       options.producerWindowSize,
-      (address, credits) => this.sendOneWay({ type: PacketType.SESS_PRODUCER_REQUEST_CREDITS, address, credits }),
+      (address, credits) =>
+        this.sendOneWay({ type: PacketType.SESS_PRODUCER_REQUEST_CREDITS, address, credits }),
       channel,
     );
     channel.setHandler((packet, commandId, size) => this.handlePacket(packet, commandId, size));
@@ -118,7 +119,10 @@ export class ClientSession {
   }
 
   async bindingQuery(address: string): Promise<{ exists: boolean; queueNames: string[] }> {
-    const response = (await this.call({ type: PacketType.SESS_BINDINGQUERY, address })) as BindingQueryResponse;
+    const response = (await this.call({
+      type: PacketType.SESS_BINDINGQUERY,
+      address,
+    })) as BindingQueryResponse;
     return { exists: response.exists, queueNames: response.queueNames };
   }
 
@@ -257,11 +261,15 @@ export class ClientSession {
   }
 
   producerClosed(producer: ClientProducer): void {
-    if (this.producers.delete(producer)) this.sendOneWay({ type: PacketType.SESS_CLOSEPRODUCER, producerId: producer.id });
+    if (this.producers.delete(producer))
+      this.sendOneWay({ type: PacketType.SESS_CLOSEPRODUCER, producerId: producer.id });
   }
 
   reportHandlerError(consumer: ClientConsumer, error: unknown): void {
-    this.logger.warn({ err: error, consumer: consumer.id }, 'a message handler threw; the message is not redelivered');
+    this.logger.warn(
+      { err: error, consumer: consumer.id },
+      'a message handler threw; the message is not redelivered',
+    );
   }
 
   private async flushAcknowledgements(): Promise<void> {
@@ -269,7 +277,8 @@ export class ClientSession {
   }
 
   private call(packet: Packet): Promise<Packet> {
-    if (this.isClosed) return Promise.reject(new HornetQException('OBJECT_CLOSED', `Session ${this.name} is closed`));
+    if (this.isClosed)
+      return Promise.reject(new HornetQException('OBJECT_CLOSED', `Session ${this.name} is closed`));
     return this.channel.sendBlocking(packet, this.options.callTimeout);
   }
 
@@ -291,7 +300,10 @@ export class ClientSession {
         this.reportAsyncError(new HornetQException(packet.code, packet.message ?? packet.code));
         break;
       default:
-        this.logger.warn({ type: packet.type }, `unexpected packet ${packet.type} on session ${this.name}; ignored`);
+        this.logger.warn(
+          { type: packet.type },
+          `unexpected packet ${packet.type} on session ${this.name}; ignored`,
+        );
     }
     this.channel.confirm(commandId, size);
   }

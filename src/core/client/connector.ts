@@ -26,10 +26,19 @@ export function describeConnector(connector: TransportConfiguration): string {
 }
 
 /** Opens a transport to the connector's broker; rejects with why it could not. */
-export async function connectTransport(connector: TransportConfiguration, timeoutMs: number): Promise<Transport> {
+export async function connectTransport(
+  connector: TransportConfiguration,
+  timeoutMs: number,
+): Promise<Transport> {
   if (connector['ssl-enabled'] === true) {
-    throw new Error(`${describeConnector(connector)}: ssl-enabled connectors are not supported by this client`);
+    throw new Error(
+      `${describeConnector(connector)}: ssl-enabled connectors are not supported by this client`,
+    );
   }
   if (isInVm(connector)) return InVmRegistry.connect(Number(connector['server-id']));
-  return TcpTransport.connect(connector.host ?? DEFAULT_HOST, Number(connector.port ?? DEFAULT_PORT), timeoutMs);
+  return TcpTransport.connect(
+    connector.host ?? DEFAULT_HOST,
+    Number(connector.port ?? DEFAULT_PORT),
+    timeoutMs,
+  );
 }

@@ -111,14 +111,18 @@ export class BufferReader {
     const length = this.readInt();
     if (length < 0) throw new ProtocolError(`negative ${what} length ${length}`);
     if (length > this.remaining) {
-      throw new ProtocolError(`${what} length ${length} exceeds the ${this.remaining} bytes left in the frame`);
+      throw new ProtocolError(
+        `${what} length ${length} exceeds the ${this.remaining} bytes left in the frame`,
+      );
     }
     return length;
   }
 
   private require(bytes: number, what: string): void {
     if (this.offset + bytes > this.end) {
-      throw new ProtocolError(`frame truncated: ${what} needs ${bytes} bytes, ${this.end - this.offset} left`);
+      throw new ProtocolError(
+        `frame truncated: ${what} needs ${bytes} bytes, ${this.end - this.offset} left`,
+      );
     }
   }
 }

@@ -83,7 +83,9 @@ export class FrameDecoder {
       throw new ProtocolError(`frame length ${length} is below the minimum of ${MIN_FRAME_LENGTH}`);
     }
     if (length + 4 > this.maxFrameBytes) {
-      throw new ProtocolError(`frame of ${length + 4} bytes exceeds the maximum of ${this.maxFrameBytes} bytes`);
+      throw new ProtocolError(
+        `frame of ${length + 4} bytes exceeds the maximum of ${this.maxFrameBytes} bytes`,
+      );
     }
     return length;
   }

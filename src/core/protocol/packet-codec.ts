@@ -32,10 +32,13 @@ export function encodePacket(channelId: number, packet: Packet): Buffer {
  * length field disagrees with the frame's size (the buffer is not the frame it claims to be).
  */
 export function decodeFrame(frame: Buffer): Frame {
-  if (frame.length < FRAME_HEADER_BYTES) throw new ProtocolError(`frame of ${frame.length} bytes is too short`);
+  if (frame.length < FRAME_HEADER_BYTES)
+    throw new ProtocolError(`frame of ${frame.length} bytes is too short`);
   const declared = frame.readInt32BE(0);
   if (declared !== frame.length - 4) {
-    throw new ProtocolError(`frame length field ${declared} does not match the ${frame.length - 4} bytes after it`);
+    throw new ProtocolError(
+      `frame length field ${declared} does not match the ${frame.length - 4} bytes after it`,
+    );
   }
   const reader = new BufferReader(frame, 4);
   const type = reader.readByte();
@@ -184,7 +187,12 @@ function decodeBody(type: number, r: BufferReader): Packet {
     case PacketType.DISCONNECT:
       return { type, reason: r.readNullableString() };
     case PacketType.EXCEPTION:
-      return { type, correlationId: r.readInt(), code: errorCodeFromNumber(r.readInt()), message: r.readNullableString() };
+      return {
+        type,
+        correlationId: r.readInt(),
+        code: errorCodeFromNumber(r.readInt()),
+        message: r.readNullableString(),
+      };
     case PacketType.NULL_RESPONSE:
       return { type, correlationId: r.readInt() };
     case PacketType.PACKETS_CONFIRMED:
@@ -223,7 +231,12 @@ function decodeBody(type: number, r: BufferReader): Packet {
         lastConfirmedCommandId: r.readInt(),
       };
     case PacketType.REATTACH_SESSION_RESP:
-      return { type, correlationId: r.readInt(), lastConfirmedCommandId: r.readInt(), reattached: r.readBoolean() };
+      return {
+        type,
+        correlationId: r.readInt(),
+        lastConfirmedCommandId: r.readInt(),
+        reattached: r.readBoolean(),
+      };
     case PacketType.CREATE_QUEUE:
       return {
         type,

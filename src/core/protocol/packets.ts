@@ -8,8 +8,14 @@ import { PacketType } from './packet-type';
  * sides count commands, so requests need not carry it); on channel 1 the request carries it.
  */
 
-export interface Ping { type: typeof PacketType.PING; connectionTtl: number }
-export interface Disconnect { type: typeof PacketType.DISCONNECT; reason: string | null }
+export interface Ping {
+  type: typeof PacketType.PING;
+  connectionTtl: number;
+}
+export interface Disconnect {
+  type: typeof PacketType.DISCONNECT;
+  reason: string | null;
+}
 export interface ExceptionPacket {
   type: typeof PacketType.EXCEPTION;
   /** -1 when the exception answers no request (an asynchronous failure). */
@@ -17,8 +23,14 @@ export interface ExceptionPacket {
   code: ErrorCodeName;
   message: string | null;
 }
-export interface NullResponse { type: typeof PacketType.NULL_RESPONSE; correlationId: number }
-export interface PacketsConfirmed { type: typeof PacketType.PACKETS_CONFIRMED; commandId: number }
+export interface NullResponse {
+  type: typeof PacketType.NULL_RESPONSE;
+  correlationId: number;
+}
+export interface PacketsConfirmed {
+  type: typeof PacketType.PACKETS_CONFIRMED;
+  commandId: number;
+}
 
 export interface CreateSession {
   type: typeof PacketType.CREATESESSION;
@@ -71,7 +83,10 @@ export interface CreateQueue {
   temporary: boolean;
   requiresResponse: boolean;
 }
-export interface DeleteQueue { type: typeof PacketType.DELETE_QUEUE; queueName: string }
+export interface DeleteQueue {
+  type: typeof PacketType.DELETE_QUEUE;
+  queueName: string;
+}
 
 export interface CreateConsumer {
   type: typeof PacketType.SESS_CREATECONSUMER;
@@ -87,9 +102,17 @@ export interface Acknowledge {
   messageId: number;
   requiresResponse: boolean;
 }
-export interface Commit { type: typeof PacketType.SESS_COMMIT }
-export interface Rollback { type: typeof PacketType.SESS_ROLLBACK; considerLastMessageAsDelivered: boolean }
-export interface QueueQuery { type: typeof PacketType.SESS_QUEUEQUERY; queueName: string }
+export interface Commit {
+  type: typeof PacketType.SESS_COMMIT;
+}
+export interface Rollback {
+  type: typeof PacketType.SESS_ROLLBACK;
+  considerLastMessageAsDelivered: boolean;
+}
+export interface QueueQuery {
+  type: typeof PacketType.SESS_QUEUEQUERY;
+  queueName: string;
+}
 export interface QueueQueryResponse {
   type: typeof PacketType.SESS_QUEUEQUERY_RESP;
   correlationId: number;
@@ -101,23 +124,39 @@ export interface QueueQueryResponse {
   consumerCount: number;
   messageCount: number;
 }
-export interface BindingQuery { type: typeof PacketType.SESS_BINDINGQUERY; address: string }
+export interface BindingQuery {
+  type: typeof PacketType.SESS_BINDINGQUERY;
+  address: string;
+}
 export interface BindingQueryResponse {
   type: typeof PacketType.SESS_BINDINGQUERY_RESP;
   correlationId: number;
   exists: boolean;
   queueNames: string[];
 }
-export interface SessionStart { type: typeof PacketType.SESS_START }
-export interface SessionStop { type: typeof PacketType.SESS_STOP }
-export interface SessionClose { type: typeof PacketType.SESS_CLOSE }
-export interface ConsumerFlowCredit { type: typeof PacketType.SESS_FLOWTOKEN; consumerId: number; credits: number }
+export interface SessionStart {
+  type: typeof PacketType.SESS_START;
+}
+export interface SessionStop {
+  type: typeof PacketType.SESS_STOP;
+}
+export interface SessionClose {
+  type: typeof PacketType.SESS_CLOSE;
+}
+export interface ConsumerFlowCredit {
+  type: typeof PacketType.SESS_FLOWTOKEN;
+  consumerId: number;
+  credits: number;
+}
 export interface SessionSend {
   type: typeof PacketType.SESS_SEND;
   message: CoreMessage;
   requiresResponse: boolean;
 }
-export interface ConsumerClose { type: typeof PacketType.SESS_CONSUMER_CLOSE; consumerId: number }
+export interface ConsumerClose {
+  type: typeof PacketType.SESS_CONSUMER_CLOSE;
+  consumerId: number;
+}
 export interface ReceiveMessage {
   type: typeof PacketType.SESS_RECEIVE_MSG;
   consumerId: number;
@@ -145,8 +184,15 @@ export interface ProducerCredits {
   address: string;
   credits: number;
 }
-export interface CreateProducer { type: typeof PacketType.SESS_CREATEPRODUCER; producerId: number; address: string | null }
-export interface CloseProducer { type: typeof PacketType.SESS_CLOSEPRODUCER; producerId: number }
+export interface CreateProducer {
+  type: typeof PacketType.SESS_CREATEPRODUCER;
+  producerId: number;
+  address: string | null;
+}
+export interface CloseProducer {
+  type: typeof PacketType.SESS_CLOSEPRODUCER;
+  producerId: number;
+}
 
 export type Packet =
   | Ping
@@ -200,7 +246,9 @@ const RESPONSE_TYPES: ReadonlySet<number> = new Set([
 ]);
 
 export function isResponse(packet: Packet): packet is ResponsePacket {
-  return RESPONSE_TYPES.has(packet.type) || (packet.type === PacketType.EXCEPTION && packet.correlationId >= 0);
+  return (
+    RESPONSE_TYPES.has(packet.type) || (packet.type === PacketType.EXCEPTION && packet.correlationId >= 0)
+  );
 }
 
 /**

@@ -153,7 +153,10 @@ export class Channel {
       return;
     }
     if (this.handler === null) {
-      throw new HornetQException('UNSUPPORTED_PACKET', `no handler for ${packetTypeName(packet.type)} on channel ${this.id}`);
+      throw new HornetQException(
+        'UNSUPPORTED_PACKET',
+        `no handler for ${packetTypeName(packet.type)} on channel ${this.id}`,
+      );
     }
     this.handler(packet, commandId, size);
   }

@@ -11,7 +11,8 @@ let links = 0;
  */
 export const InVmRegistry = {
   register(serverId: number, accept: AcceptHandler): void {
-    if (acceptors.has(serverId)) throw new Error(`an in-VM acceptor with server-id ${serverId} is already started`);
+    if (acceptors.has(serverId))
+      throw new Error(`an in-VM acceptor with server-id ${serverId} is already started`);
     acceptors.set(serverId, accept);
   },
 

@@ -1,6 +1,5 @@
 import {
   DEFAULT_MAX_FRAME_BYTES,
-  DEFAULT_PRE_AUTH_MAX_FRAME_BYTES,
   FrameDecoder,
   HornetQException,
   ProtocolError,
@@ -169,7 +168,9 @@ export class RemotingConnection {
     } else if (this.unroutedHandler !== null && channelId < FIRST_SESSION_CHANNEL) {
       this.unroutedHandler(packet, channelId, size);
     } else {
-      throw new ProtocolError(`${packetTypeName(packet.type)} for channel ${channelId}, which does not exist`);
+      throw new ProtocolError(
+        `${packetTypeName(packet.type)} for channel ${channelId}, which does not exist`,
+      );
     }
   }
 

@@ -81,7 +81,8 @@ export class TcpTransport implements Transport {
   private flush(): void {
     this.flushScheduled = false;
     if (this.queued.length === 0 || this.socket.destroyed) return;
-    const data = this.queued.length === 1 ? (this.queued[0] as Buffer) : Buffer.concat(this.queued, this.queuedBytes);
+    const data =
+      this.queued.length === 1 ? (this.queued[0] as Buffer) : Buffer.concat(this.queued, this.queuedBytes);
     this.queued = [];
     this.queuedBytes = 0;
     this.socket.write(data);

@@ -20,7 +20,8 @@ export const DEFAULT_ADDRESS_SETTINGS: AddressSettings = {
  * any number of words. Every match that applies is merged, the more specific overriding the less.
  */
 export class AddressSettingsRepository {
-  private readonly entries: Array<{ match: string; words: string[]; settings: Partial<AddressSettings> }> = [];
+  private readonly entries: Array<{ match: string; words: string[]; settings: Partial<AddressSettings> }> =
+    [];
   private readonly cache = new Map<string, AddressSettings>();
 
   add(match: string, settings: Partial<AddressSettings>): void {

@@ -57,7 +57,8 @@ export class PostOffice {
       throw new HornetQException('QUEUE_EXISTS', `Queue ${options.name} already exists`);
     }
     const queue = this.addQueue(options);
-    if (queue.durable) this.storage.storeQueue({ name: queue.name, address: queue.address, filter: options.filter });
+    if (queue.durable)
+      this.storage.storeQueue({ name: queue.name, address: queue.address, filter: options.filter });
     return queue;
   }
 
@@ -65,7 +66,10 @@ export class PostOffice {
   deleteQueue(name: string): void {
     const queue = this.requireQueue(name);
     if (queue.consumerCount > 0) {
-      throw new HornetQException('ILLEGAL_STATE', `Cannot delete queue ${name} on binding ${queue.address} - it has consumers`);
+      throw new HornetQException(
+        'ILLEGAL_STATE',
+        `Cannot delete queue ${name} on binding ${queue.address} - it has consumers`,
+      );
     }
     this.queues.delete(name);
     const bound = (this.bindings.get(queue.address) ?? []).filter((q) => q !== queue);
@@ -81,7 +85,8 @@ export class PostOffice {
 
   requireQueue(name: string): Queue {
     const queue = this.queues.get(name);
-    if (queue === undefined) throw new HornetQException('QUEUE_DOES_NOT_EXIST', `Queue ${name} does not exist`);
+    if (queue === undefined)
+      throw new HornetQException('QUEUE_DOES_NOT_EXIST', `Queue ${name} does not exist`);
     return queue;
   }
 
@@ -108,7 +113,9 @@ export class PostOffice {
    */
   prepare(message: CoreMessage): PreparedRoute {
     message.messageId = this.storage.generateMessageId();
-    const queues = this.queuesBoundTo(message.address).filter((q) => q.filter === null || q.filter.match(message));
+    const queues = this.queuesBoundTo(message.address).filter(
+      (q) => q.filter === null || q.filter.match(message),
+    );
     return { message, queues };
   }
 
@@ -126,7 +133,8 @@ export class PostOffice {
   }
 
   private addQueue(options: CreateQueueOptions): Queue {
-    const filter = options.filter === null || options.filter === '' ? null : this.createFilter(options.filter);
+    const filter =
+      options.filter === null || options.filter === '' ? null : this.createFilter(options.filter);
     const queue = new Queue({ ...options, filter }, (reference) => this.onReferenceRemoved(reference));
     this.queues.set(queue.name, queue);
     const bound = this.bindings.get(queue.address);
@@ -139,6 +147,7 @@ export class PostOffice {
     if (reference.message.durable && reference.queue.durable) {
       this.storage.storeAcknowledge(reference.queue.name, reference.message.messageId);
     }
-    if (--reference.routed.referenceCount === 0) this.addressSize(reference.message.address).remove(reference.size);
+    if (--reference.routed.referenceCount === 0)
+      this.addressSize(reference.message.address).remove(reference.size);
   }
 }

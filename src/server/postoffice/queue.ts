@@ -127,7 +127,8 @@ export class Queue {
   snapshot(): MessageReference[] {
     const references: MessageReference[] = [];
     for (let level = PRIORITY_LEVELS - 1; level >= 0; level--) {
-      for (const reference of (this.levels[level] as LinkedList<MessageReference>).values()) references.push(reference);
+      for (const reference of (this.levels[level] as LinkedList<MessageReference>).values())
+        references.push(reference);
     }
     return references;
   }
@@ -160,7 +161,7 @@ export class Queue {
     let handled = 0;
     for (let level = PRIORITY_LEVELS - 1; level >= 0; level--) {
       const list = this.levels[level] as LinkedList<MessageReference>;
-      for (let node = list.first; node !== null; ) {
+      for (let node = list.first; node !== null;) {
         const next = node.next;
         const outcome = this.offer(list, node);
         if (outcome === 'all-busy' || this.consumers.length === 0) return;
@@ -174,7 +175,10 @@ export class Queue {
   }
 
   /** Offers one message to each consumer in turn, starting after the last one served. */
-  private offer(list: LinkedList<MessageReference>, node: ListNode<MessageReference>): 'handled' | 'all-busy' | 'unmatched' {
+  private offer(
+    list: LinkedList<MessageReference>,
+    node: ListNode<MessageReference>,
+  ): 'handled' | 'all-busy' | 'unmatched' {
     const count = this.consumers.length;
     let busy = 0;
     for (let i = 0; i < count; i++) {

@@ -108,8 +108,15 @@ export class ServerConnection implements SessionOwner {
         reattachToken: session.reattachToken.toString('hex'),
       };
     } catch (error) {
-      const failure = HornetQException.is(error) ? error : new HornetQException('INTERNAL_ERROR', String(error));
-      return { type: PacketType.EXCEPTION, correlationId: packet.correlationId, code: failure.code, message: failure.message };
+      const failure = HornetQException.is(error)
+        ? error
+        : new HornetQException('INTERNAL_ERROR', String(error));
+      return {
+        type: PacketType.EXCEPTION,
+        correlationId: packet.correlationId,
+        code: failure.code,
+        message: failure.message,
+      };
     }
   }
 
@@ -120,11 +127,20 @@ export class ServerConnection implements SessionOwner {
         `Server and client versions incompatible: client ${packet.version}, server ${SERVER_VERSION}`,
       );
     }
-    if (packet.sessionChannelId < FIRST_SESSION_CHANNEL || this.remoting.getChannel(packet.sessionChannelId)) {
-      throw new HornetQException('ILLEGAL_STATE', `session channel id ${packet.sessionChannelId} is not available`);
+    if (
+      packet.sessionChannelId < FIRST_SESSION_CHANNEL ||
+      this.remoting.getChannel(packet.sessionChannelId)
+    ) {
+      throw new HornetQException(
+        'ILLEGAL_STATE',
+        `session channel id ${packet.sessionChannelId} is not available`,
+      );
     }
     if (packet.windowSize < -1) {
-      throw new HornetQException('ILLEGAL_STATE', `confirmation window size must be -1 or >= 0 (actual value: ${packet.windowSize})`);
+      throw new HornetQException(
+        'ILLEGAL_STATE',
+        `confirmation window size must be -1 or >= 0 (actual value: ${packet.windowSize})`,
+      );
     }
     const channel = this.remoting.createChannel(packet.sessionChannelId, {
       confirmationWindowSize: packet.windowSize,
@@ -151,7 +167,10 @@ export class ServerConnection implements SessionOwner {
   }
 
   private onFailure(error: HornetQException): void {
-    this.logger.info({ reason: error.message }, `connection ${this.remoting.id} failed, clearing up its sessions`);
+    this.logger.info(
+      { reason: error.message },
+      `connection ${this.remoting.id} failed, clearing up its sessions`,
+    );
     this.end(true);
   }
 

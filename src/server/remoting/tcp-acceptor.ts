@@ -26,7 +26,13 @@ export class TcpAcceptor {
 
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
-      const onError = (error: Error): void => reject(new Error(`acceptor '${this.config.name}' cannot listen on ${this.config.host}:${this.config.port}: ${error.message}`, { cause: error }));
+      const onError = (error: Error): void =>
+        reject(
+          new Error(
+            `acceptor '${this.config.name}' cannot listen on ${this.config.host}:${this.config.port}: ${error.message}`,
+            { cause: error },
+          ),
+        );
       this.server.once('error', onError);
       this.server.listen(this.config.port, this.config.host, () => {
         this.server.removeListener('error', onError);

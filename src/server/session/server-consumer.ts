@@ -4,7 +4,11 @@ import type { MessageReference } from '../postoffice/message-reference';
 import { HandleStatus, type Queue, type QueueConsumer } from '../postoffice/queue';
 
 /** How a consumer hands a message to its client: the session writes the delivery packet. */
-export type DeliverFunction = (consumerId: number, reference: MessageReference, deliveryCount: number) => void;
+export type DeliverFunction = (
+  consumerId: number,
+  reference: MessageReference,
+  deliveryCount: number,
+) => void;
 
 /**
  * A consumer on the broker. It takes messages from its queue only while its session is started

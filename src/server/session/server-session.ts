@@ -157,7 +157,10 @@ export class ServerSession {
         this.close(false);
         return ok;
       default:
-        throw new HornetQException('UNSUPPORTED_PACKET', `${packetTypeName(packet.type)} is not a session packet`);
+        throw new HornetQException(
+          'UNSUPPORTED_PACKET',
+          `${packetTypeName(packet.type)} is not a session packet`,
+        );
     }
   }
 
@@ -171,7 +174,10 @@ export class ServerSession {
         ? error
         : new HornetQException('INTERNAL_ERROR', error instanceof Error ? error.message : String(error));
     if (!(error instanceof HornetQException)) {
-      this.logger.error({ err: error, session: this.name }, `internal error handling ${packetTypeName(packet.type)}`);
+      this.logger.error(
+        { err: error, session: this.name },
+        `internal error handling ${packetTypeName(packet.type)}`,
+      );
     }
     const answered = expectsResponse(packet);
     if (!answered) {
@@ -211,12 +217,20 @@ export class ServerSession {
 
   private createConsumer(packet: CreateConsumer, commandId: number): Packet | null {
     if (this.consumers.has(packet.consumerId)) {
-      throw new HornetQException('ILLEGAL_STATE', `Consumer ${packet.consumerId} already exists in this session`);
+      throw new HornetQException(
+        'ILLEGAL_STATE',
+        `Consumer ${packet.consumerId} already exists in this session`,
+      );
     }
     const queue = this.postOffice.requireQueue(packet.queueName);
-    const filter = packet.filter === null || packet.filter === '' ? null : this.postOffice.createFilter(packet.filter);
-    const consumer = new ServerConsumer(packet.consumerId, queue, filter, packet.browseOnly, (id, ref, count) =>
-      this.deliver(id, ref, count),
+    const filter =
+      packet.filter === null || packet.filter === '' ? null : this.postOffice.createFilter(packet.filter);
+    const consumer = new ServerConsumer(
+      packet.consumerId,
+      queue,
+      filter,
+      packet.browseOnly,
+      (id, ref, count) => this.deliver(id, ref, count),
     );
     this.consumers.set(packet.consumerId, consumer);
     consumer.setStarted(this.started);
@@ -224,7 +238,12 @@ export class ServerSession {
   }
 
   private deliver(consumerId: number, reference: MessageReference, deliveryCount: number): void {
-    this.channel.send({ type: PacketType.SESS_RECEIVE_MSG, consumerId, deliveryCount, message: reference.message });
+    this.channel.send({
+      type: PacketType.SESS_RECEIVE_MSG,
+      consumerId,
+      deliveryCount,
+      message: reference.message,
+    });
   }
 
   private forceDelivery(consumerId: number, sequence: number): Packet {
@@ -334,7 +353,10 @@ export class ServerSession {
   private requireConsumer(consumerId: number): ServerConsumer {
     const consumer = this.consumers.get(consumerId);
     if (consumer === undefined) {
-      throw new HornetQException('ILLEGAL_STATE', `Consumer ${consumerId} does not exist in session ${this.name}`);
+      throw new HornetQException(
+        'ILLEGAL_STATE',
+        `Consumer ${consumerId} does not exist in session ${this.name}`,
+      );
     }
     return consumer;
   }

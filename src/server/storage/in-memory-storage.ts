@@ -30,7 +30,8 @@ export class InMemoryStorage implements StorageManager {
   }
 
   storeMessage(message: CoreMessage, queueNames: readonly string[]): void {
-    for (const name of queueNames) this.messages.get(name)?.set(message.messageId, { message, deliveryCount: 0 });
+    for (const name of queueNames)
+      this.messages.get(name)?.set(message.messageId, { message, deliveryCount: 0 });
   }
 
   storeAcknowledge(queueName: string, messageId: number): void {
