@@ -20,7 +20,10 @@ const cpuSeconds = () => {
 };
 
 async function oursProducer() {
-  const factory = await ClientSessionFactory.connect({ connectors: [{ host: '127.0.0.1', port }] });
+  const factory = await ClientSessionFactory.connect({
+    connectors: [{ host: '127.0.0.1', port }],
+    producerWindowSize: Number(process.env.PRODUCER_WINDOW ?? 64 * 1024),
+  });
   const session = await factory.createSession();
   const producer = session.createProducer(queue);
   const payloadFor = createPayloadFactory(size);

@@ -1,4 +1,4 @@
-import { HornetQException, PacketType, type ReceiveMessage } from '../protocol';
+import { DELIVERY_FRAME_OVERHEAD, HornetQException, PacketType, type ReceiveMessage } from '../protocol';
 import type { ClientSession } from './client-session';
 import { ReceivedMessage } from './received-message';
 
@@ -146,7 +146,8 @@ export class ClientConsumer {
   handleDelivery(packet: ReceiveMessage, size: number): void {
     if (this.isClosed) return;
     this.slowCreditOutstanding = false;
-    const message = new ReceivedMessage(packet.message, packet.deliveryCount, size, this);
+    const messageSize = size - DELIVERY_FRAME_OVERHEAD;
+    const message = new ReceivedMessage(packet.message, packet.deliveryCount, messageSize, this);
     const waiter = this.handler === null ? this.waiters.shift() : undefined;
     if (waiter !== undefined) {
       this.consumed(message);

@@ -119,14 +119,19 @@ export class SendGate {
     this.topUp(address, entry, size);
   }
 
-  /** Asks for credits when less than half a window (or one message) is available or on its way. */
+  /**
+   * Keeps a window's worth of credits available or on their way, asking in steps of an eighth of
+   * the window: waiting until half is used (one big request) would leave the producer idle for a
+   * round trip every half window.
+   */
   private topUp(address: string, entry: AddressCredits, size: number): void {
     if (this.windowSize === -1) return;
     const target = Math.max(this.windowSize, size);
-    if (entry.available + entry.requested >= Math.max(target / 2, size)) return;
-    const amount = target - entry.available - entry.requested;
-    entry.requested += amount;
-    this.requestCredits(address, amount);
+    const missing = target - entry.available - entry.requested;
+    if (missing < this.windowSize / 8 && entry.available + entry.requested >= size) return;
+    if (missing <= 0) return;
+    entry.requested += missing;
+    this.requestCredits(address, missing);
   }
 
   private entryFor(address: string): AddressCredits {

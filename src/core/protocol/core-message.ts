@@ -13,8 +13,11 @@ export const MessageType = {
   STREAM: 6,
 } as const;
 
-/** Bytes of a message's fixed fields; flow-control credits count these plus the variable parts. */
-const FIXED_ENCODED_BYTES = 8 + 4 + 1 + 1 + 8 + 8 + 1 + 1 + 4 + 4 + 4;
+/**
+ * Bytes of a message's fixed fields: id, address length, type, durable, expiration, timestamp,
+ * priority, user-id flag, body length (the properties count their own).
+ */
+const FIXED_ENCODED_BYTES = 8 + 4 + 1 + 1 + 8 + 8 + 1 + 1 + 4;
 
 /**
  * A message as the core layer moves it: headers, typed properties and an opaque body. The broker
@@ -35,14 +38,11 @@ export class CoreMessage {
   properties = new TypedProperties();
   body: Buffer = EMPTY;
 
-  /** Bytes this message takes on the wire: what producer and consumer credits count. */
+  /** Exactly the bytes `encode` writes: what producer and consumer credits count. */
   encodedSize(): number {
     let size = FIXED_ENCODED_BYTES + Buffer.byteLength(this.address) + this.body.length;
     if (this.userId !== null) size += 4 + Buffer.byteLength(this.userId);
-    for (const [name, value] of this.properties.entries()) {
-      size += 5 + Buffer.byteLength(name) + valueSize(value.value);
-    }
-    return size;
+    return size + this.properties.encodedSize();
   }
 
   /** A copy whose properties can change without touching the original (routing to several queues). */
@@ -92,10 +92,3 @@ export class CoreMessage {
 }
 
 const EMPTY = Buffer.alloc(0);
-
-function valueSize(value: unknown): number {
-  if (typeof value === 'string') return 4 + Buffer.byteLength(value);
-  if (Buffer.isBuffer(value)) return 4 + value.length;
-  if (typeof value === 'number') return 8;
-  return 1;
-}

@@ -15,6 +15,12 @@ export interface Frame {
   size: number;
 }
 
+/**
+ * Bytes a SESS_RECEIVE_MSG frame adds around its message (frame header, consumer id, delivery
+ * count), so a consumer can tell a delivery's message size, which credits count, from the frame.
+ */
+export const DELIVERY_FRAME_OVERHEAD = FRAME_HEADER_BYTES + 8 + 4;
+
 /** Encodes one packet as a whole frame: length, type, channel id, body. */
 export function encodePacket(channelId: number, packet: Packet): Buffer {
   const writer = new BufferWriter(initialCapacity(packet));

@@ -82,6 +82,13 @@ export class TypedProperties {
     return copy;
   }
 
+  /** Exactly the bytes `encode` writes. */
+  encodedSize(): number {
+    let size = 4;
+    for (const [name, typed] of this.values) size += 4 + Buffer.byteLength(name) + 1 + valueSize(typed);
+    return size;
+  }
+
   encode(writer: BufferWriter): void {
     writer.writeInt(this.values.size);
     for (const [name, typed] of this.values) {
@@ -125,6 +132,29 @@ function encodeValue(writer: BufferWriter, typed: TypedValue): void {
       return writer.writeString(typed.value);
     case PropertyKind.BYTES:
       return writer.writeBytes(typed.value);
+  }
+}
+
+function valueSize(typed: TypedValue): number {
+  switch (typed.kind) {
+    case PropertyKind.NULL:
+      return 0;
+    case PropertyKind.BOOLEAN:
+    case PropertyKind.BYTE:
+      return 1;
+    case PropertyKind.SHORT:
+      return 2;
+    case PropertyKind.INT:
+    case PropertyKind.FLOAT:
+      return 4;
+    case PropertyKind.LONG:
+    case PropertyKind.DOUBLE:
+      return 8;
+    case PropertyKind.STRING:
+    case PropertyKind.CHAR:
+      return 4 + Buffer.byteLength(typed.value);
+    case PropertyKind.BYTES:
+      return 4 + typed.value.length;
   }
 }
 

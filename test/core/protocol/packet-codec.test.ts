@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { BufferWriter } from '../../../src/core/protocol/buffer-writer';
 import { CoreMessage } from '../../../src/core/protocol/core-message';
 import { ErrorCode } from '../../../src/core/protocol/error-code';
-import { decodeFrame, encodePacket } from '../../../src/core/protocol/packet-codec';
+import { DELIVERY_FRAME_OVERHEAD, decodeFrame, encodePacket } from '../../../src/core/protocol/packet-codec';
 import { PacketType } from '../../../src/core/protocol/packet-type';
 import type { Packet } from '../../../src/core/protocol/packets';
 import { ProtocolError } from '../../../src/core/protocol/protocol-error';
@@ -10,6 +10,7 @@ import { PropertyKind } from '../../../src/core/protocol/typed-properties';
 import {
   anyPacket,
   channelId,
+  coreMessage,
   describePacket,
   packetArbitraries,
   packetKinds,
@@ -545,5 +546,22 @@ describe('malformed fields', () => {
     const error = protocolErrorFrom(() => decodeFrame(frame));
     expect(error.name).toBe('ProtocolError');
     expect(error.message).toMatch(/malformed SESS_SEND\(71\) on channel 1: invalid boolean byte 9/);
+  });
+});
+
+describe('sizes that flow control counts', () => {
+  test('CoreMessage.encodedSize is exactly what the message takes in a delivery frame', () => {
+    fc.assert(
+      fc.property(coreMessage, fc.nat(), (message, consumerId) => {
+        const frame = encodePacket(10, {
+          type: PacketType.SESS_RECEIVE_MSG,
+          consumerId,
+          deliveryCount: 1,
+          message,
+        });
+        expect(frame.length - DELIVERY_FRAME_OVERHEAD).toBe(message.encodedSize());
+      }),
+      { numRuns: 300 },
+    );
   });
 });
