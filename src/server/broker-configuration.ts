@@ -36,6 +36,8 @@ export interface BrokerConfiguration {
   connectionTtlOverride: number;
   /** TTL of a TCP connection until its client's first ping says otherwise (ms). */
   defaultConnectionTtl: number;
+  /** How often connections are checked against their TTL and confirmations flushed (ms). */
+  connectionTtlCheckInterval: number;
   maxFrameBytes: number;
   /** Frame cap until a session is authenticated: the unauthenticated surface stays small. */
   preAuthMaxFrameBytes: number;
@@ -51,6 +53,7 @@ export const DEFAULT_BROKER_CONFIGURATION: BrokerConfiguration = {
   queues: [],
   connectionTtlOverride: -1,
   defaultConnectionTtl: 60_000,
+  connectionTtlCheckInterval: 2000,
   maxFrameBytes: DEFAULT_MAX_FRAME_BYTES,
   preAuthMaxFrameBytes: DEFAULT_PRE_AUTH_MAX_FRAME_BYTES,
 };
@@ -75,6 +78,11 @@ export function validateBrokerConfiguration(config: BrokerConfiguration): void {
         `acceptor '${acceptor.name}': server-id must be an integer >= 0 (actual value: ${acceptor.serverId})`,
       );
     }
+  }
+  if (!(config.connectionTtlCheckInterval > 0)) {
+    problems.push(
+      `connection-ttl-check-interval must be > 0 (actual value: ${config.connectionTtlCheckInterval})`,
+    );
   }
   if (config.connectionTtlOverride !== -1 && !(config.connectionTtlOverride > 0)) {
     problems.push(

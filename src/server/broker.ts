@@ -50,6 +50,7 @@ export class Broker implements BrokerServices {
   private readonly connections = new Set<ServerConnection>();
   private readonly sessions = new Map<string, ServerSession>();
   private state: 'stopped' | 'starting' | 'started' | 'stopping' = 'stopped';
+  private ttlTimer: NodeJS.Timeout | null = null;
 
   constructor(
     config: Partial<BrokerConfiguration> = {},
@@ -86,6 +87,7 @@ export class Broker implements BrokerServices {
           : new InVmAcceptor(acceptor, (transport) => this.accept(transport)),
       );
       for (const acceptor of this.acceptors) await acceptor.start();
+      this.ttlTimer = setInterval(() => this.checkConnections(), this.config.connectionTtlCheckInterval);
       this.state = 'started';
       this.logger.info({ acceptors: this.describeAcceptors() }, 'broker started');
     } catch (error) {
@@ -99,6 +101,8 @@ export class Broker implements BrokerServices {
   async stop(): Promise<void> {
     if (this.state !== 'started') return;
     this.state = 'stopping';
+    if (this.ttlTimer !== null) clearInterval(this.ttlTimer);
+    this.ttlTimer = null;
     for (const connection of [...this.connections]) connection.disconnect('The broker is shutting down');
     await this.stopAcceptors();
     this.connections.clear();
@@ -141,6 +145,10 @@ export class Broker implements BrokerServices {
     }));
   }
 
+  findSession(name: string): ServerSession | undefined {
+    return this.sessions.get(name);
+  }
+
   registerSession(session: ServerSession): void {
     this.sessions.set(session.name, session);
   }
@@ -151,6 +159,12 @@ export class Broker implements BrokerServices {
 
   connectionClosed(connection: ServerConnection): void {
     this.connections.delete(connection);
+  }
+
+  /** Reaps connections silent past their TTL and flushes the others' confirmations. */
+  private checkConnections(): void {
+    const now = Date.now();
+    for (const connection of [...this.connections]) connection.checkTtl(now);
   }
 
   private createPostOffice(): PostOffice {

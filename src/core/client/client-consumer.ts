@@ -1,5 +1,5 @@
 import { DELIVERY_FRAME_OVERHEAD, HornetQException, PacketType, type ReceiveMessage } from '../protocol';
-import type { ClientSession } from './client-session';
+import type { ClientSession, QueueInfo, QueueToRestore } from './client-session';
 import { ReceivedMessage } from './received-message';
 
 export type MessageHandler = (message: ReceivedMessage) => void | Promise<void>;
@@ -40,6 +40,8 @@ export class ClientConsumer {
   private pendingAck: ReceivedMessage | null = null;
   private pendingAckBytes = 0;
   private isClosed = false;
+  /** What the broker said about the queue when the consumer was created; null until then. */
+  private queue: QueueInfo | null = null;
 
   constructor(
     readonly settings: ConsumerSettings,
@@ -59,10 +61,53 @@ export class ClientConsumer {
     return this.buffer.length - this.bufferHead;
   }
 
-  /** Sends the first credits: the whole window, -1 for none, nothing for a window of 0. */
-  start(): void {
+  /** The broker created the consumer: sends the first credits (the window; -1 for no limit). */
+  start(queue: QueueInfo): void {
+    this.queue = queue;
+    this.sendInitialCredits();
+  }
+
+  /**
+   * The broker lost the session: what is buffered will come back from the queue (with a higher
+   * delivery count), batched acknowledgements and credits belong to the old broker session, and
+   * a receiveImmediate waiting for the old session's answer gets null.
+   */
+  clearAtFailover(): void {
+    this.buffer = [];
+    this.bufferHead = 0;
+    this.creditsToSend = 0;
+    this.slowCreditOutstanding = false;
+    this.pendingAck = null;
+    this.pendingAckBytes = 0;
+    for (const waiter of this.waiters.filter((w) => w.forcedSequence !== null))
+      this.settleWaiter(waiter, null);
+  }
+
+  /** The queue to re-create if the broker lost it: one that did not outlive its creator. */
+  queueToRestore(): QueueToRestore | null {
+    const queue = this.queue;
+    if (queue === null || queue.durable || queue.address === null) return null;
+    return { address: queue.address, name: this.settings.queueName, filter: queue.filter };
+  }
+
+  /** Creates the consumer again, same id, on a re-created broker session. */
+  recreate(): void {
+    if (this.queue === null || this.isClosed) return; // its creation was cut off; the caller was told
+    this.session.sendOneWay({
+      type: PacketType.SESS_CREATECONSUMER,
+      consumerId: this.id,
+      queueName: this.settings.queueName,
+      filter: this.settings.filter,
+      browseOnly: this.settings.browseOnly,
+      requiresResponse: false,
+    });
+    this.sendInitialCredits();
+  }
+
+  private sendInitialCredits(): void {
     const window = this.settings.windowSize;
     if (window !== 0) this.sendCredits(window);
+    else if (this.handler !== null || this.waiters.length > 0) this.askForOne();
   }
 
   /** Waits for a message: forever when `timeoutMs` is 0 or absent, else at most that long (then null). */
@@ -172,9 +217,12 @@ export class ClientConsumer {
     let bytes = 0;
     for (let i = this.bufferHead; i < this.buffer.length; i++)
       bytes += (this.buffer[i] as ReceivedMessage).size;
+    const count = this.bufferedCount;
     this.buffer = [];
     this.bufferHead = 0;
     if (this.settings.windowSize > 0 && bytes > 0) this.sendCredits(bytes);
+    // With a window of 0 each buffered message cost its size out of one asking credit (see consumed).
+    if (this.settings.windowSize === 0 && count > 0) this.sendCredits(bytes - count);
     this.slowCreditOutstanding = false;
     if (this.handler !== null || this.waiters.length > 0) this.askForOne();
   }
@@ -234,7 +282,14 @@ export class ClientConsumer {
   /** The application took a message: its bytes go back to the broker as credits, half a window at a time. */
   private consumed(message: ReceivedMessage): void {
     const window = this.settings.windowSize;
-    if (window <= 0) return;
+    if (window < 0) return;
+    if (window === 0) {
+      // The broker charged the message's size against the single credit that asked for it. Giving
+      // back all but that credit brings its balance to 0, so the next askForOne lets exactly one
+      // more message through; without this the balance stays negative and delivery stops for good.
+      if (message.size > 1) this.sendCredits(message.size - 1);
+      return;
+    }
     this.creditsToSend += message.size;
     if (this.creditsToSend >= window / 2) {
       this.sendCredits(this.creditsToSend);

@@ -4,50 +4,72 @@ import {
   RemotingConnection,
   silentLogger,
   type Channel,
-  type FailureListener,
   type Logger,
   type Transport,
 } from '../remoting';
 import { resolveClientOptions, type ClientOptions } from './client-options';
 import { ClientSession, type SessionSettings } from './client-session';
-import { connectTransport, describeConnector, isInVm, type TransportConfiguration } from './connector';
+import { isInVm, type TransportConfiguration } from './connector';
+import {
+  FailoverEventType,
+  type FailoverEventListener,
+  type FailoverStatistics,
+  type SessionFailureListener,
+} from './failover-events';
+import { Pinger } from './pinger';
+import { CancellableDelay, connectWithRetry, type RetryPolicy } from './retry-schedule';
 
 /** Must equal the broker's SERVER_VERSION: the wire format both sides speak. */
 export const CLIENT_VERSION = 1;
 
+/** A temporary queue this factory's sessions created: re-created with them if the broker lost it. */
+interface TemporaryQueue {
+  address: string;
+  name: string;
+  filter: string | null;
+}
+
 /**
- * One connection to a broker and the sessions on it (HornetQ's ClientSessionFactory). Connecting
- * tries each connector in turn, initialConnectAttempts times, waiting retryInterval (times the
- * multiplier, up to maxRetryInterval) between rounds.
+ * One connection to a broker and the sessions on it (HornetQ's ClientSessionFactory), and what
+ * keeps them alive across failures. When the connection fails the factory reconnects
+ * (reconnect-attempts, retry-interval × multiplier up to max-retry-interval, with jitter) and
+ * reattaches every session: both sides replay what the other has not confirmed, so nothing is
+ * lost, repeated or reordered. If the broker no longer has a session (restart, TTL, window -1)
+ * the session is re-created instead. Application calls made meanwhile wait for the outcome.
  */
 export class ClientSessionFactory {
   private readonly sessions = new Set<ClientSession>();
-  private readonly failureListeners = new Set<FailureListener>();
-  private readonly handshake: Channel;
+  private readonly failureListeners = new Set<SessionFailureListener>();
+  private readonly failoverListeners = new Set<FailoverEventListener>();
+  private readonly temporaryQueues = new Map<string, TemporaryQueue>();
+  private connection!: RemotingConnection;
+  private handshake!: Channel;
+  private pinger: Pinger | null = null;
+  private failover: Promise<void> | null = null;
+  private readonly retryDelay = new CancellableDelay();
+  private readonly stats = { reattaches: 0, reconnects: 0, replayedCommands: 0, resendBufferPeakBytes: 0 };
   private isClosed = false;
 
   private constructor(
     readonly options: ClientOptions,
-    private readonly connection: RemotingConnection,
+    transport: Transport,
     readonly connector: TransportConfiguration,
     private readonly logger: Logger,
   ) {
-    this.handshake = connection.createChannel(CHANNEL_ID.SESSION, {
-      confirmationWindowSize: -1,
-      callTimeoutMs: options.callTimeout,
-    });
-    connection.setUnroutedHandler((packet) => this.handleControlPacket(packet));
-    connection.addFailureListener((error) => this.onConnectionFailure(error));
-    connection.write(CHANNEL_ID.PING, { type: PacketType.PING, connectionTtl: options.connectionTTL });
+    this.attach(transport);
   }
 
   static async connect(options: Partial<ClientOptions> = {}): Promise<ClientSessionFactory> {
     const resolved = resolveClientOptions(options);
     const logger = resolved.logger ?? silentLogger;
-    const { transport, connector } = await connectWithRetry(resolved);
+    const { transport, connector } = await connectWithRetry(
+      resolved.connectors,
+      { ...retryPolicy(resolved), attempts: resolved.initialConnectAttempts },
+      resolved,
+      new CancellableDelay(),
+    );
     const effective = isInVm(connector) ? withInVmLiveness(resolved) : resolved;
-    const connection = new RemotingConnection(transport, { logger, maxFrameBytes: resolved.maxFrameBytes });
-    return new ClientSessionFactory(effective, connection, connector, logger);
+    return new ClientSessionFactory(effective, transport, connector, logger);
   }
 
   get closed(): boolean {
@@ -58,16 +80,45 @@ export class ClientSessionFactory {
     return this.sessions.size;
   }
 
-  /** Told once when the connection fails (not when it is closed). */
-  addFailureListener(listener: FailureListener): void {
+  /** True while a failure is being handled (reconnecting, reattaching or re-creating). */
+  get failingOver(): boolean {
+    return this.failover !== null;
+  }
+
+  addFailureListener(listener: SessionFailureListener): void {
     this.failureListeners.add(listener);
   }
 
-  removeFailureListener(listener: FailureListener): void {
+  removeFailureListener(listener: SessionFailureListener): void {
     this.failureListeners.delete(listener);
   }
 
+  addFailoverListener(listener: FailoverEventListener): void {
+    this.failoverListeners.add(listener);
+  }
+
+  removeFailoverListener(listener: FailoverEventListener): void {
+    this.failoverListeners.delete(listener);
+  }
+
+  getStatistics(): FailoverStatistics {
+    let bytes = 0;
+    let peak = this.stats.resendBufferPeakBytes;
+    for (const session of this.sessions) {
+      bytes += session.channel.resendBufferBytes;
+      peak = Math.max(peak, session.channel.resendBufferPeakBytes);
+    }
+    return {
+      reattaches: this.stats.reattaches,
+      reconnects: this.stats.reconnects,
+      replayedCommands: this.stats.replayedCommands,
+      resendBufferBytes: bytes,
+      resendBufferPeakBytes: peak,
+    };
+  }
+
   async createSession(settings: Partial<SessionSettings> = {}): Promise<ClientSession> {
+    await this.whenNotFailingOver();
     if (this.isClosed) throw new HornetQException('OBJECT_CLOSED', 'The session factory is closed');
     const resolved: SessionSettings = {
       autoCommitSends: true,
@@ -79,56 +130,105 @@ export class ClientSessionFactory {
       ...settings,
     };
     const channelId = this.connection.generateChannelId();
-    const response = (await this.handshake.sendBlocking({
+    const response = await this.openBrokerSession(channelId, resolved);
+    const channel = this.connection.createChannel(channelId, {
+      confirmationWindowSize: this.options.confirmationWindowSize,
+      callTimeoutMs: this.options.callTimeout,
+    });
+    const session = new ClientSession(response, channel, resolved, this.options, this, this.logger);
+    this.sessions.add(session);
+    return session;
+  }
+
+  /** Asks the broker for a session on channel `channelId`; used to create and to re-create. */
+  openBrokerSession(channelId: number, settings: SessionSettings): Promise<CreateSessionResponse> {
+    return this.handshake.sendBlocking({
       type: PacketType.CREATESESSION,
       correlationId: 0,
       name: `session-${channelId}`,
       sessionChannelId: channelId,
       version: CLIENT_VERSION,
-      username: resolved.username,
-      password: resolved.password,
+      username: settings.username,
+      password: settings.password,
       minLargeMessageSize: this.options.minLargeMessageSize,
       xa: false,
-      autoCommitSends: resolved.autoCommitSends,
-      autoCommitAcks: resolved.autoCommitAcks,
-      preAcknowledge: resolved.preAcknowledge,
+      autoCommitSends: settings.autoCommitSends,
+      autoCommitAcks: settings.autoCommitAcks,
+      preAcknowledge: settings.preAcknowledge,
       windowSize: this.options.confirmationWindowSize,
       defaultAddress: null,
-    })) as CreateSessionResponse;
-    const channel = this.connection.createChannel(channelId, {
-      confirmationWindowSize: this.options.confirmationWindowSize,
-      callTimeoutMs: this.options.callTimeout,
-    });
-    const session = new ClientSession(
-      response.sessionName,
-      response.reattachToken,
-      channel,
-      resolved,
-      this.options,
-      this,
-      this.logger,
-    );
-    this.sessions.add(session);
-    return session;
+    }) as Promise<CreateSessionResponse>;
+  }
+
+  /** The handshake channel of the current connection (reattach requests go there). */
+  get handshakeChannel(): Channel {
+    return this.handshake;
   }
 
   sessionClosed(session: ClientSession): void {
-    this.sessions.delete(session);
+    if (this.sessions.delete(session)) {
+      this.stats.resendBufferPeakBytes = Math.max(
+        this.stats.resendBufferPeakBytes,
+        session.channel.resendBufferPeakBytes,
+      );
+    }
+  }
+
+  temporaryQueueCreated(queue: TemporaryQueue): void {
+    this.temporaryQueues.set(queue.name, queue);
+  }
+
+  temporaryQueueDeleted(name: string): void {
+    this.temporaryQueues.delete(name);
+  }
+
+  /**
+   * Resolves once no failover is in progress, or after call-failover-timeout (-1: no limit), when
+   * the caller proceeds anyway and meets whatever state the connection is in.
+   */
+  async whenNotFailingOver(): Promise<void> {
+    const failover = this.failover;
+    if (failover === null) return;
+    const limit = this.options.callFailoverTimeout;
+    if (limit === -1) return failover;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([failover, new Promise<void>((resolve) => (timer = setTimeout(resolve, limit)))]);
+    clearTimeout(timer);
   }
 
   /** Closes every session, then the connection. Idempotent; settles even if the broker is gone. */
   async close(): Promise<void> {
     if (this.isClosed) return;
     this.isClosed = true;
+    this.retryDelay.cancel();
+    if (this.failover !== null) this.handshake.returnBlocking(closedError());
     await Promise.allSettled([...this.sessions].map((session) => session.close()));
+    this.pinger?.stop();
     this.handshake.close();
     this.connection.close();
   }
 
-  private handleControlPacket(packet: Packet): void {
+  private attach(transport: Transport): void {
+    const connection = new RemotingConnection(transport, {
+      logger: this.logger,
+      maxFrameBytes: this.options.maxFrameBytes,
+    });
+    this.connection = connection;
+    this.handshake = connection.createChannel(CHANNEL_ID.SESSION, {
+      confirmationWindowSize: -1,
+      callTimeoutMs: this.options.callTimeout,
+    });
+    connection.setUnroutedHandler((packet) => this.handleControlPacket(connection, packet));
+    connection.addFailureListener((error) => this.onConnectionFailure(connection, error));
+    this.pinger?.stop();
+    this.pinger = new Pinger(connection, this.options.connectionTTL, this.options.clientFailureCheckPeriod);
+    this.pinger.start();
+  }
+
+  private handleControlPacket(connection: RemotingConnection, packet: Packet): void {
     if (packet.type === PacketType.PING) return;
     if (packet.type === PacketType.DISCONNECT) {
-      this.connection.fail(
+      connection.fail(
         new HornetQException(
           'DISCONNECTED',
           `The connection was disconnected because of server shutdown${packet.reason === null ? '' : `: ${packet.reason}`}`,
@@ -142,58 +242,130 @@ export class ClientSessionFactory {
     );
   }
 
-  /** Every session ends: blocked calls are released with UNBLOCKED, receives get null. */
-  private onConnectionFailure(error: HornetQException): void {
-    if (this.isClosed) return;
+  private onConnectionFailure(connection: RemotingConnection, error: HornetQException): void {
+    if (connection !== this.connection || this.isClosed) return;
+    this.pinger?.stop();
+    // A reattach or create request waiting on the dead connection will never be answered.
+    this.handshake.returnBlocking(unblocked(error));
+    if (this.failover !== null) return; // the running failover notices and tries the next connection
+    this.failover = this.handleFailure(error).finally(() => {
+      this.failover = null;
+    });
+  }
+
+  /** HornetQ's failoverOrReconnect, one failure at a time. */
+  private async handleFailure(error: HornetQException): Promise<void> {
+    this.emit({ type: FailoverEventType.FAILURE_DETECTED, cause: error });
+    const sessions = [...this.sessions];
+    for (const session of sessions) session.beginFailover();
+    const outcome = this.options.reconnectAttempts === 0 ? null : await this.reconnectAndRestore(sessions);
+    if (outcome === null) {
+      this.giveUp(error, sessions);
+      return;
+    }
+    if (outcome.reattached) this.stats.reattaches++;
+    else this.stats.reconnects++;
+    this.emit({ type: FailoverEventType.FAILOVER_COMPLETED, reattached: outcome.reattached, cause: error });
+    for (const listener of [...this.failureListeners]) listener(error, true);
+  }
+
+  /**
+   * Reconnects, then reattaches (or re-creates) every session. A connection that fails while this
+   * is under way costs one attempt and the next one starts over; null when attempts run out or
+   * the factory is closed.
+   */
+  private async reconnectAndRestore(sessions: ClientSession[]): Promise<{ reattached: boolean } | null> {
+    let remaining = this.options.reconnectAttempts;
+    while (!this.isClosed && (remaining === -1 || remaining > 0)) {
+      let transport: Transport;
+      try {
+        ({ transport } = await connectWithRetry(
+          this.options.connectors,
+          { ...retryPolicy(this.options), attempts: remaining },
+          this.options,
+          this.retryDelay,
+        ));
+      } catch {
+        return null;
+      }
+      if (this.isClosed) {
+        transport.destroy();
+        return null;
+      }
+      this.attach(transport);
+      if (remaining > 0) remaining--;
+      try {
+        return await this.restoreSessions(sessions);
+      } catch (error) {
+        if (this.isClosed) return null;
+        this.logger.warn({ err: error }, 'failover interrupted by another failure; reconnecting again');
+      }
+    }
+    return null;
+  }
+
+  private async restoreSessions(sessions: ClientSession[]): Promise<{ reattached: boolean }> {
+    let reattached = true;
+    let temporaryQueuesRestored = false;
+    for (const session of sessions) {
+      if (session.closed) continue;
+      const result = await session.handleFailover(this.connection, this.handshake, () => {
+        if (temporaryQueuesRestored) return [];
+        temporaryQueuesRestored = true;
+        return [...this.temporaryQueues.values()];
+      });
+      if (result.reattached) this.stats.replayedCommands += result.replayed;
+      else reattached = false;
+    }
+    return { reattached };
+  }
+
+  private giveUp(error: HornetQException, sessions: ClientSession[]): void {
+    this.emit({ type: FailoverEventType.FAILOVER_FAILED, cause: error });
+    const released = unblocked(error);
+    for (const session of sessions) session.closeLocally(released);
+    for (const listener of [...this.failureListeners]) listener(error, false);
     this.isClosed = true;
-    const unblocked = new HornetQException(
-      'UNBLOCKED',
-      'Connection failure detected. Unblocking a blocking call that will never get a response',
-      { cause: error },
-    );
-    this.handshake.returnBlocking(unblocked);
-    for (const session of [...this.sessions]) session.closeLocally(unblocked);
-    for (const listener of [...this.failureListeners]) listener(error);
+    this.pinger?.stop();
+    this.handshake.close();
+    this.connection.close();
+  }
+
+  private emit(event: Parameters<FailoverEventListener>[0]): void {
+    for (const listener of [...this.failoverListeners]) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.logger.warn({ err: error }, 'a failover listener threw');
+      }
+    }
   }
 }
 
-async function connectWithRetry(
-  options: ClientOptions,
-): Promise<{ transport: Transport; connector: TransportConfiguration }> {
-  const attempts = Math.max(options.initialConnectAttempts, 1);
-  const forever = options.initialConnectAttempts === -1;
-  let interval = options.retryInterval;
-  let lastError: unknown = null;
-  for (let attempt = 1; forever || attempt <= attempts; attempt++) {
-    for (const connector of options.connectors) {
-      try {
-        return { transport: await connectTransport(connector, options.callTimeout), connector };
-      } catch (error) {
-        lastError = error;
-      }
-    }
-    if (!forever && attempt === attempts) break;
-    await delay(jittered(interval, options.retryJitter));
-    interval = Math.min(interval * options.retryIntervalMultiplier, options.maxRetryInterval);
-  }
-  const tried = options.connectors.map(describeConnector).join(', ');
-  const reason = lastError instanceof Error ? lastError.message : String(lastError);
-  throw new HornetQException('NOT_CONNECTED', `Cannot connect to server(s) ${tried}: ${reason}`, {
-    cause: lastError,
-  });
+function retryPolicy(options: ClientOptions): RetryPolicy {
+  return {
+    attempts: options.reconnectAttempts,
+    retryInterval: options.retryInterval,
+    retryIntervalMultiplier: options.retryIntervalMultiplier,
+    maxRetryInterval: options.maxRetryInterval,
+    retryJitter: options.retryJitter,
+  };
+}
+
+function unblocked(cause: HornetQException): HornetQException {
+  return new HornetQException(
+    'UNBLOCKED',
+    'Connection failure detected. Unblocking a blocking call that will never get a response',
+    { cause },
+  );
+}
+
+function closedError(): HornetQException {
+  return new HornetQException('OBJECT_CLOSED', 'The session factory is closed');
 }
 
 /** HornetQ's rule: an in-VM link cannot silently die, so it is not pinged unless asked to be. */
 function withInVmLiveness(options: ClientOptions): ClientOptions {
   if (options.connectionTTL !== 60_000 || options.clientFailureCheckPeriod !== 30_000) return options;
   return { ...options, connectionTTL: -1, clientFailureCheckPeriod: -1 };
-}
-
-/** `ms` varied by up to ± `jitter` of itself, so that many clients do not retry in step. */
-export function jittered(ms: number, jitter: number): number {
-  return jitter === 0 ? ms : ms * (1 + jitter * (2 * Math.random() - 1));
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

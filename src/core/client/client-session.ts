@@ -2,12 +2,14 @@ import {
   HornetQException,
   PacketType,
   type Acknowledge,
+  type BindingQueryResponse,
   type CoreMessage,
+  type CreateSessionResponse,
   type Packet,
   type QueueQueryResponse,
-  type BindingQueryResponse,
+  type ReattachSessionResponse,
 } from '../protocol';
-import type { Channel, Logger } from '../remoting';
+import type { Channel, Logger, RemotingConnection } from '../remoting';
 import type { ClientOptions } from './client-options';
 import { ClientConsumer, type ConsumerSettings } from './client-consumer';
 import { ClientProducer } from './client-producer';
@@ -45,16 +47,30 @@ export interface CreateConsumerOptions {
   windowSize?: number;
 }
 
+/** A queue to re-create on a broker that lost it (temporary queues, non-durable subscriptions). */
+export interface QueueToRestore {
+  address: string;
+  name: string;
+  filter: string | null;
+}
+
 /** What a session needs from its factory. */
 export interface SessionFactoryLink {
   sessionClosed(session: ClientSession): void;
+  whenNotFailingOver(): Promise<void>;
+  openBrokerSession(channelId: number, settings: SessionSettings): Promise<CreateSessionResponse>;
+  temporaryQueueCreated(queue: QueueToRestore): void;
+  temporaryQueueDeleted(name: string): void;
 }
 
 /**
  * A core session: one channel to the broker carrying its producers, consumers and (when not
- * auto-committing) its transaction. Calls that wait for the broker are bounded by call-timeout.
+ * auto-committing) its transaction. Calls that wait for the broker are bounded by call-timeout;
+ * calls made while the factory handles a failure wait for it first (call-failover-timeout).
  */
 export class ClientSession {
+  private brokerName: string;
+  private token: string;
   private readonly consumers = new Map<number, ClientConsumer>();
   private readonly producers = new Set<ClientProducer>();
   private readonly gate: SendGate;
@@ -62,19 +78,22 @@ export class ClientSession {
   private nextProducerId = 0;
   private started = false;
   private isClosed = false;
+  /** Sent or received anything since the last commit or rollback (transacted sessions). */
+  private workDone = false;
+  /** Set when the broker lost the session while a transaction had work: commit must fail. */
+  private rollbackOnly = false;
   private asyncErrorHandler: ((error: HornetQException) => void) | null = null;
 
   constructor(
-    /** The broker's name for this session (random); a reattach presents it. */
-    readonly name: string,
-    /** The secret a reattach presents with the name. */
-    readonly reattachToken: string,
+    created: CreateSessionResponse,
     readonly channel: Channel,
     readonly settings: SessionSettings,
     private readonly options: ClientOptions,
     private readonly factory: SessionFactoryLink,
     private readonly logger: Logger,
   ) {
+    this.brokerName = created.sessionName;
+    this.token = created.reattachToken;
     this.gate = new SendGate(
       options.producerWindowSize,
       (address, credits) =>
@@ -82,6 +101,11 @@ export class ClientSession {
       channel,
     );
     channel.setHandler((packet, commandId, size) => this.handlePacket(packet, commandId, size));
+  }
+
+  /** The broker's name for this session (random); changes when the session is re-created. */
+  get name(): string {
+    return this.brokerName;
   }
 
   get closed(): boolean {
@@ -92,25 +116,34 @@ export class ClientSession {
     return !this.settings.autoCommitSends || !this.settings.autoCommitAcks;
   }
 
+  /** True when the broker lost the session during a transaction: the next commit rolls back. */
+  get isRollbackOnly(): boolean {
+    return this.rollbackOnly;
+  }
+
   /** Called with failures the broker reports for one-way packets (a refused send, an unknown ack). */
   setAsyncErrorHandler(handler: ((error: HornetQException) => void) | null): void {
     this.asyncErrorHandler = handler;
   }
 
   async createQueue(address: string, queueName: string, options: CreateQueueOptions = {}): Promise<void> {
+    const filter = options.filter ?? null;
+    const temporary = options.temporary ?? false;
     await this.call({
       type: PacketType.CREATE_QUEUE,
       address,
       queueName,
-      filter: options.filter ?? null,
+      filter,
       durable: options.durable ?? true,
-      temporary: options.temporary ?? false,
+      temporary,
       requiresResponse: true,
     });
+    if (temporary) this.factory.temporaryQueueCreated({ address, name: queueName, filter });
   }
 
   async deleteQueue(queueName: string): Promise<void> {
     await this.call({ type: PacketType.DELETE_QUEUE, queueName });
+    this.factory.temporaryQueueDeleted(queueName);
   }
 
   async queueQuery(queueName: string): Promise<QueueInfo> {
@@ -148,20 +181,21 @@ export class ClientSession {
     const consumer = new ClientConsumer(settings, this);
     // Registered before the broker answers: deliveries may follow the answer immediately.
     this.consumers.set(settings.id, consumer);
+    let queue: QueueQueryResponse;
     try {
-      await this.call({
+      queue = (await this.call({
         type: PacketType.SESS_CREATECONSUMER,
         consumerId: settings.id,
         queueName,
         filter: settings.filter,
         browseOnly: settings.browseOnly,
         requiresResponse: true,
-      });
+      })) as QueueQueryResponse;
     } catch (error) {
       this.consumers.delete(settings.id);
       throw error;
     }
-    consumer.start();
+    consumer.start(toQueueInfo(queue));
     return consumer;
   }
 
@@ -179,10 +213,33 @@ export class ClientSession {
     await this.call({ type: PacketType.SESS_STOP });
   }
 
+  /**
+   * Commits. After the broker lost the session during this transaction the work is gone: the
+   * session rolls back and throws TRANSACTION_ROLLED_BACK. A commit cut off by such a failure
+   * may or may not have happened: TRANSACTION_OUTCOME_UNKNOWN (retry with duplicate ids).
+   */
   async commit(): Promise<void> {
-    this.checkOpen();
+    await this.ready();
+    if (this.rollbackOnly) {
+      await this.rollback();
+      throw new HornetQException(
+        'TRANSACTION_ROLLED_BACK',
+        'The transaction was rolled back on failover to a backup server',
+      );
+    }
     await this.flushAcknowledgements();
-    await this.call({ type: PacketType.SESS_COMMIT });
+    try {
+      await this.call({ type: PacketType.SESS_COMMIT });
+    } catch (error) {
+      if (!HornetQException.is(error, 'UNBLOCKED')) throw error;
+      await this.rollback().catch(() => undefined);
+      throw new HornetQException(
+        'TRANSACTION_OUTCOME_UNKNOWN',
+        'The transaction was rolled back on failover however commit may have been successful',
+        { cause: error },
+      );
+    }
+    this.workDone = false;
   }
 
   /**
@@ -192,12 +249,14 @@ export class ClientSession {
    * with their count unchanged), then delivery resumes.
    */
   async rollback(): Promise<void> {
-    this.checkOpen();
+    await this.ready();
     const wasStarted = this.started;
     if (wasStarted) await this.stop();
     await this.flushAcknowledgements();
     for (const consumer of this.consumers.values()) consumer.clearBuffer();
     await this.call({ type: PacketType.SESS_ROLLBACK, considerLastMessageAsDelivered: false });
+    this.rollbackOnly = false;
+    this.workDone = false;
     if (wasStarted) this.start();
   }
 
@@ -205,7 +264,8 @@ export class ClientSession {
   async close(): Promise<void> {
     if (this.isClosed) return;
     try {
-      if (!this.channel.connection.closed) {
+      await this.factory.whenNotFailingOver();
+      if (!this.isClosed && !this.channel.connection.closed) {
         await this.flushAcknowledgements();
         await this.call({ type: PacketType.SESS_CLOSE });
         this.channel.flushConfirmations();
@@ -227,16 +287,105 @@ export class ClientSession {
     this.factory.sessionClosed(this);
   }
 
+  // ---- failover, driven by the factory ----
+
+  /** The connection failed: hold every write until the session is reattached or re-created. */
+  beginFailover(): void {
+    this.channel.hold();
+  }
+
+  /**
+   * Moves the session onto a new connection. First a reattach: if the broker still has the
+   * session, it replays what we have not confirmed and we replay what it has not, and the session
+   * goes on as if nothing happened. Otherwise the session is re-created on the broker.
+   */
+  async handleFailover(
+    connection: RemotingConnection,
+    handshake: Channel,
+    takeTemporaryQueues: () => QueueToRestore[],
+  ): Promise<{ reattached: boolean; replayed: number }> {
+    this.channel.transferTo(connection);
+    if (this.channel.confirmationWindowSize >= 0) {
+      const response = (await handshake.sendBlocking({
+        type: PacketType.REATTACH_SESSION,
+        correlationId: 0,
+        sessionName: this.brokerName,
+        reattachToken: this.token,
+        username: this.settings.username,
+        password: this.settings.password,
+        lastConfirmedCommandId: this.channel.lastConfirmedCommandId,
+      })) as ReattachSessionResponse;
+      if (response.reattached) {
+        return { reattached: true, replayed: this.channel.replay(response.lastConfirmedCommandId) };
+      }
+    }
+    await this.recreate(takeTemporaryQueues());
+    return { reattached: false, replayed: 0 };
+  }
+
+  /**
+   * HornetQ's re-creation: a new broker session on the same channel id, both command streams
+   * restarted, calls in flight released with UNBLOCKED, then queues the broker may have lost,
+   * consumers (same ids) with fresh credits, producers and the started state. Everything is sent
+   * through the channel, so it is counted like any other command.
+   */
+  private async recreate(temporaryQueues: QueueToRestore[]): Promise<void> {
+    for (const consumer of this.consumers.values()) consumer.clearAtFailover();
+    const created = await this.factory.openBrokerSession(this.channel.id, this.settings);
+    this.brokerName = created.sessionName;
+    this.token = created.reattachToken;
+    this.channel.reset(
+      new HornetQException(
+        'UNBLOCKED',
+        'Connection failure detected. Unblocking a blocking call that will never get a response',
+      ),
+    );
+    const queues = [...temporaryQueues];
+    for (const consumer of this.consumers.values()) {
+      const restore = consumer.queueToRestore();
+      if (restore !== null) queues.push(restore);
+    }
+    for (const queue of queues) await this.restoreQueue(queue);
+    for (const consumer of this.consumers.values()) consumer.recreate();
+    for (const producer of this.producers) {
+      this.sendOneWay({
+        type: PacketType.SESS_CREATEPRODUCER,
+        producerId: producer.id,
+        address: producer.address,
+      });
+    }
+    this.gate.resetCredits();
+    if (this.transacted && this.workDone) this.rollbackOnly = true;
+    if (this.started) this.sendOneWay({ type: PacketType.SESS_START });
+  }
+
+  private async restoreQueue(queue: QueueToRestore): Promise<void> {
+    try {
+      await this.channel.sendBlocking({
+        type: PacketType.CREATE_QUEUE,
+        address: queue.address,
+        queueName: queue.name,
+        filter: queue.filter,
+        durable: false,
+        temporary: true,
+        requiresResponse: true,
+      });
+    } catch (error) {
+      if (!HornetQException.is(error, 'QUEUE_EXISTS')) throw error;
+    }
+  }
+
   // ---- used by producers and consumers ----
 
   async sendMessage(message: CoreMessage, address: string): Promise<void> {
-    this.checkOpen();
+    await this.ready();
     message.address = address;
     const wait = this.gate.acquire(address, message.encodedSize());
     if (wait !== undefined) await wait;
+    if (this.transacted) this.workDone = true;
     const blocking = message.durable ? this.options.blockOnDurableSend : this.options.blockOnNonDurableSend;
     const packet: Packet = { type: PacketType.SESS_SEND, message, requiresResponse: blocking };
-    if (blocking) await this.channel.sendBlocking(packet);
+    if (blocking) await this.channel.sendBlocking(packet, this.options.callTimeout);
     else this.channel.send(packet);
   }
 
@@ -251,6 +400,7 @@ export class ClientSession {
   }
 
   async closeConsumerOnBroker(consumerId: number): Promise<void> {
+    await this.factory.whenNotFailingOver();
     if (!this.isClosed && !this.channel.connection.closed) {
       await this.call({ type: PacketType.SESS_CONSUMER_CLOSE, consumerId });
     }
@@ -276,15 +426,21 @@ export class ClientSession {
     for (const consumer of this.consumers.values()) await consumer.flushAcknowledgements();
   }
 
-  private call(packet: Packet): Promise<Packet> {
-    if (this.isClosed)
-      return Promise.reject(new HornetQException('OBJECT_CLOSED', `Session ${this.name} is closed`));
+  /** Waits out a failover in progress, then checks the session is still open. */
+  private async ready(): Promise<void> {
+    await this.factory.whenNotFailingOver();
+    this.checkOpen();
+  }
+
+  private async call(packet: Packet): Promise<Packet> {
+    await this.ready();
     return this.channel.sendBlocking(packet, this.options.callTimeout);
   }
 
   private handlePacket(packet: Packet, commandId: number, size: number): void {
     switch (packet.type) {
       case PacketType.SESS_RECEIVE_MSG:
+        if (this.transacted) this.workDone = true;
         this.consumers.get(packet.consumerId)?.handleDelivery(packet, size);
         break;
       case PacketType.SESS_FORCED_DELIVERY_EMPTY:

@@ -5,3 +5,4 @@ export * from './client-session';
 export * from './client-session-factory';
 export * from './connector';
 export * from './received-message';
+export * from './failover-events';

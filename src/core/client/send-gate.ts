@@ -38,8 +38,11 @@ export class SendGate {
     if (this.closedError !== null) return Promise.reject(this.closedError);
     const entry = this.entryFor(address);
     if (entry.failed && this.waiting.length === 0) {
+      // The "full" answer may be old: the send it was meant for may have been refused by the
+      // broker already, and the address drained since. Ask again, so that this send fails only
+      // if the address is still full (the answer settles it in drain()).
       entry.failed = false;
-      return Promise.reject(new HornetQException('ADDRESS_FULL', `Address ${address} is full`));
+      entry.available = 0;
     }
     if (this.waiting.length === 0 && this.canSend(entry, size)) {
       this.take(address, entry, size);

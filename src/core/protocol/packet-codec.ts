@@ -106,6 +106,8 @@ function encodeBody(w: BufferWriter, p: Packet): void {
       w.writeInt(p.correlationId);
       w.writeString(p.sessionName);
       w.writeString(p.reattachToken);
+      w.writeNullableString(p.username);
+      w.writeNullableString(p.password);
       return w.writeInt(p.lastConfirmedCommandId);
     case PacketType.REATTACH_SESSION_RESP:
       w.writeInt(p.correlationId);
@@ -234,6 +236,8 @@ function decodeBody(type: number, r: BufferReader): Packet {
         correlationId: r.readInt(),
         sessionName: r.readString(),
         reattachToken: r.readString(),
+        username: r.readNullableString(),
+        password: r.readNullableString(),
         lastConfirmedCommandId: r.readInt(),
       };
     case PacketType.REATTACH_SESSION_RESP:

@@ -64,6 +64,9 @@ export interface ReattachSession {
   correlationId: number;
   sessionName: string;
   reattachToken: string;
+  /** The credentials the session was created with: a reattach must come from the same user. */
+  username: string | null;
+  password: string | null;
   /** The client's count of session packets it has received and handled. */
   lastConfirmedCommandId: number;
 }

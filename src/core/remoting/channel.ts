@@ -54,6 +54,9 @@ export class Channel {
   private callTimerDeadline = Infinity;
   private capacityWaiters: Array<() => void> = [];
   private isClosed = false;
+  private replayed = 0;
+  /** While a failover is in progress: packets are numbered and buffered but not written. */
+  private holding = false;
 
   constructor(
     readonly id: number,
@@ -90,6 +93,64 @@ export class Channel {
     return this.resendBuffer?.peakBytes ?? 0;
   }
 
+  /** Commands this side has re-sent after reattaching, over the channel's life. */
+  get replayedCommands(): number {
+    return this.replayed;
+  }
+
+  /**
+   * Moves the channel to another connection (after a reconnect, or on the broker when a client
+   * reattaches). Nothing is written: the caller replays once the peer has said what it has.
+   */
+  transferTo(connection: RemotingConnection): void {
+    if (connection === this.conn) return;
+    this.conn.removeChannel(this.id);
+    connection.adoptChannel(this);
+    this.conn = connection;
+  }
+
+  /**
+   * Stops writing until replay or reset: the connection is gone, and a packet written to the new
+   * one before the replay would be numbered differently by the peer. Packets sent meanwhile are
+   * buffered (when there is a resend buffer) and go out with the replay.
+   */
+  hold(): void {
+    this.holding = true;
+  }
+
+  /**
+   * Drops what the peer confirmed (its last handled command is `peerLastConfirmedId`) and writes
+   * the rest again, in order; writing resumes. Returns how many packets were replayed.
+   */
+  replay(peerLastConfirmedId: number): number {
+    this.holding = false;
+    if (this.resendBuffer === null) return 0;
+    this.resendBuffer.clearUpTo(peerLastConfirmedId);
+    let count = 0;
+    for (const frame of this.resendBuffer.frames()) {
+      this.conn.writeFrame(frame);
+      count++;
+    }
+    this.replayed += count;
+    this.wakeCapacityWaiters();
+    return count;
+  }
+
+  /**
+   * Starts the command streams afresh for a re-created session on the broker: what was not
+   * confirmed is dropped, both counts restart, and calls still waiting are released with `error`.
+   */
+  reset(error: Error): void {
+    this.holding = false;
+    this.returnBlocking(error);
+    this.resendBuffer?.reset();
+    this.sentCommands = 0;
+    this.lastReceivedId = -1;
+    this.lastConfirmedId = -1;
+    this.unconfirmedBytes = 0;
+    this.wakeCapacityWaiters();
+  }
+
   setHandler(handler: PacketHandler): void {
     this.handler = handler;
   }
@@ -103,7 +164,7 @@ export class Channel {
       commandId = this.sentCommands++;
       this.resendBuffer?.push(frame);
     }
-    this.conn.writeFrame(frame);
+    if (!this.holding) this.conn.writeFrame(frame);
     return commandId;
   }
 
@@ -133,9 +194,9 @@ export class Channel {
     return this.resendBuffer === null || this.resendBuffer.bytes < this.resendLimit;
   }
 
-  /** Resolves once confirmations have made room in the resend buffer. */
+  /** Resolves once confirmations have made room in the resend buffer, or at once when closed. */
   waitForCapacity(): Promise<void> {
-    if (this.hasCapacity()) return Promise.resolve();
+    if (this.isClosed || this.hasCapacity()) return Promise.resolve();
     return new Promise((resolve) => this.capacityWaiters.push(resolve));
   }
 
@@ -172,7 +233,7 @@ export class Channel {
 
   /** Sends PacketsConfirmed for what was handled since the last one (timers and close call this). */
   flushConfirmations(): void {
-    if (this.resendBuffer === null || this.unconfirmedBytes === 0 || this.conn.closed) return;
+    if (this.resendBuffer === null || this.unconfirmedBytes === 0 || this.conn.closed || this.holding) return;
     this.unconfirmedBytes = 0;
     this.conn.write(this.id, { type: PacketType.PACKETS_CONFIRMED, commandId: this.lastConfirmedId });
   }

@@ -100,6 +100,23 @@ export class RemotingConnection {
     return channel;
   }
 
+  /** Takes over a channel moved from another connection (reattach); keeps new ids clear of it. */
+  adoptChannel(channel: Channel): void {
+    if (this.channels.has(channel.id)) {
+      throw new HornetQException(
+        'ILLEGAL_STATE',
+        `channel ${channel.id} already exists on connection ${this.id}`,
+      );
+    }
+    this.channels.set(channel.id, channel);
+    if (channel.id >= this.nextChannelId) this.nextChannelId = channel.id + 1;
+  }
+
+  /** Every channel, for timers that flush confirmations. */
+  allChannels(): IterableIterator<Channel> {
+    return this.channels.values();
+  }
+
   getChannel(id: number): Channel | undefined {
     return this.channels.get(id);
   }

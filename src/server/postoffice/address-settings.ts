@@ -54,18 +54,29 @@ function specificity(words: string[]): number {
   return score;
 }
 
-/** Word-wise wildcard match, no regular expressions (so no pathological patterns). */
-export function matches(pattern: readonly string[], words: readonly string[], p = 0, w = 0): boolean {
-  while (p < pattern.length) {
-    const word = pattern[p];
-    if (word === '#') {
-      if (p === pattern.length - 1) return true;
-      for (let skip = w; skip <= words.length; skip++) if (matches(pattern, words, p + 1, skip)) return true;
-      return false;
+/**
+ * Word-wise wildcard match, no regular expressions. Each ('#' position, word position) is tried at
+ * most once: plain backtracking is exponential in the number of '#' (e.g. '#.#.#.#.x' against a
+ * long address that does not end in 'x').
+ */
+export function matches(pattern: readonly string[], words: readonly string[]): boolean {
+  const failed = new Set<number>();
+  const from = (p: number, w: number): boolean => {
+    while (p < pattern.length) {
+      const word = pattern[p];
+      if (word === '#') {
+        if (p === pattern.length - 1) return true;
+        const state = p * (words.length + 1) + w;
+        if (failed.has(state)) return false;
+        for (let skip = w; skip <= words.length; skip++) if (from(p + 1, skip)) return true;
+        failed.add(state);
+        return false;
+      }
+      if (w >= words.length || (word !== '*' && word !== words[w])) return false;
+      p++;
+      w++;
     }
-    if (w >= words.length || (word !== '*' && word !== words[w])) return false;
-    p++;
-    w++;
-  }
-  return w === words.length;
+    return w === words.length;
+  };
+  return from(0, 0);
 }

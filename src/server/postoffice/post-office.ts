@@ -41,12 +41,19 @@ export class PostOffice {
 
   /** Rebuilds durable queues and their messages from storage (broker start). */
   load(): void {
+    // A message stored for several queues is one routed message again, counted once in its address.
+    const routed = new Map<number, RoutedMessage>();
     for (const stored of this.storage.loadQueues()) {
       const queue = this.addQueue({ ...stored, durable: true, temporary: false });
       for (const { message, deliveryCount } of this.storage.loadReferences(stored.name)) {
-        const reference = new MessageReference(new RoutedMessage(message, message.encodedSize()), queue);
+        let shared = routed.get(message.messageId);
+        if (shared === undefined) {
+          shared = new RoutedMessage(message, message.encodedSize());
+          routed.set(message.messageId, shared);
+          this.addressSize(message.address).add(shared.size);
+        }
+        const reference = new MessageReference(shared, queue);
         reference.deliveryCount = deliveryCount;
-        this.addressSize(message.address).add(reference.size);
         queue.addTail(reference);
       }
     }

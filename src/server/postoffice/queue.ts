@@ -104,7 +104,11 @@ export class Queue {
   /** Puts back a reference that was being delivered, ahead of everything of its priority. */
   cancel(reference: MessageReference): void {
     this.delivering--;
-    if (this.deleted) return;
+    if (this.deleted) {
+      // Nowhere to go back to: it leaves for good, so its address' size and storage are released.
+      this.onReferenceRemoved(reference);
+      return;
+    }
     this.levelOf(reference).addHead(reference);
     this.deliverAsync();
   }
@@ -133,7 +137,10 @@ export class Queue {
     return references;
   }
 
-  /** Drops every queued message (the queue is being deleted); delivering ones go when acknowledged. */
+  /**
+   * Drops every queued message (the queue is being deleted); delivering ones go when acknowledged
+   * or cancelled.
+   */
   delete(): void {
     this.deleted = true;
     for (const level of this.levels) {

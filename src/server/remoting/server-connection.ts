@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import {
   HornetQException,
   PacketType,
@@ -6,6 +6,7 @@ import {
   packetTypeName,
   type CreateSession,
   type Packet,
+  type ReattachSession,
 } from '../../core/protocol';
 import { CHANNEL_ID, FIRST_SESSION_CHANNEL, type Logger, type RemotingConnection } from '../../core/remoting';
 import type { PostOffice } from '../postoffice/post-office';
@@ -20,12 +21,15 @@ export interface BrokerServices {
   readonly connectionTtlOverride: number;
   registerSession(session: ServerSession): void;
   unregisterSession(session: ServerSession): void;
+  findSession(name: string): ServerSession | undefined;
   connectionClosed(connection: ServerConnection): void;
 }
 
 /**
  * The broker's side of one client connection: pings and the session handshake on channels 0 and
- * 1, the sessions it carries, and the temporary queues that live as long as it does.
+ * 1, the sessions it carries, and the temporary queues that live as long as it does. When the
+ * link fails, sessions that keep resend buffers stay (detached) until the connection's TTL runs
+ * out, so that their client can reattach them to a new connection.
  */
 export class ServerConnection implements SessionOwner {
   /** Ms without data before the TTL check fails this connection; -1 never. */
@@ -36,6 +40,7 @@ export class ServerConnection implements SessionOwner {
   private readonly temporaryQueues = new Set<string>();
   private readonly logger: Logger;
   private ended = false;
+  private transportGone = false;
 
   constructor(
     readonly remoting: RemotingConnection,
@@ -72,9 +77,29 @@ export class ServerConnection implements SessionOwner {
     this.remoting.close();
   }
 
-  /** Fails the connection as if its client vanished (TTL expiry). */
-  fail(error: HornetQException): void {
-    this.remoting.fail(error);
+  /**
+   * The TTL check (every few seconds): a connection that received nothing for its TTL is failed
+   * and its sessions are cleared up, so a later reattach is answered "not reattached". Others get
+   * their pending confirmations flushed. Returns true when the connection was reaped.
+   */
+  checkTtl(now: number): boolean {
+    if (this.ttl !== -1 && !this.remoting.dataReceived && now >= this.lastCheckAt + this.ttl) {
+      this.logger.warn(
+        { ttl: this.ttl },
+        `Did not receive data from ${this.remoting.remoteAddress} within the ${this.ttl}ms connection TTL. The connection will now be closed.`,
+      );
+      this.remoting.fail(
+        new HornetQException('CONNECTION_TIMEDOUT', `connection TTL of ${this.ttl} ms expired`),
+      );
+      this.end(true);
+      return true;
+    }
+    if (this.remoting.dataReceived) {
+      this.remoting.dataReceived = false;
+      this.lastCheckAt = now;
+    }
+    if (!this.transportGone) for (const channel of this.remoting.allChannels()) channel.flushConfirmations();
+    return false;
   }
 
   private handleControlPacket(packet: Packet, channelId: number): void {
@@ -84,14 +109,7 @@ export class ServerConnection implements SessionOwner {
     } else if (channelId === CHANNEL_ID.SESSION && packet.type === PacketType.CREATESESSION) {
       this.remoting.write(CHANNEL_ID.SESSION, this.createSession(packet));
     } else if (channelId === CHANNEL_ID.SESSION && packet.type === PacketType.REATTACH_SESSION) {
-      // Sessions do not outlive their connection yet, so there is never one to reattach to:
-      // the client re-creates its sessions.
-      this.remoting.write(CHANNEL_ID.SESSION, {
-        type: PacketType.REATTACH_SESSION_RESP,
-        correlationId: packet.correlationId,
-        lastConfirmedCommandId: -1,
-        reattached: false,
-      });
+      this.remoting.write(CHANNEL_ID.SESSION, this.reattach(packet));
     } else {
       throw new ProtocolError(`${packetTypeName(packet.type)} is not allowed on channel ${channelId}`);
     }
@@ -166,12 +184,87 @@ export class ServerConnection implements SessionOwner {
     return session;
   }
 
-  private onFailure(error: HornetQException): void {
+  /**
+   * Moves a session of a failed (or failing) connection onto this one and replays what its client
+   * has not confirmed. Refused, with the same answer whatever the reason, unless the name and the
+   * secret token match and the user is the one that created the session: knowing a session's
+   * name is not enough to take it over, and a refused attempt leaves the session untouched.
+   */
+  private reattach(packet: ReattachSession): Packet {
+    const session = this.broker.findSession(packet.sessionName);
+    const refused: Packet = {
+      type: PacketType.REATTACH_SESSION_RESP,
+      correlationId: packet.correlationId,
+      lastConfirmedCommandId: -1,
+      reattached: false,
+    };
+    if (session === undefined || !session.supportsReattach || session.isClosed) return refused;
+    if (!tokenMatches(session.reattachToken, packet.reattachToken) || session.username !== packet.username) {
+      this.logger.warn({ remote: this.remoting.remoteAddress }, 'reattach refused: wrong token or user');
+      return refused;
+    }
+    const previous = session.owner;
+    if (previous instanceof ServerConnection && previous !== this) previous.handOver(session, this);
+    this.sessions.add(session);
+    session.owner = this;
+    const serverLastConfirmed = session.channel.lastConfirmedCommandId;
+    session.channel.transferTo(this.remoting);
+    const replayed = session.channel.replay(packet.lastConfirmedCommandId);
+    this.remoting.authenticate();
     this.logger.info(
-      { reason: error.message },
-      `connection ${this.remoting.id} failed, clearing up its sessions`,
+      { session: session.name, replayed },
+      `session reattached, ${replayed} packets replayed to the client`,
     );
-    this.end(true);
+    return {
+      type: PacketType.REATTACH_SESSION_RESP,
+      correlationId: packet.correlationId,
+      lastConfirmedCommandId: serverLastConfirmed,
+      reattached: true,
+    };
+  }
+
+  /**
+   * Gives a session (and the temporary queues, which belong to the client's connection) to the
+   * connection its client reattached through. A connection left without sessions is finished: if
+   * its link still looked alive it was half-open, and the client has moved on.
+   */
+  private handOver(session: ServerSession, next: ServerConnection): void {
+    this.sessions.delete(session);
+    for (const name of this.temporaryQueues) next.addTemporaryQueue(name);
+    this.temporaryQueues.clear();
+    if (this.sessions.size === 0) {
+      this.remoting.fail(
+        new HornetQException('DISCONNECTED', 'the client reattached its sessions elsewhere'),
+      );
+      this.end(true);
+    }
+  }
+
+  /**
+   * The link is gone. Sessions that can be reattached wait for their client until the TTL check
+   * reaps the connection; the others are closed now.
+   */
+  private onFailure(error: HornetQException): void {
+    this.transportGone = true;
+    if (this.ended) return;
+    for (const session of [...this.sessions]) {
+      if (!session.supportsReattach || this.ttl === -1) {
+        session.close(true);
+        this.sessionClosed(session);
+      }
+    }
+    if (this.sessions.size === 0) {
+      this.logger.info(
+        { reason: error.message },
+        `connection ${this.remoting.id} failed, its sessions are cleared up`,
+      );
+      this.end(true);
+    } else {
+      this.logger.info(
+        { reason: error.message, sessions: this.sessions.size, ttl: this.ttl },
+        `connection ${this.remoting.id} failed; its sessions wait up to ${this.ttl} ms for their client to reattach`,
+      );
+    }
   }
 
   /** Closes every session and deletes the connection's temporary queues; runs once. */
@@ -192,4 +285,14 @@ export class ServerConnection implements SessionOwner {
     this.temporaryQueues.clear();
     this.broker.connectionClosed(this);
   }
+}
+
+/** Constant-time comparison of the session's token with the one presented (hex). */
+function tokenMatches(expected: Buffer, presentedHex: string): boolean {
+  const presented = Buffer.from(presentedHex, 'hex');
+  if (presented.length !== expected.length) {
+    timingSafeEqual(expected, expected);
+    return false;
+  }
+  return timingSafeEqual(expected, presented);
 }

@@ -56,7 +56,8 @@ export class ServerSession {
     readonly channel: Channel,
     options: ServerSessionOptions,
     private readonly postOffice: PostOffice,
-    private readonly owner: SessionOwner,
+    /** The connection the session lives on; a reattach moves it to the new one. */
+    public owner: SessionOwner,
     private readonly logger: Logger,
   ) {
     this.name = options.name;
@@ -78,6 +79,11 @@ export class ServerSession {
 
   get isClosed(): boolean {
     return this.closed;
+  }
+
+  /** A session whose channel keeps a resend buffer can outlive its connection and be reattached. */
+  get supportsReattach(): boolean {
+    return this.channel.confirmationWindowSize >= 0;
   }
 
   private handlePacket(packet: Packet, commandId: number, size: number): void {

@@ -172,6 +172,8 @@ export const packetArbitraries: Record<PacketType, fc.Arbitrary<Packet>> = {
     correlationId: int32,
     sessionName: text,
     reattachToken: text,
+    username: nullableText,
+    password: nullableText,
     lastConfirmedCommandId: int32,
   }),
   [PacketType.REATTACH_SESSION_RESP]: fc.record({
