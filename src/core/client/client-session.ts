@@ -99,6 +99,7 @@ export class ClientSession {
       (address, credits) =>
         this.sendOneWay({ type: PacketType.SESS_PRODUCER_REQUEST_CREDITS, address, credits }),
       channel,
+      options.callTimeout,
     );
     channel.setHandler((packet, commandId, size) => this.handlePacket(packet, commandId, size));
   }

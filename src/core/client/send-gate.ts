@@ -31,6 +31,8 @@ export class SendGate {
     private readonly windowSize: number,
     private readonly requestCredits: (address: string, credits: number) => void,
     private readonly resendBuffer: { hasCapacity(): boolean; waitForCapacity(): Promise<void> },
+    /** Longest a send waits for room in the resend buffer (call-timeout); -1 without limit. */
+    private readonly roomTimeoutMs: number = -1,
   ) {}
 
   /** Resolves at once (undefined) when the send may go now; else a promise that settles in turn. */
@@ -106,14 +108,31 @@ export class SendGate {
     return this.windowSize === -1 || entry.available >= size;
   }
 
-  /** The resend buffer is full: try again once confirmations have made room. */
+  /**
+   * The resend buffer is full: try again once confirmations have made room. Sends never drop, but
+   * none waits past the room timeout: if the broker confirms nothing for that long, the waiting
+   * sends reject with CONNECTION_TIMEDOUT.
+   */
   private drainWhenRoom(): void {
     if (this.waitingForRoom) return;
     this.waitingForRoom = true;
+    const timer =
+      this.roomTimeoutMs === -1 ? null : setTimeout(() => this.timeOutWaitingForRoom(), this.roomTimeoutMs);
     void this.resendBuffer.waitForCapacity().then(() => {
+      if (timer !== null) clearTimeout(timer);
       this.waitingForRoom = false;
       if (this.closedError === null) this.drain();
     });
+  }
+
+  private timeOutWaitingForRoom(): void {
+    if (this.resendBuffer.hasCapacity()) return;
+    this.waitingForRoom = false; // sends made from now on get a timer of their own
+    const error = new HornetQException(
+      'CONNECTION_TIMEDOUT',
+      `Timed out after ${this.roomTimeoutMs} ms waiting for the broker to confirm commands: the resend buffer is full`,
+    );
+    for (const send of this.waiting.splice(0)) send.reject(error);
   }
 
   private take(address: string, entry: AddressCredits, size: number): void {
