@@ -13,6 +13,8 @@ const messages = Number(process.env.MESSAGES);
 const size = Number(process.env.SIZE);
 const queue = process.env.BENCH_QUEUE ?? 'jms.queue.bench';
 
+const confirmationWindowSize = Number(process.env.CONFIRMATION_WINDOW ?? -1);
+
 const print = (line) => process.stdout.write(`${JSON.stringify(line)}\n`);
 const cpuSeconds = () => {
   const { user, system } = process.cpuUsage();
@@ -23,6 +25,7 @@ async function oursProducer() {
   const factory = await ClientSessionFactory.connect({
     connectors: [{ host: '127.0.0.1', port }],
     producerWindowSize: Number(process.env.PRODUCER_WINDOW ?? 64 * 1024),
+    confirmationWindowSize,
   });
   const session = await factory.createSession();
   const producer = session.createProducer(queue);
@@ -39,7 +42,10 @@ async function oursProducer() {
 }
 
 async function oursConsumer() {
-  const factory = await ClientSessionFactory.connect({ connectors: [{ host: '127.0.0.1', port }] });
+  const factory = await ClientSessionFactory.connect({
+    connectors: [{ host: '127.0.0.1', port }],
+    confirmationWindowSize,
+  });
   const session = await factory.createSession();
   const consumer = await session.createConsumer(queue);
   const log = new ArrivalLog(messages);
