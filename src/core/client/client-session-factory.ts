@@ -117,9 +117,11 @@ export class ClientSessionFactory {
     };
   }
 
+  /**
+   * Creates a session. A creation cut off by a connection failure is tried again once the factory
+   * has reconnected (as HornetQ does), so callers racing a failover see no error.
+   */
   async createSession(settings: Partial<SessionSettings> = {}): Promise<ClientSession> {
-    await this.whenNotFailingOver();
-    if (this.isClosed) throw new HornetQException('OBJECT_CLOSED', 'The session factory is closed');
     const resolved: SessionSettings = {
       autoCommitSends: true,
       autoCommitAcks: true,
@@ -129,15 +131,27 @@ export class ClientSessionFactory {
       password: null,
       ...settings,
     };
-    const channelId = this.connection.generateChannelId();
-    const response = await this.openBrokerSession(channelId, resolved);
-    const channel = this.connection.createChannel(channelId, {
-      confirmationWindowSize: this.options.confirmationWindowSize,
-      callTimeoutMs: this.options.callTimeout,
-    });
-    const session = new ClientSession(response, channel, resolved, this.options, this, this.logger);
-    this.sessions.add(session);
-    return session;
+    for (;;) {
+      await this.whenNotFailingOver();
+      if (this.isClosed) throw closedError();
+      const connection = this.connection;
+      const channelId = connection.generateChannelId();
+      let response: CreateSessionResponse;
+      try {
+        response = await this.openBrokerSession(channelId, resolved);
+      } catch (error) {
+        if (HornetQException.is(error, 'UNBLOCKED') && !this.isClosed) continue;
+        throw error;
+      }
+      if (connection !== this.connection || connection.closed) continue; // answered just before a failure
+      const channel = connection.createChannel(channelId, {
+        confirmationWindowSize: this.options.confirmationWindowSize,
+        callTimeoutMs: this.options.callTimeout,
+      });
+      const session = new ClientSession(response, channel, resolved, this.options, this, this.logger);
+      this.sessions.add(session);
+      return session;
+    }
   }
 
   /** Asks the broker for a session on channel `channelId`; used to create and to re-create. */
