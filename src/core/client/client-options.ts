@@ -62,7 +62,8 @@ export const DEFAULT_CLIENT_OPTIONS: Readonly<ClientOptions> = Object.freeze({
 type Rule = [keyof ClientOptions, (value: number) => boolean, string];
 
 const RULES: Rule[] = [
-  ['callTimeout', (v) => v === -1 || v >= 0, '-1 or >= 0'],
+  // HornetQ's range: the channel has no 'wait forever', so -1 would time every call out at once.
+  ['callTimeout', (v) => v >= 0, '>= 0'],
   ['callFailoverTimeout', (v) => v === -1 || v >= 0, '-1 or >= 0'],
   ['connectionTTL', (v) => v === -1 || v > 0, '-1 or > 0'],
   ['clientFailureCheckPeriod', (v) => v === -1 || v > 0, '-1 or > 0'],

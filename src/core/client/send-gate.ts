@@ -92,7 +92,11 @@ export class SendGate {
         head.reject(new HornetQException('ADDRESS_FULL', `Address ${head.address} is full`));
         continue;
       }
-      if (!this.canSend(entry, head.size)) return;
+      if (!this.canSend(entry, head.size)) {
+        // Credits asked for a message larger than the window may have gone to the sends ahead of it.
+        this.topUp(head.address, entry, head.size);
+        return;
+      }
       this.waiting.shift();
       this.take(head.address, entry, head.size);
       head.resolve();

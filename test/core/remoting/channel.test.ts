@@ -1,0 +1,426 @@
+import { HornetQException } from '../../../src/core/protocol/hornetq-exception';
+import { encodePacket } from '../../../src/core/protocol/packet-codec';
+import { PacketType } from '../../../src/core/protocol/packet-type';
+import type { Packet, QueueQuery, ResponsePacket } from '../../../src/core/protocol/packets';
+import type { Channel, ChannelOptions } from '../../../src/core/remoting/channel';
+import { InVmTransport } from '../../../src/core/remoting/in-vm-transport';
+import { silentLogger } from '../../../src/core/remoting/logger';
+import { RemotingConnection } from '../../../src/core/remoting/remoting-connection';
+
+const CHANNEL = 10;
+const START: Packet = { type: PacketType.SESS_START };
+/** Bytes of a SESS_START frame: what one confirmable command counts for in windows and buffers. */
+const START_BYTES = encodePacket(CHANNEL, START).length;
+
+interface Received {
+  packet: Packet;
+  commandId: number;
+  size: number;
+}
+
+interface Link {
+  clientConn: RemotingConnection;
+  serverConn: RemotingConnection;
+  client: Channel;
+  server: Channel;
+  /** What the server channel's handler was given, in order. */
+  serverReceived: Received[];
+}
+
+const links: Link[] = [];
+
+function link(clientOptions: ChannelOptions, serverOptions: ChannelOptions = clientOptions): Link {
+  const [clientTransport, serverTransport] = InVmTransport.pair('channel-test');
+  const clientConn = new RemotingConnection(clientTransport, { logger: silentLogger });
+  const serverConn = new RemotingConnection(serverTransport, { logger: silentLogger });
+  const client = clientConn.createChannel(CHANNEL, clientOptions);
+  const server = serverConn.createChannel(CHANNEL, serverOptions);
+  const serverReceived: Received[] = [];
+  server.setHandler((packet, commandId, size) => serverReceived.push({ packet, commandId, size }));
+  const created = { clientConn, serverConn, client, server, serverReceived };
+  links.push(created);
+  return created;
+}
+
+/** One turn of the event loop: the in-VM transport delivers on setImmediate. */
+function tick(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Polls `condition` once per turn of the event loop, failing after `turns`. */
+async function until(condition: () => boolean, turns = 1000): Promise<void> {
+  for (let i = 0; i < turns; i++) {
+    if (condition()) return;
+    await tick();
+  }
+  throw new Error('condition not met');
+}
+
+/** Settled state of a promise without waiting for it. */
+function track<T>(promise: Promise<T>): { settled: boolean; value?: T; error?: unknown } {
+  const state: { settled: boolean; value?: T; error?: unknown } = { settled: false };
+  promise.then(
+    (value) => {
+      state.settled = true;
+      state.value = value;
+    },
+    (error: unknown) => {
+      state.settled = true;
+      state.error = error;
+    },
+  );
+  return state;
+}
+
+function confirmationsWritten(spy: jest.SpyInstance): number[] {
+  return spy.mock.calls
+    .map((call) => call[1] as Packet)
+    .filter((packet) => packet.type === PacketType.PACKETS_CONFIRMED)
+    .map((packet) => (packet as { commandId: number }).commandId);
+}
+
+function queueQuery(queueName: string): QueueQuery {
+  return { type: PacketType.SESS_QUEUEQUERY, queueName };
+}
+
+function queryResponse(correlationId: number, address: string): ResponsePacket {
+  return {
+    type: PacketType.SESS_QUEUEQUERY_RESP,
+    correlationId,
+    exists: true,
+    address,
+    durable: false,
+    temporary: false,
+    filter: null,
+    consumerCount: 0,
+    messageCount: 0,
+  };
+}
+
+afterEach(async () => {
+  jest.useRealTimers();
+  for (const { clientConn, serverConn } of links.splice(0)) {
+    clientConn.close();
+    serverConn.close();
+  }
+  // Let the transports' close notifications run before the test ends.
+  await tick();
+  await tick();
+});
+
+describe('Channel command counting', () => {
+  it('numbers confirmable packets 0, 1, 2 on the sender and the receiver', async () => {
+    const { client, serverReceived } = link({ confirmationWindowSize: 1024, callTimeoutMs: 1000 });
+    expect(client.send(START)).toBe(0);
+    expect(client.send({ type: PacketType.SESS_STOP })).toBe(1);
+    expect(client.send({ type: PacketType.SESS_FLOWTOKEN, consumerId: 3, credits: 100 })).toBe(2);
+    await until(() => serverReceived.length === 3);
+    expect(serverReceived.map((r) => [r.packet.type, r.commandId])).toEqual([
+      [PacketType.SESS_START, 0],
+      [PacketType.SESS_STOP, 1],
+      [PacketType.SESS_FLOWTOKEN, 2],
+    ]);
+    expect(serverReceived[0]?.size).toBe(START_BYTES);
+  });
+
+  it('does not count packets that need no confirmation', async () => {
+    const { client, server, serverReceived } = link({ confirmationWindowSize: 1024, callTimeoutMs: 1000 });
+    expect(client.send({ type: PacketType.DISCONNECT, reason: 'bye' })).toBe(-1);
+    expect(client.send(START)).toBe(0);
+    await until(() => serverReceived.length === 2);
+    expect(serverReceived.map((r) => r.commandId)).toEqual([-1, 0]);
+    expect(client.resendBufferBytes).toBe(START_BYTES);
+    server.confirm(-1, 100);
+    expect(server.lastConfirmedCommandId).toBe(-1);
+  });
+
+  it('the receiver reports the last command it confirmed, not the last it received', async () => {
+    const { client, server, serverReceived } = link({ confirmationWindowSize: 1024, callTimeoutMs: 1000 });
+    for (let i = 0; i < 3; i++) client.send(START);
+    await until(() => serverReceived.length === 3);
+    expect(server.lastConfirmedCommandId).toBe(-1);
+    server.confirm(0, START_BYTES);
+    server.confirm(1, START_BYTES);
+    expect(server.lastConfirmedCommandId).toBe(1);
+    server.confirm(2, START_BYTES);
+    expect(server.lastConfirmedCommandId).toBe(2);
+  });
+});
+
+describe('Channel confirmations', () => {
+  it('sends PacketsConfirmed when the confirmed bytes reach the window, not before', async () => {
+    const { client, server, serverConn, serverReceived } = link({
+      confirmationWindowSize: 3 * START_BYTES,
+      callTimeoutMs: 1000,
+    });
+    const writes = jest.spyOn(serverConn, 'write');
+    for (let i = 0; i < 4; i++) client.send(START);
+    expect(client.resendBufferBytes).toBe(4 * START_BYTES);
+    await until(() => serverReceived.length === 4);
+
+    server.confirm(0, START_BYTES);
+    server.confirm(1, START_BYTES);
+    await tick();
+    await tick();
+    expect(confirmationsWritten(writes)).toEqual([]);
+    expect(client.resendBufferBytes).toBe(4 * START_BYTES);
+
+    server.confirm(2, START_BYTES);
+    expect(confirmationsWritten(writes)).toEqual([2]);
+    // The peer's confirmation releases what it covers from the sender's resend buffer.
+    await until(() => client.resendBufferBytes === START_BYTES);
+    expect(client.resendBufferPeakBytes).toBe(4 * START_BYTES);
+
+    // The window starts again from zero after each confirmation.
+    server.confirm(3, START_BYTES);
+    expect(confirmationsWritten(writes)).toEqual([2]);
+  });
+
+  it('flushConfirmations confirms what was handled since the last confirmation, once', async () => {
+    const { client, server, serverConn, serverReceived } = link({
+      confirmationWindowSize: 1024,
+      callTimeoutMs: 1000,
+    });
+    const writes = jest.spyOn(serverConn, 'write');
+    for (let i = 0; i < 3; i++) client.send(START);
+    await until(() => serverReceived.length === 3);
+    server.flushConfirmations();
+    expect(confirmationsWritten(writes)).toEqual([]);
+
+    server.confirm(0, START_BYTES);
+    server.confirm(1, START_BYTES);
+    server.flushConfirmations();
+    server.flushConfirmations();
+    expect(confirmationsWritten(writes)).toEqual([1]);
+    await until(() => client.resendBufferBytes === START_BYTES);
+  });
+
+  it('confirms responses as it receives them, so the peer can release them', async () => {
+    const { client, server, serverReceived, clientConn } = link({
+      confirmationWindowSize: 1,
+      callTimeoutMs: 1000,
+    });
+    const writes = jest.spyOn(clientConn, 'write');
+    const call = client.sendBlocking({ type: PacketType.SESS_COMMIT });
+    await until(() => serverReceived.length === 1);
+    server.send({ type: PacketType.NULL_RESPONSE, correlationId: 0 });
+    expect(server.resendBufferBytes).toBeGreaterThan(0);
+    await expect(call).resolves.toEqual({ type: PacketType.NULL_RESPONSE, correlationId: 0 });
+    expect(client.lastConfirmedCommandId).toBe(0);
+    expect(confirmationsWritten(writes)).toEqual([0]);
+    await until(() => server.resendBufferBytes === 0);
+  });
+
+  it('with window -1 keeps no resend buffer and sends no confirmations', async () => {
+    const { client, server, serverConn, serverReceived } = link({
+      confirmationWindowSize: -1,
+      callTimeoutMs: 1000,
+    });
+    const writes = jest.spyOn(serverConn, 'write');
+    for (let i = 0; i < 3; i++) expect(client.send(START)).toBe(i);
+    expect(client.resendBufferBytes).toBe(0);
+    expect(client.resendBufferPeakBytes).toBe(0);
+    expect(client.hasCapacity()).toBe(true);
+    await until(() => serverReceived.length === 3);
+    for (let i = 0; i < 3; i++) server.confirm(i, 1_000_000);
+    server.flushConfirmations();
+    expect(confirmationsWritten(writes)).toEqual([]);
+    // Still counted: a reattach request would report it.
+    expect(server.lastConfirmedCommandId).toBe(2);
+  });
+});
+
+describe('Channel blocking calls', () => {
+  it('matches responses to calls by correlation id, even out of order', async () => {
+    const { client, server, serverReceived } = link({ confirmationWindowSize: 1024, callTimeoutMs: 5000 });
+    const calls = ['a', 'b', 'c'].map((name) => client.sendBlocking(queueQuery(name)));
+    await until(() => serverReceived.length === 3);
+    for (const { packet, commandId, size } of [...serverReceived].reverse()) {
+      server.send(queryResponse(commandId, `address-of-${(packet as QueueQuery).queueName}`));
+      server.confirm(commandId, size);
+    }
+    const responses = await Promise.all(calls);
+    expect(responses.map((r) => (r as { address: string }).address)).toEqual([
+      'address-of-a',
+      'address-of-b',
+      'address-of-c',
+    ]);
+    expect(responses.map((r) => r.correlationId)).toEqual([0, 1, 2]);
+  });
+
+  it('numbers uncounted requests with their own correlation ids', async () => {
+    const { client, server, serverReceived } = link({ confirmationWindowSize: -1, callTimeoutMs: 5000 });
+    const request = (name: string): Packet => ({
+      type: PacketType.CREATESESSION,
+      correlationId: 99,
+      name,
+      sessionChannelId: 11,
+      version: 1,
+      username: null,
+      password: null,
+      minLargeMessageSize: 100 * 1024,
+      xa: false,
+      autoCommitSends: true,
+      autoCommitAcks: true,
+      preAcknowledge: false,
+      windowSize: -1,
+      defaultAddress: null,
+    });
+    const first = client.sendBlocking(request('one'));
+    const second = client.sendBlocking(request('two'));
+    await until(() => serverReceived.length === 2);
+    const ids = serverReceived.map((r) => (r.packet as { correlationId: number }).correlationId);
+    expect(ids).toEqual([0, 1]);
+    expect(serverReceived.map((r) => r.commandId)).toEqual([-1, -1]);
+    const response = (correlationId: number, sessionName: string): Packet => ({
+      type: PacketType.CREATESESSION_RESP,
+      correlationId,
+      serverVersion: 1,
+      sessionName,
+      reattachToken: 'ab',
+    });
+    server.send(response(1, 'second'));
+    server.send(response(0, 'first'));
+    await expect(first).resolves.toMatchObject({ correlationId: 0, sessionName: 'first' });
+    await expect(second).resolves.toMatchObject({ correlationId: 1, sessionName: 'second' });
+    // Neither the requests nor the responses were counted as commands.
+    expect(client.lastConfirmedCommandId).toBe(-1);
+    expect(client.send(START)).toBe(0);
+  });
+
+  it('an EXCEPTION response rejects the call with a HornetQException of that code', async () => {
+    const { client, server, serverReceived } = link({ confirmationWindowSize: 1024, callTimeoutMs: 5000 });
+    const call = client.sendBlocking(queueQuery('missing'));
+    const other = client.sendBlocking(queueQuery('present'));
+    await until(() => serverReceived.length === 2);
+    server.send({
+      type: PacketType.EXCEPTION,
+      correlationId: 0,
+      code: 'QUEUE_DOES_NOT_EXIST',
+      message: 'Queue missing does not exist',
+    });
+    server.send(queryResponse(1, 'x'));
+    const error = await call.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HornetQException);
+    expect((error as HornetQException).code).toBe('QUEUE_DOES_NOT_EXIST');
+    expect((error as HornetQException).message).toBe('Queue missing does not exist');
+    await expect(other).resolves.toMatchObject({ correlationId: 1 });
+  });
+
+  it('a call that gets no response rejects with CONNECTION_TIMEDOUT at its timeout', async () => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'clearImmediate', 'nextTick', 'queueMicrotask'] });
+    const { client, server, serverReceived } = link({ confirmationWindowSize: 1024, callTimeoutMs: 1000 });
+    const short = track(client.sendBlocking(queueQuery('short'), 100));
+    const long = track(client.sendBlocking(queueQuery('long')));
+    await until(() => serverReceived.length === 2);
+
+    jest.advanceTimersByTime(99);
+    await tick();
+    expect(short.settled).toBe(false);
+    jest.advanceTimersByTime(1);
+    await tick();
+    expect(short.settled).toBe(true);
+    expect(HornetQException.is(short.error, 'CONNECTION_TIMEDOUT')).toBe(true);
+    expect((short.error as Error).message).toContain('SESS_QUEUEQUERY');
+    expect(long.settled).toBe(false);
+
+    // A late answer to the timed-out call changes nothing; the other call still gets its own.
+    server.send(queryResponse(0, 'late'));
+    server.send(queryResponse(1, 'in time'));
+    await until(() => long.settled);
+    expect(long.value).toMatchObject({ correlationId: 1, address: 'in time' });
+  });
+
+  it('the default call timeout applies when none is given', async () => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'clearImmediate', 'nextTick', 'queueMicrotask'] });
+    const { client } = link({ confirmationWindowSize: 1024, callTimeoutMs: 500 });
+    const call = track(client.sendBlocking(queueQuery('q')));
+    jest.advanceTimersByTime(499);
+    await tick();
+    expect(call.settled).toBe(false);
+    jest.advanceTimersByTime(1);
+    await tick();
+    expect(HornetQException.is(call.error, 'CONNECTION_TIMEDOUT')).toBe(true);
+  });
+
+  it('returnBlocking rejects every pending call with the given error', async () => {
+    const { client } = link({ confirmationWindowSize: 1024, callTimeoutMs: 5000 });
+    const calls = [client.sendBlocking(queueQuery('a')), client.sendBlocking(queueQuery('b'))];
+    const error = new HornetQException('UNBLOCKED', 'unblocked');
+    client.returnBlocking(error);
+    for (const call of calls) await expect(call).rejects.toBe(error);
+    // The channel itself stays usable.
+    expect(client.closed).toBe(false);
+    expect(client.send(START)).toBe(2);
+  });
+
+  it('close() rejects pending calls with OBJECT_CLOSED and refuses further sends', async () => {
+    const { client, clientConn } = link({ confirmationWindowSize: 1024, callTimeoutMs: 5000 });
+    const call = client.sendBlocking(queueQuery('a'));
+    client.close();
+    const error = await call.catch((e: unknown) => e);
+    expect(HornetQException.is(error, 'OBJECT_CLOSED')).toBe(true);
+    expect(client.closed).toBe(true);
+    expect(clientConn.getChannel(CHANNEL)).toBeUndefined();
+    expect(() => client.send(START)).toThrow(HornetQException);
+    const late = await client.sendBlocking(queueQuery('b')).catch((e: unknown) => e);
+    expect(HornetQException.is(late, 'OBJECT_CLOSED')).toBe(true);
+  });
+});
+
+describe('Channel resend-buffer capacity', () => {
+  it('has capacity until the unconfirmed bytes reach the limit, and makes waiters wait for confirmations', async () => {
+    const { client, server, serverReceived } = link({
+      confirmationWindowSize: 1024,
+      callTimeoutMs: 1000,
+      resendBufferLimitBytes: 2 * START_BYTES,
+    });
+    await expect(client.waitForCapacity()).resolves.toBeUndefined();
+    client.send(START);
+    expect(client.hasCapacity()).toBe(true);
+    client.send(START);
+    expect(client.hasCapacity()).toBe(false);
+    const waiting = track(client.waitForCapacity());
+    await until(() => serverReceived.length === 2);
+    await tick();
+    expect(waiting.settled).toBe(false);
+
+    server.confirm(0, START_BYTES);
+    server.flushConfirmations();
+    await until(() => waiting.settled);
+    expect(client.hasCapacity()).toBe(true);
+    expect(client.resendBufferBytes).toBe(START_BYTES);
+  });
+
+  it('defaults the limit to at least twice the window', () => {
+    const { client } = link({ confirmationWindowSize: 100_000, callTimeoutMs: 1000 });
+    const big: Packet = {
+      type: PacketType.SESS_PRODUCER_REQUEST_CREDITS,
+      address: 'a'.repeat(99_000),
+      credits: 1,
+    };
+    // Two frames of ~99 kB stay under 2 × 100 kB; a third goes over.
+    client.send(big);
+    client.send(big);
+    expect(client.hasCapacity()).toBe(true);
+    client.send(big);
+    expect(client.hasCapacity()).toBe(false);
+  });
+
+  it('close() wakes the senders waiting for room', async () => {
+    const { client } = link({ confirmationWindowSize: 1024, callTimeoutMs: 1000, resendBufferLimitBytes: 1 });
+    client.send(START);
+    const waiting = track(client.waitForCapacity());
+    client.close();
+    await until(() => waiting.settled);
+    expect(waiting.error).toBeUndefined();
+  });
+
+  it('waitForCapacity on a closed channel settles instead of waiting forever', async () => {
+    const { client } = link({ confirmationWindowSize: 1024, callTimeoutMs: 1000, resendBufferLimitBytes: 1 });
+    client.send(START);
+    client.close();
+    const waiting = track(client.waitForCapacity());
+    await until(() => waiting.settled, 50);
+  });
+});

@@ -1,0 +1,229 @@
+import net from 'node:net';
+import { types } from 'node:util';
+import { TcpTransport } from '../../../src/core/remoting/tcp-transport';
+
+const HOST = '127.0.0.1';
+
+interface Server {
+  server: net.Server;
+  port: number;
+  /** The next socket the server accepts; call it before connecting. */
+  nextSocket(): Promise<net.Socket>;
+}
+
+const servers: net.Server[] = [];
+const acceptedSockets: net.Socket[] = [];
+const transports: TcpTransport[] = [];
+
+async function startServer(): Promise<Server> {
+  const waiters: Array<(socket: net.Socket) => void> = [];
+  const server = net.createServer((socket) => {
+    socket.on('error', () => undefined);
+    acceptedSockets.push(socket);
+    waiters.shift()?.(socket);
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, HOST, resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  return { server, port, nextSocket: () => new Promise((resolve) => waiters.push(resolve)) };
+}
+
+async function connect(port: number): Promise<TcpTransport> {
+  const transport = await TcpTransport.connect(HOST, port, 5000);
+  transports.push(transport);
+  return transport;
+}
+
+/** Resolves with everything `socket` receives once `bytes` bytes have arrived. */
+function readBytes(socket: net.Socket, bytes: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const onData = (chunk: Buffer): void => {
+      chunks.push(chunk);
+      total += chunk.length;
+      if (total >= bytes) {
+        socket.off('data', onData);
+        resolve(Buffer.concat(chunks));
+      }
+    };
+    socket.on('data', onData);
+    socket.once('close', () => reject(new Error(`closed after ${total} of ${bytes} bytes`)));
+  });
+}
+
+function frame(seed: number, length: number): Buffer {
+  const buffer = Buffer.alloc(length);
+  for (let i = 0; i < length; i++) buffer[i] = (seed * 31 + i) & 0xff;
+  return buffer;
+}
+
+afterEach(async () => {
+  jest.useRealTimers();
+  for (const transport of transports.splice(0)) transport.destroy();
+  for (const socket of acceptedSockets.splice(0)) socket.destroy();
+  await Promise.all(
+    servers.splice(0).map((server) => new Promise<void>((resolve) => server.close(() => resolve()))),
+  );
+});
+
+describe('TcpTransport', () => {
+  it('hands frames written in one tick to the socket in one write, all bytes in order', async () => {
+    const { port, nextSocket } = await startServer();
+    const accepted = nextSocket();
+    const transport = await connect(port);
+    const peer = await accepted;
+    transport.setHandlers({ onData: () => undefined, onClose: () => undefined });
+    const socketWrite = jest.spyOn((transport as unknown as { socket: net.Socket }).socket, 'write');
+    const frames = [frame(1, 17), frame(2, 3000), frame(3, 1)];
+    const expected = Buffer.concat(frames);
+    const received = readBytes(peer, expected.length);
+    for (const f of frames) transport.write(f);
+    expect(transport.pendingBytes).toBe(expected.length);
+    expect(socketWrite).not.toHaveBeenCalled();
+    expect((await received).equals(expected)).toBe(true);
+    expect(socketWrite).toHaveBeenCalledTimes(1);
+  });
+
+  it('delivers everything a peer sends, in order, however it is chunked', async () => {
+    const { port, nextSocket } = await startServer();
+    const accepted = nextSocket();
+    const transport = await connect(port);
+    const peer = await accepted;
+    const chunks: Buffer[] = [];
+    const expected = Buffer.concat([frame(7, 100_000), frame(8, 5), frame(9, 70_000)]);
+    const done = new Promise<void>((resolve) => {
+      let total = 0;
+      transport.setHandlers({
+        onData: (chunk) => {
+          chunks.push(Buffer.from(chunk));
+          total += chunk.length;
+          if (total >= expected.length) resolve();
+        },
+        onClose: () => undefined,
+      });
+    });
+    peer.write(expected.subarray(0, 50_000));
+    peer.write(expected.subarray(50_000));
+    await done;
+    expect(Buffer.concat(chunks).equals(expected)).toBe(true);
+  });
+
+  it('close() sends what is queued, then closes cleanly', async () => {
+    const { port, nextSocket } = await startServer();
+    const accepted = nextSocket();
+    const transport = await connect(port);
+    const peer = await accepted;
+    const closes: Array<Error | undefined> = [];
+    const closed = new Promise<void>((resolve) =>
+      transport.setHandlers({
+        onData: () => undefined,
+        onClose: (error) => {
+          closes.push(error);
+          resolve();
+        },
+      }),
+    );
+    const peerData: Buffer[] = [];
+    peer.on('data', (chunk: Buffer) => peerData.push(chunk));
+    const peerEnded = new Promise<void>((resolve) => peer.once('end', resolve));
+    const payload = frame(4, 2048);
+    transport.write(payload);
+    transport.close();
+    await peerEnded;
+    expect(Buffer.concat(peerData).equals(payload)).toBe(true);
+    peer.end();
+    await closed;
+    expect(closes).toEqual([undefined]);
+    expect(transport.closed).toBe(true);
+  });
+
+  it('calls onClose once, with the error, when the peer resets the connection', async () => {
+    const { port, nextSocket } = await startServer();
+    const accepted = nextSocket();
+    const transport = await connect(port);
+    const peer = await accepted;
+    const closes: Array<Error | undefined> = [];
+    const closed = new Promise<void>((resolve) =>
+      transport.setHandlers({
+        onData: () => undefined,
+        onClose: (error) => {
+          closes.push(error);
+          resolve();
+        },
+      }),
+    );
+    peer.resetAndDestroy();
+    await closed;
+    // Give any second notification a chance to arrive.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(closes).toHaveLength(1);
+    // Node's socket errors come from another realm than jest's Error, hence no toBeInstanceOf.
+    expect(types.isNativeError(closes[0])).toBe(true);
+    expect((closes[0] as NodeJS.ErrnoException).code).toBe('ECONNRESET');
+    expect(transport.closed).toBe(true);
+    // Writes after the link is gone are dropped, not thrown.
+    expect(() => transport.write(frame(5, 10))).not.toThrow();
+  });
+
+  it('destroy() drops what is queued and reports the given error once', async () => {
+    const { port, nextSocket } = await startServer();
+    const accepted = nextSocket();
+    const transport = await connect(port);
+    const peer = await accepted;
+    const closes: Array<Error | undefined> = [];
+    const closed = new Promise<void>((resolve) =>
+      transport.setHandlers({
+        onData: () => undefined,
+        onClose: (error) => {
+          closes.push(error);
+          resolve();
+        },
+      }),
+    );
+    const peerData: Buffer[] = [];
+    peer.on('data', (chunk: Buffer) => peerData.push(chunk));
+    const peerClosed = new Promise<void>((resolve) => peer.once('close', () => resolve()));
+    const error = new Error('dead peer');
+    transport.write(frame(6, 100));
+    transport.destroy(error);
+    expect(transport.pendingBytes).toBe(0);
+    await closed;
+    await peerClosed;
+    expect(closes).toEqual([error]);
+    expect(peerData).toEqual([]);
+  });
+
+  it('connect rejects when the port refuses connections', async () => {
+    const { server, port } = await startServer();
+    servers.splice(servers.indexOf(server), 1);
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await expect(TcpTransport.connect(HOST, port, 5000)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+  });
+
+  it('connect rejects after its timeout when the connection does not complete', async () => {
+    const { port } = await startServer();
+    // Only the connect timer is faked: the test fires it before the socket can connect.
+    jest.useFakeTimers({
+      doNotFake: [
+        'setImmediate',
+        'clearImmediate',
+        'nextTick',
+        'queueMicrotask',
+        'Date',
+        'hrtime',
+        'performance',
+      ],
+    });
+    const outcome = TcpTransport.connect(HOST, port, 250).then(
+      (transport) => {
+        transports.push(transport);
+        return 'connected';
+      },
+      (error: Error) => error.message,
+    );
+    jest.advanceTimersByTime(249);
+    jest.advanceTimersByTime(1);
+    await expect(outcome).resolves.toBe(`connect to ${HOST}:${port} timed out after 250 ms`);
+  });
+});

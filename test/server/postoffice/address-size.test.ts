@@ -1,0 +1,75 @@
+import { AddressSize } from '../../../src/server/postoffice/address-size';
+
+describe('AddressSize', () => {
+  it('is never full without a limit', () => {
+    const size = new AddressSize('a', { maxSizeBytes: -1, addressFullPolicy: 'BLOCK' });
+    size.add(1e12);
+    expect(size.isFull()).toBe(false);
+    const ran = jest.fn();
+    size.whenRoom(ran);
+    expect(ran).toHaveBeenCalledTimes(1);
+  });
+
+  it('is full once it holds max-size-bytes, and has room again below it', () => {
+    const size = new AddressSize('a', { maxSizeBytes: 100, addressFullPolicy: 'FAIL' });
+    expect(size.policy).toBe('FAIL');
+    size.add(99);
+    expect(size.isFull()).toBe(false);
+    size.add(1);
+    expect(size.size).toBe(100);
+    expect(size.isFull()).toBe(true);
+    size.remove(1);
+    expect(size.isFull()).toBe(false);
+  });
+
+  it('with max-size-bytes 0 is full from the start', () => {
+    const size = new AddressSize('a', { maxSizeBytes: 0, addressFullPolicy: 'BLOCK' });
+    expect(size.isFull()).toBe(true);
+  });
+
+  it('BLOCK: runs an action at once while there is room, else waits until messages leave', () => {
+    const size = new AddressSize('a', { maxSizeBytes: 100, addressFullPolicy: 'BLOCK' });
+    const order: string[] = [];
+    size.whenRoom(() => order.push('immediate'));
+    expect(order).toEqual(['immediate']);
+
+    size.add(150);
+    size.whenRoom(() => order.push('first'));
+    size.whenRoom(() => order.push('second'));
+    expect(order).toEqual(['immediate']);
+
+    size.remove(40); // 110: still full
+    expect(order).toEqual(['immediate']);
+    size.remove(20); // 90: room
+    expect(order).toEqual(['immediate', 'first', 'second']);
+  });
+
+  it('BLOCK: an action that fills the address again keeps the later ones waiting, in order', () => {
+    const size = new AddressSize('a', { maxSizeBytes: 100, addressFullPolicy: 'BLOCK' });
+    const order: string[] = [];
+    size.add(100);
+    size.whenRoom(() => {
+      order.push('first');
+      size.add(50);
+    });
+    size.whenRoom(() => order.push('second'));
+    size.whenRoom(() => order.push('third'));
+    size.remove(10);
+    expect(order).toEqual(['first']);
+    size.remove(60);
+    expect(order).toEqual(['first', 'second', 'third']);
+  });
+
+  it('forgets cancelled waiting actions', () => {
+    const size = new AddressSize('a', { maxSizeBytes: 10, addressFullPolicy: 'BLOCK' });
+    size.add(10);
+    const kept = jest.fn();
+    const cancelled = jest.fn();
+    size.whenRoom(cancelled);
+    size.whenRoom(kept);
+    size.cancelWaiting(new Set([cancelled]));
+    size.remove(10);
+    expect(kept).toHaveBeenCalledTimes(1);
+    expect(cancelled).not.toHaveBeenCalled();
+  });
+});
