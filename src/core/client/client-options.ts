@@ -59,14 +59,17 @@ export const DEFAULT_CLIENT_OPTIONS: Readonly<ClientOptions> = Object.freeze({
   logger: null,
 });
 
+/** Node fires a timer longer than this after 1 ms, so no time option may exceed it. */
+const MAX_TIMER_MS = 2_147_483_647;
+
 type Rule = [keyof ClientOptions, (value: number) => boolean, string];
 
 const RULES: Rule[] = [
   // HornetQ's range: the channel has no 'wait forever', so -1 would time every call out at once.
-  ['callTimeout', (v) => v >= 0, '>= 0'],
-  ['callFailoverTimeout', (v) => v === -1 || v >= 0, '-1 or >= 0'],
-  ['connectionTTL', (v) => v === -1 || v > 0, '-1 or > 0'],
-  ['clientFailureCheckPeriod', (v) => v === -1 || v > 0, '-1 or > 0'],
+  ['callTimeout', (v) => v >= 0 && v <= MAX_TIMER_MS, `>= 0 and <= ${MAX_TIMER_MS}`],
+  ['callFailoverTimeout', (v) => v === -1 || (v >= 0 && v <= MAX_TIMER_MS), `-1 or 0..${MAX_TIMER_MS}`],
+  ['connectionTTL', (v) => v === -1 || (v > 0 && v <= MAX_TIMER_MS), `-1 or 1..${MAX_TIMER_MS}`],
+  ['clientFailureCheckPeriod', (v) => v === -1 || (v > 0 && v <= MAX_TIMER_MS), `-1 or 1..${MAX_TIMER_MS}`],
   ['confirmationWindowSize', (v) => v >= -1, '-1 or >= 0'],
   ['consumerWindowSize', (v) => v >= -1, '-1 or >= 0'],
   ['consumerMaxRate', (v) => v === -1 || v > 0, '-1 or > 0'],
@@ -76,9 +79,9 @@ const RULES: Rule[] = [
   ['ackBatchSize', (v) => v >= 0, '>= 0'],
   ['initialConnectAttempts', (v) => v >= -1, '-1 or >= 0'],
   ['reconnectAttempts', (v) => v >= -1, '-1 or >= 0'],
-  ['retryInterval', (v) => v > 0, '> 0'],
+  ['retryInterval', (v) => v > 0 && v <= MAX_TIMER_MS, `1..${MAX_TIMER_MS}`],
   ['retryIntervalMultiplier', (v) => v > 0, '> 0'],
-  ['maxRetryInterval', (v) => v > 0, '> 0'],
+  ['maxRetryInterval', (v) => v > 0 && v <= MAX_TIMER_MS, `1..${MAX_TIMER_MS}`],
   ['retryJitter', (v) => v >= 0 && v <= 1, 'between 0 and 1'],
   ['maxFrameBytes', (v) => v >= 1024, '>= 1024'],
 ];

@@ -257,7 +257,12 @@ export class ClientSessionFactory {
   }
 
   private onConnectionFailure(connection: RemotingConnection, error: HornetQException): void {
-    if (connection !== this.connection || this.isClosed) return;
+    if (connection !== this.connection) return;
+    if (this.isClosed) {
+      // close() is under way: the close requests its sessions wait for will never be answered.
+      for (const session of [...this.sessions]) session.closeLocally(unblocked(error));
+      return;
+    }
     this.pinger?.stop();
     // A reattach or create request waiting on the dead connection will never be answered.
     this.handshake.returnBlocking(unblocked(error));
@@ -329,7 +334,7 @@ export class ClientSessionFactory {
         return [...this.temporaryQueues.values()];
       });
       if (result.reattached) this.stats.replayedCommands += result.replayed;
-      else reattached = false;
+      else if (!session.closed) reattached = false; // a session that was closing is simply gone
     }
     return { reattached };
   }

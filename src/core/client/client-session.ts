@@ -1,6 +1,7 @@
 import {
   HornetQException,
   PacketType,
+  SEND_FRAME_OVERHEAD,
   type Acknowledge,
   type BindingQueryResponse,
   type CoreMessage,
@@ -78,6 +79,8 @@ export class ClientSession {
   private nextProducerId = 0;
   private started = false;
   private isClosed = false;
+  /** close() has asked the broker to close the session: a failover must not bring it back. */
+  private closing = false;
   /** Sent or received anything since the last commit or rollback (transacted sessions). */
   private workDone = false;
   /** Set when the broker lost the session while a transaction had work: commit must fail. */
@@ -268,9 +271,15 @@ export class ClientSession {
       await this.factory.whenNotFailingOver();
       if (!this.isClosed && !this.channel.connection.closed) {
         await this.flushAcknowledgements();
+        this.closing = true;
         await this.call({ type: PacketType.SESS_CLOSE });
         this.channel.flushConfirmations();
       }
+    } catch (error) {
+      // A close cut off by a failure is still a close: the broker forgets the session either way
+      // (it closed it, or it reaps it with the old connection). HornetQ's close never throws.
+      if (!this.closing) throw error;
+      this.logger.debug({ err: error, session: this.name }, 'the close request got no answer');
     } finally {
       this.closeLocally(new HornetQException('OBJECT_CLOSED', `Session ${this.name} is closed`));
     }
@@ -319,6 +328,12 @@ export class ClientSession {
       if (response.reattached) {
         return { reattached: true, replayed: this.channel.replay(response.lastConfirmedCommandId) };
       }
+    }
+    if (this.closing) {
+      // The broker closed the session (its answer was lost) or lost it: re-creating it would leave
+      // a session nobody closes. The close in progress is done.
+      this.closeLocally(new HornetQException('OBJECT_CLOSED', `Session ${this.name} is closed`));
+      return { reattached: false, replayed: 0 };
     }
     await this.recreate(takeTemporaryQueues());
     return { reattached: false, replayed: 0 };
@@ -378,16 +393,33 @@ export class ClientSession {
 
   // ---- used by producers and consumers ----
 
-  async sendMessage(message: CoreMessage, address: string): Promise<void> {
-    await this.ready();
+  /**
+   * Sends a message. It is encoded at once, so the caller may change or reuse the message object
+   * as soon as this returns; it goes on the wire after every send made before it.
+   */
+  sendMessage(message: CoreMessage, address: string): Promise<void> {
+    if (this.isClosed) return Promise.reject(closedSession(this.name));
     message.address = address;
-    const wait = this.gate.acquire(address, message.encodedSize());
-    if (wait !== undefined) await wait;
-    if (this.transacted) this.workDone = true;
     const blocking = message.durable ? this.options.blockOnDurableSend : this.options.blockOnNonDurableSend;
     const packet: Packet = { type: PacketType.SESS_SEND, message, requiresResponse: blocking };
-    if (blocking) await this.channel.sendBlocking(packet, this.options.callTimeout);
-    else this.channel.send(packet);
+    let frame: Buffer;
+    try {
+      frame = this.channel.connection.encode(this.channel.id, packet);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.sendEncoded(packet, frame, blocking);
+  }
+
+  private async sendEncoded(packet: Packet, frame: Buffer, blocking: boolean): Promise<void> {
+    await this.ready();
+    if (this.transacted) this.workDone = true;
+    const address = (packet as { message: CoreMessage }).message.address;
+    await this.gate.submit<unknown>(address, frame.length - SEND_FRAME_OVERHEAD, () =>
+      blocking
+        ? this.channel.sendBlocking(packet, this.options.callTimeout, frame)
+        : this.channel.send(packet, frame),
+    );
   }
 
   sendAcknowledgement(packet: Acknowledge): Promise<void> {
@@ -471,8 +503,12 @@ export class ClientSession {
   }
 
   private checkOpen(): void {
-    if (this.isClosed) throw new HornetQException('OBJECT_CLOSED', `Session ${this.name} is closed`);
+    if (this.isClosed) throw closedSession(this.name);
   }
+}
+
+function closedSession(name: string): HornetQException {
+  return new HornetQException('OBJECT_CLOSED', `Session ${name} is closed`);
 }
 
 function toQueueInfo(response: QueueQueryResponse): QueueInfo {

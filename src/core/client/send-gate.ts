@@ -10,16 +10,18 @@ interface AddressCredits {
 interface WaitingSend {
   address: string;
   size: number;
-  resolve(): void;
-  reject(error: Error): void;
+  write(): unknown;
+  resolve(result: unknown): void;
+  reject(error: unknown): void;
 }
 
 /**
  * Decides when a session may put the next message on the wire. A send goes when the producer has
  * credits for its address (producer-window-size, granted by the broker while the address has room)
- * and the channel's resend buffer has room; otherwise it waits, and sends leave in the order they
- * were made. Credits are re-requested when half the window is used, so a steady producer never
- * stalls on them.
+ * and the channel's resend buffer has room; otherwise it waits. The gate performs each write
+ * itself, synchronously and in submission order, so a send made while others wait can never
+ * overtake them. Credits are topped up in steps of an eighth of the window as they are used, so a
+ * steady producer rarely waits for them.
  */
 export class SendGate {
   private readonly credits = new Map<string, AddressCredits>();
@@ -35,8 +37,11 @@ export class SendGate {
     private readonly roomTimeoutMs: number = -1,
   ) {}
 
-  /** Resolves at once (undefined) when the send may go now; else a promise that settles in turn. */
-  acquire(address: string, size: number): Promise<void> | undefined {
+  /**
+   * Runs `write` (which puts the message on the wire) as soon as the send may go, after every
+   * send submitted before it; resolves with what `write` returns (a blocking send's answer).
+   */
+  submit<T>(address: string, size: number, write: () => T | Promise<T>): Promise<T> {
     if (this.closedError !== null) return Promise.reject(this.closedError);
     const entry = this.entryFor(address);
     if (entry.failed && this.waiting.length === 0) {
@@ -48,10 +53,10 @@ export class SendGate {
     }
     if (this.waiting.length === 0 && this.canSend(entry, size)) {
       this.take(address, entry, size);
-      return undefined;
+      return invoke(write);
     }
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ address, size, resolve, reject });
+    return new Promise<T>((resolve, reject) => {
+      this.waiting.push({ address, size, write, resolve: resolve as (result: unknown) => void, reject });
       this.topUp(address, entry, size);
     });
   }
@@ -99,7 +104,7 @@ export class SendGate {
       }
       this.waiting.shift();
       this.take(head.address, entry, head.size);
-      head.resolve();
+      invoke(head.write).then(head.resolve, head.reject);
     }
   }
 
@@ -167,5 +172,14 @@ export class SendGate {
       this.credits.set(address, entry);
     }
     return entry;
+  }
+}
+
+/** Calls `write` now; its result, or what it throws, as a promise. */
+function invoke<T>(write: () => T | Promise<T>): Promise<T> {
+  try {
+    return Promise.resolve(write());
+  } catch (error) {
+    return Promise.reject(error);
   }
 }

@@ -21,6 +21,9 @@ export interface Frame {
  */
 export const DELIVERY_FRAME_OVERHEAD = FRAME_HEADER_BYTES + 8 + 4;
 
+/** Bytes a SESS_SEND frame adds around its message (frame header, requires-response flag). */
+export const SEND_FRAME_OVERHEAD = FRAME_HEADER_BYTES + 1;
+
 /** Encodes one packet as a whole frame: length, type, channel id, body. */
 export function encodePacket(channelId: number, packet: Packet): Buffer {
   const writer = new BufferWriter(initialCapacity(packet));

@@ -155,10 +155,12 @@ export class Channel {
     this.handler = handler;
   }
 
-  /** Sends a packet; returns its command id, or -1 when it is not counted. */
-  send(packet: Packet): number {
+  /**
+   * Sends a packet; returns its command id, or -1 when it is not counted. `frame` is the packet
+   * already encoded for this channel, when the caller had to encode it early.
+   */
+  send(packet: Packet, frame: Buffer = this.conn.encode(this.id, packet)): number {
     if (this.isClosed) throw new HornetQException('OBJECT_CLOSED', `channel ${this.id} is closed`);
-    const frame = this.conn.encode(this.id, packet);
     let commandId = -1;
     if (requiresConfirmation(packet.type)) {
       commandId = this.sentCommands++;
@@ -173,11 +175,15 @@ export class Channel {
    * rejects with a HornetQException carrying the broker's code; a timeout rejects with
    * CONNECTION_TIMEDOUT.
    */
-  sendBlocking(packet: Packet, timeoutMs = this.options.callTimeoutMs): Promise<ResponsePacket> {
+  sendBlocking(
+    packet: Packet,
+    timeoutMs = this.options.callTimeoutMs,
+    frame?: Buffer,
+  ): Promise<ResponsePacket> {
     return new Promise((resolve, reject) => {
       let correlationId: number;
       if (requiresConfirmation(packet.type)) {
-        correlationId = this.send(packet);
+        correlationId = this.send(packet, frame);
       } else {
         correlationId = this.nextCallId++;
         (packet as { correlationId: number }).correlationId = correlationId;

@@ -204,6 +204,14 @@ export class RemotingConnection {
 
   private onTransportClosed(error: Error | undefined): void {
     if (this.isClosed) return;
+    const partial = this.decoder.bufferedBytes;
+    if (partial > 0) {
+      // A peer that stops in the middle of a frame sent a truncated frame: say so, not just "closed".
+      this.logger.warn(
+        { reason: 'truncated frame', bytes: partial },
+        `connection ${this.id} from ${this.remoteAddress} closed with ${partial} bytes of an incomplete (truncated) frame`,
+      );
+    }
     this.fail(
       new HornetQException(
         'NOT_CONNECTED',

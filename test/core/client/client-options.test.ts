@@ -71,12 +71,14 @@ describe('client option defaults', () => {
 
 describe('client option validation', () => {
   const invalid: Array<[keyof ClientOptions, number, string]> = [
-    ['callTimeout', -1, '>= 0'],
-    ['callTimeout', -5, '>= 0'],
-    ['callFailoverTimeout', -2, '-1 or >= 0'],
-    ['connectionTTL', 0, '-1 or > 0'],
-    ['connectionTTL', -2, '-1 or > 0'],
-    ['clientFailureCheckPeriod', 0, '-1 or > 0'],
+    ['callTimeout', -1, '>= 0 and <= 2147483647'],
+    ['callTimeout', 2 ** 31, '>= 0 and <= 2147483647'],
+    ['callTimeout', -5, '>= 0 and <= 2147483647'],
+    ['callFailoverTimeout', -2, '-1 or 0..2147483647'],
+    ['connectionTTL', 0, '-1 or 1..2147483647'],
+    ['connectionTTL', Infinity, '-1 or 1..2147483647'],
+    ['connectionTTL', -2, '-1 or 1..2147483647'],
+    ['clientFailureCheckPeriod', 0, '-1 or 1..2147483647'],
     ['confirmationWindowSize', -2, '-1 or >= 0'],
     ['consumerWindowSize', -2, '-1 or >= 0'],
     ['consumerMaxRate', 0, '-1 or > 0'],
@@ -86,13 +88,13 @@ describe('client option validation', () => {
     ['ackBatchSize', -1, '>= 0'],
     ['initialConnectAttempts', -2, '-1 or >= 0'],
     ['reconnectAttempts', -2, '-1 or >= 0'],
-    ['retryInterval', 0, '> 0'],
+    ['retryInterval', 0, '1..2147483647'],
     ['retryIntervalMultiplier', 0, '> 0'],
-    ['maxRetryInterval', -1, '> 0'],
+    ['maxRetryInterval', -1, '1..2147483647'],
     ['retryJitter', -0.1, 'between 0 and 1'],
     ['retryJitter', 1.5, 'between 0 and 1'],
     ['maxFrameBytes', 1023, '>= 1024'],
-    ['retryInterval', Number.NaN, '> 0'],
+    ['retryInterval', Number.NaN, '1..2147483647'],
   ];
 
   it.each(invalid)(
@@ -133,14 +135,14 @@ describe('client option validation', () => {
 
   it('reports every invalid option at once', () => {
     const error = thrownBy(() => resolveClientOptions({ retryInterval: 0, producerWindowSize: 0 }));
-    expect(error.message).toContain('retryInterval must be > 0 (actual value: 0)');
+    expect(error.message).toContain('retryInterval must be 1..2147483647 (actual value: 0)');
     expect(error.message).toContain('producerWindowSize must be -1 or > 0 (actual value: 0)');
   });
 
   it('refuses a value that is not a number', () => {
     const error = thrownBy(() => resolveClientOptions({ callTimeout: '5000' as unknown as number }));
     expect(error).toBeInstanceOf(RangeError);
-    expect(error.message).toContain('callTimeout must be >= 0 (actual value: 5000)');
+    expect(error.message).toContain('callTimeout must be >= 0 and <= 2147483647 (actual value: 5000)');
   });
 
   it('refuses an empty connector list', () => {

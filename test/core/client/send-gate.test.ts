@@ -12,6 +12,20 @@ interface Tracked {
   error?: unknown;
 }
 
+/**
+ * SendGate.submit as a yes/no: `undefined` when the gate ran the write at once (the send may go
+ * now), else a promise that settles when the write runs (or the send is refused).
+ */
+function acquire(gate: SendGate, address: string, size: number): Promise<void> | undefined {
+  let wroteAtOnce = false;
+  let submitting = true;
+  const result = gate.submit(address, size, () => {
+    if (submitting) wroteAtOnce = true;
+  });
+  submitting = false;
+  return wroteAtOnce ? undefined : result.then(() => undefined);
+}
+
 /** Wraps what acquire returns: `undefined` means the send may go at once. */
 function track(result: Promise<void> | undefined, log?: string[], label?: string): Tracked {
   const state: Tracked = { settled: false };
@@ -68,7 +82,7 @@ function setUp(windowSize: number): {
 describe('SendGate credits', () => {
   it('asks for a whole window of credits before the first send and sends once they come', async () => {
     const { gate, requests } = setUp(800);
-    const first = track(gate.acquire('a', 100));
+    const first = track(acquire(gate, 'a', 100));
     expect(requests).toEqual([['a', 800]]);
     await flush();
     expect(first.settled).toBe(false);
@@ -82,12 +96,12 @@ describe('SendGate credits', () => {
 
   it('sends at once while credits last, and keeps at least half a window available or requested', () => {
     const { gate, requests } = setUp(800);
-    void gate.acquire('a', 1);
+    void acquire(gate, 'a', 1);
     gate.receiveCredits('a', 800);
     requests.length = 0;
     let granted = 0;
     for (let i = 0; i < 20; i++) {
-      expect(gate.acquire('a', 50)).toBeUndefined();
+      expect(acquire(gate, 'a', 50)).toBeUndefined();
       // Credits used so far minus those granted back: what the producer may still send.
       const used = 1 + 50 * (i + 1);
       const outstanding = requests.reduce((sum, [, credits]) => sum + credits, 0) - granted;
@@ -106,19 +120,19 @@ describe('SendGate credits', () => {
 
   it('does not ask again while a window is available or on its way', () => {
     const { gate, requests } = setUp(800);
-    void gate.acquire('a', 10);
-    void gate.acquire('a', 10);
-    void gate.acquire('a', 10);
+    void acquire(gate, 'a', 10);
+    void acquire(gate, 'a', 10);
+    void acquire(gate, 'a', 10);
     expect(requests).toEqual([['a', 800]]);
   });
 
   it('keeps credits per address', async () => {
     const { gate, requests } = setUp(100);
-    const a = track(gate.acquire('a', 10));
+    const a = track(acquire(gate, 'a', 10));
     gate.receiveCredits('a', 100);
     await flush();
     expect(a.settled).toBe(true);
-    const b = track(gate.acquire('b', 10));
+    const b = track(acquire(gate, 'b', 10));
     await flush();
     expect(b.settled).toBe(false);
     expect(requests).toContainEqual(['b', 100]);
@@ -129,7 +143,7 @@ describe('SendGate credits', () => {
 
   it('a message larger than the window asks for its own size and goes when that many credits came', async () => {
     const { gate, requests } = setUp(100);
-    const big = track(gate.acquire('a', 250));
+    const big = track(acquire(gate, 'a', 250));
     expect(requests).toEqual([['a', 250]]);
     gate.receiveCredits('a', 100);
     await flush();
@@ -141,10 +155,10 @@ describe('SendGate credits', () => {
 
   it('a large message after small ones asks for what it lacks', async () => {
     const { gate, requests } = setUp(100);
-    void gate.acquire('a', 1);
+    void acquire(gate, 'a', 1);
     gate.receiveCredits('a', 100);
     requests.length = 0;
-    const big = track(gate.acquire('a', 250));
+    const big = track(acquire(gate, 'a', 250));
     // 99 available: it lacks 151.
     expect(requests).toEqual([['a', 151]]);
     gate.receiveCredits('a', 151);
@@ -154,8 +168,8 @@ describe('SendGate credits', () => {
 
   it('a message larger than the window, waiting behind a smaller one, still gets what it lacks', async () => {
     const { gate, requests } = setUp(100);
-    const small = track(gate.acquire('a', 10));
-    const big = track(gate.acquire('a', 250));
+    const small = track(acquire(gate, 'a', 10));
+    const big = track(acquire(gate, 'a', 250));
     expect(requests).toEqual([
       ['a', 100],
       ['a', 150],
@@ -176,11 +190,11 @@ describe('SendGate credits', () => {
   it('sends go in the order they were made, even when a later one could go now', async () => {
     const { gate } = setUp(100);
     const order: string[] = [];
-    track(gate.acquire('a', 10), order, 'small-1');
+    track(acquire(gate, 'a', 10), order, 'small-1');
     gate.receiveCredits('a', 100);
     await flush();
-    track(gate.acquire('a', 500), order, 'big');
-    track(gate.acquire('a', 10), order, 'small-2');
+    track(acquire(gate, 'a', 500), order, 'big');
+    track(acquire(gate, 'a', 10), order, 'small-2');
     await flush();
     expect(order).toEqual(['small-1']);
     gate.receiveCredits('a', 410);
@@ -194,8 +208,8 @@ describe('SendGate credits', () => {
   it('a send to another address waits behind one that waits for credits', async () => {
     const { gate } = setUp(100);
     const order: string[] = [];
-    track(gate.acquire('a', 10), order, 'a');
-    track(gate.acquire('b', 10), order, 'b');
+    track(acquire(gate, 'a', 10), order, 'a');
+    track(acquire(gate, 'b', 10), order, 'b');
     gate.receiveCredits('b', 100);
     await flush();
     expect(order).toEqual([]);
@@ -206,7 +220,7 @@ describe('SendGate credits', () => {
 
   it('resetCredits forgets credits and asks again for the sends still waiting', async () => {
     const { gate, requests } = setUp(100);
-    const waiting = track(gate.acquire('a', 10));
+    const waiting = track(acquire(gate, 'a', 10));
     expect(requests).toEqual([['a', 100]]);
     gate.resetCredits();
     expect(requests).toEqual([
@@ -220,7 +234,7 @@ describe('SendGate credits', () => {
 
   it('window -1 never waits for credits and never asks for any', () => {
     const { gate, requests } = setUp(-1);
-    for (const size of [1, 1000, 10_000_000]) expect(gate.acquire('a', size)).toBeUndefined();
+    for (const size of [1, 1000, 10_000_000]) expect(acquire(gate, 'a', size)).toBeUndefined();
     expect(requests).toEqual([]);
   });
 
@@ -247,7 +261,7 @@ describe('SendGate credits', () => {
           };
           const done: Array<Promise<void>> = [];
           for (const [index, { size, answerNow }] of sends.entries()) {
-            const result = gate.acquire('a', size);
+            const result = acquire(gate, 'a', size);
             const mark = (): void => {
               spent += size;
               expect(spent).toBeLessThanOrEqual(granted);
@@ -287,8 +301,8 @@ describe('SendGate credits', () => {
 describe('SendGate address full', () => {
   it('fail-credits make exactly the waiting send reject with ADDRESS_FULL; the next one goes', async () => {
     const { gate } = setUp(100);
-    const first = track(gate.acquire('a', 10));
-    const second = track(gate.acquire('a', 10));
+    const first = track(acquire(gate, 'a', 10));
+    const second = track(acquire(gate, 'a', 10));
     gate.receiveFailCredits('a', 100);
     await flush();
     expect(HornetQException.is(first.error, 'ADDRESS_FULL')).toBe(true);
@@ -298,20 +312,20 @@ describe('SendGate address full', () => {
 
   it('fail-credits for one address do not fail sends to another', async () => {
     const { gate } = setUp(100);
-    const onB = track(gate.acquire('b', 10));
+    const onB = track(acquire(gate, 'b', 10));
     gate.receiveCredits('b', 100);
     gate.receiveFailCredits('a', 100);
     await flush();
     expect(onB).toEqual({ settled: true });
-    expect(gate.acquire('b', 10)).toBeUndefined();
+    expect(acquire(gate, 'b', 10)).toBeUndefined();
   });
 
   it('with no send waiting, the next send does not go on stale credits and fails if the address is still full', async () => {
     const { gate } = setUp(100);
-    void gate.acquire('a', 10);
+    void acquire(gate, 'a', 10);
     gate.receiveCredits('a', 100);
     gate.receiveFailCredits('a', 100);
-    const next = gate.acquire('a', 10);
+    const next = acquire(gate, 'a', 10);
     expect(next).toBeDefined();
     const state = track(next);
     gate.receiveFailCredits('a', 100);
@@ -325,8 +339,8 @@ describe('SendGate resend-buffer capacity', () => {
     const { gate, buffer } = setUp(-1);
     buffer.capacity = false;
     const order: string[] = [];
-    track(gate.acquire('a', 10), order, 'first');
-    track(gate.acquire('a', 10), order, 'second');
+    track(acquire(gate, 'a', 10), order, 'first');
+    track(acquire(gate, 'a', 10), order, 'second');
     await flush();
     expect(order).toEqual([]);
     // One wait for room, however many sends are held.
@@ -334,13 +348,13 @@ describe('SendGate resend-buffer capacity', () => {
     buffer.makeRoom();
     await flush();
     expect(order).toEqual(['first', 'second']);
-    expect(gate.acquire('a', 10)).toBeUndefined();
+    expect(acquire(gate, 'a', 10)).toBeUndefined();
   });
 
   it('needs both credits and room', async () => {
     const { gate, buffer } = setUp(100);
     buffer.capacity = false;
-    const send = track(gate.acquire('a', 10));
+    const send = track(acquire(gate, 'a', 10));
     gate.receiveCredits('a', 100);
     await flush();
     expect(send.settled).toBe(false);
@@ -352,7 +366,7 @@ describe('SendGate resend-buffer capacity', () => {
   it('waits for room again when the buffer is still full after a wake-up', async () => {
     const { gate, buffer } = setUp(-1);
     buffer.capacity = false;
-    const send = track(gate.acquire('a', 10));
+    const send = track(acquire(gate, 'a', 10));
     buffer.makeRoom();
     buffer.capacity = false;
     await flush();
@@ -377,8 +391,8 @@ describe('SendGate room timeout', () => {
     jest.useFakeTimers();
     const { gate, buffer } = withTimeout(1000);
     buffer.capacity = false;
-    const first = track(gate.acquire('a', 10));
-    const second = track(gate.acquire('a', 10));
+    const first = track(acquire(gate, 'a', 10));
+    const second = track(acquire(gate, 'a', 10));
     jest.advanceTimersByTime(999);
     await flush();
     expect(first.settled).toBe(false);
@@ -387,7 +401,7 @@ describe('SendGate room timeout', () => {
     expect(HornetQException.is(first.error, 'CONNECTION_TIMEDOUT')).toBe(true);
     expect(HornetQException.is(second.error, 'CONNECTION_TIMEDOUT')).toBe(true);
     // A later send gets a full timeout of its own.
-    const third = track(gate.acquire('a', 10));
+    const third = track(acquire(gate, 'a', 10));
     jest.advanceTimersByTime(500);
     buffer.makeRoom();
     await flush();
@@ -398,7 +412,7 @@ describe('SendGate room timeout', () => {
     jest.useFakeTimers();
     const { gate, buffer } = withTimeout(1000);
     buffer.capacity = false;
-    const send = track(gate.acquire('a', 10));
+    const send = track(acquire(gate, 'a', 10));
     jest.advanceTimersByTime(900);
     buffer.makeRoom();
     await flush();
@@ -410,27 +424,49 @@ describe('SendGate room timeout', () => {
 describe('SendGate close', () => {
   it('rejects every waiting send and every later one with the close reason', async () => {
     const { gate, buffer } = setUp(100);
-    const waitingForCredits = track(gate.acquire('a', 10));
+    const waitingForCredits = track(acquire(gate, 'a', 10));
     const reason = new HornetQException('OBJECT_CLOSED', 'session closed');
     gate.close(reason);
     await flush();
     expect(waitingForCredits.error).toBe(reason);
-    await expect(gate.acquire('a', 10)).rejects.toBe(reason);
+    await expect(acquire(gate, 'a', 10)).rejects.toBe(reason);
     // Credits or room arriving later change nothing.
     gate.receiveCredits('a', 100);
     buffer.makeRoom();
     await flush();
-    await expect(gate.acquire('a', 1)).rejects.toBe(reason);
+    await expect(acquire(gate, 'a', 1)).rejects.toBe(reason);
   });
 
   it('rejects sends held for room in the resend buffer', async () => {
     const { gate, buffer } = setUp(-1);
     buffer.capacity = false;
-    const held = track(gate.acquire('a', 10));
+    const held = track(acquire(gate, 'a', 10));
     const reason = new HornetQException('DISCONNECTED', 'gone');
     gate.close(reason);
     buffer.makeRoom();
     await flush();
     expect(held.error).toBe(reason);
+  });
+});
+
+describe('SendGate write order', () => {
+  it('a send submitted in the same turn credits release a waiting one never overtakes it', async () => {
+    const { gate } = setUp(100);
+    const written: string[] = [];
+    const first = gate.submit('a', 60, () => written.push('first'));
+    gate.receiveCredits('a', 100);
+    const second = gate.submit('a', 10, () => written.push('second'));
+    await Promise.all([first, second]);
+    expect(written).toEqual(['first', 'second']);
+  });
+
+  it('resolves with what the write returns and rejects with what it throws', async () => {
+    const { gate } = setUp(-1);
+    await expect(gate.submit('a', 1, () => 42)).resolves.toBe(42);
+    await expect(
+      gate.submit('a', 1, () => {
+        throw new Error('encode failed');
+      }),
+    ).rejects.toThrow('encode failed');
   });
 });
