@@ -1,0 +1,331 @@
+import { connect, type Socket } from 'node:net';
+import type { Broker, ClientConsumer, ClientProducer } from '../../src';
+import { CLIENT_VERSION } from '../../src/core/client';
+import {
+  CoreMessage,
+  FrameDecoder,
+  PacketType,
+  decodeFrame,
+  encodePacket,
+  type Frame,
+  type Packet,
+} from '../../src/core/protocol';
+import { CapturingLogger, seqOf, sequenced, useTestBrokers, waitFor } from '../support/test-broker';
+
+const QUEUE = 'jms.queue.healthy';
+const MAX_FRAME_BYTES = 256 * 1024;
+const PRE_AUTH_MAX_FRAME_BYTES = 16 * 1024;
+const SESSION_CHANNEL = 10;
+
+/** A client that speaks the wire format by hand, so a test can send anything at all. */
+class RawClient {
+  readonly frames: Frame[] = [];
+  private closedFlag = false;
+  private readonly decoder = new FrameDecoder(MAX_FRAME_BYTES);
+  /** The local port: the broker's log names the connection by it (tcp://127.0.0.1:<port>). */
+  readonly port: number;
+
+  private constructor(readonly socket: Socket) {
+    this.port = socket.localPort ?? -1;
+    socket.on('data', (chunk: Buffer) =>
+      this.decoder.feed(chunk, (frame) => this.frames.push(decodeFrame(frame))),
+    );
+    // The broker may reset the link while bytes are still unread on its side.
+    socket.on('error', () => undefined);
+    socket.on('close', () => (this.closedFlag = true));
+  }
+
+  static connect(port: number): Promise<RawClient> {
+    return new Promise((resolve, reject) => {
+      const socket = connect({ host: '127.0.0.1', port }, () => {
+        socket.off('error', reject);
+        resolve(new RawClient(socket));
+      });
+      socket.once('error', reject);
+    });
+  }
+
+  get closed(): boolean {
+    return this.closedFlag;
+  }
+
+  write(bytes: Buffer): void {
+    this.socket.write(bytes);
+  }
+
+  send(channelId: number, packet: Packet): void {
+    this.write(encodePacket(channelId, packet));
+  }
+
+  /** Opens a session on SESSION_CHANNEL, as a well-behaved client would. */
+  async handshake(): Promise<void> {
+    this.send(1, createSession());
+    await waitFor(
+      () => this.frames.some((frame) => frame.packet.type === PacketType.CREATESESSION_RESP),
+      'the CREATESESSION answer',
+    );
+  }
+
+  /** Sends a request on the session channel and waits for its answer (any response packet). */
+  async roundTrip(packet: Packet): Promise<Packet> {
+    const before = this.frames.length;
+    this.send(SESSION_CHANNEL, packet);
+    await waitFor(() => this.frames.length > before || this.closed, `an answer to ${packet.type}`);
+    const answer = this.frames[before];
+    if (answer === undefined) throw new Error('the connection closed instead of answering');
+    return answer.packet;
+  }
+
+  close(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.socket.once('close', () => resolve());
+      this.socket.destroy();
+    });
+  }
+}
+
+function createSession(): Packet {
+  return {
+    type: PacketType.CREATESESSION,
+    correlationId: 7,
+    name: 'raw',
+    sessionChannelId: SESSION_CHANNEL,
+    version: CLIENT_VERSION,
+    username: null,
+    password: null,
+    minLargeMessageSize: 100 * 1024,
+    xa: false,
+    autoCommitSends: true,
+    autoCommitAcks: true,
+    preAcknowledge: false,
+    windowSize: -1,
+    defaultAddress: null,
+  };
+}
+
+function queueQuery(): Packet {
+  return { type: PacketType.SESS_QUEUEQUERY, queueName: QUEUE };
+}
+
+function send(bodyBytes: number): Packet {
+  const message = new CoreMessage();
+  message.address = QUEUE;
+  message.body = Buffer.alloc(bodyBytes, 7);
+  return { type: PacketType.SESS_SEND, message, requiresResponse: true };
+}
+
+/** Just a frame header announcing `length` bytes (length field included), and a few of them. */
+function header(totalBytes: number): Buffer {
+  const bytes = Buffer.alloc(16);
+  bytes.writeInt32BE(totalBytes - 4, 0);
+  bytes.writeUInt8(PacketType.SESS_SEND, 4);
+  return bytes;
+}
+
+/** A valid frame, altered by `corrupt` (which gets a copy). */
+function corrupted(channelId: number, packet: Packet, corrupt: (frame: Buffer) => Buffer | void): Buffer {
+  const frame = Buffer.from(encodePacket(channelId, packet));
+  return corrupt(frame) ?? frame;
+}
+
+interface Attack {
+  /** Whether the raw client opens a session (and so lifts the pre-authentication cap) first. */
+  readonly afterSession: boolean;
+  readonly bytes: () => Buffer;
+  /** The raw client half-closes after writing (a truncated frame followed by close). */
+  readonly thenEnd?: boolean;
+  /** What the broker's log line must say. */
+  readonly reason: RegExp;
+}
+
+const ATTACKS: Record<string, Attack> = {
+  'a frame length below the minimum': {
+    afterSession: false,
+    bytes: () => Buffer.from([0, 0, 0, 3, 1, 2, 3]),
+    reason: /frame length 3 is below the minimum/,
+  },
+  'a negative frame length': {
+    afterSession: true,
+    bytes: () => Buffer.from([0xff, 0xff, 0xff, 0xf0, 0, 0, 0, 0]),
+    reason: /frame length -16 is below the minimum/,
+  },
+  'a string length running past the end of the frame': {
+    afterSession: false,
+    // CREATESESSION: header (13), correlation id (4), then the name's length.
+    bytes: () => corrupted(1, createSession(), (frame) => void frame.writeInt32BE(0x7fffffff, 17)),
+    reason: /malformed CREATESESSION\(30\) on channel 1: .*string length 2147483647 exceeds/,
+  },
+  'trailing bytes after a packet': {
+    afterSession: true,
+    bytes: () =>
+      corrupted(SESSION_CHANNEL, queueQuery(), (frame) => {
+        const longer = Buffer.concat([frame, Buffer.from([1, 2, 3])]);
+        longer.writeInt32BE(longer.length - 4, 0);
+        return longer;
+      }),
+    reason: /malformed SESS_QUEUEQUERY\(45\) on channel 10: 3 unexpected trailing bytes/,
+  },
+  'a truncated frame followed by close': {
+    afterSession: true,
+    bytes: () => encodePacket(SESSION_CHANNEL, send(100)).subarray(0, 60),
+    thenEnd: true,
+    reason: /closed with 60 bytes of an incomplete \(truncated\) frame/,
+  },
+  'an unknown packet type': {
+    afterSession: true,
+    bytes: () => corrupted(SESSION_CHANNEL, queueQuery(), (frame) => void frame.writeUInt8(200, 4)),
+    reason: /unknown packet type 200/,
+  },
+  'an oversized frame before any session (over the pre-authentication cap)': {
+    afterSession: false,
+    bytes: () => header(PRE_AUTH_MAX_FRAME_BYTES + 1),
+    reason: new RegExp(
+      `frame of ${PRE_AUTH_MAX_FRAME_BYTES + 1} bytes exceeds the maximum of ${PRE_AUTH_MAX_FRAME_BYTES} bytes`,
+    ),
+  },
+  'an oversized frame in a session (over maxFrameBytes)': {
+    afterSession: true,
+    bytes: () => header(MAX_FRAME_BYTES + 1),
+    reason: new RegExp(
+      `frame of ${MAX_FRAME_BYTES + 1} bytes exceeds the maximum of ${MAX_FRAME_BYTES} bytes`,
+    ),
+  },
+  'a frame announcing 2 GiB': {
+    afterSession: true,
+    bytes: () => Buffer.from([0x7f, 0xff, 0xff, 0xff, 71]),
+    reason: /exceeds the maximum/,
+  },
+  'a packet for a session channel that does not exist': {
+    afterSession: true,
+    bytes: () => encodePacket(77, queueQuery()),
+    reason: /SESS_QUEUEQUERY\(45\) for channel 77, which does not exist/,
+  },
+  'a packet for an unused control channel': {
+    afterSession: true,
+    bytes: () => encodePacket(5, { type: PacketType.PING, connectionTtl: 1000 }),
+    reason: /PING\(10\) is not allowed on channel 5/,
+  },
+  'a session packet before CREATESESSION': {
+    afterSession: false,
+    bytes: () => encodePacket(SESSION_CHANNEL, send(10)),
+    reason: /SESS_SEND\(71\) for channel 10, which does not exist/,
+  },
+  'a session packet on the handshake channel': {
+    afterSession: false,
+    bytes: () => encodePacket(1, queueQuery()),
+    reason: /SESS_QUEUEQUERY\(45\) is not allowed on channel 1/,
+  },
+  'a non-ping packet on the ping channel': {
+    afterSession: true,
+    bytes: () => encodePacket(0, { type: PacketType.SESS_START }),
+    reason: /SESS_START\(67\) is not allowed on channel 0/,
+  },
+};
+
+describe('bad input closes only the connection that sent it', () => {
+  const env = useTestBrokers();
+  let logger: CapturingLogger;
+  let broker: Broker;
+  let producer: ClientProducer;
+  let consumer: ClientConsumer;
+  let nextSeq = 0;
+
+  /** A message from the healthy client reaches the healthy consumer. */
+  async function healthyRoundTrip(): Promise<void> {
+    const seq = nextSeq++;
+    await producer.send(sequenced(seq, { durable: true }));
+    const received = await consumer.receive(10_000);
+    expect(received === null ? null : seqOf(received)).toBe(seq);
+    await received?.acknowledge();
+  }
+
+  beforeEach(async () => {
+    logger = new CapturingLogger();
+    broker = await env.startBroker({
+      logger,
+      maxFrameBytes: MAX_FRAME_BYTES,
+      preAuthMaxFrameBytes: PRE_AUTH_MAX_FRAME_BYTES,
+      queues: [{ name: QUEUE, address: QUEUE, filter: null, durable: true }],
+    });
+    const session = await (await env.connect(broker)).createSession();
+    producer = session.createProducer(QUEUE);
+    consumer = await session.createConsumer(QUEUE);
+    session.start();
+    await healthyRoundTrip();
+  });
+
+  test.each(Object.entries(ATTACKS))('%s', async (_, attack) => {
+    const raw = env.track(await RawClient.connect(broker.getPort()));
+    if (attack.afterSession) {
+      await raw.handshake();
+      // The session works before the attack.
+      expect(await raw.roundTrip(queueQuery())).toMatchObject({
+        type: PacketType.SESS_QUEUEQUERY_RESP,
+        exists: true,
+      });
+    }
+    await waitFor(() => broker.getConnectionCount() === 2, 'the raw connection to be accepted');
+
+    raw.write(attack.bytes());
+    if (attack.thenEnd === true) raw.socket.end();
+    await waitFor(() => raw.closed, 'the broker to close the raw connection');
+    await waitFor(() => broker.getConnectionCount() === 1, 'the broker to forget the raw connection');
+    await waitFor(() => broker.getSessionCount() === 1, "the broker to clear the raw connection's session");
+
+    // The log says why, and names the connection (by the raw client's port).
+    const lines = logger.find(attack.reason, ['warn']);
+    if (lines.length === 0)
+      throw new Error(`no warning matching ${attack.reason}; the log was:\n${logger.dump()}`);
+    expect(lines.some((line) => line.message.includes(`127.0.0.1:${raw.port}`))).toBe(true);
+    expect(logger.find(/./, ['error'])).toEqual([]);
+
+    // Everyone else carries on.
+    await healthyRoundTrip();
+    const other = await (await env.connect(broker)).createSession();
+    expect(await other.queueQuery(QUEUE)).toMatchObject({ exists: true, consumerCount: 1 });
+  });
+
+  test('a frame too big before a session is accepted once the session is open', async () => {
+    const big = encodePacket(SESSION_CHANNEL, send(PRE_AUTH_MAX_FRAME_BYTES * 4));
+    expect(big.length).toBeGreaterThan(PRE_AUTH_MAX_FRAME_BYTES);
+    expect(big.length).toBeLessThan(MAX_FRAME_BYTES);
+
+    const authenticated = env.track(await RawClient.connect(broker.getPort()));
+    await authenticated.handshake();
+    authenticated.write(big);
+    await waitFor(
+      () => authenticated.frames.some((frame) => frame.packet.type === PacketType.NULL_RESPONSE),
+      'the big send to be answered',
+    );
+    expect(authenticated.closed).toBe(false);
+    const received = await consumer.receive(10_000);
+    expect(received?.message.body.length).toBe(PRE_AUTH_MAX_FRAME_BYTES * 4);
+    await received?.acknowledge();
+
+    const anonymous = env.track(await RawClient.connect(broker.getPort()));
+    anonymous.write(big);
+    await waitFor(() => anonymous.closed, 'the broker to refuse the big frame before a session');
+    expect(authenticated.closed).toBe(false);
+    expect(await authenticated.roundTrip(queueQuery())).toMatchObject({
+      type: PacketType.SESS_QUEUEQUERY_RESP,
+    });
+  });
+
+  test('many hostile connections at once leave the broker serving its clients', async () => {
+    const attacks = Object.values(ATTACKS).filter(
+      (attack) => !attack.afterSession && attack.thenEnd !== true,
+    );
+    const raws = await Promise.all(
+      Array.from({ length: 30 }, async (_, i) => {
+        const raw = env.track(await RawClient.connect(broker.getPort()));
+        raw.write((attacks[i % attacks.length] as Attack).bytes());
+        return raw;
+      }),
+    );
+    await waitFor(() => raws.every((raw) => raw.closed), 'every hostile connection to be closed');
+    await waitFor(() => broker.getConnectionCount() === 1, 'the broker to forget them');
+    expect(logger.find(/closing connection/, ['warn'])).toHaveLength(30);
+    await healthyRoundTrip();
+  });
+});
