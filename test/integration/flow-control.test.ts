@@ -123,13 +123,18 @@ describe('consumer flow control', () => {
     await consumed[consumed.length - 1]?.acknowledge();
     await consumer.flushAcknowledgements();
     await waitFor(() => queueStats(broker).messageCount === 0, 'the acknowledgements to reach the broker');
-    const size = sequenced(99_999).encodedSize();
+    // Every message of the second batch ('m5000' … 'm6999') has the same encoded size.
+    const probe = sequenced(5_000);
+    probe.address = QUEUE;
+    const size = probe.encodedSize();
 
     // Now the application stops reading while more arrive.
     for (let seq = 5_000; seq < 7_000; seq++) await producer.send(sequenced(seq, { durable: true }));
     await settled(broker, consumer);
     expect(consumer.bufferedCount).toBeGreaterThan(0);
     expect(consumer.bufferedCount * size).toBeLessThanOrEqual(WINDOW + size);
+    // And it does fill: at most half a window of credits can be still unreturned by the client.
+    expect(consumer.bufferedCount * size).toBeGreaterThan(WINDOW / 2 - size);
   });
 });
 
