@@ -40,6 +40,8 @@ export class ClientConsumer {
   private pendingAck: ReceivedMessage | null = null;
   private pendingAckBytes = 0;
   private isClosed = false;
+  /** close() has asked the broker to close it: a re-created session must not bring it back. */
+  private closing = false;
   /** What the broker said about the queue when the consumer was created; null until then. */
   private queue: QueueInfo | null = null;
 
@@ -86,13 +88,19 @@ export class ClientConsumer {
   /** The queue to re-create if the broker lost it: one that did not outlive its creator. */
   queueToRestore(): QueueToRestore | null {
     const queue = this.queue;
-    if (queue === null || queue.durable || queue.address === null) return null;
-    return { address: queue.address, name: this.settings.queueName, filter: queue.filter };
+    if (queue === null || queue.durable || queue.address === null || this.closing) return null;
+    return {
+      address: queue.address,
+      name: this.settings.queueName,
+      filter: queue.filter,
+      temporary: queue.temporary,
+    };
   }
 
   /** Creates the consumer again, same id, on a re-created broker session. */
   recreate(): void {
     if (this.queue === null || this.isClosed) return; // its creation was cut off; the caller was told
+    if (this.closing) return; // the broker lost it with the old session, which is what close() wanted
     this.session.sendOneWay({
       type: PacketType.SESS_CREATECONSUMER,
       consumerId: this.id,
@@ -232,7 +240,11 @@ export class ClientConsumer {
     if (this.isClosed) return;
     try {
       await this.flushAcknowledgements();
+      this.closing = true;
       await this.session.closeConsumerOnBroker(this.id);
+    } catch (error) {
+      // Released by a re-creation: the broker session that had the consumer is gone, so it is closed.
+      if (!HornetQException.is(error, 'UNBLOCKED')) throw error;
     } finally {
       this.closeLocally();
     }

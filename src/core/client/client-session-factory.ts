@@ -27,6 +27,7 @@ interface TemporaryQueue {
   address: string;
   name: string;
   filter: string | null;
+  temporary: boolean;
 }
 
 /**

@@ -53,6 +53,8 @@ export interface QueueToRestore {
   address: string;
   name: string;
   filter: string | null;
+  /** Temporary queues come back temporary; a non-durable subscription comes back as it was. */
+  temporary: boolean;
 }
 
 /** What a session needs from its factory. */
@@ -142,7 +144,7 @@ export class ClientSession {
       temporary,
       requiresResponse: true,
     });
-    if (temporary) this.factory.temporaryQueueCreated({ address, name: queueName, filter });
+    if (temporary) this.factory.temporaryQueueCreated({ address, name: queueName, filter, temporary });
   }
 
   async deleteQueue(queueName: string): Promise<void> {
@@ -383,7 +385,7 @@ export class ClientSession {
         queueName: queue.name,
         filter: queue.filter,
         durable: false,
-        temporary: true,
+        temporary: queue.temporary,
         requiresResponse: true,
       });
     } catch (error) {
