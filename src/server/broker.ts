@@ -11,6 +11,7 @@ import { PostOffice } from './postoffice/post-office';
 import { InVmAcceptor } from './remoting/in-vm-acceptor';
 import { ServerConnection, type BrokerServices } from './remoting/server-connection';
 import { TcpAcceptor } from './remoting/tcp-acceptor';
+import { MetadataRegistry } from './session/metadata-registry';
 import type { ServerSession } from './session/server-session';
 import { InMemoryStorage } from './storage/in-memory-storage';
 import type { StorageManager } from './storage/storage-manager';
@@ -45,6 +46,7 @@ export class Broker implements BrokerServices {
   readonly config: BrokerConfiguration;
   readonly logger: Logger;
   readonly storage: StorageManager;
+  readonly metadata = new MetadataRegistry<ServerSession>();
   private office: PostOffice | null = null;
   private acceptors: Array<TcpAcceptor | InVmAcceptor> = [];
   private readonly connections = new Set<ServerConnection>();
@@ -154,6 +156,7 @@ export class Broker implements BrokerServices {
   }
 
   unregisterSession(session: ServerSession): void {
+    this.metadata.release(session);
     if (this.sessions.get(session.name) === session) this.sessions.delete(session.name);
   }
 

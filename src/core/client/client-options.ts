@@ -86,15 +86,24 @@ const RULES: Rule[] = [
   ['maxFrameBytes', (v) => v >= 1024, '>= 1024'],
 ];
 
+/** What is wrong with one option's value, or null when it is valid (or not a numeric option). */
+export function clientOptionProblem(name: string, value: unknown): string | null {
+  const rule = RULES.find(([ruleName]) => ruleName === name);
+  if (rule === undefined) return null;
+  const [, valid, allowed] = rule;
+  if (typeof value !== 'number' || Number.isNaN(value) || !valid(value)) {
+    return `${name} must be ${allowed} (actual value: ${String(value)})`;
+  }
+  return null;
+}
+
 /** Merges options over the defaults and checks every number, naming the option, value and range. */
 export function resolveClientOptions(options: Partial<ClientOptions>): ClientOptions {
   const resolved: ClientOptions = { ...DEFAULT_CLIENT_OPTIONS, ...options };
   const problems: string[] = [];
-  for (const [name, valid, allowed] of RULES) {
-    const value = resolved[name];
-    if (typeof value !== 'number' || Number.isNaN(value) || !valid(value)) {
-      problems.push(`${name} must be ${allowed} (actual value: ${String(value)})`);
-    }
+  for (const [name] of RULES) {
+    const problem = clientOptionProblem(name, resolved[name]);
+    if (problem !== null) problems.push(problem);
   }
   if (resolved.connectors.length === 0) problems.push('connectors must name at least one broker');
   if (problems.length > 0) throw new RangeError(`invalid client options: ${problems.join('; ')}`);

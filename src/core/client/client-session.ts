@@ -88,6 +88,8 @@ export class ClientSession {
   /** Set when the broker lost the session while a transaction had work: commit must fail. */
   private rollbackOnly = false;
   private asyncErrorHandler: ((error: HornetQException) => void) | null = null;
+  /** Unique metadata the broker holds for this session; sent again if the session is re-created. */
+  private readonly uniqueMetadata = new Map<string, string>();
 
   constructor(
     created: CreateSessionResponse,
@@ -163,6 +165,15 @@ export class ClientSession {
       address,
     })) as BindingQueryResponse;
     return { exists: response.exists, queueNames: response.queueNames };
+  }
+
+  /**
+   * Attaches key=data to the session on the broker; rejects with DUPLICATE_METADATA while another
+   * session (of any client) holds the same pair. Released when the session closes.
+   */
+  async addUniqueMetadata(key: string, data: string): Promise<void> {
+    await this.call({ type: PacketType.SESS_UNIQUE_ADD_METADATA, key, data });
+    this.uniqueMetadata.set(key, data);
   }
 
   createProducer(address: string | null = null): ClientProducer {
@@ -364,6 +375,9 @@ export class ClientSession {
       if (restore !== null) queues.push(restore);
     }
     for (const queue of queues) await this.restoreQueue(queue);
+    for (const [key, data] of this.uniqueMetadata) {
+      await this.channel.sendBlocking({ type: PacketType.SESS_UNIQUE_ADD_METADATA, key, data });
+    }
     for (const consumer of this.consumers.values()) consumer.recreate();
     for (const producer of this.producers) {
       this.sendOneWay({

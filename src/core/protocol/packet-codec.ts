@@ -183,6 +183,9 @@ function encodeBody(w: BufferWriter, p: Packet): void {
     case PacketType.SESS_PRODUCER_FAIL_CREDITS:
       w.writeString(p.address);
       return w.writeInt(p.credits);
+    case PacketType.SESS_UNIQUE_ADD_METADATA:
+      w.writeString(p.key);
+      return w.writeString(p.data);
     case PacketType.SESS_CREATEPRODUCER:
       w.writeLong(p.producerId);
       return w.writeNullableString(p.address);
@@ -320,6 +323,8 @@ function decodeBody(type: number, r: BufferReader): Packet {
     case PacketType.SESS_PRODUCER_CREDITS:
     case PacketType.SESS_PRODUCER_FAIL_CREDITS:
       return { type, address: r.readString(), credits: r.readInt() };
+    case PacketType.SESS_UNIQUE_ADD_METADATA:
+      return { type, key: r.readString(), data: r.readString() };
     case PacketType.SESS_CREATEPRODUCER:
       return { type, producerId: r.readLong(), address: r.readNullableString() };
     case PacketType.SESS_CLOSEPRODUCER:

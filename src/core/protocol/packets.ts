@@ -187,6 +187,15 @@ export interface ProducerCredits {
   address: string;
   credits: number;
 }
+/**
+ * Attaches a key/value to the session on the broker, refused (DUPLICATE_METADATA) while another
+ * session holds the same pair: how a JMS client id is kept unique among open connections.
+ */
+export interface UniqueAddMetadata {
+  type: typeof PacketType.SESS_UNIQUE_ADD_METADATA;
+  key: string;
+  data: string;
+}
 export interface CreateProducer {
   type: typeof PacketType.SESS_CREATEPRODUCER;
   producerId: number;
@@ -228,6 +237,7 @@ export type Packet =
   | ForcedDeliveryEmpty
   | ProducerRequestCredits
   | ProducerCredits
+  | UniqueAddMetadata
   | CreateProducer
   | CloseProducer;
 

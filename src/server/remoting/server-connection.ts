@@ -10,6 +10,7 @@ import {
 } from '../../core/protocol';
 import { CHANNEL_ID, FIRST_SESSION_CHANNEL, type Logger, type RemotingConnection } from '../../core/remoting';
 import type { PostOffice } from '../postoffice/post-office';
+import type { MetadataRegistry } from '../session/metadata-registry';
 import { ServerSession, type SessionOwner } from '../session/server-session';
 
 export const SERVER_VERSION = 1;
@@ -19,6 +20,7 @@ export interface BrokerServices {
   readonly postOffice: PostOffice;
   readonly logger: Logger;
   readonly connectionTtlOverride: number;
+  readonly metadata: MetadataRegistry<ServerSession>;
   registerSession(session: ServerSession): void;
   unregisterSession(session: ServerSession): void;
   findSession(name: string): ServerSession | undefined;
@@ -63,6 +65,10 @@ export class ServerConnection implements SessionOwner {
 
   removeTemporaryQueue(name: string): void {
     this.temporaryQueues.delete(name);
+  }
+
+  addUniqueMetadata(session: ServerSession, key: string, data: string): void {
+    this.broker.metadata.add(session, key, data);
   }
 
   sessionClosed(session: ServerSession): void {

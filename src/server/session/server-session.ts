@@ -30,6 +30,8 @@ export interface SessionOwner {
   /** Records a temporary queue so that it is deleted with the connection. */
   addTemporaryQueue(name: string): void;
   removeTemporaryQueue(name: string): void;
+  /** Attaches a key/value that no other session may hold at the same time (a JMS client id). */
+  addUniqueMetadata(session: ServerSession, key: string, data: string): void;
   /** Called once when the session has closed and released everything. */
   sessionClosed(session: ServerSession): void;
 }
@@ -123,6 +125,9 @@ export class ServerSession {
       case PacketType.SESS_CREATEPRODUCER:
         this.producers.set(packet.producerId, packet.address);
         return null;
+      case PacketType.SESS_UNIQUE_ADD_METADATA:
+        this.owner.addUniqueMetadata(this, packet.key, packet.data);
+        return ok;
       case PacketType.SESS_CLOSEPRODUCER:
         this.producers.delete(packet.producerId);
         return null;
@@ -392,6 +397,7 @@ function expectsResponse(packet: Packet): boolean {
     case PacketType.SESS_COMMIT:
     case PacketType.SESS_ROLLBACK:
     case PacketType.SESS_CLOSE:
+    case PacketType.SESS_UNIQUE_ADD_METADATA:
       return true;
     default:
       return false;

@@ -287,6 +287,11 @@ export const packetArbitraries: Record<PacketType, fc.Arbitrary<Packet>> = {
     address: text,
     credits: int32,
   }),
+  [PacketType.SESS_UNIQUE_ADD_METADATA]: fc.record({
+    type: fc.constant(PacketType.SESS_UNIQUE_ADD_METADATA),
+    key: text,
+    data: text,
+  }),
   [PacketType.SESS_CREATEPRODUCER]: fc.record({
     type: fc.constant(PacketType.SESS_CREATEPRODUCER),
     producerId: safeLong,
