@@ -1,6 +1,6 @@
 import { DEFAULT_MAX_FRAME_BYTES, DEFAULT_PRE_AUTH_MAX_FRAME_BYTES } from '../core/protocol';
 import type { Logger } from '../core/remoting';
-import type { AddressSettings } from './postoffice/address-settings';
+import { validateAddressSettings, type AddressSettings } from './postoffice/address-settings';
 import type { StorageManager } from './storage/storage-manager';
 
 export interface TcpAcceptorConfiguration {
@@ -41,6 +41,12 @@ export interface BrokerConfiguration {
   maxFrameBytes: number;
   /** Frame cap until a session is authenticated: the unauthenticated surface stays small. */
   preAuthMaxFrameBytes: number;
+  /** Ms between scans for expired messages; -1 turns the scan off (message-expiry-scan-period). */
+  messageExpiryScanPeriod: number;
+  /** Duplicate-detection ids each address remembers (id-cache-size). */
+  idCacheSize: number;
+  /** Keep the duplicate-id caches in storage so that they survive a restart (persist-id-cache). */
+  persistIdCache: boolean;
   /** Where durable state lives; an in-memory store when absent. */
   storage?: StorageManager;
   logger?: Logger;
@@ -56,7 +62,13 @@ export const DEFAULT_BROKER_CONFIGURATION: BrokerConfiguration = {
   connectionTtlCheckInterval: 2000,
   maxFrameBytes: DEFAULT_MAX_FRAME_BYTES,
   preAuthMaxFrameBytes: DEFAULT_PRE_AUTH_MAX_FRAME_BYTES,
+  messageExpiryScanPeriod: 30_000,
+  idCacheSize: 20_000,
+  persistIdCache: true,
 };
+
+/** Node fires a longer timer after 1 ms, so no period may exceed it. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 /** Checks values at construction, naming the setting, the value and what is allowed. */
 export function validateBrokerConfiguration(config: BrokerConfiguration): void {
@@ -94,5 +106,39 @@ export function validateBrokerConfiguration(config: BrokerConfiguration): void {
       `preAuthMaxFrameBytes must be between 1024 and maxFrameBytes (${config.maxFrameBytes}) (actual value: ${config.preAuthMaxFrameBytes})`,
     );
   }
+  problems.push(...messagingProblems(config));
   if (problems.length > 0) throw new RangeError(`invalid broker configuration: ${problems.join('; ')}`);
+}
+
+/** The expiry scan, the duplicate-id cache and every address-settings match. */
+function messagingProblems(config: BrokerConfiguration): string[] {
+  const problems: string[] = [];
+  const period = config.messageExpiryScanPeriod;
+  if (!(period === -1 || (Number.isInteger(period) && period >= 1 && period <= MAX_TIMER_MS))) {
+    problems.push(
+      `messageExpiryScanPeriod (message-expiry-scan-period) must be -1 (off) or an integer in 1..${MAX_TIMER_MS} ms (actual value: ${period})`,
+    );
+  }
+  if (!(
+    Number.isInteger(config.idCacheSize) &&
+    config.idCacheSize >= 1 &&
+    config.idCacheSize <= MAX_TIMER_MS
+  )) {
+    problems.push(
+      `idCacheSize (id-cache-size) must be an integer in 1..${MAX_TIMER_MS} (actual value: ${config.idCacheSize})`,
+    );
+  }
+  if (typeof config.persistIdCache !== 'boolean') {
+    problems.push(
+      `persistIdCache (persist-id-cache) must be true or false (actual value: ${String(config.persistIdCache)})`,
+    );
+  }
+  for (const [match, settings] of Object.entries(config.addressSettings)) {
+    try {
+      validateAddressSettings(match, settings);
+    } catch (error) {
+      problems.push((error as Error).message);
+    }
+  }
+  return problems;
 }

@@ -6,6 +6,7 @@ import {
   type BrokerConfiguration,
 } from './broker-configuration';
 import { AddressSettingsRepository } from './postoffice/address-settings';
+import { ExpiryReaper } from './postoffice/expiry-reaper';
 import type { Filter } from './postoffice/filter';
 import { PostOffice } from './postoffice/post-office';
 import { InVmAcceptor } from './remoting/in-vm-acceptor';
@@ -22,11 +23,17 @@ export interface QueueStatistics {
   address: string;
   durable: boolean;
   temporary: boolean;
+  /** Waiting, scheduled and delivering messages. */
   messageCount: number;
   deliveringCount: number;
+  /** Messages waiting for their scheduled delivery time or redelivery delay. */
+  scheduledCount: number;
   consumerCount: number;
   messagesAdded: number;
   messagesAcknowledged: number;
+  messagesExpired: number;
+  /** Messages given up on after max-delivery-attempts (sent to the dead-letter address or dropped). */
+  messagesKilled: number;
 }
 
 /** Filters (selectors) arrive with the JMS layer; until one is installed, a filter is refused. */
@@ -53,6 +60,7 @@ export class Broker implements BrokerServices {
   private readonly sessions = new Map<string, ServerSession>();
   private state: 'stopped' | 'starting' | 'started' | 'stopping' = 'stopped';
   private ttlTimer: NodeJS.Timeout | null = null;
+  private expiryReaper: ExpiryReaper | null = null;
 
   constructor(
     config: Partial<BrokerConfiguration> = {},
@@ -82,7 +90,12 @@ export class Broker implements BrokerServices {
       throw new HornetQException('ILLEGAL_STATE', `cannot start a broker that is ${this.state}`);
     this.state = 'starting';
     try {
-      this.office = this.createPostOffice();
+      const office = this.createPostOffice();
+      this.office = office;
+      this.expiryReaper = new ExpiryReaper(this.config.messageExpiryScanPeriod, (now) =>
+        office.expireMessages(now),
+      );
+      this.expiryReaper.start();
       this.acceptors = this.config.acceptors.map((acceptor) =>
         acceptor.type === 'tcp'
           ? new TcpAcceptor(acceptor, (transport) => this.accept(transport))
@@ -94,7 +107,7 @@ export class Broker implements BrokerServices {
       this.logger.info({ acceptors: this.describeAcceptors() }, 'broker started');
     } catch (error) {
       await this.stopAcceptors();
-      this.office = null;
+      this.stopPostOffice();
       this.state = 'stopped';
       throw error;
     }
@@ -109,7 +122,7 @@ export class Broker implements BrokerServices {
     await this.stopAcceptors();
     this.connections.clear();
     this.sessions.clear();
-    this.office = null;
+    this.stopPostOffice();
     this.state = 'stopped';
     this.logger.info({}, 'broker stopped');
   }
@@ -141,9 +154,12 @@ export class Broker implements BrokerServices {
       temporary: queue.temporary,
       messageCount: queue.messageCount,
       deliveringCount: queue.deliveringCount,
+      scheduledCount: queue.scheduledCount,
       consumerCount: queue.consumerCount,
       messagesAdded: queue.messagesAdded,
       messagesAcknowledged: queue.messagesAcknowledged,
+      messagesExpired: queue.messagesExpired,
+      messagesKilled: queue.messagesKilled,
     }));
   }
 
@@ -173,12 +189,24 @@ export class Broker implements BrokerServices {
   private createPostOffice(): PostOffice {
     const settings = new AddressSettingsRepository();
     for (const [match, value] of Object.entries(this.config.addressSettings)) settings.add(match, value);
-    const office = new PostOffice(this.storage, settings, this.filterFactory);
+    const office = new PostOffice(this.storage, settings, this.filterFactory, {
+      idCacheSize: this.config.idCacheSize,
+      persistIdCache: this.config.persistIdCache,
+      logger: this.logger,
+    });
     office.load();
     for (const queue of this.config.queues) {
       if (office.getQueue(queue.name) === undefined) office.createQueue({ ...queue, temporary: false });
     }
     return office;
+  }
+
+  /** Stops the expiry scan and every queue timer, then lets the post office go. */
+  private stopPostOffice(): void {
+    this.expiryReaper?.stop();
+    this.expiryReaper = null;
+    this.office?.stop();
+    this.office = null;
   }
 
   private accept(transport: Transport): void {

@@ -1,6 +1,16 @@
 export * from './broker';
 export * from './broker-configuration';
-export type { AddressFullPolicy, AddressSettings } from './postoffice/address-settings';
+export {
+  DEFAULT_ADDRESS_SETTINGS,
+  type AddressFullPolicy,
+  type AddressSettings,
+} from './postoffice/address-settings';
 export type { Filter } from './postoffice/filter';
-export type { StorageManager, StoredQueue, StoredReference } from './storage/storage-manager';
+export { MessageHeader } from './postoffice/message-headers';
+export type {
+  StorageManager,
+  StoredDuplicateIds,
+  StoredQueue,
+  StoredReference,
+} from './storage/storage-manager';
 export { InMemoryStorage } from './storage/in-memory-storage';

@@ -1,5 +1,3 @@
-import { HornetQException } from '../../core/protocol';
-
 /** What happens when an address holds max-size-bytes: HornetQ's address-full-policy values. */
 export type AddressFullPolicy = 'PAGE' | 'DROP' | 'BLOCK' | 'FAIL';
 
@@ -7,13 +5,80 @@ export interface AddressSettings {
   /** Bytes of messages the address may hold; -1 for no limit. */
   maxSizeBytes: number;
   addressFullPolicy: AddressFullPolicy;
+  /** Where a message goes after max-delivery-attempts failed deliveries; null drops it. */
+  deadLetterAddress: string | null;
+  /** Where expired messages go; null drops them. */
+  expiryAddress: string | null;
+  /** Ms added to the send time of messages sent without an expiration; -1 leaves them as they are. */
+  expiryDelay: number;
+  /** Ms a message waits before it is redelivered after a failed delivery; 0 redelivers at once. */
+  redeliveryDelay: number;
+  /** Each further failed delivery multiplies the delay by this. */
+  redeliveryDelayMultiplier: number;
+  /** Cap on the redelivery delay; null means HornetQ's default, ten times redeliveryDelay. */
+  maxRedeliveryDelay: number | null;
+  /** Failed deliveries before a message goes to the dead-letter address; -1 (or 0) never. */
+  maxDeliveryAttempts: number;
+  /** A message that no queue takes goes to the dead-letter address instead of being dropped. */
+  sendToDlaOnNoRoute: boolean;
+  /** Queues created on the address keep only the newest message per _HQ_LVQ_NAME. */
+  lastValueQueue: boolean;
 }
 
 /** HornetQ's defaults (AddressSettings.DEFAULT_*). */
-export const DEFAULT_ADDRESS_SETTINGS: AddressSettings = {
+export const DEFAULT_ADDRESS_SETTINGS: Readonly<AddressSettings> = Object.freeze({
   maxSizeBytes: -1,
   addressFullPolicy: 'PAGE',
-};
+  deadLetterAddress: null,
+  expiryAddress: null,
+  expiryDelay: -1,
+  redeliveryDelay: 0,
+  redeliveryDelayMultiplier: 1.0,
+  maxRedeliveryDelay: null,
+  maxDeliveryAttempts: 10,
+  sendToDlaOnNoRoute: false,
+  lastValueQueue: false,
+});
+
+const FULL_POLICIES: readonly AddressFullPolicy[] = ['PAGE', 'DROP', 'BLOCK', 'FAIL'];
+
+type Rule = [keyof AddressSettings, (value: unknown) => boolean, string];
+
+const isInteger = (v: unknown): v is number => Number.isSafeInteger(v);
+const isAddress = (v: unknown): boolean => v === null || (typeof v === 'string' && v.length > 0);
+
+/** What each setting accepts; a setting left out of a match is not checked (it inherits). */
+const RULES: Rule[] = [
+  ['maxSizeBytes', (v) => isInteger(v) && v >= -1, '-1 or an integer >= 0'],
+  ['addressFullPolicy', (v) => FULL_POLICIES.includes(v as AddressFullPolicy), FULL_POLICIES.join(', ')],
+  ['deadLetterAddress', isAddress, 'null or a non-empty address'],
+  ['expiryAddress', isAddress, 'null or a non-empty address'],
+  ['expiryDelay', (v) => isInteger(v) && v >= -1, '-1 or an integer >= 0 (ms)'],
+  ['redeliveryDelay', (v) => isInteger(v) && v >= 0, 'an integer >= 0 (ms)'],
+  [
+    'redeliveryDelayMultiplier',
+    (v) => typeof v === 'number' && Number.isFinite(v) && v > 0,
+    'a finite number > 0',
+  ],
+  ['maxRedeliveryDelay', (v) => v === null || (isInteger(v) && v >= 0), 'null or an integer >= 0 (ms)'],
+  ['maxDeliveryAttempts', (v) => isInteger(v) && v >= -1, '-1 (no limit) or an integer >= 0'],
+  ['sendToDlaOnNoRoute', (v) => typeof v === 'boolean', 'true or false'],
+  ['lastValueQueue', (v) => typeof v === 'boolean', 'true or false'],
+];
+
+/** Throws RangeError naming each bad setting of a match, its value and what is allowed. */
+export function validateAddressSettings(match: string, settings: Partial<AddressSettings>): void {
+  const problems: string[] = [];
+  for (const [name, valid, allowed] of RULES) {
+    if (!(name in settings)) continue;
+    const value: unknown = settings[name];
+    if (value !== undefined && !valid(value)) {
+      problems.push(`${name} must be ${allowed} (actual value: ${JSON.stringify(value)})`);
+    }
+  }
+  if (problems.length > 0)
+    throw new RangeError(`invalid address settings for match '${match}': ${problems.join('; ')}`);
+}
 
 /**
  * Address settings by match, HornetQ style: words separated by '.', '*' matches one word and '#'
@@ -25,10 +90,8 @@ export class AddressSettingsRepository {
   private readonly cache = new Map<string, AddressSettings>();
 
   add(match: string, settings: Partial<AddressSettings>): void {
-    if (settings.maxSizeBytes !== undefined && settings.maxSizeBytes < -1) {
-      throw new HornetQException('ILLEGAL_STATE', `max-size-bytes for '${match}' must be -1 or >= 0`);
-    }
-    this.entries.push({ match, words: match.split('.'), settings });
+    validateAddressSettings(match, settings);
+    this.entries.push({ match, words: match.split('.'), settings: definedOnly(settings) });
     this.entries.sort((a, b) => specificity(a.words) - specificity(b.words));
     this.cache.clear();
   }
@@ -45,6 +108,13 @@ export class AddressSettingsRepository {
     }
     return settings;
   }
+}
+
+/** A setting given as undefined (a loader's missing element) inherits instead of erasing. */
+function definedOnly(settings: Partial<AddressSettings>): Partial<AddressSettings> {
+  const copy: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(settings)) if (value !== undefined) copy[name] = value;
+  return copy as Partial<AddressSettings>;
 }
 
 /** Higher for more specific matches: literal words count most, '*' a little, '#' nothing. */

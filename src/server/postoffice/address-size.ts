@@ -10,7 +10,7 @@ export class AddressSize {
 
   constructor(
     readonly address: string,
-    private readonly settings: AddressSettings,
+    private readonly settings: Pick<AddressSettings, 'maxSizeBytes' | 'addressFullPolicy'>,
   ) {}
 
   get size(): number {

@@ -1,16 +1,21 @@
 import type { CoreMessage } from '../../core/protocol';
+import { groupKey } from './message-headers';
 import type { Queue } from './queue';
 
 /** A message the broker has routed, shared by its references in every queue it went to. */
 export class RoutedMessage {
   /** References still in some queue; the message leaves its address when this reaches 0. */
   referenceCount = 0;
+  /** The message group (see groupKey), read once rather than on every delivery attempt. */
+  readonly group: string | null;
 
   constructor(
     readonly message: CoreMessage,
     /** Bytes the message counts for in its address' size and in consumer credits. */
     readonly size: number,
-  ) {}
+  ) {
+    this.group = groupKey(message);
+  }
 }
 
 /**

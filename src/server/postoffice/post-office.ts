@@ -1,10 +1,15 @@
 import { HornetQException, type CoreMessage } from '../../core/protocol';
+import { silentLogger, type Logger } from '../../core/remoting';
 import type { StorageManager } from '../storage/storage-manager';
-import { AddressSettingsRepository } from './address-settings';
+import { AddressSettingsRepository, type AddressSettings } from './address-settings';
 import { AddressSize } from './address-size';
+import { DuplicateIdCaches } from './duplicate-id-cache';
 import type { Filter } from './filter';
+import { copyForMove, setOriginalHeaders } from './message-copy';
+import { duplicateIdKey, scheduledDeliveryTime } from './message-headers';
 import { MessageReference, RoutedMessage } from './message-reference';
 import { Queue } from './queue';
+import { deliveriesExhausted, redeliveryDelay } from './redelivery';
 
 /** Turns a filter expression into a Filter; throws INVALID_FILTER_EXPRESSION when it cannot. */
 export type FilterFactory = (expression: string) => Filter;
@@ -21,31 +26,61 @@ export interface CreateQueueOptions {
 export interface PreparedRoute {
   message: CoreMessage;
   queues: Queue[];
+  /** The address the message was sent to (it may be headed for the dead-letter address instead). */
+  address: string;
+  /** The duplicate-detection id as a cache key, or null. */
+  duplicateId: string | null;
 }
+
+export interface PostOfficeOptions {
+  /** Ids each address' duplicate-id cache holds (id-cache-size). */
+  idCacheSize: number;
+  /** Keep the duplicate-id caches in storage, so that they survive a restart (persist-id-cache). */
+  persistIdCache: boolean;
+  logger: Logger;
+}
+
+export const DEFAULT_POST_OFFICE_OPTIONS: Readonly<PostOfficeOptions> = Object.freeze({
+  idCacheSize: 20_000,
+  persistIdCache: true,
+  logger: silentLogger,
+});
 
 /**
  * Addresses, their bindings (queues) and routing. A message sent to an address goes to every
  * queue bound to it whose filter accepts it: one queue for a JMS queue, one per subscription for a
- * topic. Also keeps each address' size for producer flow control.
+ * topic. Also keeps each address' size for producer flow control and duplicate-id cache, and
+ * decides what becomes of failed deliveries (redelivery delay, dead-letter address) and of
+ * expired messages (expiry address).
  */
 export class PostOffice {
   private readonly queues = new Map<string, Queue>();
   private readonly bindings = new Map<string, Queue[]>();
   private readonly addressSizes = new Map<string, AddressSize>();
+  private readonly duplicateIds: DuplicateIdCaches;
+  private readonly logger: Logger;
 
   constructor(
     private readonly storage: StorageManager,
     readonly addressSettings: AddressSettingsRepository,
     readonly createFilter: FilterFactory,
-  ) {}
+    options: Partial<PostOfficeOptions> = {},
+  ) {
+    const { idCacheSize, persistIdCache, logger } = { ...DEFAULT_POST_OFFICE_OPTIONS, ...options };
+    this.duplicateIds = new DuplicateIdCaches(idCacheSize, storage, persistIdCache);
+    this.logger = logger;
+  }
 
-  /** Rebuilds durable queues and their messages from storage (broker start). */
+  /** Rebuilds durable queues, their messages and the duplicate-id caches from storage (broker start). */
   load(): void {
     // A message stored for several queues is one routed message again, counted once in its address.
     const routed = new Map<number, RoutedMessage>();
+    const now = Date.now();
     for (const stored of this.storage.loadQueues()) {
       const queue = this.addQueue({ ...stored, durable: true, temporary: false });
-      for (const { message, deliveryCount } of this.storage.loadReferences(stored.name)) {
+      for (const { message, deliveryCount, scheduledDeliveryTime } of this.storage.loadReferences(
+        stored.name,
+      )) {
         let shared = routed.get(message.messageId);
         if (shared === undefined) {
           shared = new RoutedMessage(message, message.encodedSize());
@@ -54,9 +89,16 @@ export class PostOffice {
         }
         const reference = new MessageReference(shared, queue);
         reference.deliveryCount = deliveryCount;
-        queue.addTail(reference);
+        if (scheduledDeliveryTime > now) queue.schedule(reference, scheduledDeliveryTime);
+        else queue.addTail(reference);
       }
     }
+    this.duplicateIds.load();
+  }
+
+  /** The broker stops: queue timers go; messages stay where they are (durable ones in storage). */
+  stop(): void {
+    for (const queue of this.queues.values()) queue.stop();
   }
 
   createQueue(options: CreateQueueOptions): Queue {
@@ -115,34 +157,211 @@ export class PostOffice {
   }
 
   /**
-   * Gives the message its id and picks its queues, without delivering it yet: a transaction
-   * prepares at send time (so the id is fixed) and routes at commit.
+   * Gives the message its id (and its expiration under expiry-delay) and picks its queues, without
+   * delivering it yet: a transaction prepares at send time (so the id is fixed) and routes at
+   * commit. A message no queue takes is headed for the dead-letter address under
+   * send-to-dla-on-no-route.
    */
   prepare(message: CoreMessage): PreparedRoute {
+    const address = message.address;
+    const settings = this.addressSettings.getMatch(address);
     message.messageId = this.storage.generateMessageId();
-    const queues = this.queuesBoundTo(message.address).filter(
-      (q) => q.filter === null || q.filter.match(message),
-    );
-    return { message, queues };
+    if (settings.expiryDelay >= 0 && message.expiration === 0)
+      message.expiration = Date.now() + settings.expiryDelay;
+    let queues = this.queuesFor(address, message);
+    if (queues.length === 0 && settings.sendToDlaOnNoRoute) queues = this.divertUnrouted(message, settings);
+    return { message, queues, address, duplicateId: duplicateIdKey(message) };
   }
 
-  /** Stores (if durable) and enqueues a prepared message; returns how many queues took it. */
+  /** True when the message's duplicate id was already accepted by its address. */
+  isDuplicate(route: PreparedRoute): boolean {
+    return route.duplicateId !== null && this.duplicateIds.contains(route.address, route.duplicateId);
+  }
+
+  /**
+   * Routes a send outside a transaction. A duplicate id the address has seen drops the message
+   * (the send itself succeeds, as in HornetQ); a new one is recorded. Returns the number of queues.
+   */
+  send(route: PreparedRoute): number {
+    if (route.duplicateId !== null) {
+      if (this.isDuplicate(route)) {
+        this.logger.warn(
+          { address: route.address, messageId: route.message.messageId },
+          'Duplicate message detected - message will not be routed',
+        );
+        return 0;
+      }
+      this.duplicateIds.add(route.address, route.duplicateId);
+    }
+    return this.route(route);
+  }
+
+  /**
+   * The error that must fail the commit of these sends: a duplicate id already accepted by its
+   * address or repeated within the transaction. Null when there is none.
+   */
+  findDuplicate(routes: readonly PreparedRoute[]): HornetQException | null {
+    const seen = new Set<string>();
+    for (const route of routes) {
+      if (route.duplicateId === null) continue;
+      const key = `${route.address}\u0000${route.duplicateId}`;
+      if (seen.has(key) || this.isDuplicate(route)) return duplicateRejected(route);
+      seen.add(key);
+    }
+    return null;
+  }
+
+  /** Routes the sends of a committed transaction, recording their duplicate ids (see findDuplicate). */
+  routeCommitted(routes: readonly PreparedRoute[]): void {
+    for (const route of routes) {
+      if (route.duplicateId !== null) this.duplicateIds.add(route.address, route.duplicateId);
+      this.route(route);
+    }
+  }
+
+  /**
+   * Stores (if durable) and enqueues a prepared message, holding it back until its scheduled
+   * delivery time if it has one; returns how many queues took it.
+   */
   route({ message, queues }: PreparedRoute): number {
-    if (queues.length === 0) return 0;
+    // A transaction routes at commit what it prepared earlier: a queue deleted since takes nothing.
+    const live = queues.filter((queue) => !queue.isDeleted);
+    if (live.length === 0) return 0;
     const routed = new RoutedMessage(message, message.encodedSize());
+    const time = scheduledDeliveryTime(message);
+    const scheduled = time > Date.now();
     if (message.durable) {
-      const durableQueues = queues.filter((q) => q.durable).map((q) => q.name);
+      const durableQueues = live.filter((q) => q.durable).map((q) => q.name);
       if (durableQueues.length > 0) this.storage.storeMessage(message, durableQueues);
+      if (scheduled)
+        for (const name of durableQueues)
+          this.storage.updateScheduledDeliveryTime(name, message.messageId, time);
     }
     this.addressSize(message.address).add(routed.size);
-    for (const queue of queues) queue.addTail(new MessageReference(routed, queue));
-    return queues.length;
+    for (const queue of live) {
+      const reference = new MessageReference(routed, queue);
+      if (scheduled) queue.schedule(reference, time);
+      else queue.addTail(reference);
+    }
+    return live.length;
+  }
+
+  /**
+   * Returns references whose delivery did not complete. `delivered` ones reached the application:
+   * each is a failed delivery, so it goes to the dead-letter address once it has had
+   * max-delivery-attempts, or waits out the redelivery delay. `undelivered` ones never left the
+   * client's buffer and go straight back. Per queue, what goes straight back keeps its order at
+   * the head: delivered first, then undelivered.
+   */
+  cancel(delivered: readonly MessageReference[], undelivered: readonly MessageReference[] = []): void {
+    const back = new Map<Queue, MessageReference[]>();
+    const add = (reference: MessageReference): void => {
+      const list = back.get(reference.queue);
+      if (list === undefined) back.set(reference.queue, [reference]);
+      else list.push(reference);
+    };
+    const now = Date.now();
+    for (const reference of delivered) if (this.failedDelivery(reference, now)) add(reference);
+    for (const reference of undelivered) add(reference);
+    for (const [queue, list] of back) queue.cancelAll(list);
+  }
+
+  /** Takes every expired waiting message out of every queue (the expiry scan). */
+  expireMessages(now: number): void {
+    for (const queue of this.queues.values()) queue.expireWaiting(now);
+  }
+
+  /** Applies the redelivery rules; true when the reference may go straight back to its queue. */
+  private failedDelivery(reference: MessageReference, now: number): boolean {
+    const queue = reference.queue;
+    if (queue.isDeleted) return true;
+    const persistent = reference.message.durable && queue.durable;
+    if (persistent)
+      this.storage.updateDeliveryCount(queue.name, reference.message.messageId, reference.deliveryCount);
+    const settings = this.addressSettings.getMatch(queue.address);
+    if (deliveriesExhausted(settings, reference.deliveryCount)) {
+      this.sendToDeadLetter(reference, settings);
+      queue.acknowledge(reference, 'killed');
+      return false;
+    }
+    const delay = redeliveryDelay(settings, reference.deliveryCount);
+    if (delay <= 0) return true;
+    if (persistent)
+      this.storage.updateScheduledDeliveryTime(queue.name, reference.message.messageId, now + delay);
+    queue.cancelUntil(reference, now + delay);
+    return false;
+  }
+
+  private sendToDeadLetter(reference: MessageReference, settings: AddressSettings): void {
+    const target = settings.deadLetterAddress;
+    const context = { queue: reference.queue.name, messageId: reference.message.messageId };
+    if (target === null) {
+      this.logger.warn(
+        context,
+        `Message has exceeded max delivery attempts. No Dead Letter Address configured for queue ${reference.queue.name} so dropping it`,
+      );
+    } else if (!this.move(reference, target)) {
+      this.logger.warn(
+        context,
+        `Message has exceeded max delivery attempts. No bindings for Dead Letter Address ${target} so dropping it`,
+      );
+    }
+  }
+
+  /** The queue hook for an expired message: its copy goes to the expiry address, if there is one. */
+  private moveExpired(reference: MessageReference, now: number): void {
+    const target = this.addressSettings.getMatch(reference.queue.address).expiryAddress;
+    const context = { queue: reference.queue.name, messageId: reference.message.messageId };
+    if (target === null) {
+      this.logger.debug(context, 'Message has expired. No expiry address configured so dropping it');
+    } else if (!this.move(reference, target, now)) {
+      this.logger.warn(
+        context,
+        `Message has expired. No bindings for Expiry Address ${target} so dropping it`,
+      );
+    }
+  }
+
+  /** Routes a copy of the reference's message to `address`; false when no queue took it. */
+  private move(reference: MessageReference, address: string, expiredAt?: number): boolean {
+    const copy = copyForMove(reference.message, {
+      messageId: this.storage.generateMessageId(),
+      address,
+      queueName: reference.queue.name,
+      ...(expiredAt === undefined ? {} : { expiredAt }),
+    });
+    const queues = this.queuesFor(address, copy);
+    return this.route({ message: copy, queues, address, duplicateId: null }) > 0;
+  }
+
+  /** send-to-dla-on-no-route: readdresses an unroutable message to the dead-letter address. */
+  private divertUnrouted(message: CoreMessage, settings: AddressSettings): Queue[] {
+    const target = settings.deadLetterAddress;
+    if (target === null) {
+      this.logger.warn(
+        { address: message.address },
+        `Message sent to ${message.address} has no route and no Dead Letter Address is configured; it is dropped`,
+      );
+      return [];
+    }
+    setOriginalHeaders(message, message, null);
+    message.address = target;
+    return this.queuesFor(target, message);
+  }
+
+  private queuesFor(address: string, message: CoreMessage): Queue[] {
+    return this.queuesBoundTo(address).filter((q) => q.filter === null || q.filter.match(message));
   }
 
   private addQueue(options: CreateQueueOptions): Queue {
     const filter =
       options.filter === null || options.filter === '' ? null : this.createFilter(options.filter);
-    const queue = new Queue({ ...options, filter }, (reference) => this.onReferenceRemoved(reference));
+    const lastValue = this.addressSettings.getMatch(options.address).lastValueQueue;
+    const queue = new Queue(
+      { ...options, filter, lastValue },
+      (reference) => this.onReferenceRemoved(reference),
+      { expired: (reference, now) => this.moveExpired(reference, now) },
+    );
     this.queues.set(queue.name, queue);
     const bound = this.bindings.get(queue.address);
     if (bound === undefined) this.bindings.set(queue.address, [queue]);
@@ -157,4 +376,11 @@ export class PostOffice {
     if (--reference.routed.referenceCount === 0)
       this.addressSize(reference.message.address).remove(reference.size);
   }
+}
+
+function duplicateRejected(route: PreparedRoute): HornetQException {
+  return new HornetQException(
+    'DUPLICATE_ID_REJECTED',
+    `Duplicate message detected - the transaction is rolled back (message ${route.message.messageId} to ${route.address} repeats a duplicate-detection id)`,
+  );
 }

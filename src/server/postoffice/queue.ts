@@ -1,6 +1,10 @@
 import type { Filter } from './filter';
+import { LastValueIndex } from './last-value-index';
 import { LinkedList, type ListNode } from './linked-list';
+import { MessageGroups } from './message-groups';
+import { isExpired, lastValueKey } from './message-headers';
 import type { MessageReference } from './message-reference';
+import { ScheduledDeliveries, type ScheduledReference } from './scheduler';
 
 /** What a consumer answers when a queue offers it a message. */
 export const HandleStatus = {
@@ -23,19 +27,35 @@ export interface QueueDefinition {
   filter: Filter | null;
   durable: boolean;
   temporary: boolean;
+  /** Keep only the newest queued message per _HQ_LVQ_NAME (address setting lastValueQueue). */
+  lastValue?: boolean;
 }
 
-/** Told when a reference leaves its queue for good (acknowledged or deleted with the queue). */
+/** Told when a reference leaves its queue for good (acknowledged, expired, killed or deleted). */
 export type ReferenceRemovedListener = (reference: MessageReference) => void;
 
+/** What a queue asks of its post office besides releasing removed references. */
+export interface QueueHooks {
+  /** An expired message is leaving the queue: its copy goes to the expiry address, if any. */
+  expired(reference: MessageReference, now: number): void;
+}
+
+/** Why a delivered message leaves: consumed, or given up on after too many deliveries. */
+export type AckReason = 'consumed' | 'killed';
+
+const NO_HOOKS: QueueHooks = { expired: () => undefined };
 const PRIORITY_LEVELS = 10;
 /** Deliveries per pass before yielding the event loop to other connections. */
 const DELIVERIES_PER_PASS = 1000;
 
+type OfferOutcome = 'handled' | 'all-busy' | 'unmatched';
+
 /**
  * A core queue: messages by priority (9 first) and FIFO within a priority, handed to competing
  * consumers in turn. A message being delivered stays counted in the queue until acknowledged; a
- * cancelled one goes back to the head of its priority, ahead of newer messages.
+ * cancelled one goes back to the head of its priority, ahead of newer messages. Scheduled
+ * messages wait beside the lists until their time; grouped messages go to their group's consumer;
+ * expired ones are taken out when a delivery pass or an expiry scan meets them.
  */
 export class Queue {
   readonly name: string;
@@ -45,8 +65,14 @@ export class Queue {
   readonly temporary: boolean;
   messagesAdded = 0;
   messagesAcknowledged = 0;
+  messagesExpired = 0;
+  /** Given up on after max-delivery-attempts (sent to the dead-letter address or dropped). */
+  messagesKilled = 0;
   private readonly levels: LinkedList<MessageReference>[] = [];
   private readonly consumers: QueueConsumer[] = [];
+  private readonly scheduled: ScheduledDeliveries;
+  private readonly groups = new MessageGroups<QueueConsumer>();
+  private readonly lastValues: LastValueIndex | null;
   private nextConsumer = 0;
   private delivering = 0;
   private deliveryScheduled = false;
@@ -55,26 +81,41 @@ export class Queue {
   constructor(
     definition: QueueDefinition,
     private readonly onReferenceRemoved: ReferenceRemovedListener,
+    private readonly hooks: QueueHooks = NO_HOOKS,
   ) {
     this.name = definition.name;
     this.address = definition.address;
     this.filter = definition.filter;
     this.durable = definition.durable;
     this.temporary = definition.temporary;
+    this.lastValues = definition.lastValue === true ? new LastValueIndex() : null;
+    this.scheduled = new ScheduledDeliveries((due) => this.release(due));
     for (let i = 0; i < PRIORITY_LEVELS; i++) this.levels.push(new LinkedList());
   }
 
-  /** Messages in the queue, including those delivered and not yet acknowledged. */
+  /** Messages in the queue: waiting, scheduled, and delivered but not yet acknowledged. */
   get messageCount(): number {
-    return this.queuedCount + this.delivering;
+    return this.queuedCount + this.scheduled.size + this.delivering;
   }
 
   get deliveringCount(): number {
     return this.delivering;
   }
 
+  get scheduledCount(): number {
+    return this.scheduled.size;
+  }
+
   get consumerCount(): number {
     return this.consumers.length;
+  }
+
+  get isDeleted(): boolean {
+    return this.deleted;
+  }
+
+  get isLastValue(): boolean {
+    return this.lastValues !== null;
   }
 
   private get queuedCount(): number {
@@ -88,17 +129,24 @@ export class Queue {
     this.deliverAsync();
   }
 
+  /** Removes a consumer; the groups it owned pick a new consumer with their next message. */
   removeConsumer(consumer: QueueConsumer): void {
     const index = this.consumers.indexOf(consumer);
     if (index < 0) return;
     this.consumers.splice(index, 1);
     if (this.nextConsumer > index) this.nextConsumer--;
+    this.groups.unbindConsumer(consumer);
   }
 
   addTail(reference: MessageReference): void {
     this.messagesAdded++;
-    this.levelOf(reference).addTail(reference);
-    this.deliverAsync();
+    this.enqueue(reference, 'tail');
+  }
+
+  /** Adds a message that must not be delivered before `time` (epoch ms). */
+  schedule(reference: MessageReference, time: number): void {
+    this.messagesAdded++;
+    this.scheduled.schedule(reference, time, 'tail');
   }
 
   /** Puts back a reference that was being delivered, ahead of everything of its priority. */
@@ -109,8 +157,7 @@ export class Queue {
       this.onReferenceRemoved(reference);
       return;
     }
-    this.levelOf(reference).addHead(reference);
-    this.deliverAsync();
+    this.enqueue(reference, 'head');
   }
 
   /**
@@ -121,13 +168,38 @@ export class Queue {
     for (let i = references.length - 1; i >= 0; i--) this.cancel(references[i] as MessageReference);
   }
 
-  acknowledge(reference: MessageReference): void {
+  /** Puts back a delivered reference that may be redelivered only from `time` on (redelivery delay). */
+  cancelUntil(reference: MessageReference, time: number): void {
     this.delivering--;
-    this.messagesAcknowledged++;
+    if (this.deleted) this.onReferenceRemoved(reference);
+    else this.scheduled.schedule(reference, time, 'head');
+  }
+
+  acknowledge(reference: MessageReference, reason: AckReason = 'consumed'): void {
+    this.delivering--;
+    if (reason === 'killed') this.messagesKilled++;
+    else this.messagesAcknowledged++;
     this.onReferenceRemoved(reference);
   }
 
-  /** The queued messages in delivery order, for browsing; delivering ones are not included. */
+  /** Takes out every waiting message that has expired by `now` (the expiry scan); returns how many. */
+  expireWaiting(now: number): number {
+    let expired = 0;
+    for (const list of this.levels) {
+      for (let node = list.first; node !== null;) {
+        const next = node.next;
+        if (isExpired(node.value.message, now)) {
+          this.unlink(list, node);
+          this.expire(node.value, now);
+          expired++;
+        }
+        node = next;
+      }
+    }
+    return expired;
+  }
+
+  /** The queued messages in delivery order, for browsing; delivering and scheduled ones are not included. */
   snapshot(): MessageReference[] {
     const references: MessageReference[] = [];
     for (let level = PRIORITY_LEVELS - 1; level >= 0; level--) {
@@ -137,9 +209,14 @@ export class Queue {
     return references;
   }
 
+  /** The scheduled messages in time order, with their times. */
+  scheduledSnapshot(): Array<{ reference: MessageReference; time: number }> {
+    return this.scheduled.snapshot().map(({ reference, time }) => ({ reference, time }));
+  }
+
   /**
-   * Drops every queued message (the queue is being deleted); delivering ones go when acknowledged
-   * or cancelled.
+   * Drops every queued and scheduled message (the queue is being deleted); delivering ones go
+   * when acknowledged or cancelled.
    */
   delete(): void {
     this.deleted = true;
@@ -149,6 +226,14 @@ export class Queue {
         this.onReferenceRemoved(node.value);
       }
     }
+    for (const reference of this.scheduled.clear()) this.onReferenceRemoved(reference);
+    this.groups.clear();
+    this.lastValues?.clear();
+  }
+
+  /** The broker stops: no timer may outlive it (durable scheduled messages are in storage). */
+  stop(): void {
+    this.scheduled.stop();
   }
 
   /** Schedules one delivery pass; many triggers in one turn cost one pass. */
@@ -163,14 +248,27 @@ export class Queue {
     if (!this.deleted) this.deliver();
   }
 
+  /**
+   * One pass over the waiting messages, highest priority first. A consumer found BUSY stays busy
+   * for the rest of the pass (credits only arrive between passes), so it is not asked again, and
+   * the pass ends as soon as every consumer is busy.
+   */
   private deliver(): void {
     this.deliveryScheduled = false;
+    const now = Date.now();
+    const busy = new Set<QueueConsumer>();
     let handled = 0;
     for (let level = PRIORITY_LEVELS - 1; level >= 0; level--) {
       const list = this.levels[level] as LinkedList<MessageReference>;
       for (let node = list.first; node !== null;) {
         const next = node.next;
-        const outcome = this.offer(list, node);
+        if (isExpired(node.value.message, now)) {
+          this.unlink(list, node);
+          this.expire(node.value, now);
+          node = next;
+          continue;
+        }
+        const outcome = this.offer(list, node, busy);
         if (outcome === 'all-busy' || this.consumers.length === 0) return;
         if (outcome === 'handled' && ++handled >= DELIVERIES_PER_PASS) {
           this.deliverAsync();
@@ -181,25 +279,112 @@ export class Queue {
     }
   }
 
-  /** Offers one message to each consumer in turn, starting after the last one served. */
+  /**
+   * Offers one message: to its group's consumer when the group has one, else to each consumer in
+   * turn starting after the last one served (and the consumer that takes it gets its group).
+   */
   private offer(
     list: LinkedList<MessageReference>,
     node: ListNode<MessageReference>,
-  ): 'handled' | 'all-busy' | 'unmatched' {
+    busy: Set<QueueConsumer>,
+  ): OfferOutcome {
+    const group = node.value.routed.group;
+    const owner = group === null ? undefined : this.groups.ownerOf(group);
+    if (owner !== undefined) return this.offerToOwner(owner, list, node, busy);
     const count = this.consumers.length;
-    let busy = 0;
     for (let i = 0; i < count; i++) {
       const index = (this.nextConsumer + i) % count;
-      const status = (this.consumers[index] as QueueConsumer).handle(node.value);
+      const consumer = this.consumers[index] as QueueConsumer;
+      if (busy.has(consumer)) continue;
+      const status = consumer.handle(node.value);
       if (status === HandleStatus.HANDLED) {
-        list.remove(node);
-        this.delivering++;
+        this.take(list, node);
+        if (group !== null) this.groups.bind(group, consumer);
         this.nextConsumer = (index + 1) % Math.max(this.consumers.length, 1);
         return 'handled';
       }
-      if (status === HandleStatus.BUSY) busy++;
+      if (status === HandleStatus.BUSY) busy.add(consumer);
     }
-    return busy === count ? 'all-busy' : 'unmatched';
+    return busy.size >= count ? 'all-busy' : 'unmatched';
+  }
+
+  /** A grouped message waits for its consumer: no other consumer may take it. */
+  private offerToOwner(
+    owner: QueueConsumer,
+    list: LinkedList<MessageReference>,
+    node: ListNode<MessageReference>,
+    busy: Set<QueueConsumer>,
+  ): OfferOutcome {
+    if (!busy.has(owner)) {
+      const status = owner.handle(node.value);
+      if (status === HandleStatus.HANDLED) {
+        this.take(list, node);
+        return 'handled';
+      }
+      if (status === HandleStatus.BUSY) busy.add(owner);
+    }
+    return busy.size >= this.consumers.length ? 'all-busy' : 'unmatched';
+  }
+
+  private take(list: LinkedList<MessageReference>, node: ListNode<MessageReference>): void {
+    this.unlink(list, node);
+    this.delivering++;
+  }
+
+  private unlink(list: LinkedList<MessageReference>, node: ListNode<MessageReference>): void {
+    list.remove(node);
+    this.lastValues?.forget(node);
+  }
+
+  private expire(reference: MessageReference, now: number): void {
+    this.messagesExpired++;
+    this.hooks.expired(reference, now);
+    this.onReferenceRemoved(reference);
+  }
+
+  /** Scheduled references whose time has come: redeliveries ahead (in time order), new ones behind. */
+  private release(due: ScheduledReference[]): void {
+    for (let i = due.length - 1; i >= 0; i--) {
+      const entry = due[i] as ScheduledReference;
+      if (entry.position === 'head') this.enqueue(entry.reference, 'head');
+    }
+    for (const entry of due) if (entry.position === 'tail') this.enqueue(entry.reference, 'tail');
+  }
+
+  private enqueue(reference: MessageReference, position: 'head' | 'tail'): void {
+    const key = this.lastValues === null ? null : lastValueKey(reference.message);
+    if (key === null || !this.replaceLastValue(key, reference, position)) {
+      const list = this.levelOf(reference);
+      const node = position === 'tail' ? list.addTail(reference) : list.addHead(reference);
+      if (key !== null) this.lastValues?.set(key, node);
+    }
+    this.deliverAsync();
+  }
+
+  /**
+   * Last-value queue: a newer message replaces the waiting one with the same name (in place when
+   * it has the same priority); an older one coming back from a consumer gives way to the waiting
+   * one. Returns false when no message with that name is waiting.
+   */
+  private replaceLastValue(key: string, reference: MessageReference, position: 'head' | 'tail'): boolean {
+    const lastValues = this.lastValues as LastValueIndex;
+    const waiting = lastValues.get(key);
+    if (waiting === undefined) return false;
+    if (position === 'head') {
+      this.messagesAcknowledged++;
+      this.onReferenceRemoved(reference);
+      return true;
+    }
+    const replaced = waiting.value;
+    if (replaced.message.priority === reference.message.priority) {
+      waiting.value = reference;
+    } else {
+      this.unlink(this.levelOf(replaced), waiting);
+      lastValues.set(key, this.levelOf(reference).addTail(reference));
+    }
+    this.messagesAcknowledged++;
+    this.onReferenceRemoved(replaced);
+    return true;
   }
 
   private levelOf(reference: MessageReference): LinkedList<MessageReference> {

@@ -1,5 +1,6 @@
 import { HornetQException } from '../../core/protocol';
 import type { Filter } from '../postoffice/filter';
+import { isExpired } from '../postoffice/message-headers';
 import type { MessageReference } from '../postoffice/message-reference';
 import { HandleStatus, type Queue, type QueueConsumer } from '../postoffice/queue';
 
@@ -124,8 +125,10 @@ export class ServerConsumer implements QueueConsumer {
 
   private browseMore(): void {
     const snapshot = this.browseSnapshot as MessageReference[];
+    const now = Date.now();
     while (this.browsePosition < snapshot.length && this.hasCapacity()) {
       const reference = snapshot[this.browsePosition++] as MessageReference;
+      if (isExpired(reference.message, now)) continue;
       if (this.filter !== null && !this.filter.match(reference.message)) continue;
       this.spend(reference.size);
       this.deliver(this.id, reference, reference.deliveryCount);

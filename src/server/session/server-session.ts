@@ -212,7 +212,7 @@ export class ServerSession {
     }
     if (addressSize.isFull() && addressSize.policy === 'DROP') return;
     const route = this.postOffice.prepare(message);
-    if (this.autoCommitSends) this.postOffice.route(route);
+    if (this.autoCommitSends) this.postOffice.send(route);
     else this.requireTransaction().addSend(route);
   }
 
@@ -266,7 +266,7 @@ export class ServerSession {
     const consumer = this.requireConsumer(consumerId);
     this.consumers.delete(consumerId);
     consumer.close();
-    returnToQueues(consumer.takeBackDelivering(false));
+    this.postOffice.cancel([], consumer.takeBackDelivering(false));
   }
 
   private createQueue(packet: CreateQueue): void {
@@ -320,15 +320,16 @@ export class ServerSession {
   }
 
   /**
-   * Rolls back: acknowledged messages go back with their delivery count, and messages delivered
-   * but never acknowledged (the client had them buffered, unseen) go back with it undone. The
-   * client stops the session before rolling back, so nothing is in flight.
+   * Rolls back: acknowledged messages go back as failed deliveries (redelivery delay, dead-letter
+   * address after max-delivery-attempts), and messages delivered but never acknowledged (the
+   * client had them buffered, unseen) go back with their delivery count undone. The client stops
+   * the session before rolling back, so nothing is in flight.
    */
   private rollback(): void {
     const acknowledged = this.requireTransaction().rollback();
     const unseen: MessageReference[] = [];
     for (const consumer of this.consumers.values()) unseen.push(...consumer.takeBackDelivering(false));
-    returnToQueues([...acknowledged, ...unseen]);
+    this.postOffice.cancel(acknowledged, unseen);
   }
 
   /**
@@ -339,14 +340,15 @@ export class ServerSession {
   close(failed: boolean): void {
     if (this.closed) return;
     this.closed = true;
-    const returned: MessageReference[] = this.transaction?.rollback() ?? [];
+    const delivered: MessageReference[] = this.transaction?.rollback() ?? [];
+    const unseen: MessageReference[] = [];
     for (const consumer of this.consumers.values()) {
       consumer.close();
-      returned.push(...consumer.takeBackDelivering(failed));
+      (failed ? delivered : unseen).push(...consumer.takeBackDelivering(failed));
     }
     this.consumers.clear();
     this.producers.clear();
-    returnToQueues(returned);
+    this.postOffice.cancel(delivered, unseen);
     for (const [grant, address] of this.pendingCreditGrants) {
       this.postOffice.addressSize(address).cancelWaiting(new Set([grant]));
     }
@@ -402,15 +404,4 @@ function expectsResponse(packet: Packet): boolean {
     default:
       return false;
   }
-}
-
-/** Returns references to their queues, each queue keeping the references' order at its head. */
-function returnToQueues(references: readonly MessageReference[]): void {
-  const byQueue = new Map<MessageReference['queue'], MessageReference[]>();
-  for (const reference of references) {
-    const list = byQueue.get(reference.queue);
-    if (list === undefined) byQueue.set(reference.queue, [reference]);
-    else list.push(reference);
-  }
-  for (const [queue, list] of byQueue) queue.cancelAll(list);
 }

@@ -22,12 +22,23 @@ export class Transaction {
     for (const reference of references) this.acknowledgements.push(reference);
   }
 
+  /**
+   * Applies the sends (recording their duplicate ids) and the acknowledgements. A send whose
+   * duplicate id its address has already accepted fails the whole commit with
+   * DUPLICATE_ID_REJECTED: nothing is sent and the acknowledged messages go back to their queues.
+   */
   commit(postOffice: PostOffice): void {
     const { sends, acknowledgements } = this.take();
-    for (const route of sends) postOffice.route(route);
+    const duplicate = postOffice.findDuplicate(sends);
+    if (duplicate !== null) {
+      postOffice.cancel(acknowledgements);
+      throw duplicate;
+    }
+    postOffice.routeCommitted(sends);
     for (const reference of acknowledgements) reference.queue.acknowledge(reference);
   }
 
+  /** Forgets the sends and returns the acknowledged messages, for the caller to cancel. */
   rollback(): MessageReference[] {
     return this.take().acknowledgements;
   }

@@ -1,9 +1,10 @@
 import type { CoreMessage } from '../../core/protocol';
-import type { StorageManager, StoredQueue, StoredReference } from './storage-manager';
+import type { StorageManager, StoredDuplicateIds, StoredQueue, StoredReference } from './storage-manager';
 
 interface StoredEntry {
   message: CoreMessage;
   deliveryCount: number;
+  scheduledDeliveryTime: number;
 }
 
 /**
@@ -14,6 +15,8 @@ export class InMemoryStorage implements StorageManager {
   private lastMessageId = 0;
   private readonly queues = new Map<string, StoredQueue>();
   private readonly messages = new Map<string, Map<number, StoredEntry>>();
+  /** A Set keeps insertion order, so ids load back oldest first. */
+  private readonly duplicateIds = new Map<string, Set<string>>();
 
   generateMessageId(): number {
     return ++this.lastMessageId;
@@ -31,7 +34,9 @@ export class InMemoryStorage implements StorageManager {
 
   storeMessage(message: CoreMessage, queueNames: readonly string[]): void {
     for (const name of queueNames)
-      this.messages.get(name)?.set(message.messageId, { message, deliveryCount: 0 });
+      this.messages
+        .get(name)
+        ?.set(message.messageId, { message, deliveryCount: 0, scheduledDeliveryTime: 0 });
   }
 
   storeAcknowledge(queueName: string, messageId: number): void {
@@ -43,6 +48,11 @@ export class InMemoryStorage implements StorageManager {
     if (entry !== undefined) entry.deliveryCount = deliveryCount;
   }
 
+  updateScheduledDeliveryTime(queueName: string, messageId: number, time: number): void {
+    const entry = this.messages.get(queueName)?.get(messageId);
+    if (entry !== undefined) entry.scheduledDeliveryTime = time;
+  }
+
   loadQueues(): StoredQueue[] {
     return [...this.queues.values()].map((queue) => ({ ...queue }));
   }
@@ -50,5 +60,25 @@ export class InMemoryStorage implements StorageManager {
   loadReferences(queueName: string): StoredReference[] {
     const entries = this.messages.get(queueName);
     return entries === undefined ? [] : [...entries.values()].map((entry) => ({ ...entry }));
+  }
+
+  storeDuplicateId(address: string, id: string): void {
+    let ids = this.duplicateIds.get(address);
+    if (ids === undefined) {
+      ids = new Set();
+      this.duplicateIds.set(address, ids);
+    }
+    ids.add(id);
+  }
+
+  deleteDuplicateId(address: string, id: string): void {
+    const ids = this.duplicateIds.get(address);
+    if (ids === undefined) return;
+    ids.delete(id);
+    if (ids.size === 0) this.duplicateIds.delete(address);
+  }
+
+  loadDuplicateIds(): StoredDuplicateIds[] {
+    return [...this.duplicateIds].map(([address, ids]) => ({ address, ids: [...ids] }));
   }
 }

@@ -86,8 +86,20 @@ describe('wildcard matching', () => {
 describe('AddressSettingsRepository', () => {
   it("gives HornetQ's defaults when nothing matches", () => {
     const repository = new AddressSettingsRepository();
-    expect(DEFAULT_ADDRESS_SETTINGS).toEqual({ maxSizeBytes: -1, addressFullPolicy: 'PAGE' });
-    expect(repository.getMatch('jms.queue.orders')).toEqual({ maxSizeBytes: -1, addressFullPolicy: 'PAGE' });
+    expect(DEFAULT_ADDRESS_SETTINGS).toEqual({
+      maxSizeBytes: -1,
+      addressFullPolicy: 'PAGE',
+      deadLetterAddress: null,
+      expiryAddress: null,
+      expiryDelay: -1,
+      redeliveryDelay: 0,
+      redeliveryDelayMultiplier: 1.0,
+      maxRedeliveryDelay: null,
+      maxDeliveryAttempts: 10,
+      sendToDlaOnNoRoute: false,
+      lastValueQueue: false,
+    });
+    expect(repository.getMatch('jms.queue.orders')).toEqual(DEFAULT_ADDRESS_SETTINGS);
     repository.add('jms.topic.#', { maxSizeBytes: 10 });
     expect(repository.getMatch('jms.queue.orders')).toEqual(DEFAULT_ADDRESS_SETTINGS);
   });
@@ -102,14 +114,17 @@ describe('AddressSettingsRepository', () => {
       const repository = new AddressSettingsRepository();
       for (const [pattern, settings] of order as typeof entries) repository.add(pattern, settings);
       expect(repository.getMatch('jms.queue.orders')).toEqual({
+        ...DEFAULT_ADDRESS_SETTINGS,
         maxSizeBytes: 500,
         addressFullPolicy: 'FAIL',
       });
       expect(repository.getMatch('jms.queue.other')).toEqual({
+        ...DEFAULT_ADDRESS_SETTINGS,
         maxSizeBytes: 500,
         addressFullPolicy: 'BLOCK',
       });
       expect(repository.getMatch('jms.topic.news')).toEqual({
+        ...DEFAULT_ADDRESS_SETTINGS,
         maxSizeBytes: 1000,
         addressFullPolicy: 'BLOCK',
       });

@@ -1,0 +1,60 @@
+import { PropertyKind, type CoreMessage } from '../../core/protocol';
+
+/** Property names the broker acts on: HornetQ's Message.HDR_* values, as they travel on the wire. */
+export const MessageHeader = {
+  /** LONG, epoch ms: the message is not delivered before this time. */
+  SCHEDULED_DELIVERY_TIME: '_HQ_SCHED_DELIVERY',
+  /** STRING or BYTES: an address drops a second message with an id it has seen. */
+  DUPLICATE_DETECTION_ID: '_HQ_DUPL_ID',
+  /** STRING: every message of a group goes to one consumer of a queue (JMSXGroupID). */
+  GROUP_ID: '_HQ_GROUP_ID',
+  /** STRING: a last-value queue keeps only the newest message per value. */
+  LAST_VALUE_NAME: '_HQ_LVQ_NAME',
+  /** Set on copies moved to a dead-letter or expiry address. */
+  ORIGINAL_ADDRESS: '_HQ_ORIG_ADDRESS',
+  ORIGINAL_QUEUE: '_HQ_ORIG_QUEUE',
+  ORIGINAL_MESSAGE_ID: '_HQ_ORIG_MESSAGE_ID',
+  /** LONG, epoch ms: when the broker found the message expired (expiry copies only). */
+  ACTUAL_EXPIRY_TIME: '_HQ_ACTUAL_EXPIRY',
+} as const;
+
+/** True once a message with an expiration has reached it. */
+export function isExpired(message: CoreMessage, now: number): boolean {
+  return message.expiration > 0 && message.expiration <= now;
+}
+
+/** The scheduled delivery time, or 0 when the message has none (or one that is not a number). */
+export function scheduledDeliveryTime(message: CoreMessage): number {
+  const value = message.properties.get(MessageHeader.SCHEDULED_DELIVERY_TIME);
+  if (value === undefined) return 0;
+  return (value.kind === PropertyKind.LONG || value.kind === PropertyKind.INT) && value.value > 0
+    ? value.value
+    : 0;
+}
+
+/**
+ * A string key for a STRING or BYTES property, or null when absent or of another type. The kind
+ * is part of the key: the string 'ab' and the bytes 0x61 0x62 are different ids, as in HornetQ.
+ */
+function propertyKey(message: CoreMessage, name: string): string | null {
+  const value = message.properties.get(name);
+  if (value === undefined) return null;
+  if (value.kind === PropertyKind.STRING) return `s:${value.value}`;
+  if (value.kind === PropertyKind.BYTES) return `b:${value.value.toString('hex')}`;
+  return null;
+}
+
+/** The duplicate-detection id as a cache key (see propertyKey), or null. */
+export function duplicateIdKey(message: CoreMessage): string | null {
+  return propertyKey(message, MessageHeader.DUPLICATE_DETECTION_ID);
+}
+
+/** The message group as a key, or null for an ungrouped message. */
+export function groupKey(message: CoreMessage): string | null {
+  return propertyKey(message, MessageHeader.GROUP_ID);
+}
+
+/** The last-value name as a key, or null when the message has none. */
+export function lastValueKey(message: CoreMessage): string | null {
+  return propertyKey(message, MessageHeader.LAST_VALUE_NAME);
+}

@@ -1,0 +1,91 @@
+import {
+  DEFAULT_BROKER_CONFIGURATION,
+  validateBrokerConfiguration,
+  type BrokerConfiguration,
+} from '../../src/server/broker-configuration';
+import { AddressSettingsRepository } from '../../src/server/postoffice/address-settings';
+
+function problemsOf(overrides: Partial<BrokerConfiguration>): string {
+  try {
+    validateBrokerConfiguration({ ...DEFAULT_BROKER_CONFIGURATION, ...overrides });
+    return '';
+  } catch (error) {
+    expect(error).toBeInstanceOf(RangeError);
+    return (error as Error).message;
+  }
+}
+
+describe('broker configuration: messaging settings', () => {
+  it("has HornetQ's defaults", () => {
+    expect(DEFAULT_BROKER_CONFIGURATION).toMatchObject({
+      messageExpiryScanPeriod: 30_000,
+      idCacheSize: 20_000,
+      persistIdCache: true,
+    });
+    expect(problemsOf({})).toBe('');
+  });
+
+  it.each([
+    [
+      { messageExpiryScanPeriod: 0 },
+      /messageExpiryScanPeriod \(message-expiry-scan-period\) must be -1 \(off\) or an integer in 1\.\.2147483647 ms \(actual value: 0\)/,
+    ],
+    [{ messageExpiryScanPeriod: -2 }, /messageExpiryScanPeriod.*actual value: -2/],
+    [{ messageExpiryScanPeriod: 2_147_483_648 }, /messageExpiryScanPeriod.*actual value: 2147483648/],
+    [
+      { idCacheSize: 0 },
+      /idCacheSize \(id-cache-size\) must be an integer in 1\.\.2147483647 \(actual value: 0\)/,
+    ],
+    [{ idCacheSize: 1.5 }, /idCacheSize.*actual value: 1\.5/],
+  ])('refuses %j naming the setting, the value and the range', (overrides, expected) => {
+    expect(problemsOf(overrides)).toMatch(expected);
+  });
+
+  it('accepts -1 to turn the expiry scan off, and small values for tests', () => {
+    expect(problemsOf({ messageExpiryScanPeriod: -1, idCacheSize: 1, persistIdCache: false })).toBe('');
+  });
+
+  it('checks every address-settings match and names the match, the setting and the value', () => {
+    const message = problemsOf({
+      addressSettings: {
+        '#': { maxDeliveryAttempts: -5 },
+        'jms.queue.orders': { redeliveryDelay: -1, redeliveryDelayMultiplier: 0 },
+        'jms.queue.ok': { maxDeliveryAttempts: 3, deadLetterAddress: 'jms.queue.DLQ' },
+      },
+    });
+    expect(message).toMatch(
+      /'#': maxDeliveryAttempts must be -1 \(no limit\) or an integer >= 0 \(actual value: -5\)/,
+    );
+    expect(message).toMatch(
+      /'jms\.queue\.orders': redeliveryDelay must be an integer >= 0 \(ms\) \(actual value: -1\)/,
+    );
+    expect(message).toMatch(/redeliveryDelayMultiplier must be a finite number > 0 \(actual value: 0\)/);
+    expect(message).not.toMatch(/jms\.queue\.ok/);
+  });
+});
+
+describe('address settings validation', () => {
+  it.each([
+    [{ expiryDelay: -2 }, /expiryDelay must be -1 or an integer >= 0/],
+    [{ maxRedeliveryDelay: -1 }, /maxRedeliveryDelay must be null or an integer >= 0/],
+    [{ deadLetterAddress: '' }, /deadLetterAddress must be null or a non-empty address \(actual value: ""\)/],
+    [{ expiryAddress: '' }, /expiryAddress must be null or a non-empty address/],
+    [
+      { addressFullPolicy: 'SPILL' as never },
+      /addressFullPolicy must be PAGE, DROP, BLOCK, FAIL \(actual value: "SPILL"\)/,
+    ],
+    [{ lastValueQueue: 'yes' as never }, /lastValueQueue must be true or false/],
+  ])('refuses %j', (settings, expected) => {
+    expect(() => new AddressSettingsRepository().add('a.#', settings)).toThrow(expected);
+  });
+
+  it('a setting given as undefined inherits from less specific matches instead of erasing them', () => {
+    const repository = new AddressSettingsRepository();
+    repository.add('#', { deadLetterAddress: 'DLQ', maxDeliveryAttempts: 10 });
+    repository.add('jms.queue.orders', { maxDeliveryAttempts: 3, deadLetterAddress: undefined } as never);
+    expect(repository.getMatch('jms.queue.orders')).toMatchObject({
+      deadLetterAddress: 'DLQ',
+      maxDeliveryAttempts: 3,
+    });
+  });
+});
