@@ -1,19 +1,24 @@
 /**
- * The public entry point. The core layer is exported for services that want it directly; the JMS
- * API and the naming registry are built on top of it.
+ * The public entry point: the JMS 1.1 API (HornetQConnectionFactory and what it makes), the
+ * broker, and the core client beneath JMS for services that want it directly.
  */
+export * from './jms';
 export {
   ClientConsumer,
   ClientProducer,
   ClientSession,
   ClientSessionFactory,
   DEFAULT_CLIENT_OPTIONS,
+  FailoverEventType,
   ReceivedMessage,
   type ClientOptions,
   type CreateConsumerOptions,
   type CreateQueueOptions,
+  type FailoverEvent,
+  type FailoverStatistics,
   type MessageHandler,
   type QueueInfo as CoreQueueInfo,
+  type SessionFailureListener,
   type SessionSettings,
   type TransportConfiguration,
 } from './core/client';

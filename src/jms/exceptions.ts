@@ -55,8 +55,12 @@ export class TransactionRolledBackException extends JMSException {}
  * parse, or a numeric read of a property that does not exist (Java's NumberFormatException).
  */
 export class NumberFormatException extends Error {
-  constructor(message: string) {
+  constructor(message?: string) {
     super(message);
-    Object.defineProperty(this, 'name', { value: 'NumberFormatException', enumerable: false, configurable: true });
+    Object.defineProperty(this, 'name', {
+      value: 'NumberFormatException',
+      enumerable: false,
+      configurable: true,
+    });
   }
 }

@@ -40,6 +40,8 @@ export class ClientConsumer {
   private pendingAck: ReceivedMessage | null = null;
   private pendingAckBytes = 0;
   private isClosed = false;
+  /** Its session is stopped: buffered messages wait for start (HornetQ's ClientConsumerImpl.stop). */
+  private paused = false;
   /** close() has asked the broker to close it: a re-created session must not bring it back. */
   private closing = false;
   /** What the broker said about the queue when the consumer was created; null until then. */
@@ -118,15 +120,31 @@ export class ClientConsumer {
     else if (this.handler !== null || this.waiters.length > 0) this.askForOne();
   }
 
-  /** Waits for a message: forever when `timeoutMs` is 0 or absent, else at most that long (then null). */
-  receive(timeoutMs = 0): Promise<ReceivedMessage | null> {
+  /**
+   * Waits for a message: forever when `timeoutMs` is 0 or absent, else at most that long (then
+   * null). An aborted `signal` rejects with its reason and consumes nothing.
+   */
+  receive(timeoutMs = 0, signal?: AbortSignal): Promise<ReceivedMessage | null> {
     this.checkNoHandler();
+    if (signal?.aborted === true) return Promise.reject(signal.reason);
     const message = this.takeBuffered();
     if (message !== null || this.isClosed) return Promise.resolve(message);
     this.askForOne();
-    return new Promise((resolve) => {
+    return new Promise((resolve, reject) => {
       const waiter: Waiter = { resolve, timer: null, forcedSequence: null };
       if (timeoutMs > 0) waiter.timer = setTimeout(() => this.settleWaiter(waiter, null), timeoutMs);
+      if (signal !== undefined) {
+        // Aborting takes the waiter out first, so a message arriving later stays for the next receive.
+        const onAbort = (): void => {
+          this.removeWaiter(waiter);
+          reject(signal.reason);
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
+        waiter.resolve = (received) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(received);
+        };
+      }
       this.waiters.push(waiter);
     });
   }
@@ -138,7 +156,7 @@ export class ClientConsumer {
   receiveImmediate(): Promise<ReceivedMessage | null> {
     this.checkNoHandler();
     const message = this.takeBuffered();
-    if (message !== null || this.isClosed) return Promise.resolve(message);
+    if (message !== null || this.isClosed || this.paused) return Promise.resolve(message);
     this.askForOne();
     const sequence = ++this.forceSequence;
     return new Promise((resolve) => {
@@ -149,6 +167,24 @@ export class ClientConsumer {
         sequence,
       });
     });
+  }
+
+  /** The session stopped: hold buffered messages back from receive and the handler. */
+  pause(): void {
+    this.paused = true;
+  }
+
+  /** The session started again: buffered messages go to waiting receives or the handler. */
+  resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    if (this.handler !== null) {
+      void this.dispatch();
+      return;
+    }
+    while (this.waiters.length > 0 && this.bufferedCount > 0) {
+      this.settleWaiter(this.waiters[0] as Waiter, this.takeBuffered());
+    }
   }
 
   /** Messages go to the handler, one at a time (an async handler finishes before the next). */
@@ -201,7 +237,7 @@ export class ClientConsumer {
     this.slowCreditOutstanding = false;
     const messageSize = size - DELIVERY_FRAME_OVERHEAD;
     const message = new ReceivedMessage(packet.message, packet.deliveryCount, messageSize, this);
-    const waiter = this.handler === null ? this.waiters.shift() : undefined;
+    const waiter = this.handler === null && !this.paused ? this.waiters.shift() : undefined;
     if (waiter !== undefined) {
       this.consumed(message);
       this.settleWaiter(waiter, message);
@@ -262,7 +298,7 @@ export class ClientConsumer {
   }
 
   private takeBuffered(): ReceivedMessage | null {
-    if (this.bufferHead >= this.buffer.length) return null;
+    if (this.paused || this.bufferHead >= this.buffer.length) return null;
     const message = this.buffer[this.bufferHead] as ReceivedMessage;
     this.buffer[this.bufferHead++] = undefined as unknown as ReceivedMessage;
     if (this.bufferHead > 1024 && this.bufferHead * 2 > this.buffer.length) {
@@ -321,10 +357,14 @@ export class ClientConsumer {
   }
 
   private settleWaiter(waiter: Waiter, message: ReceivedMessage | null): void {
+    this.removeWaiter(waiter);
+    waiter.resolve(message);
+  }
+
+  private removeWaiter(waiter: Waiter): void {
     const index = this.waiters.indexOf(waiter);
     if (index >= 0) this.waiters.splice(index, 1);
     if (waiter.timer !== null) clearTimeout(waiter.timer);
-    waiter.resolve(message);
   }
 
   private checkNoHandler(): void {

@@ -221,12 +221,17 @@ export class ClientSession {
     this.checkOpen();
     this.started = true;
     this.sendOneWay({ type: PacketType.SESS_START });
+    for (const consumer of this.consumers.values()) consumer.resume();
   }
 
-  /** Stops delivery; resolves once the broker has stopped, so nothing more arrives. */
+  /**
+   * Stops delivery; resolves once the broker has stopped, so nothing more arrives. Messages the
+   * consumers already buffered stay there until start: neither receive nor a handler gets them.
+   */
   async stop(): Promise<void> {
     this.checkOpen();
     this.started = false;
+    for (const consumer of this.consumers.values()) consumer.pause();
     await this.call({ type: PacketType.SESS_STOP });
   }
 
@@ -263,15 +268,17 @@ export class ClientSession {
    * Rolls back: messages acknowledged in the transaction come back (delivery count + 1). The
    * session is stopped first so that nothing is in flight, batched acknowledgements are sent (they
    * belong to the transaction), unseen buffered messages are dropped (the broker takes them back
-   * with their count unchanged), then delivery resumes.
+   * with their count unchanged), then delivery resumes. On a session that is not transacted this
+   * is JMS recover: every unacknowledged message comes back. `seen` names consumers whose oldest
+   * unacknowledged message the application has had (it comes back marked redelivered).
    */
-  async rollback(): Promise<void> {
+  async rollback(seen: readonly ClientConsumer[] = []): Promise<void> {
     await this.ready();
     const wasStarted = this.started;
     if (wasStarted) await this.stop();
     await this.flushAcknowledgements();
     for (const consumer of this.consumers.values()) consumer.clearBuffer();
-    await this.call({ type: PacketType.SESS_ROLLBACK, considerLastMessageAsDelivered: false });
+    await this.call({ type: PacketType.SESS_ROLLBACK, seenConsumerIds: seen.map((consumer) => consumer.id) });
     this.rollbackOnly = false;
     this.workDone = false;
     if (wasStarted) this.start();

@@ -142,7 +142,9 @@ function encodeBody(w: BufferWriter, p: Packet): void {
     case PacketType.SESS_CLOSE:
       return;
     case PacketType.SESS_ROLLBACK:
-      return w.writeBoolean(p.considerLastMessageAsDelivered);
+      w.writeInt(p.seenConsumerIds.length);
+      for (const id of p.seenConsumerIds) w.writeLong(id);
+      return;
     case PacketType.SESS_QUEUEQUERY:
       return w.writeString(p.queueName);
     case PacketType.SESS_QUEUEQUERY_RESP:
@@ -283,7 +285,12 @@ function decodeBody(type: number, r: BufferReader): Packet {
     case PacketType.SESS_CLOSE:
       return { type };
     case PacketType.SESS_ROLLBACK:
-      return { type, considerLastMessageAsDelivered: r.readBoolean() };
+    {
+      const count = r.readCount('consumer id', 8);
+      const seenConsumerIds: number[] = [];
+      for (let i = 0; i < count; i++) seenConsumerIds.push(r.readLong());
+      return { type, seenConsumerIds };
+    }
     case PacketType.SESS_QUEUEQUERY:
       return { type, queueName: r.readString() };
     case PacketType.SESS_QUEUEQUERY_RESP:

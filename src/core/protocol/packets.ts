@@ -108,9 +108,15 @@ export interface Acknowledge {
 export interface Commit {
   type: typeof PacketType.SESS_COMMIT;
 }
+/**
+ * Rolls back the transaction, and returns every message delivered and not acknowledged to its
+ * queue. The oldest unacknowledged message of each consumer in `seenConsumerIds` was handed to the
+ * application (a listener that threw, a recover): it keeps its delivery count, so it comes back
+ * marked redelivered; the others were never seen and come back as they were.
+ */
 export interface Rollback {
   type: typeof PacketType.SESS_ROLLBACK;
-  considerLastMessageAsDelivered: boolean;
+  seenConsumerIds: number[];
 }
 export interface QueueQuery {
   type: typeof PacketType.SESS_QUEUEQUERY;

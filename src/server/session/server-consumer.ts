@@ -94,14 +94,18 @@ export class ServerConsumer implements QueueConsumer {
   }
 
   /**
-   * Takes back every delivered, unacknowledged message. `consumed` false (a clean close or a
-   * rollback of messages the application never saw) undoes their delivery count.
+   * Takes back every delivered, unacknowledged message, oldest first. The first `seenCount` were
+   * handed to the application and keep their delivery count; the rest it never saw (they sat in
+   * the client's buffer), so their delivery is undone. A client that vanished may have seen them
+   * all: Infinity.
    */
-  takeBackDelivering(consumed: boolean): MessageReference[] {
+  takeBackDelivering(seenCount: number): { seen: MessageReference[]; unseen: MessageReference[] } {
     const references = [...this.delivering.values()];
     this.delivering.clear();
-    if (!consumed) for (const reference of references) reference.deliveryCount--;
-    return references;
+    const seen = references.slice(0, seenCount);
+    const unseen = references.slice(seen.length);
+    for (const reference of unseen) reference.deliveryCount--;
+    return { seen, unseen };
   }
 
   /** Stops taking messages; the caller returns the delivering ones to their queue. */
@@ -110,8 +114,9 @@ export class ServerConsumer implements QueueConsumer {
     if (!this.browseOnly) this.queue.removeConsumer(this);
   }
 
+  /** Browsing is not delivery: a browser works whether or not its session is started. */
   private hasCapacity(): boolean {
-    return !this.closed && this.started && (this.unlimitedCredits || this.credits > 0);
+    return !this.closed && (this.started || this.browseOnly) && (this.unlimitedCredits || this.credits > 0);
   }
 
   private spend(bytes: number): void {

@@ -162,7 +162,7 @@ export class ServerSession {
         this.requireTransaction().commit(this.postOffice);
         return ok;
       case PacketType.SESS_ROLLBACK:
-        this.rollback();
+        this.rollback(packet.seenConsumerIds);
         return ok;
       case PacketType.SESS_CLOSE:
         this.close(false);
@@ -266,7 +266,7 @@ export class ServerSession {
     const consumer = this.requireConsumer(consumerId);
     this.consumers.delete(consumerId);
     consumer.close();
-    this.postOffice.cancel([], consumer.takeBackDelivering(false));
+    this.postOffice.cancel([], consumer.takeBackDelivering(0).unseen);
   }
 
   private createQueue(packet: CreateQueue): void {
@@ -320,16 +320,21 @@ export class ServerSession {
   }
 
   /**
-   * Rolls back: acknowledged messages go back as failed deliveries (redelivery delay, dead-letter
-   * address after max-delivery-attempts), and messages delivered but never acknowledged (the
-   * client had them buffered, unseen) go back with their delivery count undone. The client stops
-   * the session before rolling back, so nothing is in flight.
+   * Rolls back (a non-transacted session too: that is how JMS recover works): acknowledged
+   * messages, and the oldest unacknowledged one of each consumer the client says the application
+   * saw, go back as failed deliveries (redelivery delay, dead-letter address after
+   * max-delivery-attempts); the other unacknowledged ones (buffered, unseen) go back with their
+   * delivery count undone. The client stops the session first, so nothing is in flight.
    */
-  private rollback(): void {
-    const acknowledged = this.requireTransaction().rollback();
+  private rollback(seenConsumerIds: readonly number[]): void {
+    const delivered = this.transaction?.rollback() ?? [];
     const unseen: MessageReference[] = [];
-    for (const consumer of this.consumers.values()) unseen.push(...consumer.takeBackDelivering(false));
-    this.postOffice.cancel(acknowledged, unseen);
+    for (const consumer of this.consumers.values()) {
+      const taken = consumer.takeBackDelivering(seenConsumerIds.includes(consumer.id) ? 1 : 0);
+      delivered.push(...taken.seen);
+      unseen.push(...taken.unseen);
+    }
+    this.postOffice.cancel(delivered, unseen);
   }
 
   /**
@@ -344,7 +349,9 @@ export class ServerSession {
     const unseen: MessageReference[] = [];
     for (const consumer of this.consumers.values()) {
       consumer.close();
-      (failed ? delivered : unseen).push(...consumer.takeBackDelivering(failed));
+      const taken = consumer.takeBackDelivering(failed ? Infinity : 0);
+      delivered.push(...taken.seen);
+      unseen.push(...taken.unseen);
     }
     this.consumers.clear();
     this.producers.clear();

@@ -215,7 +215,7 @@ export const packetArbitraries: Record<PacketType, fc.Arbitrary<Packet>> = {
   [PacketType.SESS_COMMIT]: fc.record({ type: fc.constant(PacketType.SESS_COMMIT) }),
   [PacketType.SESS_ROLLBACK]: fc.record({
     type: fc.constant(PacketType.SESS_ROLLBACK),
-    considerLastMessageAsDelivered: fc.boolean(),
+    seenConsumerIds: fc.array(safeLong, { maxLength: 5 }),
   }),
   [PacketType.SESS_QUEUEQUERY]: fc.record({ type: fc.constant(PacketType.SESS_QUEUEQUERY), queueName: text }),
   [PacketType.SESS_QUEUEQUERY_RESP]: fc.record({

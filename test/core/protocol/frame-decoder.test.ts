@@ -51,7 +51,7 @@ const SAMPLE_FRAMES = [
   encodePacket(12, { type: PacketType.DISCONNECT, reason: 'bye 👋' }),
   encodePacket(Number.MAX_SAFE_INTEGER, {
     type: PacketType.SESS_ROLLBACK,
-    considerLastMessageAsDelivered: true,
+    seenConsumerIds: [3],
   }),
 ];
 const SAMPLE_HEX = SAMPLE_FRAMES.map((frame) => frame.toString('hex'));

@@ -456,9 +456,13 @@ describe('malformed fields', () => {
   });
 
   it.each([2, 3, 0x7f, 0x80, 0xff])('rejects the boolean byte %i', (value) => {
-    const rollback = rawFrame(PacketType.SESS_ROLLBACK, (w) => w.writeByte(value));
-    expect(protocolErrorFrom(() => decodeFrame(rollback)).message).toMatch(
-      new RegExp(`SESS_ROLLBACK\\(44\\).*invalid boolean byte ${value}`),
+    const reattached = rawFrame(PacketType.REATTACH_SESSION_RESP, (w) => {
+      w.writeInt(0);
+      w.writeInt(0);
+      w.writeByte(value);
+    });
+    expect(protocolErrorFrom(() => decodeFrame(reattached)).message).toMatch(
+      new RegExp(`REATTACH_SESSION_RESP\\(33\\).*invalid boolean byte ${value}`),
     );
     const disconnect = rawFrame(PacketType.DISCONNECT, (w) => w.writeByte(value));
     expect(protocolErrorFrom(() => decodeFrame(disconnect)).message).toMatch(/invalid boolean byte/);

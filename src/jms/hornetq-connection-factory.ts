@@ -1,0 +1,233 @@
+import { clientOptionProblem, type TransportConfiguration } from '../core/client';
+import { DEFAULT_CONNECTION_FACTORY_CONFIG, type ConnectionFactoryConfig } from './connection-factory-config';
+import { IllegalStateException, JMSException } from './exceptions';
+import { HornetQConnection } from './hornetq-connection';
+
+const USED = 'Cannot set attribute on HornetQConnectionFactory after it has been used';
+
+/**
+ * Creates JMS connections to the brokers named by its connectors, with HornetQ's settings and
+ * defaults. HornetQ's rule: once createConnection has been called (even if it failed), every
+ * setter throws IllegalStateException.
+ */
+export class HornetQConnectionFactory {
+  private readonly connectors: TransportConfiguration[];
+  private readonly config: ConnectionFactoryConfig = { ...DEFAULT_CONNECTION_FACTORY_CONFIG };
+  private readonly connections = new Set<HornetQConnection>();
+  private used = false;
+
+  constructor(...connectors: TransportConfiguration[]) {
+    this.connectors =
+      connectors.length > 0 ? connectors.map((c) => ({ ...c })) : [{ host: 'localhost', port: 5445 }];
+  }
+
+  async createConnection(userName?: string, password?: string): Promise<HornetQConnection> {
+    this.used = true;
+    const connection = await HornetQConnection.open({
+      connectors: this.connectors,
+      config: { ...this.config },
+      username: userName ?? null,
+      password: password ?? null,
+      onClose: (closed) => this.connections.delete(closed),
+    });
+    this.connections.add(connection);
+    return connection;
+  }
+
+  /** Closes every connection this factory made. */
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.connections].map((connection) => connection.close()));
+  }
+
+  getStaticConnectors(): TransportConfiguration[] {
+    return this.connectors.map((c) => ({ ...c }));
+  }
+
+  isHA(): boolean {
+    return false;
+  }
+
+  getConfirmationWindowSize(): number {
+    return this.config.confirmationWindowSize;
+  }
+  setConfirmationWindowSize(bytes: number): void {
+    this.set('confirmationWindowSize', bytes);
+  }
+  getReconnectAttempts(): number {
+    return this.config.reconnectAttempts;
+  }
+  setReconnectAttempts(attempts: number): void {
+    this.set('reconnectAttempts', attempts);
+  }
+  getRetryInterval(): number {
+    return this.config.retryInterval;
+  }
+  setRetryInterval(ms: number): void {
+    this.set('retryInterval', ms);
+  }
+  getRetryIntervalMultiplier(): number {
+    return this.config.retryIntervalMultiplier;
+  }
+  setRetryIntervalMultiplier(factor: number): void {
+    this.set('retryIntervalMultiplier', factor);
+  }
+  getMaxRetryInterval(): number {
+    return this.config.maxRetryInterval;
+  }
+  setMaxRetryInterval(ms: number): void {
+    this.set('maxRetryInterval', ms);
+  }
+  getRetryJitter(): number {
+    return this.config.retryJitter;
+  }
+  setRetryJitter(fraction: number): void {
+    this.set('retryJitter', fraction);
+  }
+  getInitialConnectAttempts(): number {
+    return this.config.initialConnectAttempts;
+  }
+  setInitialConnectAttempts(attempts: number): void {
+    this.set('initialConnectAttempts', attempts);
+  }
+  isFailoverOnInitialConnection(): boolean {
+    return this.config.failoverOnInitialConnection;
+  }
+  setFailoverOnInitialConnection(on: boolean): void {
+    this.set('failoverOnInitialConnection', on);
+  }
+  getClientFailureCheckPeriod(): number {
+    return this.config.clientFailureCheckPeriod;
+  }
+  setClientFailureCheckPeriod(ms: number): void {
+    this.set('clientFailureCheckPeriod', ms);
+  }
+  getConnectionTTL(): number {
+    return this.config.connectionTTL;
+  }
+  setConnectionTTL(ms: number): void {
+    this.set('connectionTTL', ms);
+  }
+  getCallTimeout(): number {
+    return this.config.callTimeout;
+  }
+  setCallTimeout(ms: number): void {
+    this.set('callTimeout', ms);
+  }
+  getCallFailoverTimeout(): number {
+    return this.config.callFailoverTimeout;
+  }
+  setCallFailoverTimeout(ms: number): void {
+    this.set('callFailoverTimeout', ms);
+  }
+  getConsumerWindowSize(): number {
+    return this.config.consumerWindowSize;
+  }
+  setConsumerWindowSize(bytes: number): void {
+    this.set('consumerWindowSize', bytes);
+  }
+  getConsumerMaxRate(): number {
+    return this.config.consumerMaxRate;
+  }
+  setConsumerMaxRate(perSecond: number): void {
+    this.set('consumerMaxRate', perSecond);
+  }
+  getProducerWindowSize(): number {
+    return this.config.producerWindowSize;
+  }
+  setProducerWindowSize(bytes: number): void {
+    this.set('producerWindowSize', bytes);
+  }
+  getProducerMaxRate(): number {
+    return this.config.producerMaxRate;
+  }
+  setProducerMaxRate(perSecond: number): void {
+    this.set('producerMaxRate', perSecond);
+  }
+  getMinLargeMessageSize(): number {
+    return this.config.minLargeMessageSize;
+  }
+  setMinLargeMessageSize(bytes: number): void {
+    this.set('minLargeMessageSize', bytes);
+  }
+  isCompressLargeMessage(): boolean {
+    return this.config.compressLargeMessage;
+  }
+  setCompressLargeMessage(on: boolean): void {
+    this.set('compressLargeMessage', on);
+  }
+  isCacheLargeMessagesClient(): boolean {
+    return this.config.cacheLargeMessagesClient;
+  }
+  setCacheLargeMessagesClient(on: boolean): void {
+    this.set('cacheLargeMessagesClient', on);
+  }
+  isBlockOnAcknowledge(): boolean {
+    return this.config.blockOnAcknowledge;
+  }
+  setBlockOnAcknowledge(on: boolean): void {
+    this.set('blockOnAcknowledge', on);
+  }
+  isBlockOnDurableSend(): boolean {
+    return this.config.blockOnDurableSend;
+  }
+  setBlockOnDurableSend(on: boolean): void {
+    this.set('blockOnDurableSend', on);
+  }
+  isBlockOnNonDurableSend(): boolean {
+    return this.config.blockOnNonDurableSend;
+  }
+  setBlockOnNonDurableSend(on: boolean): void {
+    this.set('blockOnNonDurableSend', on);
+  }
+  isAutoGroup(): boolean {
+    return this.config.autoGroup;
+  }
+  setAutoGroup(on: boolean): void {
+    this.set('autoGroup', on);
+  }
+  getGroupID(): string | null {
+    return this.config.groupID;
+  }
+  setGroupID(id: string | null): void {
+    this.set('groupID', id);
+  }
+  isPreAcknowledge(): boolean {
+    return this.config.preAcknowledge;
+  }
+  setPreAcknowledge(on: boolean): void {
+    this.set('preAcknowledge', on);
+  }
+  getDupsOKBatchSize(): number {
+    return this.config.dupsOKBatchSize;
+  }
+  setDupsOKBatchSize(bytes: number): void {
+    this.set('dupsOKBatchSize', bytes);
+  }
+  getTransactionBatchSize(): number {
+    return this.config.transactionBatchSize;
+  }
+  setTransactionBatchSize(bytes: number): void {
+    this.set('transactionBatchSize', bytes);
+  }
+  getClientID(): string | null {
+    return this.config.clientID;
+  }
+  setClientID(id: string | null): void {
+    this.set('clientID', id);
+  }
+
+  /** Checks the used-rule and the value's range, then records it. */
+  private set<K extends keyof ConnectionFactoryConfig>(name: K, value: ConnectionFactoryConfig[K]): void {
+    if (this.used) throw new IllegalStateException(USED);
+    const problem = clientOptionProblem(name, value) ?? batchSizeProblem(name, value);
+    if (problem !== null) throw new JMSException(problem, 'INVALID_CONFIGURATION');
+    this.config[name] = value;
+  }
+}
+
+function batchSizeProblem(name: string, value: unknown): string | null {
+  if (name !== 'dupsOKBatchSize' && name !== 'transactionBatchSize') return null;
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0
+    ? null
+    : `${name} must be an integer >= 0 (actual value: ${String(value)})`;
+}

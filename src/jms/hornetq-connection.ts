@@ -1,0 +1,342 @@
+import { randomUUID } from 'node:crypto';
+import {
+  ClientSessionFactory,
+  FailoverEventType,
+  type ClientOptions,
+  type ClientSession,
+  type FailoverEvent,
+  type FailoverStatistics,
+  type SessionSettings,
+  type TransportConfiguration,
+} from '../core/client';
+import { HornetQException } from '../core/protocol';
+import { HornetQConnectionMetaData } from './connection-metadata';
+import type { ConnectionFactoryConfig } from './connection-factory-config';
+import {
+  AddressPrefix,
+  HornetQTemporaryQueue,
+  HornetQTemporaryTopic,
+  type TemporaryQueue,
+  type TemporaryTopic,
+} from './destination';
+import { IllegalStateException, InvalidClientIDException, JMSException } from './exceptions';
+import { HornetQSession, Session, type SessionConnection } from './hornetq-session';
+import { jmsCall, toJMSException } from './jms-error';
+import { insideListenerOf } from './listener-context';
+
+export type ExceptionListener = (exception: JMSException) => void;
+export type FailoverEventListener = (event: FailoverEvent) => void;
+
+export interface OpenConnectionOptions {
+  connectors: TransportConfiguration[];
+  config: ConnectionFactoryConfig;
+  username: string | null;
+  password: string | null;
+  onClose: (connection: HornetQConnection) => void;
+}
+
+/** The metadata key under which the broker keeps client ids unique (HornetQ's name). */
+const CLIENT_ID_KEY = 'jms-client-id';
+
+/**
+ * A JMS connection: one core session factory (one broker connection, with its failover) and an
+ * administrative core session that authenticates the user at once, holds the client id on the
+ * broker and owns temporary destinations. Sessions are core sessions on the same connection.
+ */
+export class HornetQConnection implements SessionConnection {
+  /** Stamped on every message sent through this connection, for noLocal subscribers. */
+  readonly stamp = randomUUID();
+  private readonly sessions = new Set<HornetQSession>();
+  private readonly temporaries = new Set<string>();
+  private readonly deletedTemporaries = new Set<string>();
+  private readonly metaData = new HornetQConnectionMetaData();
+  private currentClientID: string | null = null;
+  private used = false;
+  private started = false;
+  private isClosed = false;
+  private exceptionListener: ExceptionListener | null = null;
+  private failoverListener: FailoverEventListener | null = null;
+
+  private constructor(
+    private readonly factory: ClientSessionFactory,
+    private readonly admin: ClientSession,
+    private readonly options: OpenConnectionOptions,
+  ) {
+    factory.addFailureListener((error, failedOver) => this.onFailure(error, failedOver));
+    factory.addFailoverListener((event) => this.onFailoverEvent(event));
+  }
+
+  /** Connects and authenticates; a configured client id is claimed at once. */
+  static async open(options: OpenConnectionOptions): Promise<HornetQConnection> {
+    let factory: ClientSessionFactory;
+    try {
+      factory = await ClientSessionFactory.connect({
+        ...clientOptions(options.config),
+        connectors: options.connectors,
+      });
+    } catch (error) {
+      const cause = toJMSException(error);
+      throw new JMSException(`Failed to create session factory: ${cause.message}`, cause.errorCode, {
+        cause: error,
+      });
+    }
+    try {
+      const admin = await factory.createSession(credentials(options));
+      const connection = new HornetQConnection(factory, admin, options);
+      const preset = options.config.clientID;
+      if (preset !== null) await connection.claimClientID(preset);
+      return connection;
+    } catch (error) {
+      await factory.close();
+      throw toJMSException(error);
+    }
+  }
+
+  get clientID(): string | null {
+    return this.currentClientID;
+  }
+
+  get groupID(): string | null {
+    return this.options.config.groupID;
+  }
+
+  get autoGroup(): boolean {
+    return this.options.config.autoGroup;
+  }
+
+  async createSession(
+    transacted: boolean,
+    acknowledgeMode: number = Session.AUTO_ACKNOWLEDGE,
+  ): Promise<HornetQSession> {
+    this.checkOpen();
+    this.used = true;
+    const mode = transacted ? Session.SESSION_TRANSACTED : acknowledgeMode;
+    const core = await jmsCall(() =>
+      this.factory.createSession({ ...credentials(this.options), ...this.coreSettings(mode) }),
+    );
+    if (this.isClosed) {
+      await core.close();
+      throw new IllegalStateException('Connection is closed');
+    }
+    const session = new HornetQSession(this, core, mode);
+    this.sessions.add(session);
+    if (this.started) session.start();
+    return session;
+  }
+
+  /** Starts (or resumes) delivery to consumers. */
+  async start(): Promise<void> {
+    this.checkOpen();
+    this.used = true;
+    if (this.started) return;
+    this.started = true;
+    for (const session of this.sessions) session.start();
+  }
+
+  /** Stops delivery; resolves once listener calls in progress have finished. */
+  async stop(): Promise<void> {
+    this.checkOpen();
+    if (insideListenerOf(this))
+      throw new IllegalStateException('A MessageListener may not stop its own connection');
+    this.used = true;
+    if (!this.started) return;
+    this.started = false;
+    await Promise.all([...this.sessions].map((session) => session.stop()));
+  }
+
+  /** Closes every session, producer and consumer; pending receives get null. Idempotent. */
+  async close(): Promise<void> {
+    if (this.isClosed) return;
+    if (insideListenerOf(this))
+      throw new IllegalStateException('A MessageListener may not close its own connection');
+    this.isClosed = true;
+    await Promise.allSettled([...this.sessions].map((session) => session.close()));
+    await this.factory.close();
+    this.options.onClose(this);
+  }
+
+  getClientID(): string | null {
+    this.checkOpen();
+    return this.currentClientID;
+  }
+
+  /** Only before any other use; InvalidClientIDException while another open connection has it. */
+  async setClientID(clientID: string): Promise<void> {
+    this.checkOpen();
+    if (this.currentClientID !== null) {
+      throw new IllegalStateException(`Client ID has already been set to ${this.currentClientID}`);
+    }
+    if (this.used)
+      throw new IllegalStateException(
+        'setClientID can only be called directly after the connection is created',
+      );
+    if (typeof clientID !== 'string' || clientID.length === 0) {
+      throw new InvalidClientIDException('Client ID must be a non-empty string');
+    }
+    this.used = true;
+    await this.claimClientID(clientID);
+  }
+
+  getExceptionListener(): ExceptionListener | null {
+    this.checkOpen();
+    return this.exceptionListener;
+  }
+
+  setExceptionListener(listener: ExceptionListener | null): void {
+    this.checkOpen();
+    this.exceptionListener = listener;
+  }
+
+  getFailoverListener(): FailoverEventListener | null {
+    this.checkOpen();
+    return this.failoverListener;
+  }
+
+  setFailoverListener(listener: FailoverEventListener | null): void {
+    this.checkOpen();
+    this.failoverListener = listener;
+  }
+
+  getMetaData(): HornetQConnectionMetaData {
+    this.checkOpen();
+    this.used = true;
+    return this.metaData;
+  }
+
+  getStatistics(): FailoverStatistics {
+    return this.factory.getStatistics();
+  }
+
+  // ───────────── for sessions ─────────────
+
+  async createTemporaryQueue(): Promise<TemporaryQueue> {
+    this.checkOpen();
+    const name = randomUUID();
+    const address = AddressPrefix.TEMP_QUEUE + name;
+    await jmsCall(() => this.admin.createQueue(address, address, { durable: false, temporary: true }));
+    this.temporaries.add(address);
+    return new HornetQTemporaryQueue(name, () => this.deleteTemporaryQueue(address));
+  }
+
+  async createTemporaryTopic(): Promise<TemporaryTopic> {
+    this.checkOpen();
+    const name = randomUUID();
+    const address = AddressPrefix.TEMP_TOPIC + name;
+    this.temporaries.add(address);
+    return new HornetQTemporaryTopic(name, () => this.deleteTemporaryTopic(address));
+  }
+
+  ownsTemporary(address: string): boolean {
+    return this.temporaries.has(address);
+  }
+
+  deletedTemporary(address: string): boolean {
+    return this.deletedTemporaries.has(address);
+  }
+
+  sessionClosed(session: HornetQSession): void {
+    this.sessions.delete(session);
+  }
+
+  private async deleteTemporaryQueue(address: string): Promise<void> {
+    this.checkOpen();
+    const queue = await jmsCall(() => this.admin.queueQuery(address));
+    if (queue.consumerCount > 0) {
+      throw new IllegalStateException(`Cannot delete temporary queue ${address}: it has consumers`);
+    }
+    if (queue.exists) await jmsCall(() => this.admin.deleteQueue(address));
+    this.forgetTemporary(address);
+  }
+
+  private async deleteTemporaryTopic(address: string): Promise<void> {
+    this.checkOpen();
+    const bindings = await jmsCall(() => this.admin.bindingQuery(address));
+    if (bindings.queueNames.length > 0) {
+      throw new IllegalStateException(`Cannot delete temporary topic ${address}: it has subscribers`);
+    }
+    this.forgetTemporary(address);
+  }
+
+  private forgetTemporary(address: string): void {
+    this.temporaries.delete(address);
+    this.deletedTemporaries.add(address);
+  }
+
+  private async claimClientID(clientID: string): Promise<void> {
+    try {
+      await this.admin.addUniqueMetadata(CLIENT_ID_KEY, clientID);
+    } catch (error) {
+      if (HornetQException.is(error, 'DUPLICATE_METADATA')) {
+        throw new InvalidClientIDException(
+          `Client ID ${clientID} is already in use by another connection`,
+          'DUPLICATE_METADATA',
+          {
+            cause: error,
+          },
+        );
+      }
+      throw toJMSException(error);
+    }
+    this.currentClientID = clientID;
+  }
+
+  /** Core settings for an acknowledgement mode (HornetQ's mapping). */
+  private coreSettings(mode: number): Partial<SessionSettings> {
+    const { transactionBatchSize, dupsOKBatchSize } = this.options.config;
+    switch (mode) {
+      case Session.SESSION_TRANSACTED:
+        return { autoCommitSends: false, autoCommitAcks: false, ackBatchSize: transactionBatchSize };
+      case Session.CLIENT_ACKNOWLEDGE:
+        return { autoCommitSends: true, autoCommitAcks: false, ackBatchSize: transactionBatchSize };
+      case Session.AUTO_ACKNOWLEDGE:
+        return { autoCommitSends: true, autoCommitAcks: true, ackBatchSize: 0 };
+      case Session.DUPS_OK_ACKNOWLEDGE:
+        return { autoCommitSends: true, autoCommitAcks: true, ackBatchSize: dupsOKBatchSize };
+      default:
+        throw new JMSException(
+          `Invalid acknowledge mode ${mode}: expected 1 (AUTO), 2 (CLIENT) or 3 (DUPS_OK)`,
+        );
+    }
+  }
+
+  /** The ExceptionListener hears of every failure once, asynchronously: FAILOVER or DISCONNECT. */
+  private onFailure(error: HornetQException, failedOver: boolean): void {
+    const listener = this.exceptionListener;
+    if (this.isClosed || listener === null) return;
+    const exception = new JMSException(error.message, failedOver ? 'FAILOVER' : 'DISCONNECT', {
+      cause: error,
+    });
+    setImmediate(() => listener(exception));
+  }
+
+  private onFailoverEvent(event: FailoverEvent): void {
+    const listener = this.failoverListener;
+    if (this.isClosed || listener === null) return;
+    setImmediate(() => listener(event));
+    if (event.type === FailoverEventType.FAILOVER_FAILED) this.started = false;
+  }
+
+  private checkOpen(): void {
+    if (this.isClosed) throw new IllegalStateException('Connection is closed');
+  }
+}
+
+function credentials(options: OpenConnectionOptions): Partial<SessionSettings> {
+  return { username: options.username, password: options.password };
+}
+
+/** The core client's options from a factory's settings (the JMS-only ones stay behind). */
+function clientOptions(config: ConnectionFactoryConfig): Partial<ClientOptions> {
+  const {
+    clientID,
+    dupsOKBatchSize,
+    transactionBatchSize,
+    autoGroup,
+    groupID,
+    compressLargeMessage,
+    cacheLargeMessagesClient,
+    failoverOnInitialConnection,
+    ...core
+  } = config;
+  return core;
+}

@@ -1,0 +1,176 @@
+import type { ClientConsumer, ReceivedMessage } from '../core/client';
+import type { Destination, Topic } from './destination';
+import { IllegalStateException } from './exceptions';
+import { jmsCall } from './jms-error';
+import { runInListener } from './listener-context';
+import { fromCoreMessage, type HornetQMessage, type Message } from './message';
+
+export type MessageListener = (message: Message) => void | Promise<void>;
+
+/** What a consumer needs from its session (acknowledgement rules live there). */
+export interface ConsumerSession {
+  readonly connectionHandle: object;
+  /** Prepares a received message for the application: its acknowledger, and the mode's ack. */
+  delivered(consumer: HornetQMessageConsumer, received: ReceivedMessage, message: HornetQMessage): void;
+  /** receive() is handing the message to the application. */
+  consumed(consumer: HornetQMessageConsumer, received: ReceivedMessage): Promise<void>;
+  /** Runs the listener with the mode's acknowledgement rules around it (JMS 1.1 §4.5.2). */
+  onMessage(
+    consumer: HornetQMessageConsumer,
+    received: ReceivedMessage,
+    listener: () => void | Promise<void>,
+  ): Promise<void>;
+  consumerClosed(consumer: HornetQMessageConsumer): Promise<void>;
+}
+
+/**
+ * A JMS consumer (and topic subscriber) over a core consumer. receive() and listeners follow the
+ * JMS rules; `for await` yields messages until the consumer, its session or its connection closes.
+ */
+export class HornetQMessageConsumer implements AsyncIterable<Message> {
+  private listener: MessageListener | null = null;
+  private receiving = 0;
+  private isClosed = false;
+  /** Listener calls in progress, so that stop() can wait for them. */
+  private running: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly session: ConsumerSession,
+    readonly core: ClientConsumer,
+    private readonly destination: Destination,
+    private readonly selector: string | null,
+    private readonly noLocal: boolean,
+  ) {}
+
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  /**
+   * No timeout (or 0): waits until a message arrives or the consumer closes (then null). An
+   * aborted signal rejects with the signal's reason and consumes nothing.
+   */
+  async receive(timeoutMs = 0, options: { signal?: AbortSignal } = {}): Promise<Message | null> {
+    this.checkCanReceive();
+    this.receiving++;
+    try {
+      const received = await jmsCall(() => this.core.receive(timeoutMs, options.signal));
+      return await this.handOver(received);
+    } finally {
+      this.receiving--;
+    }
+  }
+
+  async receiveNoWait(): Promise<Message | null> {
+    this.checkCanReceive();
+    this.receiving++;
+    try {
+      return await this.handOver(await jmsCall(() => this.core.receiveImmediate()));
+    } finally {
+      this.receiving--;
+    }
+  }
+
+  getMessageListener(): MessageListener | null {
+    this.checkOpen();
+    return this.listener;
+  }
+
+  /** Replaces the listener; messages then go to it one at a time, never to receive(). */
+  setMessageListener(listener: MessageListener | null): void {
+    this.checkOpen();
+    if (listener !== null && this.receiving > 0) {
+      throw new IllegalStateException(
+        'Cannot set a message listener while a receive is waiting on this consumer',
+      );
+    }
+    this.listener = listener;
+    this.core.setMessageHandler(listener === null ? null : (received) => this.dispatch(received));
+  }
+
+  getMessageSelector(): string | null {
+    this.checkOpen();
+    return this.selector;
+  }
+
+  getTopic(): Topic {
+    this.checkOpen();
+    return this.destination as Topic;
+  }
+
+  getNoLocal(): boolean {
+    this.checkOpen();
+    return this.noLocal;
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<Message> {
+    for (;;) {
+      if (this.isClosed) return;
+      let message: Message | null;
+      try {
+        message = await this.receive();
+      } catch (error) {
+        if (this.isClosed) return;
+        throw error;
+      }
+      if (message === null) return;
+      yield message;
+    }
+  }
+
+  /** Resolves once no listener call is in progress (connection stop waits for this). */
+  idle(): Promise<void> {
+    return this.running;
+  }
+
+  /** Closes on the broker too; a waiting receive gets null. Idempotent. */
+  async close(): Promise<void> {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    this.listener = null;
+    try {
+      await jmsCall(() => this.core.close());
+    } finally {
+      await this.session.consumerClosed(this);
+    }
+  }
+
+  /** The session or connection closed: ends here without talking to the broker. */
+  closeLocally(): void {
+    this.isClosed = true;
+    this.listener = null;
+    this.core.closeLocally();
+  }
+
+  private async handOver(received: ReceivedMessage | null): Promise<Message | null> {
+    // A message that arrives while the consumer closes stays unseen: it returns to the queue.
+    if (received === null || this.isClosed) return null;
+    const message = fromCoreMessage(received.message, received.deliveryCount);
+    this.session.delivered(this, received, message);
+    await this.session.consumed(this, received);
+    return message;
+  }
+
+  private dispatch(received: ReceivedMessage): Promise<void> {
+    const listener = this.listener;
+    if (listener === null) return Promise.resolve();
+    const message = fromCoreMessage(received.message, received.deliveryCount);
+    this.session.delivered(this, received, message);
+    const call = runInListener(this, this.session, this.session.connectionHandle, () =>
+      this.session.onMessage(this, received, () => listener(message)),
+    );
+    this.running = call.catch(() => undefined);
+    return call;
+  }
+
+  private checkCanReceive(): void {
+    this.checkOpen();
+    if (this.listener !== null) {
+      throw new IllegalStateException('Cannot receive synchronously while a message listener is set');
+    }
+  }
+
+  private checkOpen(): void {
+    if (this.isClosed) throw new IllegalStateException('Consumer is closed');
+  }
+}

@@ -1,0 +1,226 @@
+import { randomUUID } from 'node:crypto';
+import type { ClientProducer } from '../core/client';
+import { PropertyKind } from '../core/protocol';
+import { addressOfDestination, type Destination } from './destination';
+import { IllegalStateException, InvalidDestinationException, JMSException } from './exceptions';
+import { jmsCall } from './jms-error';
+import { DeliveryMode, Message, toHornetQMessage, type Message as JMSMessage } from './message';
+
+export interface SendOptions {
+  deliveryMode?: number;
+  priority?: number;
+  timeToLive?: number;
+}
+
+/** What a producer needs from its session and connection. */
+export interface ProducerSession {
+  /** Stamped on every message so that noLocal subscribers of the same connection skip it. */
+  readonly connectionStamp: string;
+  /** JMSXGroupID for every message (the factory's group-id), or null. */
+  readonly groupID: string | null;
+  readonly autoGroup: boolean;
+  /** Rejects with InvalidDestinationException if a queue does not exist. */
+  checkDestination(address: string): Promise<void>;
+  producerClosed(producer: HornetQMessageProducer): void;
+}
+
+/** Property that marks the connection a message was sent from (HornetQ's name). */
+export const CONNECTION_STAMP_PROPERTY = '__HQ_CID';
+
+/**
+ * A JMS producer over a core producer: sets the headers JMS says a send sets (destination,
+ * delivery mode, priority, expiration, message id, timestamp) on the message the caller passed,
+ * then sends a snapshot of it.
+ */
+export class HornetQMessageProducer {
+  private deliveryMode: number = Message.DEFAULT_DELIVERY_MODE;
+  private priority: number = Message.DEFAULT_PRIORITY;
+  private timeToLive: number = Message.DEFAULT_TIME_TO_LIVE;
+  private disableMessageID = false;
+  private disableMessageTimestamp = false;
+  private isClosed = false;
+  private readonly autoGroupID: string | null;
+
+  constructor(
+    private readonly session: ProducerSession,
+    private readonly core: ClientProducer,
+    private readonly destination: Destination | null,
+  ) {
+    this.autoGroupID = session.autoGroup ? randomUUID() : null;
+  }
+
+  send(message: JMSMessage, options?: SendOptions): Promise<void>;
+  send(destination: Destination, message: JMSMessage, options?: SendOptions): Promise<void>;
+  async send(
+    first: JMSMessage | Destination,
+    second?: JMSMessage | SendOptions,
+    third?: SendOptions,
+  ): Promise<void> {
+    this.checkOpen();
+    const explicit = isMessage(first) ? undefined : (first as Destination | null);
+    const message = (isMessage(first) ? first : second) as JMSMessage | undefined;
+    const options = (isMessage(first) ? second : third) as SendOptions | undefined;
+    if (message === undefined || message === null) throw new JMSException('Cannot send a null message');
+    const destination = this.target(explicit, isMessage(first));
+    const address = addressOfDestination(destination);
+    await this.session.checkDestination(address);
+    const mode = options?.deliveryMode ?? this.deliveryMode;
+    const priority = options?.priority ?? this.priority;
+    const timeToLive = options?.timeToLive ?? this.timeToLive;
+    checkDeliveryMode(mode);
+    checkPriority(priority);
+    checkTimeToLive(timeToLive);
+    const headers = this.headersFor(destination, mode, priority, timeToLive);
+    stamp(message, headers);
+    const ours = toHornetQMessage(message);
+    // A foreign message is copied: the copy that travels carries the very values the caller sees.
+    if (ours !== message) stamp(ours, headers);
+    const core = ours.toCoreMessage();
+    core.properties.set(CONNECTION_STAMP_PROPERTY, {
+      kind: PropertyKind.STRING,
+      value: this.session.connectionStamp,
+    });
+    const group = this.session.groupID ?? this.autoGroupID;
+    if (group !== null && !core.properties.has('_HQ_GROUP_ID')) {
+      core.properties.set('_HQ_GROUP_ID', { kind: PropertyKind.STRING, value: group });
+    }
+    await jmsCall(() => this.core.send(core, address));
+  }
+
+  getDestination(): Destination | null {
+    this.checkOpen();
+    return this.destination;
+  }
+
+  getDeliveryMode(): number {
+    this.checkOpen();
+    return this.deliveryMode;
+  }
+  setDeliveryMode(mode: number): void {
+    this.checkOpen();
+    checkDeliveryMode(mode);
+    this.deliveryMode = mode;
+  }
+  getPriority(): number {
+    this.checkOpen();
+    return this.priority;
+  }
+  setPriority(priority: number): void {
+    this.checkOpen();
+    checkPriority(priority);
+    this.priority = priority;
+  }
+  getTimeToLive(): number {
+    this.checkOpen();
+    return this.timeToLive;
+  }
+  setTimeToLive(ms: number): void {
+    this.checkOpen();
+    checkTimeToLive(ms);
+    this.timeToLive = ms;
+  }
+  getDisableMessageID(): boolean {
+    this.checkOpen();
+    return this.disableMessageID;
+  }
+  setDisableMessageID(disabled: boolean): void {
+    this.checkOpen();
+    this.disableMessageID = disabled;
+  }
+  getDisableMessageTimestamp(): boolean {
+    this.checkOpen();
+    return this.disableMessageTimestamp;
+  }
+  setDisableMessageTimestamp(disabled: boolean): void {
+    this.checkOpen();
+    this.disableMessageTimestamp = disabled;
+  }
+
+  close(): Promise<void> {
+    if (!this.isClosed) {
+      this.isClosed = true;
+      this.core.close();
+      this.session.producerClosed(this);
+    }
+    return Promise.resolve();
+  }
+
+  /** The session or connection closed. */
+  closeLocally(): void {
+    this.isClosed = true;
+  }
+
+  /** A producer with a destination sends there; an anonymous one needs it per send. */
+  private target(explicit: Destination | null | undefined, messageFirst: boolean): Destination {
+    if (this.destination !== null) {
+      if (!messageFirst) {
+        throw new JMSException('Cannot specify a destination when the producer was created with one');
+      }
+      return this.destination;
+    }
+    if (messageFirst) {
+      throw new JMSException('Destination must be specified on send with an anonymous producer');
+    }
+    if (explicit === null || explicit === undefined)
+      throw new InvalidDestinationException('Destination must not be null');
+    return explicit;
+  }
+
+  /** The headers JMS says a send sets, computed once per send. */
+  private headersFor(destination: Destination, mode: number, priority: number, ttl: number): SendHeaders {
+    const now = Date.now();
+    return {
+      destination,
+      mode,
+      priority,
+      expiration: ttl > 0 ? now + ttl : 0,
+      timestamp: this.disableMessageTimestamp ? 0 : now,
+      messageID: this.disableMessageID ? null : `ID:${randomUUID()}`,
+    };
+  }
+
+  private checkOpen(): void {
+    if (this.isClosed) throw new IllegalStateException('Producer is closed');
+  }
+}
+
+interface SendHeaders {
+  destination: Destination;
+  mode: number;
+  priority: number;
+  expiration: number;
+  timestamp: number;
+  messageID: string | null;
+}
+
+function stamp(message: JMSMessage, headers: SendHeaders): void {
+  message.setJMSDestination(headers.destination);
+  message.setJMSDeliveryMode(headers.mode);
+  message.setJMSPriority(headers.priority);
+  message.setJMSExpiration(headers.expiration);
+  message.setJMSTimestamp(headers.timestamp);
+  message.setJMSMessageID(headers.messageID);
+}
+
+function isMessage(value: unknown): value is JMSMessage {
+  return (
+    typeof value === 'object' && value !== null && typeof (value as JMSMessage).getJMSMessageID === 'function'
+  );
+}
+
+function checkDeliveryMode(mode: number): void {
+  if (mode !== DeliveryMode.PERSISTENT && mode !== DeliveryMode.NON_PERSISTENT) {
+    throw new JMSException(`Illegal delivery mode ${mode}: must be PERSISTENT (2) or NON_PERSISTENT (1)`);
+  }
+}
+
+function checkPriority(priority: number): void {
+  if (!Number.isInteger(priority) || priority < 0 || priority > 9) {
+    throw new JMSException(`Illegal priority ${priority}: must be an integer 0..9`);
+  }
+}
+
+function checkTimeToLive(ms: number): void {
+  if (!Number.isSafeInteger(ms) || ms < 0)
+    throw new JMSException(`Illegal time to live ${ms}: must be an integer >= 0`);
+}

@@ -1,0 +1,72 @@
+import type { ClientConsumer, ClientSession } from '../core/client';
+import type { Queue } from './destination';
+import { IllegalStateException } from './exceptions';
+import { jmsCall } from './jms-error';
+import { fromCoreMessage, type Message } from './message';
+
+/**
+ * Looks at a queue without consuming. Each enumeration is a fresh pass from the head of the queue
+ * (a browse-only consumer on the broker) and is lazy: it sees what the queue holds as it goes.
+ */
+export class HornetQQueueBrowser implements AsyncIterable<Message> {
+  private readonly open = new Set<ClientConsumer>();
+  private isClosed = false;
+
+  constructor(
+    private readonly session: ClientSession,
+    private readonly queue: Queue,
+    private readonly queueName: string,
+    private readonly selector: string | null,
+    private readonly onClose: (browser: HornetQQueueBrowser) => void,
+  ) {}
+
+  getQueue(): Queue {
+    this.checkOpen();
+    return this.queue;
+  }
+
+  getMessageSelector(): string | null {
+    this.checkOpen();
+    return this.selector;
+  }
+
+  async *getEnumeration(): AsyncIterableIterator<Message> {
+    this.checkOpen();
+    const consumer = await jmsCall(() =>
+      this.session.createConsumer(this.queueName, { filter: this.selector, browseOnly: true }),
+    );
+    this.open.add(consumer);
+    try {
+      for (;;) {
+        if (this.isClosed) return;
+        const received = await jmsCall(() => consumer.receiveImmediate());
+        if (received === null) return;
+        yield fromCoreMessage(received.message, received.deliveryCount);
+      }
+    } finally {
+      this.open.delete(consumer);
+      await consumer.close().catch(() => undefined);
+    }
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<Message> {
+    return this.getEnumeration();
+  }
+
+  async close(): Promise<void> {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    await Promise.allSettled([...this.open].map((consumer) => consumer.close()));
+    this.open.clear();
+    this.onClose(this);
+  }
+
+  /** The session or connection closed. */
+  closeLocally(): void {
+    this.isClosed = true;
+  }
+
+  private checkOpen(): void {
+    if (this.isClosed) throw new IllegalStateException('Browser is closed');
+  }
+}

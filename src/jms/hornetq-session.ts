@@ -1,0 +1,472 @@
+import { randomUUID } from 'node:crypto';
+import type { ClientSession, ReceivedMessage } from '../core/client';
+import {
+  AddressPrefix,
+  HornetQQueue,
+  HornetQTopic,
+  addressOfDestination,
+  type Destination,
+  type Queue,
+  type TemporaryQueue,
+  type TemporaryTopic,
+  type Topic,
+} from './destination';
+import { IllegalStateException, InvalidDestinationException, JMSException } from './exceptions';
+import { jmsCall } from './jms-error';
+import { currentListenerConsumer, insideListenerOf } from './listener-context';
+import {
+  HornetQBytesMessage,
+  HornetQMapMessage,
+  HornetQMessage,
+  HornetQObjectMessage,
+  HornetQStreamMessage,
+  HornetQTextMessage,
+} from './message';
+import { HornetQMessageConsumer, type ConsumerSession } from './hornetq-message-consumer';
+import {
+  CONNECTION_STAMP_PROPERTY,
+  HornetQMessageProducer,
+  type ProducerSession,
+} from './hornetq-message-producer';
+import { HornetQQueueBrowser } from './hornetq-queue-browser';
+import { parseSelector } from './selector';
+
+/** JMS acknowledgement modes (javax.jms.Session constants). */
+export const Session = {
+  SESSION_TRANSACTED: 0,
+  AUTO_ACKNOWLEDGE: 1,
+  CLIENT_ACKNOWLEDGE: 2,
+  DUPS_OK_ACKNOWLEDGE: 3,
+} as const;
+
+/** What a session needs from its connection. */
+export interface SessionConnection {
+  /** Identifies the connection on every message it sends (for noLocal). */
+  readonly stamp: string;
+  readonly clientID: string | null;
+  readonly groupID: string | null;
+  readonly autoGroup: boolean;
+  createTemporaryQueue(): Promise<TemporaryQueue>;
+  createTemporaryTopic(): Promise<TemporaryTopic>;
+  /** False for a temporary destination this connection did not create. */
+  ownsTemporary(address: string): boolean;
+  /** True for a temporary destination this connection created and then deleted. */
+  deletedTemporary(address: string): boolean;
+  sessionClosed(session: HornetQSession): void;
+}
+
+/**
+ * A JMS session over a core session. How it maps the acknowledgement modes (as HornetQ does):
+ * a transacted session and CLIENT_ACKNOWLEDGE keep acknowledgements in a broker transaction
+ * (CLIENT_ACKNOWLEDGE's message.acknowledge() commits it, recover() rolls it back); AUTO and
+ * DUPS_OK acknowledge directly, DUPS_OK in batches.
+ */
+export class HornetQSession implements ConsumerSession, ProducerSession {
+  private readonly consumers = new Set<HornetQMessageConsumer>();
+  private readonly producers = new Set<HornetQMessageProducer>();
+  private readonly browsers = new Set<HornetQQueueBrowser>();
+  /** Consumers' subscription queues to delete when they close (non-durable topic subscriptions). */
+  private readonly subscriptions = new Map<HornetQMessageConsumer, string>();
+  /** Queues known to exist, so that sends do not ask the broker every time. */
+  private readonly knownQueues = new Set<string>();
+  /** Counts rollbacks and recovers: a listener's message delivered before one is not acknowledged. */
+  private rollbacks = 0;
+  private isClosed = false;
+
+  constructor(
+    private readonly connection: SessionConnection,
+    readonly core: ClientSession,
+    private readonly mode: number,
+  ) {}
+
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  get connectionHandle(): object {
+    return this.connection;
+  }
+
+  get connectionStamp(): string {
+    return this.connection.stamp;
+  }
+
+  get groupID(): string | null {
+    return this.connection.groupID;
+  }
+
+  get autoGroup(): boolean {
+    return this.connection.autoGroup;
+  }
+
+  // ───────────── producers, consumers, browsers ─────────────
+
+  async createProducer(destination: Destination | null): Promise<HornetQMessageProducer> {
+    this.checkOpen();
+    let address: string | null = null;
+    if (destination !== null && destination !== undefined) {
+      address = addressOfDestination(destination);
+      await this.checkDestination(address);
+    }
+    const producer = new HornetQMessageProducer(this, this.core.createProducer(address), destination ?? null);
+    this.producers.add(producer);
+    return producer;
+  }
+
+  async createConsumer(
+    destination: Destination,
+    messageSelector?: string | null,
+    noLocal = false,
+  ): Promise<HornetQMessageConsumer> {
+    this.checkOpen();
+    const address = this.requireDestination(destination);
+    const selector = checkedSelector(messageSelector);
+    this.checkTemporaryOwner(address);
+    if (isTopicAddress(address)) {
+      const queueName = randomUUID();
+      const filter = this.subscriptionFilter(selector, noLocal);
+      await jmsCall(() =>
+        this.core.createQueue(address, queueName, { filter, durable: false, temporary: true }),
+      );
+      const consumer = await this.openConsumer(destination, queueName, null, selector, noLocal);
+      this.subscriptions.set(consumer, queueName);
+      return consumer;
+    }
+    await this.requireQueue(address);
+    return this.openConsumer(destination, address, selector, selector, false);
+  }
+
+  async createDurableSubscriber(
+    topic: Topic,
+    name: string,
+    messageSelector?: string | null,
+    noLocal = false,
+  ): Promise<HornetQMessageConsumer> {
+    this.checkOpen();
+    const address = this.requireDestination(topic);
+    if (!address.startsWith(AddressPrefix.TOPIC)) {
+      throw new InvalidDestinationException(
+        `A durable subscription needs a (non-temporary) topic, not ${String(topic)}`,
+      );
+    }
+    const selector = checkedSelector(messageSelector);
+    const queueName = this.durableQueueName(name);
+    const filter = this.subscriptionFilter(selector, noLocal);
+    const existing = await jmsCall(() => this.core.queueQuery(queueName));
+    if (existing.exists && existing.consumerCount > 0) {
+      throw new IllegalStateException(`Durable subscription ${name} already has an active subscriber`);
+    }
+    if (existing.exists && (existing.address !== address || existing.filter !== filter)) {
+      // JMS: a different topic or selector replaces the subscription (its messages are lost).
+      await jmsCall(() => this.core.deleteQueue(queueName));
+    }
+    if (!existing.exists || existing.address !== address || existing.filter !== filter) {
+      await jmsCall(() => this.core.createQueue(address, queueName, { filter, durable: true }));
+    }
+    return this.openConsumer(topic, queueName, null, selector, noLocal);
+  }
+
+  async unsubscribe(name: string): Promise<void> {
+    this.checkOpen();
+    const queueName = this.durableQueueName(name);
+    const existing = await jmsCall(() => this.core.queueQuery(queueName));
+    if (!existing.exists)
+      throw new InvalidDestinationException(`There is no durable subscription named ${name}`);
+    if (existing.consumerCount > 0) {
+      throw new IllegalStateException(`Cannot unsubscribe ${name} while it has an active subscriber`);
+    }
+    await jmsCall(() => this.core.deleteQueue(queueName));
+  }
+
+  async createBrowser(queue: Queue, messageSelector?: string | null): Promise<HornetQQueueBrowser> {
+    this.checkOpen();
+    const address = this.requireDestination(queue);
+    if (isTopicAddress(address))
+      throw new InvalidDestinationException(`Cannot browse a topic: ${String(queue)}`);
+    const selector = checkedSelector(messageSelector);
+    await this.requireQueue(address);
+    const browser = new HornetQQueueBrowser(this.core, queue, address, selector, (b) =>
+      this.browsers.delete(b),
+    );
+    this.browsers.add(browser);
+    return browser;
+  }
+
+  // ───────────── destinations and messages ─────────────
+
+  createQueue(queueName: string): Queue {
+    this.checkOpen();
+    return new HornetQQueue(queueName);
+  }
+
+  createTopic(topicName: string): Topic {
+    this.checkOpen();
+    return new HornetQTopic(topicName);
+  }
+
+  createTemporaryQueue(): Promise<TemporaryQueue> {
+    this.checkOpen();
+    return this.connection.createTemporaryQueue();
+  }
+
+  createTemporaryTopic(): Promise<TemporaryTopic> {
+    this.checkOpen();
+    return this.connection.createTemporaryTopic();
+  }
+
+  createMessage(): HornetQMessage {
+    this.checkOpen();
+    return new HornetQMessage();
+  }
+
+  createTextMessage(text: string | null = null): HornetQTextMessage {
+    this.checkOpen();
+    return new HornetQTextMessage(text);
+  }
+
+  createBytesMessage(): HornetQBytesMessage {
+    this.checkOpen();
+    return new HornetQBytesMessage();
+  }
+
+  createMapMessage(): HornetQMapMessage {
+    this.checkOpen();
+    return new HornetQMapMessage();
+  }
+
+  createStreamMessage(): HornetQStreamMessage {
+    this.checkOpen();
+    return new HornetQStreamMessage();
+  }
+
+  createObjectMessage(object?: unknown): HornetQObjectMessage {
+    this.checkOpen();
+    return new HornetQObjectMessage(object);
+  }
+
+  // ───────────── transactions and acknowledgement ─────────────
+
+  getTransacted(): boolean {
+    this.checkOpen();
+    return this.mode === Session.SESSION_TRANSACTED;
+  }
+
+  getAcknowledgeMode(): number {
+    this.checkOpen();
+    return this.mode;
+  }
+
+  async commit(): Promise<void> {
+    this.checkOpen();
+    if (this.mode !== Session.SESSION_TRANSACTED)
+      throw new IllegalStateException('Session is not transacted');
+    await jmsCall(() => this.core.commit());
+  }
+
+  async rollback(): Promise<void> {
+    this.checkOpen();
+    if (this.mode !== Session.SESSION_TRANSACTED)
+      throw new IllegalStateException('Session is not transacted');
+    this.rollbacks++;
+    await jmsCall(() => this.core.rollback());
+  }
+
+  /**
+   * Redelivers every message consumed and not acknowledged, oldest first, marked redelivered.
+   * Called from a listener, the message being handled is one of them.
+   */
+  async recover(): Promise<void> {
+    this.checkOpen();
+    if (this.mode === Session.SESSION_TRANSACTED)
+      throw new IllegalStateException('Cannot recover a transacted session');
+    // A CLIENT_ACKNOWLEDGE listener's message is already in the session's transaction (see
+    // onMessage); an AUTO or DUPS_OK listener's message is its consumer's oldest unacknowledged one.
+    const current = this.acknowledgesFirst ? null : currentListenerConsumer();
+    const seen = [...this.consumers]
+      .filter((consumer) => consumer === current)
+      .map((consumer) => consumer.core);
+    this.rollbacks++;
+    await jmsCall(() => this.core.rollback(seen));
+  }
+
+  delivered(_consumer: HornetQMessageConsumer, _received: ReceivedMessage, message: HornetQMessage): void {
+    message.setAcknowledger(() => this.acknowledgeConsumed());
+  }
+
+  /** The application has the message: acknowledge it as the mode says (batched where allowed). */
+  async consumed(_consumer: HornetQMessageConsumer, received: ReceivedMessage): Promise<void> {
+    if (this.isClosed) return;
+    await jmsCall(() => received.acknowledge());
+  }
+
+  /**
+   * Runs a listener as HornetQ's JMSMessageListenerWrapper does. A transacted or CLIENT_ACKNOWLEDGE
+   * session acknowledges the message into its transaction first, so that a commit or acknowledge()
+   * inside the listener covers it, and a listener that throws simply gets the next message (JMS 1.1
+   * §4.5.2). AUTO and DUPS_OK acknowledge after the listener returns normally, unless a rollback
+   * or recover (which took the message back) ran meanwhile or the consumer was closed; a message
+   * whose listener threw is delivered again at once, marked redelivered.
+   */
+  async onMessage(
+    consumer: HornetQMessageConsumer,
+    received: ReceivedMessage,
+    listener: () => void | Promise<void>,
+  ): Promise<void> {
+    if (this.isClosed || consumer.closed) return;
+    if (this.acknowledgesFirst) await this.consumed(consumer, received);
+    const rollbacks = this.rollbacks;
+    try {
+      await listener();
+    } catch {
+      if (!this.acknowledgesFirst && !this.isClosed && !consumer.closed) {
+        this.rollbacks++;
+        await jmsCall(() => this.core.rollback([consumer.core]));
+      }
+      return;
+    }
+    if (this.acknowledgesFirst || this.rollbacks !== rollbacks || consumer.closed) return;
+    await this.consumed(consumer, received);
+  }
+
+  private get acknowledgesFirst(): boolean {
+    return this.mode === Session.SESSION_TRANSACTED || this.mode === Session.CLIENT_ACKNOWLEDGE;
+  }
+
+  async consumerClosed(consumer: HornetQMessageConsumer): Promise<void> {
+    this.consumers.delete(consumer);
+    const subscription = this.subscriptions.get(consumer);
+    if (subscription === undefined) return;
+    this.subscriptions.delete(consumer);
+    if (!this.core.closed) await this.core.deleteQueue(subscription).catch(() => undefined);
+  }
+
+  producerClosed(producer: HornetQMessageProducer): void {
+    this.producers.delete(producer);
+  }
+
+  /** Rejects a send to a queue that does not exist, or to a temporary destination since deleted. */
+  async checkDestination(address: string): Promise<void> {
+    if (this.connection.deletedTemporary(address)) {
+      throw new InvalidDestinationException(`Temporary destination ${address} has been deleted`);
+    }
+    if (isTopicAddress(address) || this.knownQueues.has(address)) return;
+    await this.requireQueue(address);
+    this.knownQueues.add(address);
+  }
+
+  // ───────────── lifecycle ─────────────
+
+  start(): void {
+    if (!this.isClosed) this.core.start();
+  }
+
+  /** Stops delivery and waits for listener calls in progress to finish. */
+  async stop(): Promise<void> {
+    if (this.isClosed) return;
+    await jmsCall(() => this.core.stop());
+    await Promise.all([...this.consumers].map((consumer) => consumer.idle()));
+  }
+
+  /**
+   * Closes the session: a transaction rolls back, unacknowledged messages return to their queues,
+   * waiting receives get null. Idempotent; a listener of this session may not close it.
+   */
+  async close(): Promise<void> {
+    if (this.isClosed) return;
+    if (insideListenerOf(this))
+      throw new IllegalStateException('A MessageListener may not close its own session');
+    this.isClosed = true;
+    for (const producer of this.producers) producer.closeLocally();
+    for (const browser of this.browsers) browser.closeLocally();
+    const consumers = [...this.consumers];
+    try {
+      // JMS 1.1 §4.4.1: close waits for listener calls in progress.
+      await Promise.all(consumers.map((consumer) => consumer.idle()));
+      // Each consumer closes on the broker first, so its batched acknowledgements reach the
+      // session's transaction: messages the application had come back marked redelivered when the
+      // session rolls back; closing consumers only here would drop those acknowledgements.
+      await Promise.allSettled(consumers.map((consumer) => consumer.close()));
+      await this.core.close();
+    } finally {
+      for (const consumer of consumers) consumer.closeLocally();
+      this.connection.sessionClosed(this);
+    }
+  }
+
+  private async acknowledgeConsumed(): Promise<void> {
+    this.checkOpen();
+    if (this.mode === Session.CLIENT_ACKNOWLEDGE) await jmsCall(() => this.core.commit());
+  }
+
+  private async openConsumer(
+    destination: Destination,
+    queueName: string,
+    filter: string | null,
+    selector: string | null,
+    noLocal: boolean,
+  ): Promise<HornetQMessageConsumer> {
+    const core = await jmsCall(() => this.core.createConsumer(queueName, { filter }));
+    const consumer = new HornetQMessageConsumer(this, core, destination, selector, noLocal);
+    this.consumers.add(consumer);
+    return consumer;
+  }
+
+  /** A subscription's filter: the selector, and for noLocal "not sent by this connection". */
+  private subscriptionFilter(selector: string | null, noLocal: boolean): string | null {
+    if (!noLocal) return selector;
+    const notLocal = `(${CONNECTION_STAMP_PROPERTY} IS NULL OR ${CONNECTION_STAMP_PROPERTY} <> '${this.connection.stamp}')`;
+    return selector === null ? notLocal : `(${selector}) AND ${notLocal}`;
+  }
+
+  /** HornetQ's durable subscription queue: clientID.name, with '.' and '\' escaped. */
+  private durableQueueName(name: string): string {
+    const clientID = this.connection.clientID;
+    if (clientID === null) {
+      throw new IllegalStateException('Cannot use a durable subscription - the client ID has not been set');
+    }
+    if (typeof name !== 'string' || name.length === 0) {
+      throw new JMSException('A durable subscription needs a non-empty name');
+    }
+    return `${escapeName(clientID)}.${escapeName(name)}`;
+  }
+
+  private requireDestination(destination: Destination | null | undefined): string {
+    if (destination === null || destination === undefined)
+      throw new InvalidDestinationException('Destination must not be null');
+    return addressOfDestination(destination);
+  }
+
+  private async requireQueue(address: string): Promise<void> {
+    const queue = await jmsCall(() => this.core.queueQuery(address));
+    if (!queue.exists) throw new InvalidDestinationException(`Queue ${address} does not exist`);
+  }
+
+  private checkTemporaryOwner(address: string): void {
+    const temporary =
+      address.startsWith(AddressPrefix.TEMP_QUEUE) || address.startsWith(AddressPrefix.TEMP_TOPIC);
+    if (temporary && !this.connection.ownsTemporary(address)) {
+      throw new JMSException(
+        `Cannot consume from temporary destination ${address}: it belongs to another connection`,
+      );
+    }
+  }
+
+  private checkOpen(): void {
+    if (this.isClosed) throw new IllegalStateException('Session is closed');
+  }
+}
+
+function isTopicAddress(address: string): boolean {
+  return address.startsWith(AddressPrefix.TOPIC) || address.startsWith(AddressPrefix.TEMP_TOPIC);
+}
+
+/** A selector checked now (InvalidSelectorException with the position), or null for none. */
+function checkedSelector(selector: string | null | undefined): string | null {
+  if (selector === null || selector === undefined || selector.trim() === '') return null;
+  parseSelector(selector);
+  return selector;
+}
+
+function escapeName(name: string): string {
+  return name.replace(/[\\.]/g, (c) => `\\${c}`);
+}

@@ -1,0 +1,12 @@
+export { DEFAULT_CONNECTION_FACTORY_CONFIG, type ConnectionFactoryConfig } from './connection-factory-config';
+export { HornetQConnectionMetaData } from './connection-metadata';
+export * from './destination';
+export * from './exceptions';
+export { HornetQConnection, type ExceptionListener, type FailoverEventListener } from './hornetq-connection';
+export { HornetQConnectionFactory } from './hornetq-connection-factory';
+export { HornetQMessageConsumer, type MessageListener } from './hornetq-message-consumer';
+export { HornetQMessageProducer, type SendOptions } from './hornetq-message-producer';
+export { HornetQQueueBrowser } from './hornetq-queue-browser';
+export { HornetQSession, Session } from './hornetq-session';
+export * from './message';
+export { parseSelector, selectorFilterFactory, type Selector } from './selector';
