@@ -107,6 +107,10 @@ export class Channel {
     this.conn.removeChannel(this.id);
     connection.adoptChannel(this);
     this.conn = connection;
+    // Held until replay or reset, even if an earlier failover had already released it: a packet
+    // written before the replay would reach the peer ahead of the replayed ones and be counted
+    // with the wrong id (a failure that interrupts a failover after this channel was reattached).
+    this.holding = true;
   }
 
   /**
