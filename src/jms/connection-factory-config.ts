@@ -26,6 +26,7 @@ export const DEFAULT_CONNECTION_FACTORY_CONFIG: Readonly<ConnectionFactoryConfig
   producerWindowSize: DEFAULT_CLIENT_OPTIONS.producerWindowSize,
   producerMaxRate: DEFAULT_CLIENT_OPTIONS.producerMaxRate,
   minLargeMessageSize: DEFAULT_CLIENT_OPTIONS.minLargeMessageSize,
+  maxLargeMessageBytes: DEFAULT_CLIENT_OPTIONS.maxLargeMessageBytes,
   blockOnAcknowledge: DEFAULT_CLIENT_OPTIONS.blockOnAcknowledge,
   blockOnDurableSend: DEFAULT_CLIENT_OPTIONS.blockOnDurableSend,
   blockOnNonDurableSend: DEFAULT_CLIENT_OPTIONS.blockOnNonDurableSend,

@@ -39,6 +39,8 @@ export interface BrokerConfiguration {
   /** How often connections are checked against their TTL and confirmations flushed (ms). */
   connectionTtlCheckInterval: number;
   maxFrameBytes: number;
+  /** Ours: the largest body a large message may have; it is assembled in memory. */
+  maxLargeMessageBytes: number;
   /** Frame cap until a session is authenticated: the unauthenticated surface stays small. */
   preAuthMaxFrameBytes: number;
   /** Ms between scans for expired messages; -1 turns the scan off (message-expiry-scan-period). */
@@ -61,6 +63,7 @@ export const DEFAULT_BROKER_CONFIGURATION: BrokerConfiguration = {
   defaultConnectionTtl: 60_000,
   connectionTtlCheckInterval: 2000,
   maxFrameBytes: DEFAULT_MAX_FRAME_BYTES,
+  maxLargeMessageBytes: 100 * 1024 * 1024,
   preAuthMaxFrameBytes: DEFAULT_PRE_AUTH_MAX_FRAME_BYTES,
   messageExpiryScanPeriod: 30_000,
   idCacheSize: 20_000,
@@ -99,6 +102,11 @@ export function validateBrokerConfiguration(config: BrokerConfiguration): void {
   if (config.connectionTtlOverride !== -1 && !(config.connectionTtlOverride > 0)) {
     problems.push(
       `connection-ttl-override must be -1 or > 0 (actual value: ${config.connectionTtlOverride})`,
+    );
+  }
+  if (!(Number.isSafeInteger(config.maxLargeMessageBytes) && config.maxLargeMessageBytes > 0)) {
+    problems.push(
+      `maxLargeMessageBytes must be an integer > 0 (actual value: ${config.maxLargeMessageBytes})`,
     );
   }
   if (!(config.preAuthMaxFrameBytes >= 1024 && config.preAuthMaxFrameBytes <= config.maxFrameBytes)) {

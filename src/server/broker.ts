@@ -77,6 +77,10 @@ export class Broker implements BrokerServices {
     return this.office;
   }
 
+  get maxLargeMessageBytes(): number {
+    return this.config.maxLargeMessageBytes;
+  }
+
   get connectionTtlOverride(): number {
     return this.config.connectionTtlOverride;
   }

@@ -1,4 +1,11 @@
-import { DELIVERY_FRAME_OVERHEAD, HornetQException, PacketType, type ReceiveMessage } from '../protocol';
+import {
+  DELIVERY_FRAME_OVERHEAD,
+  HornetQException,
+  PacketType,
+  type ReceiveContinuation,
+  type ReceiveLargeMessage,
+  type ReceiveMessage,
+} from '../protocol';
 import type { ClientSession, QueueInfo, QueueToRestore } from './client-session';
 import { ReceivedMessage } from './received-message';
 
@@ -14,6 +21,8 @@ export interface ConsumerSettings {
   /** Acknowledged bytes gathered before one cumulative acknowledgement goes to the broker. */
   ackBatchSize: number;
   blockOnAcknowledge: boolean;
+  /** The largest message body this consumer accepts (the body is assembled in memory). */
+  maxLargeMessageBytes: number;
 }
 
 interface Waiter {
@@ -44,6 +53,8 @@ export class ClientConsumer {
   private paused = false;
   /** close() has asked the broker to close it: a re-created session must not bring it back. */
   private closing = false;
+  /** A large message whose body chunks are arriving. */
+  private largeInProgress: { packet: ReceiveLargeMessage; chunks: Buffer[]; received: number } | null = null;
   /** What the broker said about the queue when the consumer was created; null until then. */
   private queue: QueueInfo | null = null;
 
@@ -77,6 +88,7 @@ export class ClientConsumer {
    * a receiveImmediate waiting for the old session's answer gets null.
    */
   clearAtFailover(): void {
+    this.largeInProgress = null;
     this.buffer = [];
     this.bufferHead = 0;
     this.creditsToSend = 0;
@@ -234,9 +246,43 @@ export class ClientConsumer {
   /** Called by the session for each delivery to this consumer. */
   handleDelivery(packet: ReceiveMessage, size: number): void {
     if (this.isClosed) return;
+    this.accept(
+      new ReceivedMessage(packet.message, packet.deliveryCount, size - DELIVERY_FRAME_OVERHEAD, this),
+    );
+  }
+
+  /** The head of a large message: its body arrives in chunks, assembled here before it is handed out. */
+  handleLargeMessage(packet: ReceiveLargeMessage): void {
+    if (this.isClosed) return;
+    if (packet.bodySize > this.settings.maxLargeMessageBytes) {
+      throw new HornetQException(
+        'LARGE_MESSAGE_ERROR_BODY',
+        `large message of ${packet.bodySize} bytes exceeds this client's limit of ${this.settings.maxLargeMessageBytes}`,
+      );
+    }
+    this.largeInProgress = { packet, chunks: [], received: 0 };
+  }
+
+  handleLargeChunk(packet: ReceiveContinuation): void {
+    const large = this.largeInProgress;
+    if (this.isClosed || large === null) return;
+    large.received += packet.chunk.length;
+    if (large.received > large.packet.bodySize) {
+      throw new HornetQException(
+        'LARGE_MESSAGE_ERROR_BODY',
+        `large message body longer than the ${large.packet.bodySize} bytes announced`,
+      );
+    }
+    large.chunks.push(packet.chunk);
+    if (packet.continues) return;
+    this.largeInProgress = null;
+    const message = large.packet.message;
+    message.body = Buffer.concat(large.chunks, large.received);
+    this.accept(new ReceivedMessage(message, large.packet.deliveryCount, message.encodedSize(), this));
+  }
+
+  private accept(message: ReceivedMessage): void {
     this.slowCreditOutstanding = false;
-    const messageSize = size - DELIVERY_FRAME_OVERHEAD;
-    const message = new ReceivedMessage(packet.message, packet.deliveryCount, messageSize, this);
     const waiter = this.handler === null && !this.paused ? this.waiters.shift() : undefined;
     if (waiter !== undefined) {
       this.consumed(message);

@@ -15,6 +15,11 @@ export interface ClientOptions {
   producerWindowSize: number;
   producerMaxRate: number;
   minLargeMessageSize: number;
+  /**
+   * Ours: the largest message body this client sends or accepts. Large bodies travel in chunks
+   * but are assembled in memory at each end, so this bounds what one message can cost.
+   */
+  maxLargeMessageBytes: number;
   blockOnAcknowledge: boolean;
   blockOnDurableSend: boolean;
   blockOnNonDurableSend: boolean;
@@ -44,6 +49,7 @@ export const DEFAULT_CLIENT_OPTIONS: Readonly<ClientOptions> = Object.freeze({
   producerWindowSize: 64 * 1024,
   producerMaxRate: -1,
   minLargeMessageSize: 100 * 1024,
+  maxLargeMessageBytes: 100 * 1024 * 1024,
   blockOnAcknowledge: false,
   blockOnDurableSend: true,
   blockOnNonDurableSend: false,
@@ -76,6 +82,7 @@ const RULES: Rule[] = [
   ['producerWindowSize', (v) => v === -1 || v > 0, '-1 or > 0'],
   ['producerMaxRate', (v) => v === -1 || v > 0, '-1 or > 0'],
   ['minLargeMessageSize', (v) => v > 0, '> 0'],
+  ['maxLargeMessageBytes', (v) => Number.isSafeInteger(v) && v > 0, '> 0'],
   ['ackBatchSize', (v) => v >= 0, '>= 0'],
   ['initialConnectAttempts', (v) => v >= -1, '-1 or >= 0'],
   ['reconnectAttempts', (v) => v >= -1, '-1 or >= 0'],

@@ -88,6 +88,10 @@ export class ClientSession {
   /** Set when the broker lost the session while a transaction had work: commit must fail. */
   private rollbackOnly = false;
   private asyncErrorHandler: ((error: HornetQException) => void) | null = null;
+  /** A large message being sent: other sends wait for it, so its chunks are not interleaved. */
+  private largeSend: Promise<void> | null = null;
+  /** Counts re-creations: a large transmission started before one cannot go on after it. */
+  private generation = 0;
   /** Unique metadata the broker holds for this session; sent again if the session is re-created. */
   private readonly uniqueMetadata = new Map<string, string>();
 
@@ -194,6 +198,7 @@ export class ClientSession {
       windowSize: options.windowSize ?? this.options.consumerWindowSize,
       ackBatchSize: this.settings.ackBatchSize,
       blockOnAcknowledge: this.options.blockOnAcknowledge,
+      maxLargeMessageBytes: this.options.maxLargeMessageBytes,
     };
     const consumer = new ClientConsumer(settings, this);
     // Registered before the broker answers: deliveries may follow the answer immediately.
@@ -368,6 +373,7 @@ export class ClientSession {
   private async recreate(temporaryQueues: QueueToRestore[]): Promise<void> {
     for (const consumer of this.consumers.values()) consumer.clearAtFailover();
     const created = await this.factory.openBrokerSession(this.channel.id, this.settings);
+    this.generation++;
     this.brokerName = created.sessionName;
     this.token = created.reattachToken;
     this.channel.reset(
@@ -424,6 +430,7 @@ export class ClientSession {
     if (this.isClosed) return Promise.reject(closedSession(this.name));
     message.address = address;
     const blocking = message.durable ? this.options.blockOnDurableSend : this.options.blockOnNonDurableSend;
+    if (message.body.length >= this.largeThreshold()) return this.sendLarge(message, blocking);
     const packet: Packet = { type: PacketType.SESS_SEND, message, requiresResponse: blocking };
     let frame: Buffer;
     try {
@@ -436,6 +443,7 @@ export class ClientSession {
 
   private async sendEncoded(packet: Packet, frame: Buffer, blocking: boolean): Promise<void> {
     await this.ready();
+    while (this.largeSend !== null) await this.largeSend;
     if (this.transacted) this.workDone = true;
     const address = (packet as { message: CoreMessage }).message.address;
     await this.gate.submit<unknown>(address, frame.length - SEND_FRAME_OVERHEAD, () =>
@@ -443,6 +451,69 @@ export class ClientSession {
         ? this.channel.sendBlocking(packet, this.options.callTimeout, frame)
         : this.channel.send(packet, frame),
     );
+  }
+
+  /**
+   * A body of min-large-message-size or more travels as a head packet and chunks, so that no
+   * frame holds it whole; each chunk takes producer credits and a place in the resend buffer like
+   * any send. Other sends of the session wait until the last chunk is out. A re-creation of the
+   * session cuts the transmission off (the new broker session never saw its head).
+   */
+  private async sendLarge(message: CoreMessage, blocking: boolean): Promise<void> {
+    const body = message.body;
+    if (body.length > this.options.maxLargeMessageBytes) {
+      throw new HornetQException(
+        'LARGE_MESSAGE_ERROR_BODY',
+        `message body of ${body.length} bytes exceeds maxLargeMessageBytes (${this.options.maxLargeMessageBytes})`,
+      );
+    }
+    const head = message.copy();
+    head.body = Buffer.alloc(0);
+    await this.ready();
+    while (this.largeSend !== null) await this.largeSend;
+    const transmission = this.transmitLarge(head, body, blocking);
+    this.largeSend = transmission.then(
+      () => undefined,
+      () => undefined,
+    );
+    try {
+      await transmission;
+    } finally {
+      this.largeSend = null;
+    }
+  }
+
+  private async transmitLarge(head: CoreMessage, body: Buffer, blocking: boolean): Promise<void> {
+    const generation = this.generation;
+    const address = head.address;
+    const chunkBytes = this.largeThreshold();
+    if (this.transacted) this.workDone = true;
+    await this.gate.submit(address, head.encodedSize(), () =>
+      this.channel.send({ type: PacketType.SESS_SEND_LARGE, message: head, bodySize: body.length }),
+    );
+    for (let offset = 0; offset < body.length; offset += chunkBytes) {
+      if (generation !== this.generation) {
+        throw new HornetQException('UNBLOCKED', 'Large message transmission interrupted by a reconnection');
+      }
+      const chunk = body.subarray(offset, offset + chunkBytes);
+      const last = offset + chunkBytes >= body.length;
+      const packet: Packet = {
+        type: PacketType.SESS_SEND_CONTINUATION,
+        chunk,
+        continues: !last,
+        requiresResponse: last && blocking,
+      };
+      await this.gate.submit<unknown>(address, chunk.length, () =>
+        last && blocking
+          ? this.channel.sendBlocking(packet, this.options.callTimeout)
+          : this.channel.send(packet),
+      );
+    }
+  }
+
+  /** min-large-message-size, capped so that a message below it always fits in one frame. */
+  private largeThreshold(): number {
+    return Math.min(this.options.minLargeMessageSize, Math.floor(this.options.maxFrameBytes / 2));
   }
 
   sendAcknowledgement(packet: Acknowledge): Promise<void> {
@@ -498,6 +569,13 @@ export class ClientSession {
       case PacketType.SESS_RECEIVE_MSG:
         if (this.transacted) this.workDone = true;
         this.consumers.get(packet.consumerId)?.handleDelivery(packet, size);
+        break;
+      case PacketType.SESS_RECEIVE_LARGE_MSG:
+        if (this.transacted) this.workDone = true;
+        this.consumers.get(packet.consumerId)?.handleLargeMessage(packet);
+        break;
+      case PacketType.SESS_RECEIVE_CONTINUATION:
+        this.consumers.get(packet.consumerId)?.handleLargeChunk(packet);
         break;
       case PacketType.SESS_FORCED_DELIVERY_EMPTY:
         this.consumers.get(packet.consumerId)?.handleForcedDeliveryEmpty(packet.sequence);

@@ -69,6 +69,12 @@ function initialCapacity(packet: Packet): number {
   if (packet.type === PacketType.SESS_SEND || packet.type === PacketType.SESS_RECEIVE_MSG) {
     return 128 + packet.message.body.length + packet.message.address.length * 3;
   }
+  if (
+    packet.type === PacketType.SESS_SEND_CONTINUATION ||
+    packet.type === PacketType.SESS_RECEIVE_CONTINUATION
+  ) {
+    return 64 + packet.chunk.length;
+  }
   return 64;
 }
 
@@ -170,6 +176,22 @@ function encodeBody(w: BufferWriter, p: Packet): void {
     case PacketType.SESS_SEND:
       p.message.encode(w);
       return w.writeBoolean(p.requiresResponse);
+    case PacketType.SESS_SEND_LARGE:
+      p.message.encode(w);
+      return w.writeLong(p.bodySize);
+    case PacketType.SESS_SEND_CONTINUATION:
+      w.writeBytes(p.chunk);
+      w.writeBoolean(p.continues);
+      return w.writeBoolean(p.requiresResponse);
+    case PacketType.SESS_RECEIVE_LARGE_MSG:
+      w.writeLong(p.consumerId);
+      w.writeInt(p.deliveryCount);
+      p.message.encode(w);
+      return w.writeLong(p.bodySize);
+    case PacketType.SESS_RECEIVE_CONTINUATION:
+      w.writeLong(p.consumerId);
+      w.writeBytes(p.chunk);
+      return w.writeBoolean(p.continues);
     case PacketType.SESS_CONSUMER_CLOSE:
       return w.writeLong(p.consumerId);
     case PacketType.SESS_RECEIVE_MSG:
@@ -284,8 +306,7 @@ function decodeBody(type: number, r: BufferReader): Packet {
     case PacketType.SESS_STOP:
     case PacketType.SESS_CLOSE:
       return { type };
-    case PacketType.SESS_ROLLBACK:
-    {
+    case PacketType.SESS_ROLLBACK: {
       const count = r.readCount('consumer id', 8);
       const seenConsumerIds: number[] = [];
       for (let i = 0; i < count; i++) seenConsumerIds.push(r.readLong());
@@ -319,6 +340,20 @@ function decodeBody(type: number, r: BufferReader): Packet {
       return { type, consumerId: r.readLong(), credits: r.readInt() };
     case PacketType.SESS_SEND:
       return { type, message: CoreMessage.decode(r), requiresResponse: r.readBoolean() };
+    case PacketType.SESS_SEND_LARGE:
+      return { type, message: CoreMessage.decode(r), bodySize: readSize(r) };
+    case PacketType.SESS_SEND_CONTINUATION:
+      return { type, chunk: r.readBytes(), continues: r.readBoolean(), requiresResponse: r.readBoolean() };
+    case PacketType.SESS_RECEIVE_LARGE_MSG:
+      return {
+        type,
+        consumerId: r.readLong(),
+        deliveryCount: r.readInt(),
+        message: CoreMessage.decode(r),
+        bodySize: readSize(r),
+      };
+    case PacketType.SESS_RECEIVE_CONTINUATION:
+      return { type, consumerId: r.readLong(), chunk: r.readBytes(), continues: r.readBoolean() };
     case PacketType.SESS_CONSUMER_CLOSE:
       return { type, consumerId: r.readLong() };
     case PacketType.SESS_RECEIVE_MSG:
@@ -339,4 +374,11 @@ function decodeBody(type: number, r: BufferReader): Packet {
     default:
       throw new ProtocolError(`unknown packet type ${type}`);
   }
+}
+
+/** A large message's announced body size: never negative (each side also caps it). */
+function readSize(r: BufferReader): number {
+  const size = r.readLong();
+  if (size < 0) throw new ProtocolError(`negative large message size ${size}`);
+  return size;
 }

@@ -162,6 +162,36 @@ export interface SessionSend {
   message: CoreMessage;
   requiresResponse: boolean;
 }
+/**
+ * The head of a large message: its headers and properties (the body is empty here) and the body's
+ * size; the body follows in SESS_SEND_CONTINUATION chunks, so no frame need hold it whole.
+ */
+export interface SendLargeMessage {
+  type: typeof PacketType.SESS_SEND_LARGE;
+  message: CoreMessage;
+  bodySize: number;
+}
+/** One chunk of a large message's body; the last has `continues` false (and may want an answer). */
+export interface SendContinuation {
+  type: typeof PacketType.SESS_SEND_CONTINUATION;
+  chunk: Buffer;
+  continues: boolean;
+  requiresResponse: boolean;
+}
+/** The head of a large message delivered to a consumer; chunks follow in RECEIVE_CONTINUATION. */
+export interface ReceiveLargeMessage {
+  type: typeof PacketType.SESS_RECEIVE_LARGE_MSG;
+  consumerId: number;
+  deliveryCount: number;
+  message: CoreMessage;
+  bodySize: number;
+}
+export interface ReceiveContinuation {
+  type: typeof PacketType.SESS_RECEIVE_CONTINUATION;
+  consumerId: number;
+  chunk: Buffer;
+  continues: boolean;
+}
 export interface ConsumerClose {
   type: typeof PacketType.SESS_CONSUMER_CLOSE;
   consumerId: number;
@@ -237,6 +267,10 @@ export type Packet =
   | SessionClose
   | ConsumerFlowCredit
   | SessionSend
+  | SendLargeMessage
+  | SendContinuation
+  | ReceiveLargeMessage
+  | ReceiveContinuation
   | ConsumerClose
   | ReceiveMessage
   | ForceConsumerDelivery

@@ -21,6 +21,8 @@ export interface BrokerServices {
   readonly logger: Logger;
   readonly connectionTtlOverride: number;
   readonly metadata: MetadataRegistry<ServerSession>;
+  /** The largest body a large message may have (it is assembled in memory). */
+  readonly maxLargeMessageBytes: number;
   registerSession(session: ServerSession): void;
   unregisterSession(session: ServerSession): void;
   findSession(name: string): ServerSession | undefined;
@@ -160,6 +162,12 @@ export class ServerConnection implements SessionOwner {
         `session channel id ${packet.sessionChannelId} is not available`,
       );
     }
+    if (packet.minLargeMessageSize <= 0) {
+      throw new HornetQException(
+        'ILLEGAL_STATE',
+        `min-large-message-size must be > 0 (actual value: ${packet.minLargeMessageSize})`,
+      );
+    }
     if (packet.windowSize < -1) {
       throw new HornetQException(
         'ILLEGAL_STATE',
@@ -179,6 +187,8 @@ export class ServerConnection implements SessionOwner {
         autoCommitSends: packet.autoCommitSends,
         autoCommitAcks: packet.autoCommitAcks,
         preAcknowledge: packet.preAcknowledge,
+        minLargeMessageSize: packet.minLargeMessageSize,
+        maxLargeMessageBytes: this.broker.maxLargeMessageBytes,
       },
       this.broker.postOffice,
       this,

@@ -12,8 +12,12 @@ import {
 import type { Channel, Logger } from '../../core/remoting';
 import type { MessageReference } from '../postoffice/message-reference';
 import type { PostOffice } from '../postoffice/post-office';
+import { LargeMessageAssembler } from './large-message-assembler';
 import { ServerConsumer } from './server-consumer';
 import { Transaction } from './transaction';
+
+/** The largest chunk of a large message body the broker writes in one frame. */
+const MAX_CHUNK_BYTES = 1024 * 1024;
 
 export interface ServerSessionOptions {
   name: string;
@@ -23,6 +27,10 @@ export interface ServerSessionOptions {
   autoCommitSends: boolean;
   autoCommitAcks: boolean;
   preAcknowledge: boolean;
+  /** Bodies of this size or more go to this session's consumers in chunks (the client's setting). */
+  minLargeMessageSize: number;
+  /** The largest body a large message sent through this session may have. */
+  maxLargeMessageBytes: number;
 }
 
 /** What a session needs from the connection that owns it. */
@@ -50,6 +58,8 @@ export class ServerSession {
   private readonly transaction: Transaction | null;
   private readonly autoCommitSends: boolean;
   private readonly autoCommitAcks: boolean;
+  private readonly minLargeMessageSize: number;
+  private readonly largeMessages: LargeMessageAssembler;
   private readonly pendingCreditGrants = new Map<() => void, string>();
   private started = false;
   private closed = false;
@@ -66,6 +76,9 @@ export class ServerSession {
     this.reattachToken = options.reattachToken;
     this.username = options.username;
     this.autoCommitAcks = options.autoCommitAcks;
+    // Capped so that a client asking for a huge threshold still gets frames well under the cap.
+    this.minLargeMessageSize = Math.min(options.minLargeMessageSize, MAX_CHUNK_BYTES);
+    this.largeMessages = new LargeMessageAssembler(options.maxLargeMessageBytes);
     this.transaction = options.autoCommitSends && options.autoCommitAcks ? null : new Transaction();
     this.autoCommitSends = options.autoCommitSends;
     channel.setHandler((packet, commandId, size) => this.handlePacket(packet, commandId, size));
@@ -108,6 +121,15 @@ export class ServerSession {
       case PacketType.SESS_SEND:
         this.send(packet);
         return packet.requiresResponse ? ok : null;
+      case PacketType.SESS_SEND_LARGE:
+        this.largeMessages.begin(packet.message, packet.bodySize);
+        return null;
+      case PacketType.SESS_SEND_CONTINUATION: {
+        const complete = this.largeMessages.append(packet.chunk, packet.continues);
+        if (complete !== null)
+          this.send({ type: PacketType.SESS_SEND, message: complete, requiresResponse: false });
+        return packet.requiresResponse ? ok : null;
+      }
       case PacketType.SESS_ACKNOWLEDGE:
       case PacketType.SESS_INDIVIDUAL_ACKNOWLEDGE:
         this.acknowledge(packet);
@@ -248,13 +270,28 @@ export class ServerSession {
     return packet.requiresResponse ? this.queueQuery(packet.queueName, commandId) : null;
   }
 
+  /** A body of the client's min-large-message-size or more goes as a head and chunks. */
   private deliver(consumerId: number, reference: MessageReference, deliveryCount: number): void {
+    const message = reference.message;
+    if (message.body.length < this.minLargeMessageSize) {
+      this.channel.send({ type: PacketType.SESS_RECEIVE_MSG, consumerId, deliveryCount, message });
+      return;
+    }
+    const head = message.copy();
+    head.body = Buffer.alloc(0);
     this.channel.send({
-      type: PacketType.SESS_RECEIVE_MSG,
+      type: PacketType.SESS_RECEIVE_LARGE_MSG,
       consumerId,
       deliveryCount,
-      message: reference.message,
+      message: head,
+      bodySize: message.body.length,
     });
+    const chunkBytes = this.minLargeMessageSize;
+    for (let offset = 0; offset < message.body.length; offset += chunkBytes) {
+      const chunk = message.body.subarray(offset, offset + chunkBytes);
+      const continues = offset + chunkBytes < message.body.length;
+      this.channel.send({ type: PacketType.SESS_RECEIVE_CONTINUATION, consumerId, chunk, continues });
+    }
   }
 
   private forceDelivery(consumerId: number, sequence: number): Packet {
@@ -345,6 +382,7 @@ export class ServerSession {
   close(failed: boolean): void {
     if (this.closed) return;
     this.closed = true;
+    this.largeMessages.abandon();
     const delivered: MessageReference[] = this.transaction?.rollback() ?? [];
     const unseen: MessageReference[] = [];
     for (const consumer of this.consumers.values()) {
@@ -393,6 +431,7 @@ export class ServerSession {
 function expectsResponse(packet: Packet): boolean {
   switch (packet.type) {
     case PacketType.SESS_SEND:
+    case PacketType.SESS_SEND_CONTINUATION:
     case PacketType.SESS_ACKNOWLEDGE:
     case PacketType.SESS_INDIVIDUAL_ACKNOWLEDGE:
     case PacketType.CREATE_QUEUE:

@@ -40,6 +40,8 @@ describe('client option defaults', () => {
       maxRetryInterval: 2000,
       retryJitter: 0.1,
       maxFrameBytes: DEFAULT_MAX_FRAME_BYTES,
+      // Ours: large bodies are assembled in memory, so one message is bounded.
+      maxLargeMessageBytes: 100 * 1024 * 1024,
       logger: null,
     });
   });

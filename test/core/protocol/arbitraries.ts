@@ -262,6 +262,30 @@ export const packetArbitraries: Record<PacketType, fc.Arbitrary<Packet>> = {
     deliveryCount: int32,
     message: coreMessage,
   }),
+  [PacketType.SESS_SEND_LARGE]: fc.record({
+    type: fc.constant(PacketType.SESS_SEND_LARGE),
+    message: coreMessage,
+    bodySize: fc.nat({ max: Number.MAX_SAFE_INTEGER }),
+  }),
+  [PacketType.SESS_SEND_CONTINUATION]: fc.record({
+    type: fc.constant(PacketType.SESS_SEND_CONTINUATION),
+    chunk: bytes,
+    continues: fc.boolean(),
+    requiresResponse: fc.boolean(),
+  }),
+  [PacketType.SESS_RECEIVE_LARGE_MSG]: fc.record({
+    type: fc.constant(PacketType.SESS_RECEIVE_LARGE_MSG),
+    consumerId: safeLong,
+    deliveryCount: int32,
+    message: coreMessage,
+    bodySize: fc.nat({ max: Number.MAX_SAFE_INTEGER }),
+  }),
+  [PacketType.SESS_RECEIVE_CONTINUATION]: fc.record({
+    type: fc.constant(PacketType.SESS_RECEIVE_CONTINUATION),
+    consumerId: safeLong,
+    chunk: bytes,
+    continues: fc.boolean(),
+  }),
   [PacketType.SESS_FORCE_CONSUMER_DELIVERY]: fc.record({
     type: fc.constant(PacketType.SESS_FORCE_CONSUMER_DELIVERY),
     consumerId: safeLong,
