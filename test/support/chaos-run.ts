@@ -39,7 +39,8 @@ export interface ChaosSettings {
 }
 
 export const CHAOS_DEFAULTS = {
-  messages: 20_000,
+  // The size: 100 000 messages over the four sessions, in well under two minutes here.
+  messages: 100_000,
   batch: 50,
   minCutIntervalMs: 20,
   maxCutIntervalMs: 200,
