@@ -1,7 +1,7 @@
 import type { ClientConsumer, ReceivedMessage } from '../core/client';
 import type { Destination, Topic } from './destination';
 import { IllegalStateException } from './exceptions';
-import { jmsCall } from './jms-error';
+import { jmsCall, toJMSException } from './jms-error';
 import { runInListener } from './listener-context';
 import { fromCoreMessage, type HornetQMessage, type Message } from './message';
 
@@ -54,7 +54,14 @@ export class HornetQMessageConsumer implements AsyncIterable<Message> {
     this.checkCanReceive();
     this.receiving++;
     try {
-      const received = await jmsCall(() => this.core.receive(timeoutMs, options.signal));
+      let received: ReceivedMessage | null;
+      try {
+        received = await this.core.receive(timeoutMs, options.signal);
+      } catch (error) {
+        // The contract: an abort rejects with the signal's own reason, not a JMSException.
+        if (options.signal?.aborted === true && error === options.signal.reason) throw error;
+        throw toJMSException(error);
+      }
       return await this.handOver(received);
     } finally {
       this.receiving--;
