@@ -1,6 +1,7 @@
 /**
  * The public entry point: the JMS 1.1 API (HornetQConnectionFactory and what it makes), the
- * broker, and the core client beneath JMS for services that want it directly.
+ * broker, the core client beneath JMS for services that want it directly, and the naming registry
+ * (InitialContext, EmbeddedJMS) that loads hornetq-jms.xml and hornetq-configuration.xml.
  */
 export * from './jms';
 export {
@@ -33,3 +34,4 @@ export {
 } from './core/protocol';
 export type { Logger } from './core/remoting';
 export * from './server';
+export * from './jndi';

@@ -1,0 +1,233 @@
+import { selectorFilterFactory } from '../../jms/selector';
+import type { CoreQueueConfiguration } from '../../server/broker-configuration';
+import { DEFAULT_BROKER_CONFIGURATION } from '../../server/broker-configuration';
+import { Problems } from '../problems';
+import type { Environment } from '../xml/placeholders';
+import type { XmlElement } from '../xml/xml-element';
+import { readAddressSettings } from './address-settings-reader';
+import { parseConfigDocument, readConfigFile } from './config-document';
+import { checkShape, first } from './element-shape';
+import { readSecuritySettings } from './security-settings-reader';
+import type { AcceptorDefinition, ConnectorDefinition, ServerConfiguration } from './server-configuration';
+import { SERVER_ELEMENTS } from './server-elements';
+import { readAcceptor, readConnector } from './transport-params';
+import { readValue, type Value } from './values';
+
+export interface ParseOptions {
+  /** Where `${name}` placeholders are looked up; process.env by default. */
+  env?: Environment;
+}
+
+/** Loads hornetq-configuration.xml; throws ConfigurationException listing every problem. */
+export async function loadServerConfiguration(
+  file: string,
+  options: ParseOptions = {},
+): Promise<ServerConfiguration> {
+  return parseServerConfiguration(await readConfigFile(file), file, options);
+}
+
+/** Parses hornetq-configuration.xml text; `file` names it in errors. */
+export function parseServerConfiguration(
+  source: string,
+  file: string,
+  options: ParseOptions = {},
+): ServerConfiguration {
+  const problems = new Problems(file);
+  const root = parseConfigDocument(source, options.env ?? process.env, problems);
+  problems.throwIfAny();
+  const config = readRoot(root as XmlElement, file, problems);
+  problems.throwIfAny();
+  return config;
+}
+
+function readRoot(root: XmlElement, file: string, problems: Problems): ServerConfiguration {
+  const children = checkShape(
+    root,
+    {
+      optional: [...root.attributes.keys()],
+      children: new Map([...SERVER_ELEMENTS.keys()].map((n) => [n, 'one' as const])),
+    },
+    problems,
+  );
+  const values = new Map<string, Value>();
+  for (const [name, [element]] of children) {
+    const kind = SERVER_ELEMENTS.get(name);
+    if (kind === undefined || element === undefined || kind.use === 'section') continue;
+    if (kind.use === 'unsupported') problems.warn(element, `is not implemented: ${kind.meaning}`);
+    if (kind.spec === undefined) continue;
+    const value = readValue(element, kind.spec, problems);
+    if (value !== undefined) values.set(name, value);
+  }
+  const persistence = new Map(
+    [...values].filter(([name]) => SERVER_ELEMENTS.get(name)?.use === 'persistence'),
+  );
+  const firstPersistence = [...children.keys()].find(
+    (name) => SERVER_ELEMENTS.get(name)?.use === 'persistence',
+  );
+  if (firstPersistence !== undefined) {
+    problems.warn(
+      first(children, firstPersistence) ?? null,
+      'persistence, journal and directory settings are validated but not used: storage is in memory here (durable state survives a stop and start in this process, not a new process), and no files are written',
+      'persistence',
+    );
+  }
+  const securityEnabled = boolean(values, 'security-enabled', true);
+  if (securityEnabled) {
+    problems.warn(
+      first(children, 'security-enabled') ??
+        first(children, 'security-settings') ?? { name: 'configuration', line: root.line },
+      'security is not enforced yet: security-enabled and <security-settings> are loaded and validated, but no user is authenticated and every client may send, consume and create or delete queues',
+      'security',
+    );
+  }
+  const section = (name: string): XmlElement | undefined => first(children, name);
+  return {
+    file,
+    connectors: readConnectors(section('connectors'), problems),
+    acceptors: readAcceptors(section('acceptors'), problems),
+    discoveryGroups: readDiscoveryGroups(section('discovery-groups'), problems),
+    connectionTtlOverride: number(
+      values,
+      'connection-ttl-override',
+      DEFAULT_BROKER_CONFIGURATION.connectionTtlOverride,
+    ),
+    messageExpiryScanPeriod: number(
+      values,
+      'message-expiry-scan-period',
+      DEFAULT_BROKER_CONFIGURATION.messageExpiryScanPeriod,
+    ),
+    idCacheSize: number(values, 'id-cache-size', DEFAULT_BROKER_CONFIGURATION.idCacheSize),
+    persistIdCache: boolean(values, 'persist-id-cache', DEFAULT_BROKER_CONFIGURATION.persistIdCache),
+    persistenceEnabled: boolean(values, 'persistence-enabled', true),
+    persistence,
+    securityEnabled,
+    securitySettings:
+      section('security-settings') === undefined
+        ? []
+        : readSecuritySettings(section('security-settings') as XmlElement, problems),
+    addressSettings:
+      section('address-settings') === undefined
+        ? new Map()
+        : readAddressSettings(section('address-settings') as XmlElement, problems),
+    queues: readQueues(section('queues'), problems),
+    warnings: problems.warnings,
+  };
+}
+
+function readConnectors(
+  section: XmlElement | undefined,
+  problems: Problems,
+): Map<string, ConnectorDefinition> {
+  const connectors = new Map<string, ConnectorDefinition>();
+  if (section === undefined) return connectors;
+  const children = checkShape(section, { children: new Map([['connector', 'many']]) }, problems);
+  for (const element of children.get('connector') ?? []) {
+    const connector = readConnector(element, problems);
+    if (connector === null || connector.name === '') continue;
+    const previous = connectors.get(connector.name);
+    if (previous !== undefined)
+      problems.error(element, `connector '${connector.name}' is already defined at line ${previous.line}`);
+    else connectors.set(connector.name, connector);
+  }
+  return connectors;
+}
+
+function readAcceptors(section: XmlElement | undefined, problems: Problems): AcceptorDefinition[] {
+  if (section === undefined) return [];
+  const acceptors: AcceptorDefinition[] = [];
+  const children = checkShape(section, { children: new Map([['acceptor', 'many']]) }, problems);
+  const elements = children.get('acceptor') ?? [];
+  if (elements.length === 0) problems.error(section, 'needs at least one <acceptor>');
+  for (const [index, element] of elements.entries()) {
+    const acceptor = readAcceptor(element, `acceptor-${index + 1}`, problems);
+    if (acceptor === null) continue;
+    const previous = acceptors.find((a) => a.config.name === acceptor.config.name);
+    if (previous !== undefined)
+      problems.error(
+        element,
+        `acceptor '${acceptor.config.name}' is already defined at line ${previous.line}`,
+      );
+    else acceptors.push(acceptor);
+  }
+  return acceptors;
+}
+
+/** Only the names: discovery is not implemented, but a connection factory may name a group. */
+function readDiscoveryGroups(section: XmlElement | undefined, problems: Problems): Set<string> {
+  const names = new Set<string>();
+  if (section === undefined) return names;
+  problems.warn(
+    section,
+    'is not implemented: UDP and JGroups discovery are not available, so a factory that names a discovery group uses its <connectors> (or the netty default)',
+  );
+  const children = checkShape(section, { children: new Map([['discovery-group', 'many']]) }, problems);
+  for (const element of children.get('discovery-group') ?? []) {
+    const name = element.attributes.get('name');
+    if (name === undefined || name.trim() === '') problems.error(element, "requires the attribute 'name'");
+    else names.add(name);
+  }
+  return names;
+}
+
+const QUEUE_SHAPE = {
+  required: ['name'],
+  children: new Map([
+    ['address', 'one' as const],
+    ['filter', 'one' as const],
+    ['durable', 'one' as const],
+  ]),
+};
+
+function readQueues(section: XmlElement | undefined, problems: Problems): CoreQueueConfiguration[] {
+  if (section === undefined) return [];
+  const queues: CoreQueueConfiguration[] = [];
+  const lines = new Map<string, number>();
+  const children = checkShape(section, { children: new Map([['queue', 'many']]) }, problems);
+  for (const element of children.get('queue') ?? []) {
+    const parts = checkShape(element, QUEUE_SHAPE, problems);
+    const name = element.attributes.get('name');
+    const address = first(parts, 'address');
+    if (address === undefined) problems.error(element, 'requires an <address>');
+    const addressValue =
+      address === undefined ? undefined : readValue(address, { kind: 'non-empty-string' }, problems);
+    const filterElement = first(parts, 'filter');
+    const filter = filterElement === undefined ? null : readFilter(filterElement, problems);
+    const durableElement = first(parts, 'durable');
+    const durable =
+      durableElement === undefined ? true : readValue(durableElement, { kind: 'boolean' }, problems);
+    if (name === undefined || name.trim() === '' || typeof addressValue !== 'string' || filter === undefined)
+      continue;
+    const previous = lines.get(name);
+    if (previous !== undefined) {
+      problems.error(element, `queue '${name}' is already defined at line ${previous}`);
+      continue;
+    }
+    lines.set(name, element.line);
+    queues.push({ name, address: addressValue, filter, durable: durable === true });
+  }
+  return queues;
+}
+
+/** A core filter has the selector grammar; a bad one is reported here rather than at broker start. */
+function readFilter(element: XmlElement, problems: Problems): string | null | undefined {
+  checkShape(element, { required: ['string'] }, problems);
+  const expression = element.attributes.get('string');
+  if (expression === undefined) return undefined;
+  try {
+    selectorFilterFactory(expression);
+    return expression;
+  } catch (error) {
+    problems.error(element, `is not a valid filter: ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
+function number(values: Map<string, Value>, name: string, fallback: number): number {
+  const value = values.get(name);
+  return typeof value === 'number' ? value : fallback;
+}
+
+function boolean(values: Map<string, Value>, name: string, fallback: boolean): boolean {
+  const value = values.get(name);
+  return typeof value === 'boolean' ? value : fallback;
+}

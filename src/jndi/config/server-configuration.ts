@@ -1,0 +1,59 @@
+import type { TransportConfiguration } from '../../core/client';
+import type { AcceptorConfiguration, CoreQueueConfiguration } from '../../server/broker-configuration';
+import type { AddressSettings } from '../../server/postoffice/address-settings';
+import type { ConfigurationProblem } from '../configuration-exception';
+import type { Value } from './values';
+
+/** A `<connector>`: where clients connect, as the factories that reference it will. */
+export interface ConnectorDefinition {
+  name: string;
+  line: number;
+  transport: TransportConfiguration;
+}
+
+/** An `<acceptor>`, ready for the broker; `sslEnabled` acceptors are refused at start (no TLS here). */
+export interface AcceptorDefinition {
+  line: number;
+  config: AcceptorConfiguration;
+  sslEnabled: boolean;
+}
+
+export type Permission =
+  | 'send'
+  | 'consume'
+  | 'createDurableQueue'
+  | 'deleteDurableQueue'
+  | 'createNonDurableQueue'
+  | 'deleteNonDurableQueue'
+  | 'manage';
+
+/** A `<security-setting>`: the roles granted each permission on the matching addresses. */
+export interface SecuritySetting {
+  match: string;
+  line: number;
+  permissions: ReadonlyMap<Permission, readonly string[]>;
+}
+
+/** What this implementation takes from hornetq-configuration.xml. */
+export interface ServerConfiguration {
+  file: string;
+  connectors: ReadonlyMap<string, ConnectorDefinition>;
+  acceptors: AcceptorDefinition[];
+  /** Names of `<discovery-group>`s, which `<discovery-group-ref>` must name. */
+  discoveryGroups: ReadonlySet<string>;
+  connectionTtlOverride: number;
+  messageExpiryScanPeriod: number;
+  idCacheSize: number;
+  persistIdCache: boolean;
+  /** false: nothing durable survives a restart (each start gets empty storage). */
+  persistenceEnabled: boolean;
+  /** Journal, paging and directory settings as given (validated; storage is in memory here). */
+  persistence: ReadonlyMap<string, Value>;
+  /** Loaded and validated, not enforced yet (a warning says so). */
+  securityEnabled: boolean;
+  securitySettings: SecuritySetting[];
+  /** By match, in file order. */
+  addressSettings: ReadonlyMap<string, Partial<AddressSettings>>;
+  queues: CoreQueueConfiguration[];
+  warnings: ConfigurationProblem[];
+}

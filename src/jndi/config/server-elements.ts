@@ -1,0 +1,130 @@
+import {
+  AT_MOST_TIMER,
+  both,
+  GE_ZERO,
+  GT_ZERO,
+  MINUS_ONE_OR_GT_ZERO,
+  PERCENTAGE,
+  THREAD_PRIORITY,
+  type ValueSpec,
+} from './values';
+
+/** How this implementation treats a top-level element of hornetq-configuration.xml. */
+export type TopLevelElement =
+  /** A value the broker uses. */
+  | { use: 'broker'; spec: ValueSpec }
+  /** A persistence or journal value: validated and kept; storage is in memory here. */
+  | { use: 'persistence'; spec: ValueSpec }
+  /** Known to HornetQ, not implemented: accepted (simple values still checked) with a warning. */
+  | { use: 'unsupported'; spec?: ValueSpec; meaning: string }
+  /** A list this module parses itself (connectors, acceptors, ...). */
+  | { use: 'section' };
+
+const HA = 'live/backup high availability is not implemented: this broker always runs live, on its own';
+const CLUSTER = 'clustering is not implemented: this broker runs on its own';
+const MANAGEMENT =
+  'management messages and JMX are not implemented; EmbeddedJMS offers getQueueInfo, listQueues, getConnectionCount and getSessionCount';
+const THREADS = 'Node runs the broker on one event loop: there are no thread pools to size';
+const COUNTERS =
+  'message counters are not implemented; EmbeddedJMS.getQueueInfo reports live queue statistics';
+const SECURITY = 'security is not enforced yet';
+
+const bool: ValueSpec = { kind: 'boolean' };
+const text: ValueSpec = { kind: 'string' };
+const nonEmpty: ValueSpec = { kind: 'non-empty-string' };
+const long = (check?: ValueSpec['check']): ValueSpec =>
+  check === undefined ? { kind: 'long' } : { kind: 'long', check };
+const int = (check?: ValueSpec['check']): ValueSpec =>
+  check === undefined ? { kind: 'int' } : { kind: 'int', check };
+
+const unsupported = (meaning: string, spec?: ValueSpec): TopLevelElement =>
+  spec === undefined ? { use: 'unsupported', meaning } : { use: 'unsupported', spec, meaning };
+
+/** Every child of `<configuration>` in HornetQ 2.4's hornetq-configuration.xsd (each at most once). */
+export const SERVER_ELEMENTS: ReadonlyMap<string, TopLevelElement> = new Map<string, TopLevelElement>([
+  ['connectors', { use: 'section' }],
+  ['acceptors', { use: 'section' }],
+  ['queues', { use: 'section' }],
+  ['address-settings', { use: 'section' }],
+  ['security-settings', { use: 'section' }],
+  ['discovery-groups', { use: 'section' }],
+  ['connection-ttl-override', { use: 'broker', spec: long(both(MINUS_ONE_OR_GT_ZERO, AT_MOST_TIMER)) }],
+  ['message-expiry-scan-period', { use: 'broker', spec: long(both(MINUS_ONE_OR_GT_ZERO, AT_MOST_TIMER)) }],
+  ['id-cache-size', { use: 'broker', spec: int(GT_ZERO) }],
+  ['persist-id-cache', { use: 'broker', spec: bool }],
+  ['persistence-enabled', { use: 'broker', spec: bool }],
+  ['security-enabled', { use: 'broker', spec: bool }],
+  ['bindings-directory', { use: 'persistence', spec: nonEmpty }],
+  ['journal-directory', { use: 'persistence', spec: nonEmpty }],
+  ['large-messages-directory', { use: 'persistence', spec: nonEmpty }],
+  ['paging-directory', { use: 'persistence', spec: nonEmpty }],
+  ['create-bindings-dir', { use: 'persistence', spec: bool }],
+  ['create-journal-dir', { use: 'persistence', spec: bool }],
+  ['journal-type', { use: 'persistence', spec: { kind: ['ASYNCIO', 'NIO'] } }],
+  ['journal-buffer-timeout', { use: 'persistence', spec: long(GT_ZERO) }],
+  ['journal-buffer-size', { use: 'persistence', spec: long(GT_ZERO) }],
+  ['journal-sync-transactional', { use: 'persistence', spec: bool }],
+  ['journal-sync-non-transactional', { use: 'persistence', spec: bool }],
+  ['journal-file-size', { use: 'persistence', spec: long(GT_ZERO) }],
+  ['journal-min-files', { use: 'persistence', spec: int(GT_ZERO) }],
+  ['journal-compact-percentage', { use: 'persistence', spec: int(PERCENTAGE) }],
+  ['journal-compact-min-files', { use: 'persistence', spec: int(GE_ZERO) }],
+  ['journal-max-io', { use: 'persistence', spec: int(GT_ZERO) }],
+  ['log-journal-write-rate', { use: 'persistence', spec: bool }],
+  ['page-max-concurrent-io', { use: 'persistence', spec: int(MINUS_ONE_OR_GT_ZERO) }],
+  ['perf-blast-pages', { use: 'persistence', spec: int(MINUS_ONE_OR_GT_ZERO) }],
+  ['run-sync-speed-test', { use: 'persistence', spec: bool }],
+  ['persist-delivery-count-before-delivery', { use: 'persistence', spec: bool }],
+  ['name', unsupported('the node name only appears in cluster topology, and ' + CLUSTER, text)],
+  ['clustered', unsupported('deprecated by HornetQ itself and ignored (HQ221038)', bool)],
+  ['check-for-live-server', unsupported(HA, bool)],
+  ['backup', unsupported(HA, bool)],
+  ['allow-failback', unsupported(HA, bool)],
+  ['backup-group-name', unsupported(HA, text)],
+  ['failback-delay', unsupported(HA, long(GT_ZERO))],
+  ['failover-on-shutdown', unsupported(HA, bool)],
+  ['shared-store', unsupported(HA, bool)],
+  ['replication-clustername', unsupported(HA, text)],
+  ['file-deployment-enabled', unsupported('hot deployment is chosen with the watch option instead', bool)],
+  ['scheduled-thread-pool-max-size', unsupported(THREADS, int(GT_ZERO))],
+  ['thread-pool-max-size', unsupported(THREADS, int(MINUS_ONE_OR_GT_ZERO))],
+  ['async-connection-execution-enabled', unsupported(THREADS, bool)],
+  ['security-invalidation-interval', unsupported(SECURITY, long(GT_ZERO))],
+  ['wild-card-routing-enabled', unsupported('routing to wildcard addresses is not implemented', bool)],
+  ['management-address', unsupported(MANAGEMENT, nonEmpty)],
+  ['management-notification-address', unsupported(MANAGEMENT, nonEmpty)],
+  ['jmx-management-enabled', unsupported(MANAGEMENT, bool)],
+  ['jmx-domain', unsupported(MANAGEMENT, nonEmpty)],
+  ['cluster-user', unsupported(CLUSTER, text)],
+  ['cluster-password', unsupported(CLUSTER, text)],
+  ['password-codec', unsupported('password masking is not implemented', nonEmpty)],
+  ['mask-password', unsupported('password masking is not implemented', bool)],
+  ['log-delegate-factory-class-name', unsupported('logs go to the logger given in the options', text)],
+  ['message-counter-enabled', unsupported(COUNTERS, bool)],
+  ['message-counter-sample-period', unsupported(COUNTERS, long(GT_ZERO))],
+  ['message-counter-max-day-history', unsupported(COUNTERS, int(GT_ZERO))],
+  [
+    'transaction-timeout',
+    unsupported('XA is not implemented and local transactions do not time out', long(GT_ZERO)),
+  ],
+  [
+    'transaction-timeout-scan-period',
+    unsupported('XA is not implemented and local transactions do not time out', long(GT_ZERO)),
+  ],
+  ['message-expiry-thread-priority', unsupported(THREADS, int(THREAD_PRIORITY))],
+  ['server-dump-interval', unsupported('server dumps are not implemented', long(MINUS_ONE_OR_GT_ZERO))],
+  ['memory-warning-threshold', unsupported('memory sampling is not implemented', int(PERCENTAGE))],
+  ['memory-measure-interval', unsupported('memory sampling is not implemented', long(MINUS_ONE_OR_GT_ZERO))],
+  ['remoting-interceptors', unsupported('Java interceptor classes cannot be loaded here')],
+  ['remoting-incoming-interceptors', unsupported('Java interceptor classes cannot be loaded here')],
+  ['remoting-outgoing-interceptors', unsupported('Java interceptor classes cannot be loaded here')],
+  ['broadcast-groups', unsupported('UDP and JGroups broadcast is not implemented')],
+  ['diverts', unsupported('diverts are not implemented: messages are not copied or moved between addresses')],
+  ['bridges', unsupported('core bridges are not implemented')],
+  ['cluster-connections', unsupported(CLUSTER)],
+  [
+    'grouping-handler',
+    unsupported('clustered grouping is not implemented (message groups on this broker work)'),
+  ],
+  ['connector-services', unsupported('connector services are not implemented')],
+]);

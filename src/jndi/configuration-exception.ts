@@ -1,0 +1,49 @@
+/** One thing wrong (or worth a warning) in a configuration file, and where. */
+export interface ConfigurationProblem {
+  file: string | null;
+  line: number | null;
+  /** The element's name as written, without angle brackets; null when no element is at fault. */
+  element: string | null;
+  message: string;
+}
+
+/** `file:line: <element> message`, leaving out what is not known. */
+export function formatProblem(problem: ConfigurationProblem): string {
+  const place =
+    problem.file === null
+      ? ''
+      : problem.line === null
+        ? `${problem.file}: `
+        : `${problem.file}:${problem.line}: `;
+  const element = problem.element === null ? '' : `<${problem.element}> `;
+  return `${place}${element}${problem.message}`;
+}
+
+/**
+ * A configuration file that cannot be used. The message lists every problem found, one per line,
+ * each as `file:line: <element> what was expected`; `file`, `line` and `element` are the first's.
+ */
+export class ConfigurationException extends Error {
+  readonly file: string | null;
+  readonly line: number | null;
+  readonly element: string | null;
+  readonly problems: ReadonlyArray<ConfigurationProblem>;
+
+  constructor(problems: readonly ConfigurationProblem[] | string = 'invalid configuration') {
+    const list: ConfigurationProblem[] =
+      typeof problems === 'string'
+        ? [{ file: null, line: null, element: null, message: problems }]
+        : problems.map((problem) => ({ ...problem }));
+    super(list.map(formatProblem).join('\n'));
+    this.name = 'ConfigurationException';
+    const first = list[0];
+    this.file = first?.file ?? null;
+    this.line = first?.line ?? null;
+    this.element = first?.element ?? null;
+    this.problems = Object.freeze(list);
+  }
+
+  static is(error: unknown): error is ConfigurationException {
+    return error instanceof ConfigurationException;
+  }
+}

@@ -1,0 +1,220 @@
+import type { TransportConfiguration } from '../core/client';
+import type { Logger } from '../core/remoting';
+import { IllegalStateException } from '../jms/exceptions';
+import { selectorFilterFactory } from '../jms/selector';
+import { Broker } from '../server/broker';
+import type { TcpAcceptorConfiguration } from '../server/broker-configuration';
+import { InMemoryStorage } from '../server/storage/in-memory-storage';
+import type { StorageManager } from '../server/storage/storage-manager';
+import { brokerConfigurationOf, coreQueueOf } from './config/broker-configuration-from-xml';
+import { readConfigFile } from './config/config-document';
+import { parseJmsConfiguration } from './config/jms-config-parser';
+import { loadServerConfiguration } from './config/server-config-parser';
+import type { QueueDefinition } from './config/jms-configuration';
+import type { ServerConfiguration } from './config/server-configuration';
+import { defaultConfigDir, resolveConfigFiles, scanPeriodOf, type ConfigFiles } from './config-files';
+import { ConfigurationException } from './configuration-exception';
+import { consoleLogger } from './console-logger';
+import { InitialContext, registryOf, type InitialContextOptions } from './initial-context';
+import { JmsDeployer } from './jms-deployer';
+import type { Environment } from './xml/placeholders';
+
+export interface EmbeddedJMSOptions extends ConfigFiles {
+  watch?: InitialContextOptions['watch'];
+  /** Placeholder values; process.env by default. */
+  env?: Environment;
+  /** The broker's and the deployer's logger; warnings and errors go to the console by default. */
+  logger?: Logger;
+  /** Durable state, kept across stop and start; in memory by default. */
+  storage?: StorageManager;
+}
+
+/** What the management view reports for one queue. */
+export interface QueueInfo {
+  /** JMS name for a JMS queue, else the core queue name. */
+  name: string;
+  /** Core address, e.g. 'jms.queue.ExampleQueue' or 'jms.topic.ExampleTopic'. */
+  address: string;
+  durable: boolean;
+  temporary: boolean;
+  /** Messages in the queue, including those delivered and not yet acknowledged. */
+  messageCount: number;
+  /** Delivered to a consumer and not yet acknowledged. */
+  deliveringCount: number;
+  consumerCount: number;
+  messagesAdded: number;
+  messagesAcknowledged: number;
+}
+
+const JMS_QUEUE = 'jms.queue.';
+
+/**
+ * A broker in this process, started from hornetq-configuration.xml (acceptors, address settings,
+ * queues) and hornetq-jms.xml (factories, queues, topics bound in its registry). A connector whose
+ * port is 0 takes the port its TCP acceptor with port 0 was given, so tests can use ephemeral ports.
+ */
+export class EmbeddedJMS {
+  private readonly context = new InitialContext();
+  private readonly storage: StorageManager;
+  private broker: Broker | null = null;
+  private deployer: JmsDeployer | null = null;
+  private starting = false;
+
+  constructor(private readonly options: EmbeddedJMSOptions = {}) {
+    this.storage = options.storage ?? new InMemoryStorage();
+  }
+
+  /** Also after stop(): starts again from the same files (what was durable is still there). */
+  async start(): Promise<void> {
+    if (this.broker !== null || this.starting)
+      throw new IllegalStateException('EmbeddedJMS is already started');
+    this.starting = true;
+    try {
+      await this.startBroker();
+    } finally {
+      this.starting = false;
+    }
+  }
+
+  /** Stops accepting, closes client connections (they see a failure), releases files and ports. */
+  async stop(): Promise<void> {
+    const broker = this.broker;
+    if (broker === null) return;
+    this.deployer?.undeploy();
+    this.deployer = null;
+    this.broker = null;
+    await broker.stop();
+  }
+
+  lookup<T = unknown>(name: string): T {
+    return this.context.lookup<T>(name);
+  }
+
+  getContext(): InitialContext {
+    return this.context;
+  }
+
+  /** The port a TCP acceptor is bound to (the first one without a name), e.g. after configuring port 0. */
+  getPort(acceptorName?: string): number {
+    return this.requireBroker().getPort(acceptorName);
+  }
+
+  /** By JMS queue name ('ExampleQueue'), or null if there is no such queue (or the broker is stopped). */
+  getQueueInfo(queueName: string): QueueInfo | null {
+    return (
+      this.listQueues().find(
+        (queue) => queue.address === JMS_QUEUE + queueName && queue.name === queueName,
+      ) ?? null
+    );
+  }
+
+  /** Every queue on the broker: JMS queues, subscription queues and temporary queues. */
+  listQueues(): QueueInfo[] {
+    if (this.broker === null) return [];
+    return this.broker.listQueues().map((queue) => ({
+      name:
+        queue.name.startsWith(JMS_QUEUE) && queue.name === queue.address
+          ? queue.name.slice(JMS_QUEUE.length)
+          : queue.name,
+      address: queue.address,
+      durable: queue.durable,
+      temporary: queue.temporary,
+      messageCount: queue.messageCount,
+      deliveringCount: queue.deliveringCount,
+      consumerCount: queue.consumerCount,
+      messagesAdded: queue.messagesAdded,
+      messagesAcknowledged: queue.messagesAcknowledged,
+    }));
+  }
+
+  getConnectionCount(): number {
+    return this.broker?.getConnectionCount() ?? 0;
+  }
+
+  getSessionCount(): number {
+    return this.broker?.getSessionCount() ?? 0;
+  }
+
+  private async startBroker(): Promise<void> {
+    const options = this.options;
+    const files =
+      options.jmsConfig === undefined && options.configDir === undefined
+        ? { ...options, configDir: defaultConfigDir() }
+        : options;
+    const { jmsConfig, serverConfig } = resolveConfigFiles(files);
+    const scanPeriodMs = scanPeriodOf(options.watch);
+    const env = options.env ?? process.env;
+    const logger = options.logger ?? consoleLogger;
+    const server = serverConfig === null ? null : await loadServerConfiguration(serverConfig, { env });
+    refuseTls(server);
+    const jms = parseJmsConfiguration(await readConfigFile(jmsConfig), jmsConfig, { env, server });
+    const storage = server?.persistenceEnabled === false ? new InMemoryStorage() : this.storage;
+    let broker: Broker;
+    try {
+      broker = new Broker(brokerConfigurationOf(server, jms, storage, logger), selectorFilterFactory);
+    } catch (error) {
+      throw new ConfigurationException([
+        { file: serverConfig, line: null, element: null, message: (error as Error).message },
+      ]);
+    }
+    await broker.start();
+    const deployer = new JmsDeployer(registryOf(this.context), {
+      jmsConfig,
+      server,
+      env,
+      logger,
+      scanPeriodMs,
+      hooks: {
+        resolveConnector: (connector) => resolvePortZero(connector, broker, server),
+        queueDeployed: (queue) => createQueue(broker, queue),
+      },
+    });
+    try {
+      await deployer.deploy();
+    } catch (error) {
+      await broker.stop();
+      throw error;
+    }
+    this.broker = broker;
+    this.deployer = deployer;
+  }
+
+  private requireBroker(): Broker {
+    if (this.broker === null) throw new IllegalStateException('EmbeddedJMS is not started');
+    return this.broker;
+  }
+}
+
+/** Plain TCP where the file asks for TLS would expose clients that expect encryption: refuse. */
+function refuseTls(server: ServerConfiguration | null): void {
+  const problems = (server?.acceptors ?? [])
+    .filter((acceptor) => acceptor.sslEnabled)
+    .map((acceptor) => ({
+      file: server?.file ?? null,
+      line: acceptor.line,
+      element: 'acceptor',
+      message: `acceptor '${acceptor.config.name}' has ssl-enabled, and TLS is not implemented: refusing to start rather than serve plain TCP`,
+    }));
+  if (problems.length > 0) throw new ConfigurationException(problems);
+}
+
+/** A connector with port 0 means "the port my acceptor with port 0 got" (same host preferred). */
+function resolvePortZero(
+  connector: TransportConfiguration,
+  broker: Broker,
+  server: ServerConfiguration | null,
+): TransportConfiguration {
+  if (connector.port !== 0) return connector;
+  const acceptors = (server?.acceptors ?? [])
+    .map((a) => a.config)
+    .filter((a): a is TcpAcceptorConfiguration => a.type === 'tcp' && a.port === 0);
+  const acceptor = acceptors.find((a) => a.host === connector.host) ?? acceptors[0];
+  return acceptor === undefined ? connector : { ...connector, port: broker.getPort(acceptor.name) };
+}
+
+/** Hot deployment may add a queue to a running broker; an existing queue (and its messages) stays as it is. */
+function createQueue(broker: Broker, queue: QueueDefinition): void {
+  const core = coreQueueOf(queue);
+  if (broker.postOffice.getQueue(core.name) === undefined)
+    broker.postOffice.createQueue({ ...core, temporary: false });
+}

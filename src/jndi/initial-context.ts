@@ -1,0 +1,100 @@
+import type { Logger } from '../core/remoting';
+import { BindingRegistry, type NameClassPair } from './binding-registry';
+import { loadServerConfiguration } from './config/server-config-parser';
+import { resolveConfigFiles, scanPeriodOf, type ConfigFiles } from './config-files';
+import { consoleLogger } from './console-logger';
+import { JmsDeployer } from './jms-deployer';
+import type { Environment } from './xml/placeholders';
+
+export interface InitialContextOptions extends ConfigFiles {
+  /**
+   * Re-read hornetq-jms.xml when it changes and rebind what changed, as HornetQ's file
+   * deployment does. `true` uses the default scan period (5000 ms).
+   */
+  watch?: boolean | { scanPeriodMs: number };
+}
+
+/** Ours, beyond the contract: where placeholders come from and where warnings go. */
+export interface LoadOptions extends InitialContextOptions {
+  /** Placeholder values; process.env by default. */
+  env?: Environment;
+  /** Warnings, redeploy errors and deployments; to the console (warnings and errors) by default. */
+  logger?: Logger;
+}
+
+const registries = new WeakMap<InitialContext, BindingRegistry>();
+
+/** The registry behind a context, for EmbeddedJMS to deploy into (not part of the public surface). */
+export function registryOf(context: InitialContext): BindingRegistry {
+  const registry = registries.get(context);
+  if (registry === undefined) throw new TypeError('not an InitialContext');
+  return registry;
+}
+
+/**
+ * An in-process naming registry. Names are strings such as '/ConnectionFactory' or
+ * 'java:/jms/queue/Orders'. A leading '/' is not significant: '/a/b' and 'a/b' are the same name,
+ * and `list` reports names without it. Intermediate contexts are implicit and never listed.
+ */
+export class InitialContext {
+  private deployer: JmsDeployer | null = null;
+
+  /** An empty registry. */
+  constructor() {
+    registries.set(this, new BindingRegistry());
+  }
+
+  /** A registry filled from hornetq-jms.xml: its factories (connectors resolved), queues and topics. */
+  static async load(options: LoadOptions): Promise<InitialContext> {
+    const { jmsConfig, serverConfig } = resolveConfigFiles(options);
+    const scanPeriodMs = scanPeriodOf(options.watch);
+    const env = options.env ?? process.env;
+    const server = serverConfig === null ? null : await loadServerConfiguration(serverConfig, { env });
+    const context = new InitialContext();
+    const deployer = new JmsDeployer(registryOf(context), {
+      jmsConfig,
+      server,
+      env,
+      logger: options.logger ?? consoleLogger,
+      scanPeriodMs,
+    });
+    await deployer.deploy();
+    context.deployer = deployer;
+    return context;
+  }
+
+  /** @throws NameNotFoundException */
+  lookup<T = unknown>(name: string): T {
+    return registryOf(this).lookup(name) as T;
+  }
+
+  /** @throws NameAlreadyBoundException */
+  bind(name: string, object: unknown): void {
+    registryOf(this).bind(name, object);
+  }
+
+  rebind(name: string, object: unknown): void {
+    registryOf(this).rebind(name, object);
+  }
+
+  /** @throws NameNotFoundException */
+  unbind(name: string): void {
+    registryOf(this).unbind(name);
+  }
+
+  /** @throws NameNotFoundException if oldName is unbound; NameAlreadyBoundException if newName is bound. */
+  rename(oldName: string, newName: string): void {
+    registryOf(this).rename(oldName, newName);
+  }
+
+  /** Every binding whose name starts with `prefix` (all when omitted), names without a leading '/'. */
+  list(prefix?: string): NameClassPair[] {
+    return registryOf(this).list(prefix);
+  }
+
+  /** Stops watching files; closes nothing that was looked up. */
+  async close(): Promise<void> {
+    this.deployer?.stop();
+    this.deployer = null;
+  }
+}

@@ -1,0 +1,47 @@
+import { ConfigurationException, type ConfigurationProblem } from './configuration-exception';
+
+/** Where a problem is: the element (name and line) it is about. */
+export interface ProblemSite {
+  readonly name: string;
+  readonly line: number;
+}
+
+/**
+ * Collects what is wrong with one file, so that a file with several errors reports all of them at
+ * once, and the warnings, each said once per file and subject.
+ */
+export class Problems {
+  readonly errors: ConfigurationProblem[] = [];
+  readonly warnings: ConfigurationProblem[] = [];
+  private readonly warned = new Set<string>();
+
+  constructor(readonly file: string | null) {}
+
+  error(site: ProblemSite | null, message: string): void {
+    this.errors.push(this.problem(site, message));
+  }
+
+  /** A problem at a line, not about one element (malformed XML, a DOCTYPE, ...). */
+  errorAtLine(line: number | null, message: string): void {
+    this.errors.push({ file: this.file, line, element: null, message });
+  }
+
+  /** Warns once per `key` (by default the element's name): one warning names each unsupported element. */
+  warn(site: ProblemSite | null, message: string, key: string = site?.name ?? message): void {
+    if (this.warned.has(key)) return;
+    this.warned.add(key);
+    this.warnings.push(this.problem(site, message));
+  }
+
+  get hasErrors(): boolean {
+    return this.errors.length > 0;
+  }
+
+  throwIfAny(): void {
+    if (this.errors.length > 0) throw new ConfigurationException(this.errors);
+  }
+
+  private problem(site: ProblemSite | null, message: string): ConfigurationProblem {
+    return { file: this.file, line: site?.line ?? null, element: site?.name ?? null, message };
+  }
+}
