@@ -208,6 +208,23 @@ describe('FaultProxy', () => {
     await eventually(() => target.connections[0]?.ended === true, "'end' at the server");
   });
 
+  test('cut() after a FIN held back by a black hole was released still closes the link (no leaked link)', async () => {
+    const target = await startTarget('sink');
+    const proxy = await startProxy(target);
+    const client = await connectClient(proxy.port);
+    await proxy.waitUntil(() => target.connections.length === 1, DEADLINE_MS, 'the server connection');
+
+    proxy.blackHole();
+    target.connections[0]?.socket.end();
+    await sleep(50);
+    // pass() forwards the FIN (the proxy ends its client socket); the cut right after must still
+    // close that socket although it can no longer send an RST.
+    proxy.pass();
+    proxy.cut();
+    await eventually(() => client.closed, 'the client to be closed');
+    await proxy.waitUntil(() => proxy.activeLinks === 0, DEADLINE_MS, 'no link left');
+  });
+
   test('delay(ms) adds at least the delay each way and keeps order', async () => {
     const target = await startTarget();
     const proxy = await startProxy(target);

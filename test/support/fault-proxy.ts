@@ -461,7 +461,14 @@ class Link {
 
   private resetSockets(): void {
     this.finish();
-    for (const socket of [this.client, this.server]) if (!socket.destroyed) socket.resetAndDestroy();
+    for (const socket of [this.client, this.server]) {
+      if (socket.destroyed) continue;
+      // After end() the RST cannot be sent: Node's resetAndDestroy() then fails with EINVAL and
+      // never emits 'close', so the link would never go and close() would hang. Such a socket has
+      // sent (or is sending) its FIN already; a plain destroy closes it.
+      if (socket.writableEnded) socket.destroy();
+      else socket.resetAndDestroy();
+    }
   }
 }
 
