@@ -23,6 +23,8 @@ export interface ConsumerSettings {
   blockOnAcknowledge: boolean;
   /** The largest message body this consumer accepts (the body is assembled in memory). */
   maxLargeMessageBytes: number;
+  /** The broker acknowledged each message as it delivered it: acknowledging here does nothing. */
+  preAcknowledge: boolean;
 }
 
 interface Waiter {
@@ -213,6 +215,7 @@ export class ClientConsumer {
 
   acknowledge(message: ReceivedMessage): Promise<void> {
     this.checkOpen();
+    if (this.settings.preAcknowledge) return Promise.resolve();
     this.pendingAck = message;
     this.pendingAckBytes += message.size;
     if (this.pendingAckBytes >= this.settings.ackBatchSize) return this.flushAcknowledgements();
@@ -221,6 +224,7 @@ export class ClientConsumer {
 
   individualAcknowledge(message: ReceivedMessage): Promise<void> {
     this.checkOpen();
+    if (this.settings.preAcknowledge) return Promise.resolve();
     return this.session.sendAcknowledgement({
       type: PacketType.SESS_INDIVIDUAL_ACKNOWLEDGE,
       consumerId: this.id,
@@ -283,6 +287,10 @@ export class ClientConsumer {
 
   private accept(message: ReceivedMessage): void {
     this.slowCreditOutstanding = false;
+    if (this.discardIfExpired(message)) {
+      if (this.handler !== null || this.waiters.length > 0) this.askForOne();
+      return;
+    }
     const waiter = this.handler === null && !this.paused ? this.waiters.shift() : undefined;
     if (waiter !== undefined) {
       this.consumed(message);
@@ -343,16 +351,39 @@ export class ClientConsumer {
     this.session.consumerClosed(this);
   }
 
+  /** The next buffered message the application may have; expired ones are handed back on the way. */
   private takeBuffered(): ReceivedMessage | null {
-    if (this.paused || this.bufferHead >= this.buffer.length) return null;
-    const message = this.buffer[this.bufferHead] as ReceivedMessage;
-    this.buffer[this.bufferHead++] = undefined as unknown as ReceivedMessage;
-    if (this.bufferHead > 1024 && this.bufferHead * 2 > this.buffer.length) {
-      this.buffer = this.buffer.slice(this.bufferHead);
-      this.bufferHead = 0;
+    while (!this.paused && this.bufferHead < this.buffer.length) {
+      const message = this.buffer[this.bufferHead] as ReceivedMessage;
+      this.buffer[this.bufferHead++] = undefined as unknown as ReceivedMessage;
+      if (this.bufferHead > 1024 && this.bufferHead * 2 > this.buffer.length) {
+        this.buffer = this.buffer.slice(this.bufferHead);
+        this.bufferHead = 0;
+      }
+      if (!this.discardIfExpired(message)) {
+        this.consumed(message);
+        return message;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * A message that expired while it waited here is never handed out: the broker is told (it moves
+   * the message to the expiry address) and its credits go back.
+   */
+  private discardIfExpired(message: ReceivedMessage): boolean {
+    const expiration = message.message.expiration;
+    if (expiration === 0 || expiration > Date.now()) return false;
+    if (!this.settings.browseOnly && !this.settings.preAcknowledge) {
+      this.session.sendOneWay({
+        type: PacketType.SESS_EXPIRED,
+        consumerId: this.id,
+        messageId: message.message.messageId,
+      });
     }
     this.consumed(message);
-    return message;
+    return true;
   }
 
   private async dispatch(): Promise<void> {

@@ -199,6 +199,7 @@ export class ClientSession {
       ackBatchSize: this.settings.ackBatchSize,
       blockOnAcknowledge: this.options.blockOnAcknowledge,
       maxLargeMessageBytes: this.options.maxLargeMessageBytes,
+      preAcknowledge: this.settings.preAcknowledge,
     };
     const consumer = new ClientConsumer(settings, this);
     // Registered before the broker answers: deliveries may follow the answer immediately.

@@ -137,6 +137,9 @@ function encodeBody(w: BufferWriter, p: Packet): void {
       w.writeNullableString(p.filter);
       w.writeBoolean(p.browseOnly);
       return w.writeBoolean(p.requiresResponse);
+    case PacketType.SESS_EXPIRED:
+      w.writeLong(p.consumerId);
+      return w.writeLong(p.messageId);
     case PacketType.SESS_ACKNOWLEDGE:
     case PacketType.SESS_INDIVIDUAL_ACKNOWLEDGE:
       w.writeLong(p.consumerId);
@@ -298,6 +301,8 @@ function decodeBody(type: number, r: BufferReader): Packet {
         browseOnly: r.readBoolean(),
         requiresResponse: r.readBoolean(),
       };
+    case PacketType.SESS_EXPIRED:
+      return { type, consumerId: r.readLong(), messageId: r.readLong() };
     case PacketType.SESS_ACKNOWLEDGE:
     case PacketType.SESS_INDIVIDUAL_ACKNOWLEDGE:
       return { type, consumerId: r.readLong(), messageId: r.readLong(), requiresResponse: r.readBoolean() };

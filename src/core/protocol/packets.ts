@@ -105,6 +105,12 @@ export interface Acknowledge {
   messageId: number;
   requiresResponse: boolean;
 }
+/** The client found a delivered message expired before the application saw it. */
+export interface MessageExpired {
+  type: typeof PacketType.SESS_EXPIRED;
+  consumerId: number;
+  messageId: number;
+}
 export interface Commit {
   type: typeof PacketType.SESS_COMMIT;
 }
@@ -256,6 +262,7 @@ export type Packet =
   | DeleteQueue
   | CreateConsumer
   | Acknowledge
+  | MessageExpired
   | Commit
   | Rollback
   | QueueQuery

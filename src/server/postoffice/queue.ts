@@ -182,6 +182,12 @@ export class Queue {
     this.onReferenceRemoved(reference);
   }
 
+  /** A delivered message its client found expired before the application saw it. */
+  expireDelivering(reference: MessageReference, now: number): void {
+    this.delivering--;
+    this.expire(reference, now);
+  }
+
   /** Takes out every waiting message that has expired by `now` (the expiry scan); returns how many. */
   expireWaiting(now: number): number {
     let expired = 0;

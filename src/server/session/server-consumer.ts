@@ -34,6 +34,8 @@ export class ServerConsumer implements QueueConsumer {
     readonly filter: Filter | null,
     readonly browseOnly: boolean,
     private readonly deliver: DeliverFunction,
+    /** Acknowledge at delivery (pre-acknowledge): faster, but a message lost in flight is gone. */
+    private readonly preAcknowledge = false,
   ) {
     if (browseOnly) this.browseSnapshot = queue.snapshot();
     else queue.addConsumer(this);
@@ -47,8 +49,15 @@ export class ServerConsumer implements QueueConsumer {
     if (!this.hasCapacity()) return HandleStatus.BUSY;
     if (this.filter !== null && !this.filter.match(reference.message)) return HandleStatus.NO_MATCH;
     reference.deliveryCount++;
-    this.delivering.set(reference.message.messageId, reference);
     this.spend(reference.size);
+    if (this.preAcknowledge) {
+      this.deliver(this.id, reference, reference.deliveryCount);
+      // The queue counts the message as delivering when this returns HANDLED; acknowledging it
+      // first (delivering goes -1, then back to 0) keeps the counts right without a later pass.
+      reference.queue.acknowledge(reference);
+      return HandleStatus.HANDLED;
+    }
+    this.delivering.set(reference.message.messageId, reference);
     this.deliver(this.id, reference, reference.deliveryCount);
     return HandleStatus.HANDLED;
   }

@@ -59,6 +59,8 @@ export class ServerSession {
   private readonly autoCommitSends: boolean;
   private readonly autoCommitAcks: boolean;
   private readonly minLargeMessageSize: number;
+  /** HornetQ's pre-acknowledge: a message counts as acknowledged as soon as it is delivered. */
+  private readonly preAcknowledge: boolean;
   private readonly largeMessages: LargeMessageAssembler;
   private readonly pendingCreditGrants = new Map<() => void, string>();
   private started = false;
@@ -75,6 +77,7 @@ export class ServerSession {
     this.name = options.name;
     this.reattachToken = options.reattachToken;
     this.username = options.username;
+    this.preAcknowledge = options.preAcknowledge;
     this.autoCommitAcks = options.autoCommitAcks;
     // Capped so that a client asking for a huge threshold still gets frames well under the cap.
     this.minLargeMessageSize = Math.min(options.minLargeMessageSize, MAX_CHUNK_BYTES);
@@ -134,6 +137,11 @@ export class ServerSession {
       case PacketType.SESS_INDIVIDUAL_ACKNOWLEDGE:
         this.acknowledge(packet);
         return packet.requiresResponse ? ok : null;
+      case PacketType.SESS_EXPIRED: {
+        const reference = this.requireConsumer(packet.consumerId).acknowledgeOne(packet.messageId);
+        reference.queue.expireDelivering(reference, Date.now());
+        return null;
+      }
       case PacketType.SESS_FLOWTOKEN:
         this.requireConsumer(packet.consumerId).receiveCredits(packet.credits);
         return null;
@@ -264,6 +272,7 @@ export class ServerSession {
       filter,
       packet.browseOnly,
       (id, ref, count) => this.deliver(id, ref, count),
+      this.preAcknowledge,
     );
     this.consumers.set(packet.consumerId, consumer);
     consumer.setStarted(this.started);

@@ -262,6 +262,11 @@ export const packetArbitraries: Record<PacketType, fc.Arbitrary<Packet>> = {
     deliveryCount: int32,
     message: coreMessage,
   }),
+  [PacketType.SESS_EXPIRED]: fc.record({
+    type: fc.constant(PacketType.SESS_EXPIRED),
+    consumerId: safeLong,
+    messageId: safeLong,
+  }),
   [PacketType.SESS_SEND_LARGE]: fc.record({
     type: fc.constant(PacketType.SESS_SEND_LARGE),
     message: coreMessage,
