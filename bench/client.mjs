@@ -37,7 +37,8 @@ async function oursProducer() {
     message.body = payloadFor(seq);
     await producer.send(message);
   }
-  print({ startedAtNs, finishedAtNs: nowNs(), cpu_s: cpuSeconds() });
+  const { resendBufferPeakBytes } = factory.getStatistics();
+  print({ startedAtNs, finishedAtNs: nowNs(), cpu_s: cpuSeconds(), resendBufferPeakBytes });
   await factory.close();
 }
 

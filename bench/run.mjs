@@ -85,6 +85,9 @@ async function measure({ peer, scenario, server, target, env: scenarioEnv }, run
       producer_s: round((sent.finishedAtNs - sent.startedAtNs) / 1e9),
       broker_cpu_s: round(brokerCpu, 2),
       client_cpu_s: round(sent.cpu_s + received.cpu_s, 2),
+      ...(sent.resendBufferPeakBytes === undefined
+        ? {}
+        : { producer_resend_buffer_peak_bytes: sent.resendBufferPeakBytes }),
       size: options.size,
       run,
     };
