@@ -92,7 +92,7 @@ export class BindingRegistry {
   }
 
   private namesUnder(key: string): string[] {
-    return [...this.bindings.keys()].filter((name) => name.startsWith(`${key}/`));
+    return [...this.bindings.keys()].filter((name) => name.startsWith(`${key}/`)).sort();
   }
 }
 

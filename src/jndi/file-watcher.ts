@@ -2,12 +2,15 @@ import { promises as fs } from 'node:fs';
 
 /**
  * Polls a file every `periodMs` and calls `onChange` with its new content. Content is compared,
- * not modification times, so two quick edits within one timestamp tick are both seen. The timer
- * is unref'd (it never keeps the process alive) and `stop` ends it.
+ * not modification times, so two quick edits within one timestamp tick are both seen; a change is
+ * taken once two scans in a row read the same content, so a file caught half-written is not
+ * deployed (nor reported as broken). The timer is unref'd (it never keeps the process alive) and
+ * `stop` ends it.
  */
 export class FileWatcher {
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
+  private candidate: string | null = null;
 
   constructor(
     private readonly file: string,
@@ -38,8 +41,11 @@ export class FileWatcher {
     this.timer = null;
     try {
       const content = await fs.readFile(this.file, 'utf8');
-      if (!this.stopped && content !== this.last) {
+      if (content === this.last) this.candidate = null;
+      else if (content !== this.candidate) this.candidate = content;
+      else if (!this.stopped) {
         this.last = content;
+        this.candidate = null;
         this.onChange(content);
       }
     } catch (error) {

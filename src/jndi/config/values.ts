@@ -87,7 +87,9 @@ function parseNumber(
         Number.isSafeInteger(value) &&
         (kind === 'long' || (value >= INT_MIN && value <= INT_MAX));
   if (!parsed)
-    return { problem: `requires a valid ${typeName} value, but '${text}' cannot be parsed as a ${typeName}` };
+    return {
+      problem: `requires a valid ${typeName} value, but '${text}' cannot be parsed as ${kind === 'int' ? 'an' : 'a'} ${typeName}`,
+    };
   const problem = check?.(value) ?? null;
   return problem === null ? { value } : { problem };
 }

@@ -40,6 +40,14 @@ export function parseXml(source: string, problems: Problems): XmlElement | null 
     problems.errorAtLine(valid.err.line, `malformed XML: ${valid.err.msg}`);
     return null;
   }
+  const tooDeep = firstTooDeep(text);
+  if (tooDeep !== null) {
+    problems.errorAtLine(
+      lines.lineOf(tooDeep),
+      `elements are nested deeper than ${MAX_NESTING_DEPTH} levels`,
+    );
+    return null;
+  }
   let nodes: ParserNode[];
   try {
     nodes = createParser().parse(text) as ParserNode[];
@@ -53,7 +61,7 @@ export function parseXml(source: string, problems: Problems): XmlElement | null 
     problems.errorAtLine(null, 'malformed XML: a configuration file has exactly one root element');
     return null;
   }
-  return toElement(root, 1, lines, problems);
+  return toElement(root, lines, problems);
 }
 
 function createParser(): XMLParser {
@@ -71,6 +79,7 @@ function createParser(): XMLParser {
     ignorePiTags: true,
     cdataPropName: CDATA,
     captureMetaData: true,
+    maxNestedTags: MAX_NESTING_DEPTH + 1,
     transformTagName: prefixed,
     transformAttributeName: prefixed,
   });
@@ -91,6 +100,19 @@ function rejectDeclarations(text: string, lines: LineIndex, problems: Problems):
   return false;
 }
 
+const TAG = /<(\/)?[^\s/>!?]+(?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*\s*(\/)?>/g;
+
+/** The offset of the first start tag nested too deep (the text is well-formed by now), or null. */
+function firstTooDeep(text: string): number | null {
+  let depth = 0;
+  for (const tag of maskCommentsAndCdata(text).matchAll(TAG)) {
+    if (tag[1] !== undefined) depth--;
+    else if (tag[2] === undefined && ++depth > MAX_NESTING_DEPTH) return tag.index;
+    else if (tag[2] !== undefined && depth + 1 > MAX_NESTING_DEPTH) return tag.index;
+  }
+  return null;
+}
+
 function maskCommentsAndCdata(text: string): string {
   return text.replace(/<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>/g, (hidden) => hidden.replace(/[^\n]/g, ' '));
 }
@@ -100,14 +122,10 @@ function elementName(node: ParserNode): string | null {
   return null;
 }
 
-function toElement(node: ParserNode, depth: number, lines: LineIndex, problems: Problems): XmlElement | null {
+function toElement(node: ParserNode, lines: LineIndex, problems: Problems): XmlElement | null {
   const name = elementName(node) ?? '';
   const metadata = (node as Record<symbol, unknown>)[METADATA] as { startIndex?: number } | undefined;
   const line = lines.lineOf(metadata?.startIndex ?? 0);
-  if (depth > MAX_NESTING_DEPTH) {
-    problems.errorAtLine(line, `elements are nested deeper than ${MAX_NESTING_DEPTH} levels`);
-    return null;
-  }
   const decode = (raw: string): string =>
     decodeEntities(raw, (message) => problems.error({ name, line }, message));
   const attributes = new Map<string, string>();
@@ -121,7 +139,7 @@ function toElement(node: ParserNode, depth: number, lines: LineIndex, problems: 
     if (TEXT in child) text += decode(String(child[TEXT]));
     else if (CDATA in child) text += cdataText(child[CDATA]);
     else if (elementName(child) !== null) {
-      const element = toElement(child, depth + 1, lines, problems);
+      const element = toElement(child, lines, problems);
       if (element === null) return null;
       children.push(element);
     }
