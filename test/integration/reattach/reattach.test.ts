@@ -78,6 +78,8 @@ test('reattach attempts exhausted: FAILOVER_FAILED, failure listener told failed
   expect(proxy.connectionsRefused).toBe(3);
   expect(await waiting).toBeNull();
   expect(session.closed).toBe(true);
+  expect(consumer.closed).toBe(true);
+  expect(() => consumer.receive()).toThrow(expect.objectContaining({ code: 'OBJECT_CLOSED' }));
   expect(factory.closed).toBe(true);
   expect(() => session.start()).toThrow(expect.objectContaining({ code: 'OBJECT_CLOSED' }));
   expect(await outcome(producer.send(sequenced(1)))).toMatchObject({ ok: false, code: 'OBJECT_CLOSED' });
@@ -350,4 +352,18 @@ test('a session whose close answer is lost in a cut is closed, not brought back 
   const consumer = await other.createConsumer(QUEUE);
   other.start();
   expect(seqOf((await receiveCount(consumer, 1))[0]!)).toBe(7);
+});
+
+test('a reattach answer that never comes (ARTEMIS-2259): the call times out, the attempt counts, FAILOVER_FAILED follows promptly', async () => {
+  const { proxy, factory, recorder } = await kit.rig({ client: { reconnectAttempts: 1, callTimeout: 300 } });
+  const session = await factory.createSession();
+  proxy.cut();
+  // The reconnection succeeds, but nothing comes back on it.
+  proxy.blackHole();
+  await recorder.ended(1, 5000);
+  expect(recorder.trace).toEqual(['FAILURE_DETECTED', 'FAILOVER_FAILED']);
+  expect(recorder.events[1]!.at - recorder.events[0]!.at).toBeLessThan(300 + 2000);
+  expect(proxy.connectionsAccepted).toBe(2);
+  expect(session.closed).toBe(true);
+  expect(factory.closed).toBe(true);
 });
