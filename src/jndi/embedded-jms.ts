@@ -166,7 +166,7 @@ export class EmbeddedJMS {
       scanPeriodMs,
       hooks: {
         resolveConnector: (connector) => resolvePortZero(connector, broker, server),
-        queueDeployed: (queue) => createQueue(broker, queue),
+        queueDeployed: (queue) => createQueue(broker, queue, logger),
       },
     });
     try {
@@ -213,8 +213,18 @@ function resolvePortZero(
 }
 
 /** Hot deployment may add a queue to a running broker; an existing queue (and its messages) stays as it is. */
-function createQueue(broker: Broker, queue: QueueDefinition): void {
+function createQueue(broker: Broker, queue: QueueDefinition, logger: Logger): void {
   const core = coreQueueOf(queue);
-  if (broker.postOffice.getQueue(core.name) === undefined)
+  const existing = broker.postOffice.getQueue(core.name);
+  if (existing === undefined) {
     broker.postOffice.createQueue({ ...core, temporary: false });
+    return;
+  }
+  const filter = existing.filter?.expression ?? null;
+  if (filter !== core.filter || existing.durable !== core.durable) {
+    logger.warn(
+      { queue: queue.name },
+      `queue '${queue.name}' already exists on the broker with selector ${JSON.stringify(filter)} and durable ${existing.durable}: it keeps them (and its messages); the new selector ${JSON.stringify(core.filter)} and durable ${core.durable} apply once the queue is deleted`,
+    );
+  }
 }

@@ -16,7 +16,7 @@ import { normalizeName } from './names';
 export interface DeploymentHooks {
   /** What a factory connects to for a configured connector (EmbeddedJMS: port 0 → its acceptor's port). */
   resolveConnector?(connector: TransportConfiguration): TransportConfiguration;
-  /** A queue is (re)deployed; EmbeddedJMS creates its core queue if the broker has none. */
+  /** A queue is new or changed; EmbeddedJMS creates its core queue if the broker has none. */
   queueDeployed?(queue: QueueDefinition): void;
 }
 
@@ -60,6 +60,11 @@ export class JmsDeployment {
       next.set(keyOf(item), { item, fingerprint: fingerprintOf(item), object: null });
     }
     const changes = diff(this.deployed, next);
+    // The broker has the queue before any client can look it up.
+    for (const key of [...changes.added, ...changes.changed]) {
+      const item = next.get(key)?.item;
+      if (item?.kind === 'queue') this.hooks.queueDeployed?.(item.definition);
+    }
     const unbound: Array<[string, unknown]> = [];
     const bound: string[] = [];
     try {
@@ -87,8 +92,6 @@ export class JmsDeployment {
       throw error;
     }
     this.deployed = next;
-    for (const { item } of next.values())
-      if (item.kind === 'queue') this.hooks.queueDeployed?.(item.definition);
     return changes;
   }
 

@@ -212,3 +212,25 @@ test('a redeploy that would bind over a name bound by someone else is refused as
     await remove();
   }
 });
+
+test('a queue whose selector changes is rebound; the broker queue keeps its filter and messages, and a warning says so', async () => {
+  const { dir, remove } = await tempDir();
+  const file = path.join(dir, 'hornetq-jms.xml');
+  await fs.writeFile(path.join(dir, 'hornetq-configuration.xml'), SERVER);
+  await fs.writeFile(file, jmsFile(queue('Q', 'q')));
+  const logger = captureLogger();
+  const jms = new EmbeddedJMS({ configDir: dir, env: {}, logger, watch: { scanPeriodMs: 20 } });
+  await jms.start();
+  try {
+    const before = jms.lookup('q');
+    await edit(file, jmsFile(`<queue name="Q"><entry name="q"/><selector string="x = 1"/></queue>`));
+    await waitFor('the warning', () => logger.warnings.some((w) => w.includes("queue 'Q' already exists")));
+    expect(jms.lookup('q')).not.toBe(before);
+    expect(logger.warnings.find((w) => w.includes("queue 'Q'"))).toBe(
+      `queue 'Q' already exists on the broker with selector null and durable true: it keeps them (and its messages); the new selector "x = 1" and durable true apply once the queue is deleted`,
+    );
+  } finally {
+    await jms.stop();
+    await remove();
+  }
+});
