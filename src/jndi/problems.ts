@@ -33,6 +33,13 @@ export class Problems {
     this.warnings.push(this.problem(site, message));
   }
 
+  /** A warning about a line rather than an element (e.g. a placeholder without a value). */
+  warnAtLine(line: number, message: string, key: string = message): void {
+    if (this.warned.has(key)) return;
+    this.warned.add(key);
+    this.warnings.push({ file: this.file, line, element: null, message });
+  }
+
   get hasErrors(): boolean {
     return this.errors.length > 0;
   }

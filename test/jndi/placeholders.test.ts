@@ -39,7 +39,7 @@ describe('${name} and ${name:default} placeholders', () => {
     expect(config.warnings[0]).toEqual({
       file: 'c.xml',
       line: 3,
-      element: 'configuration',
+      element: null,
       message:
         "placeholder ${build.directory} has no value (no environment variable build.directory or BUILD_DIRECTORY) and no default: replaced by ''",
     });

@@ -31,8 +31,8 @@ export async function readConfigFile(file: string): Promise<string> {
  */
 export function parseConfigDocument(source: string, env: Environment, problems: Problems): XmlElement | null {
   const filled = substitutePlaceholders(source, env, ({ name, line }) =>
-    problems.warn(
-      { name: 'configuration', line },
+    problems.warnAtLine(
+      line,
       `placeholder \${${name}} has no value (no environment variable ${name} or ${name.toUpperCase().replace(/[.-]/g, '_')}) and no default: replaced by ''`,
       `placeholder:${name}`,
     ),

@@ -53,7 +53,7 @@ function readRoot(root: XmlElement, file: string, problems: Problems): ServerCon
   for (const [name, [element]] of children) {
     const kind = SERVER_ELEMENTS.get(name);
     if (kind === undefined || element === undefined || kind.use === 'section') continue;
-    if (kind.use === 'unsupported') problems.warn(element, `is not implemented: ${kind.meaning}`);
+    if (kind.use === 'unsupported') problems.warn(element, `is not used here: ${kind.meaning}`);
     if (kind.spec === undefined) continue;
     const value = readValue(element, kind.spec, problems);
     if (value !== undefined) values.set(name, value);
@@ -158,7 +158,7 @@ function readDiscoveryGroups(section: XmlElement | undefined, problems: Problems
   if (section === undefined) return names;
   problems.warn(
     section,
-    'is not implemented: UDP and JGroups discovery are not available, so a factory that names a discovery group uses its <connectors> (or the netty default)',
+    'is not used here: UDP and JGroups discovery are not implemented, so a factory that names a discovery group uses its <connectors> (or the netty default)',
   );
   const children = checkShape(section, { children: new Map([['discovery-group', 'many']]) }, problems);
   for (const element of children.get('discovery-group') ?? []) {

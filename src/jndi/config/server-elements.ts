@@ -20,8 +20,8 @@ export type TopLevelElement =
   /** A list this module parses itself (connectors, acceptors, ...). */
   | { use: 'section' };
 
-const HA = 'live/backup high availability is not implemented: this broker always runs live, on its own';
-const CLUSTER = 'clustering is not implemented: this broker runs on its own';
+const HA = 'live/backup high availability is not implemented (this broker always runs live, on its own)';
+const CLUSTER = 'clustering is not implemented (this broker runs on its own)';
 const MANAGEMENT =
   'management messages and JMX are not implemented; EmbeddedJMS offers getQueueInfo, listQueues, getConnectionCount and getSessionCount';
 const THREADS = 'Node runs the broker on one event loop: there are no thread pools to size';
