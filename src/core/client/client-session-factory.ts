@@ -17,7 +17,7 @@ import {
   type SessionFailureListener,
 } from './failover-events';
 import { Pinger } from './pinger';
-import { CancellableDelay, connectWithRetry, type RetryPolicy } from './retry-schedule';
+import { CancellableDelay, connectWithRetry, retryDelay, type RetryPolicy } from './retry-schedule';
 
 /** Must equal the broker's SERVER_VERSION: the wire format both sides speak. */
 export const CLIENT_VERSION = 1;
@@ -290,30 +290,33 @@ export class ClientSessionFactory {
   }
 
   /**
-   * Reconnects, then reattaches (or re-creates) every session. A connection that fails while this
-   * is under way costs one attempt and the next one starts over; null when attempts run out or
-   * the factory is closed.
+   * Reconnects, then reattaches (or re-creates) every session. Every connection attempt counts
+   * against reconnect-attempts, whether the connection is refused or fails during the reattach,
+   * and every retry waits its turn in the back-off schedule: a broker that accepts connections and
+   * drops them at once must not be hammered. Null when attempts run out or the factory is closed.
    */
   private async reconnectAndRestore(sessions: ClientSession[]): Promise<{ reattached: boolean } | null> {
-    let remaining = this.options.reconnectAttempts;
-    while (!this.isClosed && (remaining === -1 || remaining > 0)) {
+    const policy = retryPolicy(this.options);
+    const limit = this.options.reconnectAttempts;
+    for (let attempt = 0; !this.isClosed && (limit === -1 || attempt < limit); attempt++) {
+      if (attempt > 0) await this.retryDelay.wait(retryDelay(policy, attempt));
+      if (this.isClosed) return null;
       let transport: Transport;
       try {
         ({ transport } = await connectWithRetry(
           this.options.connectors,
-          { ...retryPolicy(this.options), attempts: remaining },
+          { ...policy, attempts: 1 },
           this.options,
           this.retryDelay,
         ));
       } catch {
-        return null;
+        continue;
       }
       if (this.isClosed) {
         transport.destroy();
         return null;
       }
       this.attach(transport);
-      if (remaining > 0) remaining--;
       try {
         return await this.restoreSessions(sessions);
       } catch (error) {

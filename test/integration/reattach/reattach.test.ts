@@ -367,3 +367,45 @@ test('a reattach answer that never comes (ARTEMIS-2259): the call times out, the
   expect(session.closed).toBe(true);
   expect(factory.closed).toBe(true);
 });
+
+describe('connections that open and then fail (proxy up, broker down)', () => {
+  test('are retried on the back-off schedule, not in a busy loop', async () => {
+    const { broker, proxy, factory, recorder } = await kit.rig({ client: { retryInterval: 200 } });
+    const session = await factory.createSession();
+    const port = broker.getPort();
+    await broker.stop();
+    await waitFor(() => factory.failingOver, 'the failover to start');
+    const before = proxy.connectionsAccepted;
+    await sleep(1000);
+    const attempts = proxy.connectionsAccepted - before;
+    // One attempt per 200 ms: about five in a second (a busy loop makes hundreds).
+    expect(attempts).toBeGreaterThanOrEqual(2);
+    expect(attempts).toBeLessThanOrEqual(8);
+    await kit.startBroker({
+      ...broker.config,
+      acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port }],
+    });
+    await recorder.ended(1);
+    expect(recorder.trace).toEqual(['FAILURE_DETECTED', 'FAILOVER_COMPLETED:false']);
+    expect(session.closed).toBe(false);
+  });
+
+  test('count against reconnect-attempts like refused ones: exactly N in all', async () => {
+    const { broker, proxy, factory, recorder } = await kit.rig({
+      client: { reconnectAttempts: 3, retryInterval: 100 },
+    });
+    // A session, so that each new connection must reach the broker to count as a success.
+    const session = await factory.createSession();
+    // The first attempt is refused, the next ones open and fail during the reattach.
+    proxy.refuseNewConnections();
+    await broker.stop();
+    await proxy.waitUntil(() => proxy.connectionsRefused === 1, 5000, 'one refused attempt');
+    proxy.pass();
+    await recorder.ended(1);
+    expect(recorder.trace).toEqual(['FAILURE_DETECTED', 'FAILOVER_FAILED']);
+    await sleep(200);
+    expect(proxy.connectionsRefused).toBe(1);
+    expect(proxy.connectionsAccepted - 1).toBe(2);
+    expect(session.closed).toBe(true);
+  });
+});
