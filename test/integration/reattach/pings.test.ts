@@ -43,6 +43,8 @@ test('a black-holed link is detected by the client within about connection-ttl, 
   await recorder.ended(1);
   expect(recorder.trace).toEqual(['FAILURE_DETECTED', 'FAILOVER_COMPLETED:true']);
   expect(broker.getSessionCount()).toBe(1);
+  // The connection the broker still thought alive is finished once its last session moved away.
+  await waitFor(() => broker.getConnectionCount() === 1, 'the half-open connection to go');
   const consumer = await session.createConsumer(QUEUE);
   session.start();
   expect((await receiveCount(consumer, 20)).map(seqOf)).toEqual(range(20));

@@ -409,3 +409,27 @@ describe('connections that open and then fail (proxy up, broker down)', () => {
     expect(session.closed).toBe(true);
   });
 });
+
+test('a temporary queue survives reattaches and goes when the factory that made it closes', async () => {
+  const { broker, proxy, factory, recorder } = await kit.rig();
+  const session = await factory.createSession();
+  await session.createQueue('replies', 'replies.tmp', { temporary: true, durable: false });
+  const received = collect(await session.createConsumer('replies.tmp'));
+  session.start();
+  const producer = session.createProducer('replies');
+  for (let round = 0; round < 3; round++) {
+    await sendRange(producer, round * 10, (round + 1) * 10);
+    proxy.cut();
+    await recorder.ended(round + 1);
+    // The old connection is finished once the session moved; the queue moved with it.
+    await waitFor(() => broker.getConnectionCount() === 1, 'one connection');
+    expect(broker.listQueues().map((q) => q.name)).toContain('replies.tmp');
+  }
+  await waitForLength(received, 30, 'messages on the temporary queue');
+  expect(received).toEqual(range(30));
+  await factory.close();
+  await waitFor(
+    () => !broker.listQueues().some((q) => q.name === 'replies.tmp'),
+    'the temporary queue to be deleted with its connection',
+  );
+});

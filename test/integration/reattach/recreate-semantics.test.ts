@@ -218,6 +218,29 @@ describe('blocking calls in flight', () => {
     expect(await consumer.receiveImmediate()).toBeNull();
   });
 
+  test('receiveImmediate in flight settles: null across a re-creation, the message across a reattach', async () => {
+    const rig = await kit.rig({ client: SHORT_TTL });
+    const session = await rig.factory.createSession();
+    const consumer = await session.createConsumer(QUEUE);
+    session.start();
+    rig.proxy.refuseNewConnections();
+    rig.proxy.blackHole();
+    const lost = consumer.receiveImmediate();
+    await loseSessionsByTtl(rig);
+    expect(await lost).toBeNull();
+    rig.proxy.blackHole();
+    // Sent straight to the broker: its delivery to the consumer vanishes in the black hole.
+    const direct = await (await kit.connect(rig.broker)).createSession();
+    await direct.createProducer(QUEUE).send(sequenced(5, { durable: true }));
+    const replayed = consumer.receiveImmediate();
+    rig.proxy.pass();
+    rig.proxy.cut();
+    const message = await replayed;
+    expect(message === null ? null : seqOf(message)).toBe(5);
+    await rig.recorder.ended(2);
+    expect(rig.recorder.last('FAILOVER_COMPLETED')?.reattached).toBe(true);
+  });
+
   test('a consumer closing during a re-creation is not brought back on the broker', async () => {
     const rig = await kit.rig({ client: SHORT_TTL });
     const session = await rig.factory.createSession();
