@@ -59,6 +59,7 @@ export interface QueueToRestore {
 
 /** What a session needs from its factory. */
 export interface SessionFactoryLink {
+  readonly failingOver: boolean;
   sessionClosed(session: ClientSession): void;
   whenNotFailingOver(): Promise<void>;
   openBrokerSession(channelId: number, settings: SessionSettings): Promise<CreateSessionResponse>;
@@ -88,6 +89,8 @@ export class ClientSession {
   /** Set when the broker lost the session while a transaction had work: commit must fail. */
   private rollbackOnly = false;
   private asyncErrorHandler: ((error: HornetQException) => void) | null = null;
+  /** Sends waiting for a failover or a large message to end; later sends queue behind them. */
+  private waitingSends = 0;
   /** A large message being sent: other sends wait for it, so its chunks are not interleaved. */
   private largeSend: Promise<void> | null = null;
   /** Counts re-creations: a large transmission started before one cannot go on after it. */
@@ -442,16 +445,41 @@ export class ClientSession {
     return this.sendEncoded(packet, frame, blocking);
   }
 
-  private async sendEncoded(packet: Packet, frame: Buffer, blocking: boolean): Promise<void> {
-    await this.ready();
-    while (this.largeSend !== null) await this.largeSend;
+  /**
+   * Hands the encoded send to the gate. The common case goes straight there (one promise per
+   * send); during a failover or a large message, sends wait, and while any waits, later ones
+   * queue behind it so that none overtakes another.
+   */
+  private sendEncoded(packet: Packet, frame: Buffer, blocking: boolean): Promise<void> {
+    if (this.waitingSends === 0 && this.largeSend === null && !this.factory.failingOver) {
+      return this.submitSend(packet, frame, blocking);
+    }
+    return this.sendWhenReady(packet, frame, blocking);
+  }
+
+  private async sendWhenReady(packet: Packet, frame: Buffer, blocking: boolean): Promise<void> {
+    this.waitingSends++;
+    try {
+      await this.ready();
+      while (this.largeSend !== null) await this.largeSend;
+    } catch (error) {
+      this.waitingSends--;
+      throw error;
+    }
+    this.waitingSends--;
+    await this.submitSend(packet, frame, blocking);
+  }
+
+  private submitSend(packet: Packet, frame: Buffer, blocking: boolean): Promise<void> {
     if (this.transacted) this.workDone = true;
     const address = (packet as { message: CoreMessage }).message.address;
-    await this.gate.submit<unknown>(address, frame.length - SEND_FRAME_OVERHEAD, () =>
-      blocking
-        ? this.channel.sendBlocking(packet, this.options.callTimeout, frame)
-        : this.channel.send(packet, frame),
-    );
+    return this.gate
+      .submit<unknown>(address, frame.length - SEND_FRAME_OVERHEAD, () =>
+        blocking
+          ? this.channel.sendBlocking(packet, this.options.callTimeout, frame)
+          : this.channel.send(packet, frame),
+      )
+      .then(ignore);
   }
 
   /**
@@ -608,6 +636,8 @@ export class ClientSession {
     if (this.isClosed) throw closedSession(this.name);
   }
 }
+
+function ignore(): void {}
 
 function closedSession(name: string): HornetQException {
   return new HornetQException('OBJECT_CLOSED', `Session ${name} is closed`);

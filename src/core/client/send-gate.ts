@@ -1,4 +1,4 @@
-import { HornetQException } from '../protocol';
+import { HornetQException, SEND_FRAME_OVERHEAD } from '../protocol';
 
 interface AddressCredits {
   available: number;
@@ -32,7 +32,10 @@ export class SendGate {
   constructor(
     private readonly windowSize: number,
     private readonly requestCredits: (address: string, credits: number) => void,
-    private readonly resendBuffer: { hasCapacity(): boolean; waitForCapacity(): Promise<void> },
+    private readonly resendBuffer: {
+      hasCapacity(frameBytes?: number): boolean;
+      waitForCapacity(frameBytes?: number): Promise<void>;
+    },
     /** Longest a send waits for room in the resend buffer (call-timeout); -1 without limit. */
     private readonly roomTimeoutMs: number = -1,
   ) {}
@@ -110,8 +113,8 @@ export class SendGate {
 
   private canSend(entry: AddressCredits, size: number): boolean {
     if (entry.failed) return false;
-    if (!this.resendBuffer.hasCapacity()) {
-      this.drainWhenRoom();
+    if (!this.resendBuffer.hasCapacity(size + SEND_FRAME_OVERHEAD)) {
+      this.drainWhenRoom(size + SEND_FRAME_OVERHEAD);
       return false;
     }
     return this.windowSize === -1 || entry.available >= size;
@@ -122,12 +125,12 @@ export class SendGate {
    * none waits past the room timeout: if the broker confirms nothing for that long, the waiting
    * sends reject with CONNECTION_TIMEDOUT.
    */
-  private drainWhenRoom(): void {
+  private drainWhenRoom(frameBytes: number): void {
     if (this.waitingForRoom) return;
     this.waitingForRoom = true;
     const timer =
       this.roomTimeoutMs === -1 ? null : setTimeout(() => this.timeOutWaitingForRoom(), this.roomTimeoutMs);
-    void this.resendBuffer.waitForCapacity().then(() => {
+    void this.resendBuffer.waitForCapacity(frameBytes).then(() => {
       if (timer !== null) clearTimeout(timer);
       this.waitingForRoom = false;
       if (this.closedError === null) this.drain();

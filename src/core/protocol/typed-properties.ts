@@ -34,6 +34,9 @@ export type TypedValue =
   | { readonly kind: typeof PropertyKind.STRING | typeof PropertyKind.CHAR; readonly value: string }
   | { readonly kind: typeof PropertyKind.BYTES; readonly value: Buffer };
 
+/** What an instance without properties iterates: shared, never written to. */
+const NO_VALUES: ReadonlyMap<string, TypedValue> = new Map();
+
 /** Smallest encoding of one property: name length (4) + kind (1). */
 const MIN_PROPERTY_BYTES = 5;
 
@@ -42,56 +45,57 @@ const MIN_PROPERTY_BYTES = 5;
  * (a name like `__proto__` must stay an ordinary key).
  */
 export class TypedProperties {
-  private readonly values = new Map<string, TypedValue>();
+  /** Created on the first set: most messages carry no properties, and decoding makes many. */
+  private values: Map<string, TypedValue> | null = null;
 
   get size(): number {
-    return this.values.size;
+    return this.values?.size ?? 0;
   }
 
   get(name: string): TypedValue | undefined {
-    return this.values.get(name);
+    return this.values?.get(name);
   }
 
   set(name: string, value: TypedValue): void {
-    this.values.set(name, value);
+    (this.values ??= new Map()).set(name, value);
   }
 
   has(name: string): boolean {
-    return this.values.has(name);
+    return this.values?.has(name) ?? false;
   }
 
   delete(name: string): boolean {
-    return this.values.delete(name);
+    return this.values?.delete(name) ?? false;
   }
 
   clear(): void {
-    this.values.clear();
+    this.values = null;
   }
 
   names(): string[] {
-    return [...this.values.keys()];
+    return this.values === null ? [] : [...this.values.keys()];
   }
 
   entries(): IterableIterator<[string, TypedValue]> {
-    return this.values.entries();
+    return (this.values ?? NO_VALUES).entries();
   }
 
   copy(): TypedProperties {
     const copy = new TypedProperties();
-    for (const [name, value] of this.values) copy.set(name, value);
+    if (this.values !== null) copy.values = new Map(this.values);
     return copy;
   }
 
   /** Exactly the bytes `encode` writes. */
   encodedSize(): number {
     let size = 4;
-    for (const [name, typed] of this.values) size += 4 + Buffer.byteLength(name) + 1 + valueSize(typed);
+    for (const [name, typed] of this.entries()) size += 4 + Buffer.byteLength(name) + 1 + valueSize(typed);
     return size;
   }
 
   encode(writer: BufferWriter): void {
-    writer.writeInt(this.values.size);
-    for (const [name, typed] of this.values) {
+    writer.writeInt(this.size);
+    for (const [name, typed] of this.entries()) {
       writer.writeString(name);
       writer.writeByte(typed.kind);
       encodeValue(writer, typed);

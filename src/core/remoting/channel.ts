@@ -52,7 +52,7 @@ export class Channel {
   private readonly pendingCalls = new Map<number, PendingCall>();
   private callTimer: NodeJS.Timeout | null = null;
   private callTimerDeadline = Infinity;
-  private capacityWaiters: Array<() => void> = [];
+  private capacityWaiters: Array<{ frameBytes: number; wake: () => void }> = [];
   private isClosed = false;
   private replayed = 0;
   /** While a failover is in progress: packets are numbered and buffered but not written. */
@@ -199,15 +199,21 @@ export class Channel {
     });
   }
 
-  /** True while the resend buffer is under its bound; senders that find it full wait. */
-  hasCapacity(): boolean {
-    return this.resendBuffer === null || this.resendBuffer.bytes < this.resendLimit;
+  /**
+   * True while `frameBytes` more would keep the resend buffer within its bound; senders that find
+   * it full wait. An empty buffer always takes one frame, so a frame larger than the bound still
+   * goes (alone).
+   */
+  hasCapacity(frameBytes = 0): boolean {
+    if (this.resendBuffer === null) return true;
+    const held = this.resendBuffer.bytes;
+    return held === 0 || held + frameBytes <= this.resendLimit;
   }
 
-  /** Resolves once confirmations have made room in the resend buffer, or at once when closed. */
-  waitForCapacity(): Promise<void> {
-    if (this.isClosed || this.hasCapacity()) return Promise.resolve();
-    return new Promise((resolve) => this.capacityWaiters.push(resolve));
+  /** Resolves once confirmations have made room for `frameBytes` more, or at once when closed. */
+  waitForCapacity(frameBytes = 0): Promise<void> {
+    if (this.isClosed || this.hasCapacity(frameBytes)) return Promise.resolve();
+    return new Promise((resolve) => this.capacityWaiters.push({ frameBytes, wake: resolve }));
   }
 
   /** Called by the connection for every packet on this channel. */
@@ -278,7 +284,12 @@ export class Channel {
   }
 
   private wakeCapacityWaiters(all = false): void {
-    while (this.capacityWaiters.length > 0 && (all || this.hasCapacity())) this.capacityWaiters.shift()?.();
+    while (this.capacityWaiters.length > 0) {
+      const head = this.capacityWaiters[0] as { frameBytes: number; wake: () => void };
+      if (!all && !this.hasCapacity(head.frameBytes)) return;
+      this.capacityWaiters.shift();
+      head.wake();
+    }
   }
 
   /** One timer per channel, not per call: it fires at the earliest deadline and rearms itself. */

@@ -369,18 +369,19 @@ describe('Channel blocking calls', () => {
 });
 
 describe('Channel resend-buffer capacity', () => {
-  it('has capacity until the unconfirmed bytes reach the limit, and makes waiters wait for confirmations', async () => {
+  it('has room for a frame while it would stay within the limit, and makes waiters wait for confirmations', async () => {
     const { client, server, serverReceived } = link({
       confirmationWindowSize: 1024,
       callTimeoutMs: 1000,
       resendBufferLimitBytes: 2 * START_BYTES,
     });
-    await expect(client.waitForCapacity()).resolves.toBeUndefined();
+    await expect(client.waitForCapacity(START_BYTES)).resolves.toBeUndefined();
     client.send(START);
-    expect(client.hasCapacity()).toBe(true);
+    expect(client.hasCapacity(START_BYTES)).toBe(true);
     client.send(START);
-    expect(client.hasCapacity()).toBe(false);
-    const waiting = track(client.waitForCapacity());
+    expect(client.hasCapacity(START_BYTES)).toBe(false);
+    expect(client.hasCapacity(1)).toBe(false);
+    const waiting = track(client.waitForCapacity(START_BYTES));
     await until(() => serverReceived.length === 2);
     await tick();
     expect(waiting.settled).toBe(false);
@@ -388,8 +389,19 @@ describe('Channel resend-buffer capacity', () => {
     server.confirm(0, START_BYTES);
     server.flushConfirmations();
     await until(() => waiting.settled);
-    expect(client.hasCapacity()).toBe(true);
+    expect(client.hasCapacity(START_BYTES)).toBe(true);
     expect(client.resendBufferBytes).toBe(START_BYTES);
+  });
+
+  it('an empty buffer takes one frame larger than the limit, alone', () => {
+    const { client } = link({
+      confirmationWindowSize: 1024,
+      callTimeoutMs: 1000,
+      resendBufferLimitBytes: START_BYTES,
+    });
+    expect(client.hasCapacity(10 * START_BYTES)).toBe(true);
+    client.send(START);
+    expect(client.hasCapacity(1)).toBe(false);
   });
 
   it('defaults the limit to at least twice the window', () => {

@@ -91,16 +91,9 @@ describe('the resend buffer peak', () => {
     },
   );
 
-  // Known gap (DESIGN "The reattach contract" 2: a sender waits while the bytes *would* exceed the
-  // bound). The send gate asks the channel hasCapacity() without the size of the frame about to be
-  // buffered, so the last send before the bound goes through and the peak passes 2 × the window by
-  // up to one message. Fixing it means passing the size from SendGate.canSend to
-  // Channel.hasCapacity/waitForCapacity. Remove `.failing` when that is done.
-  test.failing.each(SIZES)(
-    '%s: at most 2 × the window (strict contract)',
-    async (_name, window, size, count) => {
-      const stats = await sendFast(window, size, count);
-      expect(stats.resendBufferPeakBytes).toBeLessThanOrEqual(2 * window);
-    },
-  );
+  // DESIGN "The reattach contract" 2: a sender waits while the bytes would exceed the bound.
+  test.each(SIZES)('%s: at most 2 × the window (strict contract)', async (_name, window, size, count) => {
+    const stats = await sendFast(window, size, count);
+    expect(stats.resendBufferPeakBytes).toBeLessThanOrEqual(2 * window);
+  });
 });
