@@ -97,8 +97,7 @@ export class TypedProperties {
     writer.writeInt(this.size);
     for (const [name, typed] of this.entries()) {
       writer.writeString(name);
-      writer.writeByte(typed.kind);
-      encodeValue(writer, typed);
+      writeTypedValue(writer, typed);
     }
   }
 
@@ -107,13 +106,25 @@ export class TypedProperties {
     const count = reader.readCount('property', MIN_PROPERTY_BYTES);
     for (let i = 0; i < count; i++) {
       const name = reader.readString();
-      properties.set(name, decodeValue(reader));
+      properties.set(name, readTypedValue(reader));
     }
     return properties;
   }
 }
 
-function encodeValue(writer: BufferWriter, typed: TypedValue): void {
+/**
+ * How a CHAR travels: as a one-character string (message properties), or as its UTF-16 unit in
+ * two bytes (JMS Map and Stream bodies, as Java writes a char, so that a lone surrogate survives).
+ */
+export type CharEncoding = 'string' | 'utf16-unit';
+
+/** A kind byte, then the value: big-endian numbers; strings and bytes as an int length and the data. */
+export function writeTypedValue(
+  writer: BufferWriter,
+  typed: TypedValue,
+  chars: CharEncoding = 'string',
+): void {
+  writer.writeByte(typed.kind);
   switch (typed.kind) {
     case PropertyKind.NULL:
       return;
@@ -132,7 +143,9 @@ function encodeValue(writer: BufferWriter, typed: TypedValue): void {
     case PropertyKind.DOUBLE:
       return writer.writeDouble(typed.value);
     case PropertyKind.STRING:
+      return writer.writeString(typed.value);
     case PropertyKind.CHAR:
+      if (chars === 'utf16-unit') return writer.writeShort((typed.value.charCodeAt(0) << 16) >> 16);
       return writer.writeString(typed.value);
     case PropertyKind.BYTES:
       return writer.writeBytes(typed.value);
@@ -162,7 +175,8 @@ function valueSize(typed: TypedValue): number {
   }
 }
 
-function decodeValue(reader: BufferReader): TypedValue {
+/** Reads what writeTypedValue wrote; an unknown kind is a ProtocolError. */
+export function readTypedValue(reader: BufferReader, chars: CharEncoding = 'string'): TypedValue {
   const kind = reader.readByte();
   switch (kind) {
     case PropertyKind.NULL:
@@ -184,6 +198,7 @@ function decodeValue(reader: BufferReader): TypedValue {
     case PropertyKind.STRING:
       return { kind, value: reader.readString() };
     case PropertyKind.CHAR: {
+      if (chars === 'utf16-unit') return { kind, value: String.fromCharCode(reader.readShort() & 0xffff) };
       const value = reader.readString();
       if (value.length !== 1) throw new ProtocolError(`char property of length ${value.length}`);
       return { kind, value };

@@ -1,7 +1,11 @@
 import { BufferReader } from '../../core/protocol/buffer-reader';
 import type { BufferWriter } from '../../core/protocol/buffer-writer';
 import { ProtocolError } from '../../core/protocol/protocol-error';
-import { PropertyKind, type TypedValue } from '../../core/protocol/typed-properties';
+import {
+  readTypedValue as readCoreTypedValue,
+  writeTypedValue as writeCoreTypedValue,
+  type TypedValue,
+} from '../../core/protocol/typed-properties';
 import { MessageFormatException } from '../exceptions';
 
 /**
@@ -13,61 +17,11 @@ import { MessageFormatException } from '../exceptions';
  */
 
 export function writeTypedValue(writer: BufferWriter, typed: TypedValue): void {
-  writer.writeByte(typed.kind);
-  switch (typed.kind) {
-    case PropertyKind.NULL:
-      return;
-    case PropertyKind.BOOLEAN:
-      return writer.writeBoolean(typed.value);
-    case PropertyKind.BYTE:
-      return writer.writeByte(typed.value);
-    case PropertyKind.SHORT:
-      return writer.writeShort(typed.value);
-    case PropertyKind.INT:
-      return writer.writeInt(typed.value);
-    case PropertyKind.LONG:
-      return writer.writeLong(typed.value);
-    case PropertyKind.FLOAT:
-      return writer.writeFloat(typed.value);
-    case PropertyKind.DOUBLE:
-      return writer.writeDouble(typed.value);
-    case PropertyKind.STRING:
-      return writer.writeString(typed.value);
-    case PropertyKind.CHAR:
-      return writer.writeShort((typed.value.charCodeAt(0) << 16) >> 16);
-    case PropertyKind.BYTES:
-      return writer.writeBytes(typed.value);
-  }
+  writeCoreTypedValue(writer, typed, 'utf16-unit');
 }
 
 export function readTypedValue(reader: BufferReader): TypedValue {
-  const kind = reader.readByte();
-  switch (kind) {
-    case PropertyKind.NULL:
-      return { kind, value: null };
-    case PropertyKind.BOOLEAN:
-      return { kind, value: reader.readBoolean() };
-    case PropertyKind.BYTE:
-      return { kind, value: (reader.readByte() << 24) >> 24 };
-    case PropertyKind.SHORT:
-      return { kind, value: reader.readShort() };
-    case PropertyKind.INT:
-      return { kind, value: reader.readInt() };
-    case PropertyKind.LONG:
-      return { kind, value: reader.readLong() };
-    case PropertyKind.FLOAT:
-      return { kind, value: reader.readFloat() };
-    case PropertyKind.DOUBLE:
-      return { kind, value: reader.readDouble() };
-    case PropertyKind.STRING:
-      return { kind, value: reader.readString() };
-    case PropertyKind.CHAR:
-      return { kind, value: String.fromCharCode(reader.readShort() & 0xffff) };
-    case PropertyKind.BYTES:
-      return { kind, value: reader.readBytes() };
-    default:
-      throw new ProtocolError(`unknown value type ${kind}`);
-  }
+  return readCoreTypedValue(reader, 'utf16-unit');
 }
 
 /** Runs a body decoder over the whole body, failing on trailing bytes; any problem is a MessageFormatException. */
