@@ -8,6 +8,8 @@ import {
   type CreateSessionResponse,
   type Packet,
   type QueueQueryResponse,
+  type QueueStats,
+  type QueueStatsResponse,
   type ReattachSessionResponse,
 } from '../protocol';
 import type { Channel, Logger, RemotingConnection } from '../remoting';
@@ -164,6 +166,12 @@ export class ClientSession {
   async queueQuery(queueName: string): Promise<QueueInfo> {
     const response = (await this.call({ type: PacketType.SESS_QUEUEQUERY, queueName })) as QueueQueryResponse;
     return toQueueInfo(response);
+  }
+
+  /** Every queue on the broker with its counters (messages, consumers, delivering, added, acknowledged...). */
+  async queueStats(): Promise<QueueStats[]> {
+    const response = (await this.call({ type: PacketType.SESS_QUEUE_STATS })) as QueueStatsResponse;
+    return response.queues;
   }
 
   async bindingQuery(address: string): Promise<{ exists: boolean; queueNames: string[] }> {

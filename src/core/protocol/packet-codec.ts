@@ -4,7 +4,7 @@ import { CoreMessage } from './core-message';
 import { ErrorCode, errorCodeFromNumber } from './error-code';
 import { FRAME_HEADER_BYTES } from './frame-decoder';
 import { PacketType, packetTypeName } from './packet-type';
-import type { Packet } from './packets';
+import type { Packet, QueueStats } from './packets';
 import { ProtocolError } from './protocol-error';
 
 /** A decoded frame: which channel it travels on and what it carries. */
@@ -165,6 +165,13 @@ function encodeBody(w: BufferWriter, p: Packet): void {
       w.writeNullableString(p.filter);
       w.writeInt(p.consumerCount);
       return w.writeLong(p.messageCount);
+    case PacketType.SESS_QUEUE_STATS:
+      return;
+    case PacketType.SESS_QUEUE_STATS_RESP:
+      w.writeInt(p.correlationId);
+      w.writeInt(p.queues.length);
+      for (const queue of p.queues) writeQueueStats(w, queue);
+      return;
     case PacketType.SESS_BINDINGQUERY:
       return w.writeString(p.address);
     case PacketType.SESS_BINDINGQUERY_RESP:
@@ -331,6 +338,15 @@ function decodeBody(type: number, r: BufferReader): Packet {
         consumerCount: r.readInt(),
         messageCount: r.readLong(),
       };
+    case PacketType.SESS_QUEUE_STATS:
+      return { type };
+    case PacketType.SESS_QUEUE_STATS_RESP: {
+      const correlationId = r.readInt();
+      const count = r.readCount('queue', QUEUE_STATS_MIN_BYTES);
+      const queues: QueueStats[] = [];
+      for (let i = 0; i < count; i++) queues.push(readQueueStats(r));
+      return { type, correlationId, queues };
+    }
     case PacketType.SESS_BINDINGQUERY:
       return { type, address: r.readString() };
     case PacketType.SESS_BINDINGQUERY_RESP: {
@@ -379,6 +395,43 @@ function decodeBody(type: number, r: BufferReader): Packet {
     default:
       throw new ProtocolError(`unknown packet type ${type}`);
   }
+}
+
+/** Two string lengths, a null flag, two booleans, an int and seven longs. */
+const QUEUE_STATS_MIN_BYTES = 4 + 4 + 1 + 2 + 4 + 7 * 8;
+
+function writeQueueStats(w: BufferWriter, queue: QueueStats): void {
+  w.writeString(queue.name);
+  w.writeString(queue.address);
+  w.writeNullableString(queue.filter);
+  w.writeBoolean(queue.durable);
+  w.writeBoolean(queue.temporary);
+  w.writeInt(queue.consumerCount);
+  w.writeLong(queue.messageCount);
+  w.writeLong(queue.deliveringCount);
+  w.writeLong(queue.scheduledCount);
+  w.writeLong(queue.messagesAdded);
+  w.writeLong(queue.messagesAcknowledged);
+  w.writeLong(queue.messagesExpired);
+  w.writeLong(queue.messagesKilled);
+}
+
+function readQueueStats(r: BufferReader): QueueStats {
+  return {
+    name: r.readString(),
+    address: r.readString(),
+    filter: r.readNullableString(),
+    durable: r.readBoolean(),
+    temporary: r.readBoolean(),
+    consumerCount: r.readInt(),
+    messageCount: r.readLong(),
+    deliveringCount: r.readLong(),
+    scheduledCount: r.readLong(),
+    messagesAdded: r.readLong(),
+    messagesAcknowledged: r.readLong(),
+    messagesExpired: r.readLong(),
+    messagesKilled: r.readLong(),
+  };
 }
 
 /** A large message's announced body size: never negative (each side also caps it). */

@@ -1,6 +1,7 @@
 /**
  * Packet type bytes. The numbers are HornetQ 2.4's where HornetQ has the packet; the few packets
- * of our own (producer registration, forced-delivery answer) use numbers HornetQ leaves free.
+ * of our own (producer registration, forced-delivery answer, queue statistics) use numbers HornetQ
+ * leaves free.
  */
 export const PacketType = {
   PING: 10,
@@ -43,6 +44,8 @@ export const PacketType = {
   SESS_CREATEPRODUCER: 107,
   SESS_CLOSEPRODUCER: 108,
   SESS_FORCED_DELIVERY_EMPTY: 109,
+  SESS_QUEUE_STATS: 140,
+  SESS_QUEUE_STATS_RESP: 141,
 } as const;
 
 export type PacketType = (typeof PacketType)[keyof typeof PacketType];

@@ -139,6 +139,35 @@ export interface QueueQueryResponse {
   consumerCount: number;
   messageCount: number;
 }
+/** Ours, for management: every queue on the broker with its counters (HornetQ does this over JMX). */
+export interface QueueStatsQuery {
+  type: typeof PacketType.SESS_QUEUE_STATS;
+}
+/** One queue as the broker counts it; the counters are since the queue was created or loaded. */
+export interface QueueStats {
+  name: string;
+  address: string;
+  filter: string | null;
+  durable: boolean;
+  temporary: boolean;
+  consumerCount: number;
+  /** Waiting, scheduled and delivering messages. */
+  messageCount: number;
+  /** Delivered to a consumer and not yet acknowledged. */
+  deliveringCount: number;
+  /** Waiting for their scheduled delivery time or redelivery delay. */
+  scheduledCount: number;
+  messagesAdded: number;
+  messagesAcknowledged: number;
+  messagesExpired: number;
+  /** Given up on after max-delivery-attempts. */
+  messagesKilled: number;
+}
+export interface QueueStatsResponse {
+  type: typeof PacketType.SESS_QUEUE_STATS_RESP;
+  correlationId: number;
+  queues: QueueStats[];
+}
 export interface BindingQuery {
   type: typeof PacketType.SESS_BINDINGQUERY;
   address: string;
@@ -267,6 +296,8 @@ export type Packet =
   | Rollback
   | QueueQuery
   | QueueQueryResponse
+  | QueueStatsQuery
+  | QueueStatsResponse
   | BindingQuery
   | BindingQueryResponse
   | SessionStart
@@ -295,6 +326,7 @@ export type ResponsePacket =
   | CreateSessionResponse
   | ReattachSessionResponse
   | QueueQueryResponse
+  | QueueStatsResponse
   | BindingQueryResponse;
 
 const RESPONSE_TYPES: ReadonlySet<number> = new Set([
@@ -302,6 +334,7 @@ const RESPONSE_TYPES: ReadonlySet<number> = new Set([
   PacketType.CREATESESSION_RESP,
   PacketType.REATTACH_SESSION_RESP,
   PacketType.SESS_QUEUEQUERY_RESP,
+  PacketType.SESS_QUEUE_STATS_RESP,
   PacketType.SESS_BINDINGQUERY_RESP,
 ]);
 

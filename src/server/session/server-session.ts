@@ -7,11 +7,13 @@ import {
   type CreateQueue,
   type Packet,
   type ProducerRequestCredits,
+  type QueueStats,
   type SessionSend,
 } from '../../core/protocol';
 import type { Channel, Logger } from '../../core/remoting';
 import type { MessageReference } from '../postoffice/message-reference';
 import type { PostOffice } from '../postoffice/post-office';
+import type { Queue } from '../postoffice/queue';
 import { LargeMessageAssembler } from './large-message-assembler';
 import { ServerConsumer } from './server-consumer';
 import { Transaction } from './transaction';
@@ -173,6 +175,12 @@ export class ServerSession {
         return ok;
       case PacketType.SESS_QUEUEQUERY:
         return this.queueQuery(packet.queueName, commandId);
+      case PacketType.SESS_QUEUE_STATS:
+        return {
+          type: PacketType.SESS_QUEUE_STATS_RESP,
+          correlationId: commandId,
+          queues: this.postOffice.allQueues().map(queueStatsOf),
+        };
       case PacketType.SESS_BINDINGQUERY: {
         const queues = this.postOffice.queuesBoundTo(packet.address);
         return {
@@ -449,6 +457,7 @@ function expectsResponse(packet: Packet): boolean {
     case PacketType.DELETE_QUEUE:
     case PacketType.SESS_CONSUMER_CLOSE:
     case PacketType.SESS_QUEUEQUERY:
+    case PacketType.SESS_QUEUE_STATS:
     case PacketType.SESS_BINDINGQUERY:
     case PacketType.SESS_STOP:
     case PacketType.SESS_COMMIT:
@@ -459,4 +468,22 @@ function expectsResponse(packet: Packet): boolean {
     default:
       return false;
   }
+}
+
+function queueStatsOf(queue: Queue): QueueStats {
+  return {
+    name: queue.name,
+    address: queue.address,
+    filter: queue.filter?.expression ?? null,
+    durable: queue.durable,
+    temporary: queue.temporary,
+    consumerCount: queue.consumerCount,
+    messageCount: queue.messageCount,
+    deliveringCount: queue.deliveringCount,
+    scheduledCount: queue.scheduledCount,
+    messagesAdded: queue.messagesAdded,
+    messagesAcknowledged: queue.messagesAcknowledged,
+    messagesExpired: queue.messagesExpired,
+    messagesKilled: queue.messagesKilled,
+  };
 }

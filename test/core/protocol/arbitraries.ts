@@ -229,6 +229,29 @@ export const packetArbitraries: Record<PacketType, fc.Arbitrary<Packet>> = {
     consumerCount: int32,
     messageCount: safeLong,
   }),
+  [PacketType.SESS_QUEUE_STATS]: fc.record({ type: fc.constant(PacketType.SESS_QUEUE_STATS) }),
+  [PacketType.SESS_QUEUE_STATS_RESP]: fc.record({
+    type: fc.constant(PacketType.SESS_QUEUE_STATS_RESP),
+    correlationId: int32,
+    queues: fc.array(
+      fc.record({
+        name: text,
+        address: text,
+        filter: nullableText,
+        durable: fc.boolean(),
+        temporary: fc.boolean(),
+        consumerCount: int32,
+        messageCount: safeLong,
+        deliveringCount: safeLong,
+        scheduledCount: safeLong,
+        messagesAdded: safeLong,
+        messagesAcknowledged: safeLong,
+        messagesExpired: safeLong,
+        messagesKilled: safeLong,
+      }),
+      { maxLength: 5 },
+    ),
+  }),
   [PacketType.SESS_BINDINGQUERY]: fc.record({
     type: fc.constant(PacketType.SESS_BINDINGQUERY),
     address: text,
@@ -346,6 +369,9 @@ export const packetKinds = (Object.entries(PacketType) as Array<[string, PacketT
 export function describePacket(packet: Packet): unknown {
   if ('message' in packet && packet.message instanceof CoreMessage) {
     return { ...packet, message: describeMessage(packet.message) };
+  }
+  if (packet.type === PacketType.SESS_QUEUE_STATS_RESP) {
+    return { ...packet, queues: packet.queues.map((queue) => ({ ...queue })) };
   }
   // A plain copy: fc.record builds objects without a prototype, which toStrictEqual would flag.
   return { ...packet };

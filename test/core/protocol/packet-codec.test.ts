@@ -422,6 +422,20 @@ describe('malformed fields', () => {
       });
     });
 
+    it('rejects a queue-statistics count that the bytes left cannot hold, before reading any', () => {
+      const frame = (count: number): Buffer =>
+        rawFrame(PacketType.SESS_QUEUE_STATS_RESP, (w) => {
+          w.writeInt(1);
+          w.writeInt(count);
+          w.writeBytes(Buffer.alloc(60));
+        });
+      expect(protocolErrorFrom(() => decodeFrame(frame(-1))).message).toMatch(/negative queue count -1/);
+      // 64 bytes are left and one queue needs at least 75: a count of 1 is refused up front.
+      expect(protocolErrorFrom(() => decodeFrame(frame(1))).message).toMatch(
+        /SESS_QUEUE_STATS_RESP\(141\).*queue count 1 exceeds the 64 bytes left/,
+      );
+    });
+
     it('rejects negative and oversized property counts', () => {
       const frame = (count: number): Buffer =>
         rawFrame(PacketType.SESS_SEND, (w) => {
