@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ClientProducer } from '../core/client';
-import { PropertyKind } from '../core/protocol';
+import { MessageHeader, PropertyKind } from '../core/protocol';
 import { addressOfDestination, type Destination } from './destination';
 import { IllegalStateException, InvalidDestinationException, JMSException } from './exceptions';
 import { jmsCall } from './jms-error';
@@ -25,7 +25,7 @@ export interface ProducerSession {
 }
 
 /** Property that marks the connection a message was sent from (HornetQ's name). */
-export const CONNECTION_STAMP_PROPERTY = '__HQ_CID';
+export const CONNECTION_STAMP_PROPERTY = MessageHeader.CONNECTION_ID;
 
 /**
  * A JMS producer over a core producer: sets the headers JMS says a send sets (destination,
@@ -81,8 +81,8 @@ export class HornetQMessageProducer {
       value: this.session.connectionStamp,
     });
     const group = this.session.groupID ?? this.autoGroupID;
-    if (group !== null && !core.properties.has('_HQ_GROUP_ID')) {
-      core.properties.set('_HQ_GROUP_ID', { kind: PropertyKind.STRING, value: group });
+    if (group !== null && !core.properties.has(MessageHeader.GROUP_ID)) {
+      core.properties.set(MessageHeader.GROUP_ID, { kind: PropertyKind.STRING, value: group });
     }
     await jmsCall(() => this.core.send(core, address));
   }

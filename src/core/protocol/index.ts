@@ -9,3 +9,4 @@ export * from './packet-type';
 export * from './packets';
 export * from './protocol-error';
 export * from './typed-properties';
+export * from './message-header';

@@ -1,3 +1,5 @@
+import { MessageHeader } from '../../core/protocol/message-header';
+
 /**
  * Names of the properties the JMS layer maps headers and HornetQ features onto. The selector
  * engine and the broker read these names, so they are fixed.
@@ -14,11 +16,11 @@ export const MessageProperty = {
   /** The JMS name of the group id, stored under GROUP_ID. */
   JMSX_GROUP_ID: 'JMSXGroupID',
   /** Core group id: messages with the same value go to the same consumer of a queue. */
-  GROUP_ID: '_HQ_GROUP_ID',
+  GROUP_ID: MessageHeader.GROUP_ID,
   /** Absolute epoch ms before which the broker does not deliver the message (LONG). */
-  SCHEDULED_DELIVERY_TIME: '_HQ_SCHED_DELIVERY',
+  SCHEDULED_DELIVERY_TIME: MessageHeader.SCHEDULED_DELIVERY_TIME,
   /** Duplicate-detection id (STRING): the broker drops a second message with the same id. */
-  DUPLICATE_ID: '_HQ_DUPL_ID',
+  DUPLICATE_ID: MessageHeader.DUPLICATE_DETECTION_ID,
 } as const;
 
 /**

@@ -1,4 +1,5 @@
 import type { CoreMessage } from '../../core/protocol/core-message';
+import { MessageHeader } from '../../core/protocol/message-header';
 import { PropertyKind, type TypedValue } from '../../core/protocol/typed-properties';
 import type { ArithmeticOperator, ComparisonOperator, Expression, Literal } from './ast';
 import { LikePattern } from './like-pattern';
@@ -282,7 +283,7 @@ function compileIdentifier(name: string): ValueFn {
         out.kind = NULL;
       };
     case 'JMSXGroupID':
-      return compileProperty('_HQ_GROUP_ID');
+      return compileProperty(MessageHeader.GROUP_ID);
     default:
       return compileProperty(name);
   }

@@ -1,22 +1,6 @@
-import { PropertyKind, type CoreMessage } from '../../core/protocol';
+import { MessageHeader, PropertyKind, type CoreMessage } from '../../core/protocol';
 
-/** Property names the broker acts on: HornetQ's Message.HDR_* values, as they travel on the wire. */
-export const MessageHeader = {
-  /** LONG, epoch ms: the message is not delivered before this time. */
-  SCHEDULED_DELIVERY_TIME: '_HQ_SCHED_DELIVERY',
-  /** STRING or BYTES: an address drops a second message with an id it has seen. */
-  DUPLICATE_DETECTION_ID: '_HQ_DUPL_ID',
-  /** STRING: every message of a group goes to one consumer of a queue (JMSXGroupID). */
-  GROUP_ID: '_HQ_GROUP_ID',
-  /** STRING: a last-value queue keeps only the newest message per value. */
-  LAST_VALUE_NAME: '_HQ_LVQ_NAME',
-  /** Set on copies moved to a dead-letter or expiry address. */
-  ORIGINAL_ADDRESS: '_HQ_ORIG_ADDRESS',
-  ORIGINAL_QUEUE: '_HQ_ORIG_QUEUE',
-  ORIGINAL_MESSAGE_ID: '_HQ_ORIG_MESSAGE_ID',
-  /** LONG, epoch ms: when the broker found the message expired (expiry copies only). */
-  ACTUAL_EXPIRY_TIME: '_HQ_ACTUAL_EXPIRY',
-} as const;
+export { MessageHeader };
 
 /** True once a message with an expiration has reached it. */
 export function isExpired(message: CoreMessage, now: number): boolean {
