@@ -309,8 +309,10 @@ export class ClientSession {
       if (!this.isClosed && !this.channel.connection.closed) {
         await this.flushAcknowledgements();
         this.closing = true;
-        await this.call({ type: PacketType.SESS_CLOSE });
+        // Confirmed before the close, never after: the broker drops the channel once it has
+        // answered, and a confirmation for a channel it no longer has is a protocol error to it.
         this.channel.flushConfirmations();
+        await this.call({ type: PacketType.SESS_CLOSE });
       }
     } catch (error) {
       // A close cut off by a failure is still a close: the broker forgets the session either way
