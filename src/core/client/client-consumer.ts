@@ -7,6 +7,7 @@ import {
   type ReceiveMessage,
 } from '../protocol';
 import type { ClientSession, QueueInfo, QueueToRestore } from './client-session';
+import { RateLimiter } from './rate-limiter';
 import { ReceivedMessage } from './received-message';
 
 export type MessageHandler = (message: ReceivedMessage) => void | Promise<void>;
@@ -25,6 +26,8 @@ export interface ConsumerSettings {
   maxLargeMessageBytes: number;
   /** The broker acknowledged each message as it delivered it: acknowledging here does nothing. */
   preAcknowledge: boolean;
+  /** consumer-max-rate: messages a second handed to the application, -1 for no limit. */
+  maxRate: number;
 }
 
 interface Waiter {
@@ -51,6 +54,7 @@ export class ClientConsumer {
   private pendingAck: ReceivedMessage | null = null;
   private pendingAckBytes = 0;
   private isClosed = false;
+  private readonly rateLimiter: RateLimiter | null;
   /** Its session is stopped: buffered messages wait for start (HornetQ's ClientConsumerImpl.stop). */
   private paused = false;
   /** close() has asked the broker to close it: a re-created session must not bring it back. */
@@ -63,7 +67,9 @@ export class ClientConsumer {
   constructor(
     readonly settings: ConsumerSettings,
     private readonly session: ClientSession,
-  ) {}
+  ) {
+    this.rateLimiter = settings.maxRate > 0 ? new RateLimiter(settings.maxRate) : null;
+  }
 
   get id(): number {
     return this.settings.id;
@@ -142,7 +148,8 @@ export class ClientConsumer {
     this.checkNoHandler();
     if (signal?.aborted === true) return Promise.reject(signal.reason);
     const message = this.takeBuffered();
-    if (message !== null || this.isClosed) return Promise.resolve(message);
+    if (message !== null) return this.paced(message);
+    if (this.isClosed) return Promise.resolve(null);
     this.askForOne();
     return new Promise((resolve, reject) => {
       const waiter: Waiter = { resolve, timer: null, forcedSequence: null };
@@ -170,7 +177,8 @@ export class ClientConsumer {
   receiveImmediate(): Promise<ReceivedMessage | null> {
     this.checkNoHandler();
     const message = this.takeBuffered();
-    if (message !== null || this.isClosed || this.paused) return Promise.resolve(message);
+    if (message !== null) return this.paced(message);
+    if (this.isClosed || this.paused) return Promise.resolve(null);
     this.askForOne();
     const sequence = ++this.forceSequence;
     return new Promise((resolve) => {
@@ -344,6 +352,7 @@ export class ClientConsumer {
   closeLocally(): void {
     if (this.isClosed) return;
     this.isClosed = true;
+    this.rateLimiter?.close();
     this.handler = null;
     this.buffer = [];
     this.bufferHead = 0;
@@ -392,6 +401,8 @@ export class ClientConsumer {
     try {
       let message: ReceivedMessage | null;
       while (this.handler !== null && (message = this.takeBuffered()) !== null) {
+        const pacing = this.rateLimiter?.take();
+        if (pacing !== undefined) await pacing;
         try {
           await this.handler(message);
         } catch (error) {
@@ -435,7 +446,14 @@ export class ClientConsumer {
 
   private settleWaiter(waiter: Waiter, message: ReceivedMessage | null): void {
     this.removeWaiter(waiter);
-    waiter.resolve(message);
+    if (message === null) waiter.resolve(null);
+    else void this.paced(message).then(waiter.resolve);
+  }
+
+  /** Hands a message out no faster than consumer-max-rate allows. */
+  private paced(message: ReceivedMessage): Promise<ReceivedMessage> {
+    const pacing = this.rateLimiter?.take();
+    return pacing === undefined ? Promise.resolve(message) : pacing.then(() => message);
   }
 
   private removeWaiter(waiter: Waiter): void {

@@ -1,5 +1,6 @@
 import { HornetQException, type CoreMessage } from '../protocol';
 import type { ClientSession } from './client-session';
+import { RateLimiter } from './rate-limiter';
 
 /**
  * Sends messages to its address (or, for an anonymous producer, to the address given per send).
@@ -8,12 +9,17 @@ import type { ClientSession } from './client-session';
  */
 export class ClientProducer {
   private isClosed = false;
+  private readonly rateLimiter: RateLimiter | null;
 
   constructor(
     readonly id: number,
     readonly address: string | null,
     private readonly session: ClientSession,
-  ) {}
+    /** producer-max-rate: messages a second, -1 for no limit. */
+    maxRate = -1,
+  ) {
+    this.rateLimiter = maxRate > 0 ? new RateLimiter(maxRate) : null;
+  }
 
   get closed(): boolean {
     return this.isClosed;
@@ -27,12 +33,13 @@ export class ClientProducer {
         new HornetQException('ILLEGAL_STATE', 'Address must be specified for an anonymous producer'),
       );
     }
-    return this.session.sendMessage(message, address);
+    return this.session.sendMessage(message, address, this.rateLimiter?.take());
   }
 
   close(): void {
     if (this.isClosed) return;
     this.isClosed = true;
+    this.rateLimiter?.close();
     this.session.producerClosed(this);
   }
 }

@@ -193,7 +193,7 @@ export class ClientSession {
 
   createProducer(address: string | null = null): ClientProducer {
     this.checkOpen();
-    const producer = new ClientProducer(this.nextProducerId++, address, this);
+    const producer = new ClientProducer(this.nextProducerId++, address, this, this.options.producerMaxRate);
     this.producers.add(producer);
     this.sendOneWay({ type: PacketType.SESS_CREATEPRODUCER, producerId: producer.id, address });
     return producer;
@@ -211,6 +211,7 @@ export class ClientSession {
       blockOnAcknowledge: this.options.blockOnAcknowledge,
       maxLargeMessageBytes: this.options.maxLargeMessageBytes,
       preAcknowledge: this.settings.preAcknowledge,
+      maxRate: this.options.consumerMaxRate,
     };
     const consumer = new ClientConsumer(settings, this);
     // Registered before the broker answers: deliveries may follow the answer immediately.
@@ -440,11 +441,16 @@ export class ClientSession {
    * Sends a message. It is encoded at once, so the caller may change or reuse the message object
    * as soon as this returns; it goes on the wire after every send made before it.
    */
-  sendMessage(message: CoreMessage, address: string): Promise<void> {
+  sendMessage(message: CoreMessage, address: string, pacing?: Promise<void>): Promise<void> {
     if (this.isClosed) return Promise.reject(closedSession(this.name));
     message.address = address;
     const blocking = message.durable ? this.options.blockOnDurableSend : this.options.blockOnNonDurableSend;
-    if (message.body.length >= this.largeThreshold()) return this.sendLarge(message, blocking);
+    if (message.body.length >= this.largeThreshold()) {
+      const head = message.copy();
+      return pacing === undefined
+        ? this.sendLarge(head, blocking)
+        : pacing.then(() => this.sendLarge(head, blocking));
+    }
     const packet: Packet = { type: PacketType.SESS_SEND, message, requiresResponse: blocking };
     let frame: Buffer;
     try {
@@ -452,6 +458,7 @@ export class ClientSession {
     } catch (error) {
       return Promise.reject(error);
     }
+    if (pacing !== undefined) return pacing.then(() => this.sendEncoded(packet, frame, blocking));
     return this.sendEncoded(packet, frame, blocking);
   }
 
