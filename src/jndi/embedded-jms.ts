@@ -1,21 +1,20 @@
+import type { Container } from 'inversify';
 import type { TransportConfiguration } from '../core/client';
 import type { Logger } from '../core/remoting';
 import { IllegalStateException } from '../jms/exceptions';
-import { selectorFilterFactory } from '../jms/selector';
-import { Broker } from '../server/broker';
+import type { Broker } from '../server/broker';
 import type { TcpAcceptorConfiguration } from '../server/broker-configuration';
 import { InMemoryStorage } from '../server/storage/in-memory-storage';
 import type { StorageManager } from '../server/storage/storage-manager';
 import { brokerConfigurationOf, coreQueueOf } from './config/broker-configuration-from-xml';
 import { readConfigFile } from './config/config-document';
-import { parseJmsConfiguration } from './config/jms-config-parser';
-import { loadServerConfiguration } from './config/server-config-parser';
 import type { QueueDefinition } from './config/jms-configuration';
 import type { ServerConfiguration } from './config/server-configuration';
 import { defaultConfigDir, resolveConfigFiles, scanPeriodOf, type ConfigFiles } from './config-files';
 import { ConfigurationException } from './configuration-exception';
-import { consoleLogger } from './console-logger';
-import { InitialContext, registryOf, type InitialContextOptions } from './initial-context';
+import { createContainer } from './container/create-container';
+import { resolve, ServiceId } from './container/service-ids';
+import { registryOf, type InitialContext, type InitialContextOptions } from './initial-context';
 import { JmsDeployer } from './jms-deployer';
 import type { Environment } from './xml/placeholders';
 
@@ -23,10 +22,15 @@ export interface EmbeddedJMSOptions extends ConfigFiles {
   watch?: InitialContextOptions['watch'];
   /** Placeholder values; process.env by default. */
   env?: Environment;
-  /** The broker's and the deployer's logger; warnings and errors go to the console by default. */
+  /** The broker's and the deployer's logger; wins over the container's. */
   logger?: Logger;
-  /** Durable state, kept across stop and start; in memory by default. */
+  /** Durable state, kept across stop and start; wins over the container's. */
   storage?: StorageManager;
+  /**
+   * Where every component comes from: loaders, registry, storage, broker, acceptors, filters,
+   * logger (see createContainer and ServiceId). A container with the defaults when absent.
+   */
+  container?: Container;
 }
 
 /** What the management view reports for one queue. */
@@ -52,16 +56,23 @@ const JMS_QUEUE = 'jms.queue.';
  * A broker in this process, started from hornetq-configuration.xml (acceptors, address settings,
  * queues) and hornetq-jms.xml (factories, queues, topics bound in its registry). A connector whose
  * port is 0 takes the port its TCP acceptor with port 0 was given, so tests can use ephemeral ports.
+ *
+ * Its registry and storage are resolved from the container once, at construction; the loaders,
+ * the logger and the broker factory at every start, so a component rebound between a stop and a
+ * start is the one the next start uses.
  */
 export class EmbeddedJMS {
-  private readonly context = new InitialContext();
+  private readonly container: Container;
+  private readonly context: InitialContext;
   private readonly storage: StorageManager;
   private broker: Broker | null = null;
   private deployer: JmsDeployer | null = null;
   private starting = false;
 
   constructor(private readonly options: EmbeddedJMSOptions = {}) {
-    this.storage = options.storage ?? new InMemoryStorage();
+    this.container = options.container ?? createContainer();
+    this.context = resolve(this.container, ServiceId.NamingRegistry);
+    this.storage = options.storage ?? resolve(this.container, ServiceId.StorageManager);
   }
 
   /** Also after stop(): starts again from the same files (what was durable is still there). */
@@ -144,14 +155,21 @@ export class EmbeddedJMS {
     const { jmsConfig, serverConfig } = resolveConfigFiles(files);
     const scanPeriodMs = scanPeriodOf(options.watch);
     const env = options.env ?? process.env;
-    const logger = options.logger ?? consoleLogger;
-    const server = serverConfig === null ? null : await loadServerConfiguration(serverConfig, { env });
+    const logger = options.logger ?? resolve(this.container, ServiceId.Logger);
+    const serverLoader = resolve(this.container, ServiceId.ServerConfigLoader);
+    const jmsLoader = resolve(this.container, ServiceId.JmsConfigLoader);
+    const server =
+      serverConfig === null
+        ? null
+        : serverLoader.parse(await readConfigFile(serverConfig), serverConfig, { env });
     refuseTls(server);
-    const jms = parseJmsConfiguration(await readConfigFile(jmsConfig), jmsConfig, { env, server });
+    const jms = jmsLoader.parse(await readConfigFile(jmsConfig), jmsConfig, { env, server });
+    // Persistence disabled means nothing durable, whatever storage is bound: a fresh store per start.
     const storage = server?.persistenceEnabled === false ? new InMemoryStorage() : this.storage;
+    const createBroker = resolve(this.container, ServiceId.BrokerFactory);
     let broker: Broker;
     try {
-      broker = new Broker(brokerConfigurationOf(server, jms, storage, logger), selectorFilterFactory);
+      broker = createBroker(brokerConfigurationOf(server, jms, storage, logger));
     } catch (error) {
       throw new ConfigurationException([
         { file: serverConfig, line: null, element: null, message: (error as Error).message },
@@ -160,6 +178,7 @@ export class EmbeddedJMS {
     await broker.start();
     const deployer = new JmsDeployer(registryOf(this.context), {
       jmsConfig,
+      loader: jmsLoader,
       server,
       env,
       logger,

@@ -28,6 +28,16 @@ export {
 } from './config/server-config-parser';
 export { DEFAULT_SCAN_PERIOD_MS, type ConfigFiles } from './config-files';
 export { ConfigurationException, formatProblem, type ConfigurationProblem } from './configuration-exception';
+export {
+  createContainer,
+  ServiceId,
+  type BrokerFactory,
+  type CreateContainerOptions,
+  type FilterFactory,
+  type JmsConfigLoader,
+  type ServerConfigLoader,
+  type Services,
+} from './container';
 export { EmbeddedJMS, type EmbeddedJMSOptions, type QueueInfo } from './embedded-jms';
 export { InitialContext, type InitialContextOptions, type LoadOptions } from './initial-context';
 export type { DeploymentChanges } from './jms-deployment';

@@ -1,8 +1,11 @@
+import type { Container } from 'inversify';
 import type { Logger } from '../core/remoting';
 import { BindingRegistry, type NameClassPair } from './binding-registry';
-import { loadServerConfiguration } from './config/server-config-parser';
+import { readConfigFile } from './config/config-document';
 import { resolveConfigFiles, scanPeriodOf, type ConfigFiles } from './config-files';
 import { consoleLogger } from './console-logger';
+import { defaultJmsConfigLoader, defaultServerConfigLoader } from './container/default-loaders';
+import { resolve, ServiceId } from './container/service-ids';
 import { JmsDeployer } from './jms-deployer';
 import type { Environment } from './xml/placeholders';
 
@@ -18,8 +21,13 @@ export interface InitialContextOptions extends ConfigFiles {
 export interface LoadOptions extends InitialContextOptions {
   /** Placeholder values; process.env by default. */
   env?: Environment;
-  /** Warnings, redeploy errors and deployments; to the console (warnings and errors) by default. */
+  /**
+   * Warnings, redeploy errors and deployments; the container's logger, else the console (warnings
+   * and errors).
+   */
   logger?: Logger;
+  /** Where the configuration loaders and the logger come from (see createContainer); defaults when absent. */
+  container?: Container;
 }
 
 const registries = new WeakMap<InitialContext, BindingRegistry>();
@@ -49,13 +57,22 @@ export class InitialContext {
     const { jmsConfig, serverConfig } = resolveConfigFiles(options);
     const scanPeriodMs = scanPeriodOf(options.watch);
     const env = options.env ?? process.env;
-    const server = serverConfig === null ? null : await loadServerConfiguration(serverConfig, { env });
+    const container = options.container;
+    const serverLoader =
+      container === undefined ? defaultServerConfigLoader : resolve(container, ServiceId.ServerConfigLoader);
+    const server =
+      serverConfig === null
+        ? null
+        : serverLoader.parse(await readConfigFile(serverConfig), serverConfig, { env });
     const context = new InitialContext();
     const deployer = new JmsDeployer(registryOf(context), {
       jmsConfig,
+      loader:
+        container === undefined ? defaultJmsConfigLoader : resolve(container, ServiceId.JmsConfigLoader),
       server,
       env,
-      logger: options.logger ?? consoleLogger,
+      logger:
+        options.logger ?? (container === undefined ? consoleLogger : resolve(container, ServiceId.Logger)),
       scanPeriodMs,
     });
     await deployer.deploy();

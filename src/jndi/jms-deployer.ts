@@ -1,15 +1,17 @@
 import type { Logger } from '../core/remoting';
 import type { BindingRegistry } from './binding-registry';
 import { readConfigFile } from './config/config-document';
-import { parseJmsConfiguration } from './config/jms-config-parser';
 import type { ServerConfiguration } from './config/server-configuration';
 import { formatProblem, type ConfigurationProblem } from './configuration-exception';
+import type { JmsConfigLoader } from './container/service-ids';
 import { FileWatcher } from './file-watcher';
 import { JmsDeployment, type DeploymentHooks } from './jms-deployment';
 import type { Environment } from './xml/placeholders';
 
 export interface JmsDeployerOptions {
   jmsConfig: string;
+  /** Parses the file at deployment and at every redeploy. */
+  loader: JmsConfigLoader;
   server: ServerConfiguration | null;
   env: Environment;
   logger: Logger;
@@ -64,8 +66,8 @@ export class JmsDeployer {
   }
 
   private apply(source: string): void {
-    const { jmsConfig, server, env, logger } = this.options;
-    const config = parseJmsConfiguration(source, jmsConfig, { env, server });
+    const { jmsConfig, loader, server, env, logger } = this.options;
+    const config = loader.parse(source, jmsConfig, { env, server });
     logWarnings(logger, config.warnings);
     const changes = this.deployment.apply(config);
     logger.info({ file: jmsConfig, ...changes }, `deployed ${jmsConfig}`);

@@ -1,6 +1,7 @@
 import { DEFAULT_MAX_FRAME_BYTES, DEFAULT_PRE_AUTH_MAX_FRAME_BYTES } from '../core/protocol';
 import type { Logger } from '../core/remoting';
 import { validateAddressSettings, type AddressSettings } from './postoffice/address-settings';
+import type { AcceptorFactory } from './remoting/acceptor';
 import type { StorageManager } from './storage/storage-manager';
 
 export interface TcpAcceptorConfiguration {
@@ -52,6 +53,8 @@ export interface BrokerConfiguration {
   /** Where durable state lives; an in-memory store when absent. */
   storage?: StorageManager;
   logger?: Logger;
+  /** How each of `acceptors` is made; TCP and in-VM (`defaultAcceptorFactory`) when absent. */
+  acceptorFactory?: AcceptorFactory;
 }
 
 /** HornetQ's defaults where HornetQ has one. */

@@ -9,9 +9,8 @@ import { AddressSettingsRepository } from './postoffice/address-settings';
 import { ExpiryReaper } from './postoffice/expiry-reaper';
 import type { Filter } from './postoffice/filter';
 import { PostOffice } from './postoffice/post-office';
-import { InVmAcceptor } from './remoting/in-vm-acceptor';
+import { defaultAcceptorFactory, type Acceptor } from './remoting/acceptor';
 import { ServerConnection, type BrokerServices } from './remoting/server-connection';
-import { TcpAcceptor } from './remoting/tcp-acceptor';
 import { MetadataRegistry } from './session/metadata-registry';
 import type { ServerSession } from './session/server-session';
 import { InMemoryStorage } from './storage/in-memory-storage';
@@ -55,7 +54,7 @@ export class Broker implements BrokerServices {
   readonly storage: StorageManager;
   readonly metadata = new MetadataRegistry<ServerSession>();
   private office: PostOffice | null = null;
-  private acceptors: Array<TcpAcceptor | InVmAcceptor> = [];
+  private acceptors: Acceptor[] = [];
   private readonly connections = new Set<ServerConnection>();
   private readonly sessions = new Map<string, ServerSession>();
   private state: 'stopped' | 'starting' | 'started' | 'stopping' = 'stopped';
@@ -100,10 +99,9 @@ export class Broker implements BrokerServices {
         office.expireMessages(now),
       );
       this.expiryReaper.start();
+      const createAcceptor = this.config.acceptorFactory ?? defaultAcceptorFactory;
       this.acceptors = this.config.acceptors.map((acceptor) =>
-        acceptor.type === 'tcp'
-          ? new TcpAcceptor(acceptor, (transport) => this.accept(transport))
-          : new InVmAcceptor(acceptor, (transport) => this.accept(transport)),
+        createAcceptor(acceptor, (transport) => this.accept(transport)),
       );
       for (const acceptor of this.acceptors) await acceptor.start();
       this.ttlTimer = setInterval(() => this.checkConnections(), this.config.connectionTtlCheckInterval);
@@ -133,13 +131,15 @@ export class Broker implements BrokerServices {
 
   /** The port an acceptor is bound to (useful with port 0). */
   getPort(acceptorName?: string): number {
-    const acceptor = this.acceptors.find(
-      (a): a is TcpAcceptor =>
-        a instanceof TcpAcceptor && (acceptorName === undefined || a.config.name === acceptorName),
-    );
-    if (acceptor === undefined)
+    const port = this.acceptors.find(
+      (a) =>
+        a.config.type === 'tcp' &&
+        a.port !== undefined &&
+        (acceptorName === undefined || a.config.name === acceptorName),
+    )?.port;
+    if (port === undefined)
       throw new HornetQException('ILLEGAL_STATE', `no started TCP acceptor ${acceptorName ?? ''}`);
-    return acceptor.port;
+    return port;
   }
 
   getConnectionCount(): number {
@@ -234,10 +234,10 @@ export class Broker implements BrokerServices {
   }
 
   private describeAcceptors(): string[] {
-    return this.acceptors.map((a) =>
-      a instanceof TcpAcceptor
-        ? `${a.config.name} tcp://${a.config.host}:${a.port}`
-        : `${a.config.name} invm://${a.config.serverId}`,
+    return this.acceptors.map(({ config, port }) =>
+      config.type === 'tcp'
+        ? `${config.name} tcp://${config.host}:${port ?? config.port}`
+        : `${config.name} invm://${config.serverId}`,
     );
   }
 }

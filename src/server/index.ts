@@ -7,6 +7,7 @@ export {
 } from './postoffice/address-settings';
 export type { Filter } from './postoffice/filter';
 export { MessageHeader } from './postoffice/message-headers';
+export { defaultAcceptorFactory, type Acceptor, type AcceptorFactory } from './remoting/acceptor';
 export type {
   StorageManager,
   StoredDuplicateIds,
