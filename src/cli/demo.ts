@@ -1,127 +1,318 @@
 /**
- * `npm start`: the main job on an embedded broker. Starts a broker on a free loopback port, moves
- * messages through a queue, a topic and a transaction with the core client, prints what happened
- * and exits 0 (1 if anything did not arrive as sent).
+ * `npm start`: transparent session reattachment, shown and checked. Starts the broker from
+ * config/ (EmbeddedJMS), connects a JMS producer and a JMS consumer through a local link proxy,
+ * resets the link several times while messages flow, then checks that every message arrived
+ * exactly once and in order and that every session was reattached rather than re-created.
+ * Exits 0 when every check holds, 1 with the reasons otherwise.
  */
-import pino from 'pino';
-import { ClientSessionFactory, type ClientSession } from '../core/client';
-import { CoreMessage, PropertyKind } from '../core/protocol';
-import { Broker } from '../server';
+import path from 'node:path';
+import { HornetQConnectionFactory, type Queue } from '../jms';
+import { defaultConfigDir } from '../jndi/config-files';
+import { startDemoBroker, type DemoBroker } from './demo-broker';
+import { LinkProxy } from './demo-link-proxy';
+import {
+  sleep,
+  startTraffic,
+  STREAMS,
+  WatchedConnection,
+  type Traffic,
+  type TrafficPlan,
+} from './demo-traffic';
 
-const QUEUE = 'jms.queue.ExampleQueue';
-const TOPIC = 'jms.topic.ExampleTopic';
-const MESSAGES = 1000;
+const WINDOW = 1024 * 1024;
+const CUTS = 5;
+const PLAN: TrafficPlan = { auto: 15_000, persistentEvery: 4, tx: 5_000, txBatch: 50, maxInFlight: 2_000 };
+const TOTAL = PLAN.auto + PLAN.tx;
+/** The whole run normally takes a few seconds; past this it has stalled, and says so. */
+const DEADLINE_MS = 50_000;
 
-async function main(): Promise<void> {
-  const broker = new Broker({
-    acceptors: [{ name: 'netty', type: 'tcp', host: '127.0.0.1', port: 0 }],
-    queues: [
-      { name: QUEUE, address: QUEUE, filter: null, durable: true },
-      { name: `${TOPIC}.subscriber-1`, address: TOPIC, filter: null, durable: false },
-      { name: `${TOPIC}.subscriber-2`, address: TOPIC, filter: null, durable: false },
-    ],
-    logger: pino({ level: process.env.HORNETQ_LOG_LEVEL ?? 'warn' }),
-  });
-  await broker.start();
-  console.log(`broker listening on tcp://127.0.0.1:${broker.getPort()}`);
-  const factory = await ClientSessionFactory.connect({
-    connectors: [{ host: '127.0.0.1', port: broker.getPort() }],
-  });
-  const failures: string[] = [];
+interface Check {
+  ok: boolean;
+  label: string;
+  detail: string;
+}
+
+const n = (value: number): string => value.toLocaleString('en-US');
+const kib = (bytes: number): string => `${n(Math.round(bytes / 1024))} KiB`;
+const mib = (bytes: number): string => `${bytes / (1024 * 1024)} MiB`;
+const ms = (value: number): string => `${Math.round(value)} ms`;
+
+async function main(): Promise<boolean> {
+  const started = performance.now();
+  let progress = 'starting the broker';
+  const watchdog = setTimeout(() => {
+    console.error(`FAIL: the demo did not finish within ${DEADLINE_MS / 1000} s (${progress})`);
+    process.exit(1);
+  }, DEADLINE_MS);
+  watchdog.unref();
+
+  console.log('hornetq-js: transparent session reattachment, shown and checked\n');
+  const configDir = defaultConfigDir();
+  const broker = await startDemoBroker(configDir);
+  const opened: Array<() => Promise<void>> = [() => broker.jms.stop()];
+  let outcome: Outcome;
   try {
-    const session = await factory.createSession();
-    session.start();
-    failures.push(...(await queueInOrder(session)));
-    failures.push(...(await topicFanOut(session)));
-    failures.push(...(await transactionRollback(factory)));
+    outcome = await demonstrate(broker, configDir, opened, (text) => (progress = text));
   } finally {
-    await factory.close();
-    await broker.stop();
+    progress = 'closing';
+    for (const close of opened) await close();
+    clearTimeout(watchdog);
   }
-  if (failures.length > 0) {
-    console.error(`FAILED:\n  ${failures.join('\n  ')}`);
-    process.exitCode = 1;
-  } else {
-    console.log('all messages arrived exactly once and in order');
+
+  // Checked once everything is closed, so that a warning from the shutdown counts too.
+  const problems = broker.log.problems;
+  const checks = [
+    ...outcome.checks,
+    {
+      ok: problems.length === 0,
+      label: 'broker log clean, shutdown included',
+      detail: problems.length === 0 ? 'no warning or error' : problems.slice(0, 3).join(' | '),
+    },
+  ];
+  console.log(`\nsummary (${ms(performance.now() - started)})`);
+  for (const check of checks) {
+    console.log(`  ${check.ok ? 'ok  ' : 'FAIL'} ${check.label.padEnd(38)} ${check.detail}`);
   }
-}
-
-function numbered(n: number, durable: boolean): CoreMessage {
-  const message = new CoreMessage();
-  message.durable = durable;
-  message.properties.set('seq', { kind: PropertyKind.INT, value: n });
-  message.body = Buffer.from(`message ${n}`);
-  return message;
-}
-
-function sequenceOf(message: CoreMessage): number {
-  const seq = message.properties.get('seq');
-  return seq?.kind === PropertyKind.INT ? seq.value : -1;
-}
-
-async function queueInOrder(session: ClientSession): Promise<string[]> {
-  const producer = session.createProducer(QUEUE);
-  const consumer = await session.createConsumer(QUEUE);
-  const started = Date.now();
-  const sends: Promise<void>[] = [];
-  for (let n = 0; n < MESSAGES; n++) sends.push(producer.send(numbered(n, n % 2 === 0)));
-  await Promise.all(sends);
-  for (let n = 0; n < MESSAGES; n++) {
-    const received = await consumer.receive(5000);
-    if (received === null) return [`queue: message ${n} never arrived`];
-    if (sequenceOf(received.message) !== n)
-      return [`queue: expected message ${n}, got ${sequenceOf(received.message)}`];
-    await received.acknowledge();
+  const failed = checks.filter((check) => !check.ok);
+  if (failed.length > 0) {
+    console.error(`\nFAIL: ${failed.map((check) => check.label).join('; ')}`);
+    for (const problem of outcome.firstProblems) console.error(`  ${problem}`);
+    return false;
   }
   console.log(
-    `queue  ${QUEUE}: ${MESSAGES} messages (half durable) sent and received in order in ${Date.now() - started} ms`,
+    `\nPASS: ${n(TOTAL)} messages arrived exactly once and in order through ${CUTS} link cuts; every session was reattached, none re-created`,
   );
-  await consumer.close();
-  return [];
+  return true;
 }
 
-async function topicFanOut(session: ClientSession): Promise<string[]> {
-  const producer = session.createProducer(TOPIC);
-  const subscribers = await Promise.all(
-    [1, 2].map((i) => session.createConsumer(`${TOPIC}.subscriber-${i}`)),
-  );
-  for (let n = 0; n < 10; n++) await producer.send(numbered(n, false));
-  const failures: string[] = [];
-  for (const [index, subscriber] of subscribers.entries()) {
-    for (let n = 0; n < 10; n++) {
-      const received = await subscriber.receive(5000);
-      if (received === null || sequenceOf(received.message) !== n)
-        failures.push(`topic: subscriber ${index + 1} missed ${n}`);
-      await received?.acknowledge();
-    }
-    await subscriber.close();
+interface Outcome {
+  checks: Check[];
+  /** The first gaps, repeats and reorders the consumer saw, to explain a failure. */
+  firstProblems: string[];
+}
+
+/**
+ * Everything between the broker's start and the shutdown: lookup, proxy, clients, traffic, cuts,
+ * and the checks on what happened. What it opens is pushed on `opened` (closed by the caller).
+ */
+async function demonstrate(
+  broker: DemoBroker,
+  configDir: string,
+  opened: Array<() => Promise<void>>,
+  setProgress: (text: string) => void,
+): Promise<Outcome> {
+  const port = broker.jms.getPort();
+  const shownDir = path.relative(process.cwd(), configDir) || '.';
+  if (broker.fallbackFrom !== null) {
+    console.log(
+      `broker    port ${broker.fallbackFrom} is taken on this machine: started from ${shownDir}/ on free port ${port} instead`,
+    );
+  } else {
+    console.log(
+      `broker    started from ${shownDir}/ (hornetq-configuration.xml, hornetq-jms.xml) on port ${port}`,
+    );
   }
-  if (failures.length === 0) console.log(`topic  ${TOPIC}: 10 messages reached each of 2 subscriptions`);
-  return failures;
+
+  // Looked up by the names hornetq-jms.xml binds, as an application would.
+  const configured = broker.jms.lookup<HornetQConnectionFactory>('/ConnectionFactory');
+  const queue = broker.jms.lookup<Queue>('/queue/ExampleQueue');
+  const target = configured.getStaticConnectors()[0];
+  const host = target?.host ?? 'localhost';
+  const proxy = await LinkProxy.start(host, target?.port ?? port);
+  opened.unshift(() => proxy.close());
+  console.log(
+    `lookup    /ConnectionFactory -> tcp://${host}:${target?.port ?? port}, /queue/ExampleQueue -> ${queue.getQueueName()}`,
+  );
+  console.log(`proxy     127.0.0.1:${proxy.port} relays to the broker; both clients connect through it`);
+
+  const factory = new HornetQConnectionFactory({ host: '127.0.0.1', port: proxy.port });
+  factory.setConfirmationWindowSize(WINDOW);
+  factory.setReconnectAttempts(-1);
+  factory.setRetryInterval(100);
+  factory.setRetryJitter(0.2);
+  opened.unshift(() => factory.close());
+  console.log(
+    `clients   confirmation window ${mib(factory.getConfirmationWindowSize())}, reconnect attempts ${factory.getReconnectAttempts()} (unlimited), retry interval ${factory.getRetryInterval()} ms`,
+  );
+  const producer = new WatchedConnection('producer', await factory.createConnection());
+  const consumer = new WatchedConnection('consumer', await factory.createConnection());
+
+  console.log(
+    `traffic   ${n(TOTAL)} messages on ExampleQueue: ${n(PLAN.auto)} from an auto-ack session (every ${PLAN.persistentEvery}th persistent), ` +
+      `${n(PLAN.tx)} persistent from a transacted session in commits of ${PLAN.txBatch}`,
+  );
+  setProgress('creating sessions');
+  const traffic = await startTraffic(producer.connection, consumer.connection, queue, PLAN);
+  const sessionsBefore = broker.jms.getSessionCount();
+  const report = (): string => `${n(traffic.sent())} sent, ${n(traffic.received())} received`;
+  const cuts = await cutWhileFlowing(proxy, traffic, [producer, consumer], report, setProgress);
+  setProgress(`waiting for the last messages: ${report()}`);
+  await Promise.all([traffic.produced, traffic.consumed]);
+  const queueDrained = await drained(broker);
+  // A duplicate would have to come after the last message: give it the chance to show up.
+  await sleep(250);
+
+  return {
+    checks: verify(broker, traffic, [producer, consumer], cuts, sessionsBefore, queueDrained),
+    firstProblems: Object.values(traffic.tallies).flatMap((tally) => tally.firstProblems),
+  };
 }
 
-async function transactionRollback(factory: ClientSessionFactory): Promise<string[]> {
-  const session = await factory.createSession({ autoCommitSends: false, autoCommitAcks: false });
-  const producer = session.createProducer(QUEUE);
-  const consumer = await session.createConsumer(QUEUE);
-  session.start();
-  await producer.send(numbered(0, true));
-  await session.commit();
-  const first = await consumer.receive(5000);
-  await first?.acknowledge();
-  await session.rollback();
-  const again = await consumer.receive(5000);
-  await again?.acknowledge();
-  await session.commit();
-  await session.close();
-  if (first === null || again === null) return ['transaction: the message did not come back after rollback'];
-  if (!again.redelivered || again.deliveryCount !== 2)
-    return [`transaction: redelivery count ${again.deliveryCount}, expected 2`];
-  console.log('tx     rollback returned the message (delivery count 2, redelivered), commit consumed it');
-  return [];
+interface Cut {
+  links: number;
+  atSent: number;
+  atReceived: number;
+  /** From the reset until both connections had finished their failover. */
+  recoveredMs: number;
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exitCode = 1;
-});
+/**
+ * Resets the link CUTS times, evenly over the run by messages received, each once both
+ * connections have recovered from the previous one, so each cut is one failure for each.
+ */
+async function cutWhileFlowing(
+  proxy: LinkProxy,
+  traffic: Traffic,
+  watched: WatchedConnection[],
+  report: () => string,
+  setProgress: (text: string) => void,
+): Promise<Cut[]> {
+  const cuts: Cut[] = [];
+  for (let k = 1; k <= CUTS; k++) {
+    setProgress(`before cut ${k}: ${report()}`);
+    const threshold = Math.floor((k * TOTAL) / (CUTS + 1));
+    while (traffic.received() < threshold || watched.some((w) => w.completed < k - 1)) await sleep(1);
+    const atSent = traffic.sent();
+    const atReceived = traffic.received();
+    const cutAt = performance.now();
+    const links = proxy.cut();
+    setProgress(`recovering from cut ${k}: ${report()}`);
+    while (watched.some((w) => w.completed < k)) await sleep(1);
+    const cut = { links, atSent, atReceived, recoveredMs: performance.now() - cutAt };
+    cuts.push(cut);
+    const outcomes = watched.map((w) => {
+      const last = w.events.at(-1);
+      const outcome =
+        last?.type === 'FAILOVER_COMPLETED'
+          ? last.reattached === true
+            ? 'reattached'
+            : 're-created'
+          : 'FAILED';
+      return `${w.name} ${outcome}`;
+    });
+    console.log(
+      `cut ${k}     at ${n(atSent)} sent / ${n(atReceived)} received: ${links} links reset; ${outcomes.join(', ')} in ${ms(cut.recoveredMs)}`,
+    );
+  }
+  return cuts;
+}
+
+/** Automatic acknowledgements are sent without waiting: give the broker a moment to apply the last ones. */
+async function drained(broker: DemoBroker): Promise<boolean> {
+  const deadline = performance.now() + 10_000;
+  while (performance.now() < deadline) {
+    const info = broker.jms.getQueueInfo('ExampleQueue');
+    if (info !== null && info.messageCount === 0 && info.messagesAcknowledged >= TOTAL) return true;
+    await sleep(10);
+  }
+  return false;
+}
+
+function verify(
+  broker: DemoBroker,
+  traffic: Traffic,
+  watched: WatchedConnection[],
+  cuts: Cut[],
+  sessionsBefore: number,
+  queueDrained: boolean,
+): Check[] {
+  const checks: Check[] = [];
+  const tallies = STREAMS.map((stream) => traffic.tallies[stream]);
+  const sum = (pick: (tally: (typeof tallies)[number]) => number): number =>
+    tallies.reduce((total, tally) => total + pick(tally), 0);
+  checks.push({
+    ok: tallies.every((tally) => tally.clean) && traffic.strangers() === 0,
+    label: 'every message exactly once, in order',
+    detail:
+      `${n(sum((t) => t.received))} of ${n(TOTAL)} received (${tallies.map((t) => `${t.stream} ${n(t.received)}/${n(t.expected)}`).join(', ')}); ` +
+      `${sum((t) => t.missing)} missing, ${sum((t) => t.duplicates)} duplicated, ${sum((t) => t.outOfOrder)} out of order, ` +
+      `${sum((t) => t.corrupt)} altered, ${sum((t) => t.redelivered)} redelivered` +
+      (traffic.strangers() === 0 ? '' : `, ${traffic.strangers()} from no demo producer`),
+  });
+
+  const info = broker.jms.getQueueInfo('ExampleQueue');
+  checks.push({
+    ok: queueDrained && info !== null && info.messagesAdded === TOTAL && info.messagesAcknowledged === TOTAL,
+    label: 'broker applied each send once',
+    detail:
+      info === null
+        ? 'ExampleQueue is gone'
+        : `ExampleQueue: ${n(info.messagesAdded)} added, ${n(info.messagesAcknowledged)} acknowledged, ${n(info.messageCount)} left`,
+  });
+
+  checks.push({
+    ok: cuts.length === CUTS && cuts.every((cut) => cut.links >= watched.length),
+    label: 'link cuts while messages flowed',
+    detail: `${cuts.length} cuts, ${cuts.reduce((total, cut) => total + cut.links, 0)} links reset with RST; recovered in ${cuts.map((cut) => ms(cut.recoveredMs)).join(', ')}`,
+  });
+
+  const stats = watched.map((w) => ({ w, s: w.connection.getStatistics() }));
+  checks.push({
+    ok: stats.every(({ s }) => s.reattaches === CUTS && s.reconnects === 0),
+    label: 'sessions reattached, not re-created',
+    detail: `getStatistics(): ${stats.map(({ w, s }) => `${w.name} ${s.reattaches} reattaches, ${s.reconnects} re-creations`).join('; ')}`,
+  });
+
+  const sessionsAfter = broker.jms.getSessionCount();
+  checks.push({
+    ok: sessionsAfter === sessionsBefore && broker.log.reattachedSessions === CUTS * sessionsBefore,
+    label: 'same broker sessions throughout',
+    detail: `${sessionsBefore} sessions before, ${sessionsAfter} after; the broker reattached ${broker.log.reattachedSessions} (${CUTS} cuts x ${sessionsBefore})`,
+  });
+
+  checks.push({
+    ok: watched.every(
+      (w) =>
+        w.count('FAILURE_DETECTED') === CUTS &&
+        w.count('FAILOVER_COMPLETED', true) === CUTS &&
+        w.count('FAILOVER_COMPLETED', false) === 0 &&
+        w.count('FAILOVER_FAILED') === 0 &&
+        w.exceptionCodes.length === CUTS &&
+        w.exceptionCodes.every((code) => code === 'FAILOVER'),
+    ),
+    label: 'failover and exception listeners',
+    detail: watched
+      .map(
+        (w) =>
+          `${w.name} ${w.count('FAILURE_DETECTED')} FAILURE_DETECTED, ${w.count('FAILOVER_COMPLETED', true)} FAILOVER_COMPLETED {reattached: true}, ` +
+          `${w.count('FAILOVER_COMPLETED', false) + w.count('FAILOVER_FAILED')} other, ${w.exceptionCodes.length} x FAILOVER`,
+      )
+      .join('; '),
+  });
+
+  const replayedByClients = stats.reduce((total, { s }) => total + s.replayedCommands, 0);
+  checks.push({
+    ok: true,
+    label: 'commands replayed after reattach',
+    detail: `${n(replayedByClients)} by the clients to the broker (${stats.map(({ w, s }) => `${w.name} ${n(s.replayedCommands)}`).join(', ')}), ${n(broker.log.replayedToClients)} by the broker to the clients`,
+  });
+
+  const peak = Math.max(...stats.map(({ s }) => s.resendBufferPeakBytes));
+  checks.push({
+    ok: peak > 0 && peak <= 2 * WINDOW,
+    label: 'resend buffer peak within its bound',
+    detail: `${kib(peak)} (${Math.round((peak / WINDOW) * 100)}% of the ${mib(WINDOW)} window; bound 2 x window = ${mib(2 * WINDOW)})`,
+  });
+
+  return checks;
+}
+
+main().then(
+  (passed) => {
+    process.exitCode = passed ? 0 : 1;
+  },
+  (error: unknown) => {
+    console.error(`FAIL: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  },
+);
