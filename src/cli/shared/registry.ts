@@ -1,0 +1,115 @@
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { Option } from 'commander';
+import type { Logger } from '../../core/remoting';
+import { HornetQConnectionFactory } from '../../jms';
+import { HornetQQueue, HornetQTopic } from '../../jms/destination';
+import { InitialContext, NamingException, type NameClassPair } from '../../jndi';
+import { defaultConfigDir, JMS_CONFIG_NAME } from '../../jndi/config-files';
+import { CliError } from './cli-error';
+
+export function configOption(): Option {
+  return new Option(
+    '--config <dir>',
+    `folder with ${JMS_CONFIG_NAME} and hornetq-configuration.xml (default: the package's config/)`,
+  );
+}
+
+/** The configuration folder to use, checked: a missing folder or file is the user's mistake. */
+export function configDirOf(option: string | undefined): string {
+  const dir = path.resolve(option ?? defaultConfigDir());
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    throw new CliError(`configuration folder ${dir} does not exist`);
+  }
+  if (!existsSync(path.join(dir, JMS_CONFIG_NAME))) {
+    throw new CliError(`configuration folder ${dir} has no ${JMS_CONFIG_NAME}`);
+  }
+  return dir;
+}
+
+/** Configuration warnings go to stderr as "warning: ...", away from the command's output. */
+export const warningLogger: Logger = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: (_object, message) => process.stderr.write(`warning: ${message ?? ''}\n`),
+  error: (_object, message) => process.stderr.write(`warning: ${message ?? ''}\n`),
+  child: () => warningLogger,
+};
+
+/** A name as users write it in hornetq-jms.xml: '/queue/orders' (java: names as they are). */
+export function displayName(name: string): string {
+  return name.startsWith('java:') ? name : `/${name}`;
+}
+
+/**
+ * The naming registry hornetq-jms.xml describes, loaded once and only when a command needs a name
+ * from it (a command given --url and queue://X never reads the configuration).
+ */
+export class Registry {
+  private context: Promise<InitialContext> | null = null;
+
+  constructor(private readonly configOption: string | undefined) {}
+
+  /** Where the registry comes from, for messages. */
+  get file(): string {
+    return path.join(path.resolve(this.configOption ?? defaultConfigDir()), JMS_CONFIG_NAME);
+  }
+
+  load(): Promise<InitialContext> {
+    this.context ??= Promise.resolve().then(() =>
+      InitialContext.load({ configDir: configDirOf(this.configOption), logger: warningLogger }),
+    );
+    return this.context;
+  }
+
+  async list(): Promise<NameClassPair[]> {
+    return (await this.load()).list();
+  }
+
+  async connectionFactory(name: string): Promise<HornetQConnectionFactory> {
+    const object = await this.lookup(name, 'connection factory');
+    if (object instanceof HornetQConnectionFactory) return object;
+    throw new CliError(`${name} in ${this.file} is a ${describe(object)}, not a connection factory`);
+  }
+
+  async destination(name: string): Promise<HornetQQueue | HornetQTopic> {
+    const object = await this.lookup(name, 'destination');
+    if (object instanceof HornetQQueue || object instanceof HornetQTopic) return object;
+    throw new CliError(`${name} in ${this.file} is a ${describe(object)}, not a queue or topic`);
+  }
+
+  async close(): Promise<void> {
+    const context = this.context;
+    this.context = null;
+    if (context !== null) await (await context.catch(() => null))?.close();
+  }
+
+  private async lookup(name: string, kind: 'connection factory' | 'destination'): Promise<unknown> {
+    const context = await this.load();
+    try {
+      return context.lookup(name);
+    } catch (error) {
+      if (!NamingException.is(error)) throw error;
+      const wanted =
+        kind === 'destination'
+          ? isDestinationClass
+          : (className: string) => className.endsWith('ConnectionFactory');
+      const bound = context
+        .list()
+        .filter((pair) => wanted(pair.className))
+        .map((pair) => displayName(pair.name));
+      const hint = kind === 'destination' ? ' (or give queue://NAME or topic://NAME)' : '';
+      const known = bound.length === 0 ? `it binds no ${kind}` : `it binds ${bound.join(', ')}`;
+      throw new CliError(`unknown ${kind} '${name}' in ${this.file}: ${known}${hint}`, 1, { cause: error });
+    }
+  }
+}
+
+function isDestinationClass(className: string): boolean {
+  return className === 'HornetQQueue' || className === 'HornetQTopic';
+}
+
+function describe(object: unknown): string {
+  if (object === null || typeof object !== 'object') return typeof object;
+  return object.constructor.name;
+}

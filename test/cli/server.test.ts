@@ -1,0 +1,105 @@
+import { promises as fs } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import {
+  freePort,
+  isListening,
+  lines,
+  pollUntil,
+  runCli,
+  spawnCli,
+  startServer,
+  statRow,
+  useCli,
+  writeConfig,
+} from './support';
+
+describe('hornetq server', () => {
+  useCli();
+
+  test('says where it listens, logs JSON lines when stdout is not a terminal, and stops on SIGTERM with exit 0', async () => {
+    const { server, port } = await startServer();
+    expect(await isListening(port)).toBe(true);
+
+    const result = await server.stop('SIGTERM');
+    expect(result).toMatchObject({ code: 0, signal: null, stderr: '' });
+    const logged = lines(result.stdout).map((line) => JSON.parse(line) as { msg: string; level: number });
+    expect(logged.map((entry) => entry.msg)).toEqual(
+      expect.arrayContaining([
+        `listening on tcp://127.0.0.1:${port}`,
+        'SIGTERM received: stopping',
+        'broker stopped',
+      ]),
+    );
+    // The port is released: nothing answers there, and it can be bound again.
+    expect(await isListening(port)).toBe(false);
+    const again = net.createServer();
+    await new Promise<void>((resolve, reject) => {
+      again.once('error', reject);
+      again.listen(port, '127.0.0.1', resolve);
+    });
+    await new Promise<void>((resolve) => again.close(() => resolve()));
+  });
+
+  test('stops on SIGINT (Ctrl-C) with exit 0, closing the connections of its clients', async () => {
+    const { server, port } = await startServer();
+    const consumer = spawnCli([
+      'consumer',
+      '--url',
+      `tcp://127.0.0.1:${port}`,
+      '--count',
+      '1',
+      '--timeout',
+      '20000',
+    ]);
+    // The consumer is connected once the broker counts it on the queue.
+    await pollUntil(
+      async () => (await runCli(['queue', 'stat', '--host', '127.0.0.1', '--port', String(port)])).stdout,
+      (stat) => statRow(stat, 'jms.queue.ExampleQueue').CONSUMERS === 1,
+    );
+
+    expect(await server.stop('SIGINT')).toMatchObject({ code: 0, signal: null });
+    expect(await isListening(port)).toBe(false);
+    await consumer.stop('SIGKILL');
+  });
+
+  test('a port already in use is one line on stderr and exit code 1', async () => {
+    const port = await freePort();
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(port, '127.0.0.1', resolve));
+    try {
+      const result = await runCli(['server', '--config', await writeConfig(port)]);
+      expect(result.code).toBe(1);
+      expect(lines(result.stderr)).toEqual([
+        `error: cannot listen on 127.0.0.1:${port}: the port is already in use`,
+      ]);
+    } finally {
+      await new Promise<void>((resolve) => blocker.close(() => resolve()));
+    }
+  });
+
+  test('a bad configuration file is one line naming the file and line, and exit code 1', async () => {
+    const configDir = await writeConfig(await freePort());
+    const file = path.join(configDir, 'hornetq-jms.xml');
+    const xml = await fs.readFile(file, 'utf8');
+    await fs.writeFile(
+      file,
+      xml.replace('<retry-interval>1000</retry-interval>', '<retry-interval>soon</retry-interval>'),
+    );
+    const line = xml.split('\n').findIndex((text) => text.includes('<retry-interval>')) + 1;
+
+    const result = await runCli(['server', '--config', configDir]);
+    expect(result.code).toBe(1);
+    expect(lines(result.stderr)).toEqual([
+      `error: ${file}:${line}: <retry-interval> requires a valid Long value, but 'soon' cannot be parsed as a Long`,
+    ]);
+  });
+
+  test('a configuration folder that does not exist is one line and exit code 1', async () => {
+    const result = await runCli(['server', '--config', '/nonexistent/hornetq-config']);
+    expect(result.code).toBe(1);
+    expect(lines(result.stderr)).toEqual([
+      'error: configuration folder /nonexistent/hornetq-config does not exist',
+    ]);
+  });
+});
