@@ -189,6 +189,25 @@ describe('hornetq producer, consumer, queue stat, browse', () => {
     expect(lines(result.stderr)).toEqual(['error: received 2 of 5 messages: none arrived for 300 ms']);
   });
 
+  test('Ctrl-C stops a producer cleanly: what was sent is reported and the exit code is 130', async () => {
+    const { configDir } = await startServer();
+    const config = ['--config', configDir];
+    const producer = spawnCli(['producer', ...config, '--count', '1000', '--rate', '20']);
+    await pollUntil(
+      async () => (await runCli(['queue', 'stat', ...config])).stdout,
+      (stat) => statRow(stat, 'jms.queue.ExampleQueue').MESSAGES >= 3,
+    );
+    const result = await producer.stop('SIGINT');
+    expect(result.code).toBe(130);
+    const sent = Number(/^sent (\d+) messages in .* before the interruption$/m.exec(result.stdout)?.[1]);
+    expect(lines(result.stderr)).toEqual(['error: interrupted by SIGINT']);
+    // Every message it reports as sent is on the broker (it closed its connection after the last).
+    expect(sent).toBeGreaterThanOrEqual(3);
+    expect(
+      statRow((await runCli(['queue', 'stat', ...config])).stdout, 'jms.queue.ExampleQueue').MESSAGES,
+    ).toBe(sent);
+  });
+
   test('a queue the broker does not have is one line and exit code 1', async () => {
     const { configDir } = await startServer();
     for (const command of [
