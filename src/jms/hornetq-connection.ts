@@ -55,6 +55,8 @@ export class HornetQConnection implements SessionConnection {
   private started = false;
   private isClosed = false;
   private exceptionListener: ExceptionListener | null = null;
+  /** Set while close() runs: told when the factory starts handling a failure. */
+  private failureDetected: (() => void) | null = null;
   private failoverListener: FailoverEventListener | null = null;
 
   private constructor(
@@ -150,8 +152,15 @@ export class HornetQConnection implements SessionConnection {
     if (insideListenerOf(this))
       throw new IllegalStateException('A MessageListener may not close its own connection');
     this.isClosed = true;
-    await Promise.allSettled([...this.sessions].map((session) => session.close()));
+    // A session closes through the broker, so it waits for a failover in progress to end; one that
+    // cannot end (broker gone, unlimited reconnect attempts) must not hold close() for ever.
+    // Closing the factory ends the reconnect loop and releases the sessions.
+    const failingOver = this.whenFailingOver();
+    const sessionsClosed = Promise.allSettled([...this.sessions].map((session) => session.close()));
+    await Promise.race([sessionsClosed, failingOver]);
     await this.factory.close();
+    await sessionsClosed;
+    this.failureDetected = null;
     this.options.onClose(this);
   }
 
@@ -309,7 +318,14 @@ export class HornetQConnection implements SessionConnection {
     setImmediate(() => listener(exception));
   }
 
+  /** Resolves once the factory is handling a failure (at once if it already is). */
+  private whenFailingOver(): Promise<void> {
+    if (this.factory.failingOver) return Promise.resolve();
+    return new Promise<void>((resolve) => (this.failureDetected = resolve));
+  }
+
   private onFailoverEvent(event: FailoverEvent): void {
+    if (event.type === FailoverEventType.FAILURE_DETECTED) this.failureDetected?.();
     const listener = this.failoverListener;
     if (this.isClosed || listener === null) return;
     setImmediate(() => listener(event));

@@ -12,7 +12,7 @@ import {
   type Topic,
 } from './destination';
 import { IllegalStateException, InvalidDestinationException, JMSException } from './exceptions';
-import { jmsCall } from './jms-error';
+import { jmsCall, toJMSException } from './jms-error';
 import { currentListenerConsumer, insideListenerOf } from './listener-context';
 import {
   HornetQBytesMessage,
@@ -108,7 +108,11 @@ export class HornetQSession implements ConsumerSession, ProducerSession {
       address = addressOfDestination(destination);
       await this.checkDestination(address);
     }
-    const producer = new HornetQMessageProducer(this, this.core.createProducer(address), destination ?? null);
+    const producer = new HornetQMessageProducer(
+      this,
+      coreCall(() => this.core.createProducer(address)),
+      destination ?? null,
+    );
     this.producers.add(producer);
     return producer;
   }
@@ -357,7 +361,7 @@ export class HornetQSession implements ConsumerSession, ProducerSession {
   // ───────────── lifecycle ─────────────
 
   start(): void {
-    if (!this.isClosed) this.core.start();
+    if (!this.isClosed) coreCall(() => this.core.start());
   }
 
   /** Stops delivery and waits for listener calls in progress to finish. */
@@ -453,6 +457,18 @@ export class HornetQSession implements ConsumerSession, ProducerSession {
 
   private checkOpen(): void {
     if (this.isClosed) throw new IllegalStateException('Session is closed');
+  }
+}
+
+/**
+ * A synchronous call into the core, its failure rethrown as the JMS exception for it: a session
+ * the core closed after a connection failure throws IllegalStateException, not a core error.
+ */
+function coreCall<T>(call: () => T): T {
+  try {
+    return call();
+  } catch (error) {
+    throw toJMSException(error);
   }
 }
 
