@@ -195,7 +195,7 @@ describe('hornetq producer, consumer, queue stat, browse', () => {
     const producer = spawnCli(['producer', ...config, '--count', '1000', '--rate', '20']);
     await pollUntil(
       async () => (await runCli(['queue', 'stat', ...config])).stdout,
-      (stat) => statRow(stat, 'jms.queue.ExampleQueue').MESSAGES >= 3,
+      (stat) => (statRow(stat, 'jms.queue.ExampleQueue').MESSAGES ?? 0) >= 3,
     );
     const result = await producer.stop('SIGINT');
     expect(result.code).toBe(130);
