@@ -322,6 +322,9 @@ export class ClientSessionFactory {
       } catch (error) {
         if (this.isClosed) return null;
         this.logger.warn({ err: error }, 'failover interrupted by another failure; reconnecting again');
+        // A reattach that timed out leaves a live link behind: give it up before the next attempt.
+        this.pinger?.stop();
+        this.connection.close();
       }
     }
     return null;
