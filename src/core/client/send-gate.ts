@@ -64,6 +64,18 @@ export class SendGate {
     });
   }
 
+  /**
+   * Takes what a send needs if it may go right now (nothing waits ahead of it, credits and room
+   * are there), so that the caller writes it at once without a promise; false otherwise (submit).
+   */
+  tryTake(address: string, size: number): boolean {
+    if (this.closedError !== null || this.waiting.length > 0) return false;
+    const entry = this.entryFor(address);
+    if (entry.failed || !this.canSend(entry, size)) return false;
+    this.take(address, entry, size);
+    return true;
+  }
+
   receiveCredits(address: string, credits: number): void {
     const entry = this.entryFor(address);
     entry.requested = Math.max(0, entry.requested - credits);

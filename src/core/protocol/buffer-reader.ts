@@ -22,6 +22,11 @@ export class BufferReader {
     return this.end - this.offset;
   }
 
+  /** Where the next read starts, as an index into the frame. */
+  get position(): number {
+    return this.offset;
+  }
+
   readByte(): number {
     this.require(1, 'byte');
     return this.buffer[this.offset++] as number;
@@ -42,16 +47,17 @@ export class BufferReader {
 
   readInt(): number {
     this.require(4, 'int');
-    const value = this.buffer.readInt32BE(this.offset);
+    const value = this.get32();
     this.offset += 4;
     return value;
   }
 
   readLong(): number {
     this.require(8, 'long');
-    const high = this.buffer.readInt32BE(this.offset);
-    const low = this.buffer.readUInt32BE(this.offset + 4);
-    this.offset += 8;
+    const high = this.get32();
+    this.offset += 4;
+    const low = this.get32() >>> 0;
+    this.offset += 4;
     const value = high * TWO_32 + low;
     if (!Number.isSafeInteger(value)) throw new ProtocolError('long value outside the safe-integer range');
     return value;
@@ -90,6 +96,19 @@ export class BufferReader {
     return value;
   }
 
+  /** Steps over a length-prefixed byte field; returns where its bytes start in the frame. */
+  skipBytes(): number {
+    const length = this.readLength('bytes');
+    const start = this.offset;
+    this.offset += length;
+    return start;
+  }
+
+  /** The frame's bytes from `start` to the current position, as a view (no copy). */
+  viewFrom(start: number): Buffer {
+    return this.buffer.subarray(start, this.offset);
+  }
+
   /** A count of items that each take at least `minItemBytes`, checked against what is left. */
   readCount(what: string, minItemBytes: number): number {
     const count = this.readInt();
@@ -116,6 +135,18 @@ export class BufferReader {
       );
     }
     return length;
+  }
+
+  /** A big-endian signed int at the offset, by hand (require() has checked the bounds). */
+  private get32(): number {
+    const buffer = this.buffer;
+    const at = this.offset;
+    return (
+      ((buffer[at] as number) << 24) |
+      ((buffer[at + 1] as number) << 16) |
+      ((buffer[at + 2] as number) << 8) |
+      (buffer[at + 3] as number)
+    );
   }
 
   private require(bytes: number, what: string): void {

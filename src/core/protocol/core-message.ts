@@ -2,6 +2,7 @@ import type { BufferReader } from './buffer-reader';
 import type { BufferWriter } from './buffer-writer';
 import { ProtocolError } from './protocol-error';
 import { TypedProperties } from './typed-properties';
+import { WireImage } from './wire-image';
 
 /** Message body types, HornetQ's numbers (Message.DEFAULT_TYPE … STREAM_TYPE). */
 export const MessageType = {
@@ -37,9 +38,13 @@ export class CoreMessage {
   userId: string | null = null;
   properties = new TypedProperties();
   body: Buffer = EMPTY;
+  /** How the message arrived, while it still says the same (see WireImage); null if built here. */
+  private wire: WireImage | null = null;
 
   /** Exactly the bytes `encode` writes: what producer and consumer credits count. */
   encodedSize(): number {
+    const wire = this.currentWire();
+    if (wire !== null) return wire.bytes.length;
     let size = FIXED_ENCODED_BYTES + Buffer.byteLength(this.address) + this.body.length;
     if (this.userId !== null) size += 4 + Buffer.byteLength(this.userId);
     return size + this.properties.encodedSize();
@@ -58,10 +63,18 @@ export class CoreMessage {
     copy.userId = this.userId;
     copy.properties = this.properties.copy();
     copy.body = this.body;
+    copy.wire = this.wire;
     return copy;
   }
 
   encode(writer: BufferWriter): void {
+    const wire = this.currentWire();
+    if (wire !== null) {
+      const start = writer.length;
+      writer.writeRaw(wire.bytes);
+      writer.patchLong(start, this.messageId);
+      return;
+    }
     writer.writeLong(this.messageId);
     writer.writeString(this.address);
     writer.writeByte(this.type);
@@ -74,7 +87,14 @@ export class CoreMessage {
     writer.writeBytes(this.body);
   }
 
+  /**
+   * Reads a message without copying it: the body is a view of the frame, and the message keeps
+   * the frame's bytes to re-send them as they are while nothing changes. Like the payloads of most
+   * Node protocol libraries, a received message therefore shares memory with the socket read it
+   * came in (at most 64 KiB, held while any message from it is).
+   */
   static decode(reader: BufferReader): CoreMessage {
+    const start = reader.position;
     const message = new CoreMessage();
     message.messageId = reader.readLong();
     message.address = reader.readString();
@@ -85,9 +105,19 @@ export class CoreMessage {
     message.priority = reader.readByte();
     if (message.priority > 9) throw new ProtocolError(`message priority ${message.priority} is not in 0..9`);
     message.userId = reader.readNullableString();
-    message.properties = TypedProperties.decode(reader);
-    message.body = reader.readBytes();
+    message.properties.decodeFrom(reader);
+    const bodyStart = reader.skipBytes() - start;
+    const bytes = reader.viewFrom(start);
+    message.body = bytes.subarray(bodyStart);
+    message.wire = new WireImage(bytes, message);
     return message;
+  }
+
+  private currentWire(): WireImage | null {
+    const wire = this.wire;
+    if (wire === null || wire.describes(this)) return wire;
+    this.wire = null;
+    return null;
   }
 }
 

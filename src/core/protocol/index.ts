@@ -10,3 +10,4 @@ export * from './packets';
 export * from './protocol-error';
 export * from './typed-properties';
 export * from './message-header';
+export * from './frame-slab';

@@ -3,6 +3,7 @@ import { BufferWriter } from './buffer-writer';
 import { CoreMessage } from './core-message';
 import { ErrorCode, errorCodeFromNumber } from './error-code';
 import { FRAME_HEADER_BYTES } from './frame-decoder';
+import type { FrameSlab } from './frame-slab';
 import { PacketType, packetTypeName } from './packet-type';
 import type { Packet, QueueStats } from './packets';
 import { ProtocolError } from './protocol-error';
@@ -24,15 +25,19 @@ export const DELIVERY_FRAME_OVERHEAD = FRAME_HEADER_BYTES + 8 + 4;
 /** Bytes a SESS_SEND frame adds around its message (frame header, requires-response flag). */
 export const SEND_FRAME_OVERHEAD = FRAME_HEADER_BYTES + 1;
 
-/** Encodes one packet as a whole frame: length, type, channel id, body. */
-export function encodePacket(channelId: number, packet: Packet): Buffer {
-  const writer = new BufferWriter(initialCapacity(packet));
+/**
+ * Encodes one packet as a whole frame: length, type, channel id, body. With a slab, the frame is
+ * carved from it (see FrameSlab) instead of getting a buffer of its own.
+ */
+export function encodePacket(channelId: number, packet: Packet, slab?: FrameSlab): Buffer {
+  const expected = expectedFrameBytes(packet);
+  const writer = slab === undefined ? new BufferWriter(expected) : slab.writer(expected);
   writer.writeInt(0);
   writer.writeByte(packet.type);
   writer.writeLong(channelId);
   encodeBody(writer, packet);
   writer.patchInt(0, writer.length - 4);
-  return writer.toBuffer();
+  return slab === undefined ? writer.toBuffer() : slab.take(writer);
 }
 
 /**
@@ -55,7 +60,7 @@ export function decodeFrame(frame: Buffer): Frame {
   let packet: Packet;
   try {
     packet = decodeBody(type, reader);
-    reader.expectEnd(packetTypeName(type));
+    if (reader.remaining !== 0) reader.expectEnd(packetTypeName(type));
   } catch (error) {
     if (error instanceof ProtocolError && !error.message.startsWith('unknown packet type')) {
       throw new ProtocolError(`malformed ${packetTypeName(type)} on channel ${channelId}: ${error.message}`);
@@ -65,9 +70,15 @@ export function decodeFrame(frame: Buffer): Frame {
   return { channelId, packet, size: frame.length };
 }
 
-function initialCapacity(packet: Packet): number {
-  if (packet.type === PacketType.SESS_SEND || packet.type === PacketType.SESS_RECEIVE_MSG) {
-    return 128 + packet.message.body.length + packet.message.address.length * 3;
+/** Room to set aside for a frame: exact or a little more for messages, a guess for the rest. */
+function expectedFrameBytes(packet: Packet): number {
+  if (
+    packet.type === PacketType.SESS_SEND ||
+    packet.type === PacketType.SESS_RECEIVE_MSG ||
+    packet.type === PacketType.SESS_SEND_LARGE ||
+    packet.type === PacketType.SESS_RECEIVE_LARGE_MSG
+  ) {
+    return FRAME_HEADER_BYTES + 8 + 4 + 8 + packet.message.encodedSize();
   }
   if (
     packet.type === PacketType.SESS_SEND_CONTINUATION ||
@@ -75,7 +86,7 @@ function initialCapacity(packet: Packet): number {
   ) {
     return 64 + packet.chunk.length;
   }
-  return 64;
+  return 128;
 }
 
 function encodeBody(w: BufferWriter, p: Packet): void {

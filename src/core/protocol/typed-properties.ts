@@ -40,6 +40,9 @@ const NO_VALUES: ReadonlyMap<string, TypedValue> = new Map();
 /** Smallest encoding of one property: name length (4) + kind (1). */
 const MIN_PROPERTY_BYTES = 5;
 
+/** Source of content stamps; shared by every instance so that a stamp names one content. */
+let lastStamp = 0;
+
 /**
  * Message properties keyed by name. A Map, never a plain object, because names come from peers
  * (a name like `__proto__` must stay an ordinary key).
@@ -47,6 +50,15 @@ const MIN_PROPERTY_BYTES = 5;
 export class TypedProperties {
   /** Created on the first set: most messages carry no properties, and decoding makes many. */
   private values: Map<string, TypedValue> | null = null;
+  private stamp = ++lastStamp;
+
+  /**
+   * Changes whenever the content changes, and differs between instances unless one is a copy of
+   * the other: equal stamps mean equal content, which lets a message reuse its received encoding.
+   */
+  get contentStamp(): number {
+    return this.stamp;
+  }
 
   get size(): number {
     return this.values?.size ?? 0;
@@ -58,6 +70,7 @@ export class TypedProperties {
 
   set(name: string, value: TypedValue): void {
     (this.values ??= new Map()).set(name, value);
+    this.stamp = ++lastStamp;
   }
 
   has(name: string): boolean {
@@ -65,11 +78,14 @@ export class TypedProperties {
   }
 
   delete(name: string): boolean {
-    return this.values?.delete(name) ?? false;
+    const deleted = this.values?.delete(name) ?? false;
+    if (deleted) this.stamp = ++lastStamp;
+    return deleted;
   }
 
   clear(): void {
     this.values = null;
+    this.stamp = ++lastStamp;
   }
 
   names(): string[] {
@@ -83,6 +99,7 @@ export class TypedProperties {
   copy(): TypedProperties {
     const copy = new TypedProperties();
     if (this.values !== null) copy.values = new Map(this.values);
+    copy.stamp = this.stamp;
     return copy;
   }
 
@@ -103,12 +120,17 @@ export class TypedProperties {
 
   static decode(reader: BufferReader): TypedProperties {
     const properties = new TypedProperties();
+    properties.decodeFrom(reader);
+    return properties;
+  }
+
+  /** Adds the properties `encode` wrote (into an empty instance: a message being decoded). */
+  decodeFrom(reader: BufferReader): void {
     const count = reader.readCount('property', MIN_PROPERTY_BYTES);
     for (let i = 0; i < count; i++) {
       const name = reader.readString();
-      properties.set(name, readTypedValue(reader));
+      this.set(name, readTypedValue(reader));
     }
-    return properties;
   }
 }
 

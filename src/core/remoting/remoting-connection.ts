@@ -1,6 +1,7 @@
 import {
   DEFAULT_MAX_FRAME_BYTES,
   FrameDecoder,
+  FrameSlab,
   HornetQException,
   ProtocolError,
   decodeFrame,
@@ -40,6 +41,8 @@ export class RemotingConnection {
   dataReceived = false;
   private readonly channels = new Map<number, Channel>();
   private readonly decoder: FrameDecoder;
+  /** Where outgoing frames are encoded: side by side, so that a batch goes to the socket as one view. */
+  private readonly outgoing = new FrameSlab();
   private readonly maxFrameBytes: number;
   private readonly failureListeners = new Set<FailureListener>();
   private unroutedHandler: UnroutedPacketHandler | null = null;
@@ -130,7 +133,7 @@ export class RemotingConnection {
   }
 
   encode(channelId: number, packet: Packet): Buffer {
-    const frame = encodePacket(channelId, packet);
+    const frame = encodePacket(channelId, packet, this.outgoing);
     if (frame.length > this.maxFrameBytes) {
       throw new HornetQException(
         'INTERNAL_ERROR',

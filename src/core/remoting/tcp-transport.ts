@@ -81,8 +81,7 @@ export class TcpTransport implements Transport {
   private flush(): void {
     this.flushScheduled = false;
     if (this.queued.length === 0 || this.socket.destroyed) return;
-    const data =
-      this.queued.length === 1 ? (this.queued[0] as Buffer) : Buffer.concat(this.queued, this.queuedBytes);
+    const data = joinFrames(this.queued, this.queuedBytes);
     this.queued = [];
     this.queuedBytes = 0;
     this.socket.write(data);
@@ -93,4 +92,20 @@ export class TcpTransport implements Transport {
     this.closeNotified = true;
     this.handlers?.onClose(this.failure);
   }
+}
+
+/**
+ * The frames as one buffer: a view when they lie side by side in one slab (frames encoded in
+ * order, see FrameSlab), a copy otherwise.
+ */
+function joinFrames(frames: Buffer[], totalBytes: number): Buffer {
+  const first = frames[0] as Buffer;
+  if (frames.length === 1) return first;
+  let end = first.byteOffset + first.length;
+  for (let i = 1; i < frames.length; i++) {
+    const frame = frames[i] as Buffer;
+    if (frame.buffer !== first.buffer || frame.byteOffset !== end) return Buffer.concat(frames, totalBytes);
+    end += frame.length;
+  }
+  return Buffer.from(first.buffer, first.byteOffset, totalBytes);
 }
