@@ -1,19 +1,36 @@
-// A benchmark producer or consumer in its own process: ROLE=producer|consumer, TARGET=ours|raw,
-// PORT, MESSAGES, SIZE. A consumer prints {"ready":true} once subscribed and a summary when done;
-// a producer prints when it started and finished. Every line is JSON on stdout.
-import net from 'node:net';
-import hornetq from '../dist/index.js';
-import { ArrivalLog, createPayloadFactory, nowNs } from './payload.mjs';
+// A benchmark producer or consumer in its own process. Configured by env (see readConfig);
+// JSON lines on stdout: {"ready":true} once connected (a consumer: subscribed), then the result
+// ({"done":true,...}). A consumer reads {"cmd":"producer-done"} on stdin, after which it stops
+// and reports what it has if nothing arrives for IDLE_MS.
+import { createInterface } from 'node:readline';
+import { watchForStall } from './lib/idle-watch.mjs';
+import { oursConsumer, oursProducer } from './clients/ours.mjs';
+import { rawConsumer, rawProducer } from './clients/raw.mjs';
 
-const { ClientSessionFactory, CoreMessage } = hornetq;
-const role = process.env.ROLE;
-const target = process.env.TARGET;
-const port = Number(process.env.PORT);
-const messages = Number(process.env.MESSAGES);
-const size = Number(process.env.SIZE);
-const queue = process.env.BENCH_QUEUE ?? 'jms.queue.bench';
-
-const confirmationWindowSize = Number(process.env.CONFIRMATION_WINDOW ?? -1);
+function readConfig(env) {
+  const number = (name, fallback) =>
+    env[name] === undefined || env[name] === '' ? fallback : Number(env[name]);
+  const address = env.BENCH_ADDRESS ?? env.BENCH_QUEUE ?? 'jms.queue.bench';
+  return {
+    role: env.ROLE,
+    target: env.TARGET,
+    host: env.HOST ?? '127.0.0.1',
+    port: number('PORT'),
+    messages: number('MESSAGES'),
+    size: number('SIZE', 1024),
+    address,
+    queues: (env.BENCH_QUEUES ?? address).split(','),
+    durable: env.DURABLE === '1',
+    inFlight: number('IN_FLIGHT', 1000),
+    rate: number('RATE', 0),
+    ack: env.ACK ?? 'cumulative',
+    confirmationWindow: number('CONFIRMATION_WINDOW', -1),
+    producerWindow: number('PRODUCER_WINDOW', 64 * 1024),
+    consumerWindow: number('CONSUMER_WINDOW', null),
+    histogram: env.HISTOGRAM === '1',
+    idleMs: number('IDLE_MS', 5000),
+  };
+}
 
 const print = (line) => process.stdout.write(`${JSON.stringify(line)}\n`);
 const cpuSeconds = () => {
@@ -21,94 +38,18 @@ const cpuSeconds = () => {
   return (user + system) / 1e6;
 };
 
-async function oursProducer() {
-  const factory = await ClientSessionFactory.connect({
-    connectors: [{ host: '127.0.0.1', port }],
-    producerWindowSize: Number(process.env.PRODUCER_WINDOW ?? 64 * 1024),
-    confirmationWindowSize,
+/** How a role talks to the orchestrator. */
+function createReport(cfg) {
+  const producerDoneListeners = [];
+  createInterface({ input: process.stdin }).on('line', (text) => {
+    if (JSON.parse(text).cmd === 'producer-done') for (const listener of producerDoneListeners) listener();
   });
-  const session = await factory.createSession();
-  const producer = session.createProducer(queue);
-  const payloadFor = createPayloadFactory(size);
-  const message = new CoreMessage();
-  message.durable = false;
-  const startedAtNs = nowNs();
-  for (let seq = 0; seq < messages; seq++) {
-    message.body = payloadFor(seq);
-    await producer.send(message);
-  }
-  const { resendBufferPeakBytes } = factory.getStatistics();
-  print({ startedAtNs, finishedAtNs: nowNs(), cpu_s: cpuSeconds(), resendBufferPeakBytes });
-  await factory.close();
-}
-
-async function oursConsumer() {
-  const factory = await ClientSessionFactory.connect({
-    connectors: [{ host: '127.0.0.1', port }],
-    confirmationWindowSize,
-  });
-  const session = await factory.createSession();
-  const consumer = await session.createConsumer(queue);
-  const log = new ArrivalLog(messages);
-  const done = new Promise((resolve) => {
-    consumer.setMessageHandler((received) => {
-      void received.acknowledge();
-      if (log.record(received.message.body)) resolve();
-    });
-  });
-  session.start();
-  print({ ready: true });
-  await done;
-  print({ ...log.summary(), cpu_s: cpuSeconds() });
-  await factory.close();
-}
-
-function rawConnect(roleByte) {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect({ host: '127.0.0.1', port }, () => {
-      socket.setNoDelay(true);
-      socket.write(roleByte);
-      resolve(socket);
-    });
-    socket.once('error', reject);
-  });
-}
-
-async function rawProducer() {
-  const socket = await rawConnect('P');
-  const payloadFor = createPayloadFactory(size);
-  const startedAtNs = nowNs();
-  for (let seq = 0; seq < messages; seq++) {
-    const payload = payloadFor(seq);
-    const frame = Buffer.allocUnsafe(4 + payload.length);
-    frame.writeUInt32BE(payload.length, 0);
-    payload.copy(frame, 4);
-    if (!socket.write(frame)) await new Promise((resolve) => socket.once('drain', resolve));
-  }
-  print({ startedAtNs, finishedAtNs: nowNs(), cpu_s: cpuSeconds() });
-  socket.end();
-}
-
-async function rawConsumer() {
-  const socket = await rawConnect('C');
-  const log = new ArrivalLog(messages);
-  print({ ready: true });
-  let carry = Buffer.alloc(0);
-  await new Promise((resolve) => {
-    socket.on('data', (chunk) => {
-      let data = carry.length === 0 ? chunk : Buffer.concat([carry, chunk]);
-      let offset = 0;
-      while (offset + 4 <= data.length) {
-        const end = offset + 4 + data.readUInt32BE(offset);
-        if (end > data.length) break;
-        if (log.record(data.subarray(offset + 4, end))) resolve();
-        offset = end;
-      }
-      carry = data.subarray(offset);
-    });
-  });
-  print({ ...log.summary(), cpu_s: cpuSeconds() });
-  socket.destroy();
+  return {
+    ready: async () => print({ ready: true }),
+    done: (result) => print({ done: true, ...result, cpu_s: cpuSeconds() }),
+    onProducerDone: (listener) => producerDoneListeners.push(listener),
+    watchForStall: (progress, onStall) => watchForStall(progress, cfg.idleMs, onStall),
+  };
 }
 
 const roles = {
@@ -117,6 +58,9 @@ const roles = {
   'raw-producer': rawProducer,
   'raw-consumer': rawConsumer,
 };
-const run = roles[`${target}-${role}`];
-if (run === undefined) throw new Error(`unknown TARGET-ROLE ${target}-${role}`);
-await run();
+const cfg = readConfig(process.env);
+const run = roles[`${cfg.target}-${cfg.role}`];
+if (run === undefined) throw new Error(`unknown TARGET-ROLE ${cfg.target}-${cfg.role}`);
+await run(cfg, createReport(cfg));
+// stdin (the command channel) would keep the process alive; the result is out, so end here.
+process.exit(0);

@@ -16,10 +16,14 @@ export function createPayloadFactory(size) {
   };
 }
 
-/** Counts unique arrivals by sequence number and keeps each one's latency. */
+/**
+ * Counts unique arrivals by sequence number and keeps each one's latency; `histogram` (optional,
+ * lib/latency-histogram.mjs) gets every latency too.
+ */
 export class ArrivalLog {
-  constructor(expected) {
+  constructor(expected, histogram = null) {
     this.expected = expected;
+    this.histogram = histogram;
     this.seen = new Uint8Array(expected);
     this.latencyNs = new Float64Array(expected);
     this.unique = 0;
@@ -45,6 +49,7 @@ export class ArrivalLog {
     this.lastSeq = seq;
     this.seen[seq] = 1;
     this.latencyNs[this.unique++] = at - sentAt;
+    this.histogram?.recordNs(at - sentAt);
     this.bytes += payload.length;
     this.lastAtNs = at;
     return this.unique === this.expected;
@@ -62,6 +67,8 @@ export class ArrivalLog {
       lastAtNs: this.lastAtNs,
       p50_latency_ms: round(percentile(0.5)),
       p99_latency_ms: round(percentile(0.99)),
+      p999_latency_ms: round(percentile(0.999)),
+      ...(this.histogram === null ? {} : { histogram_ms: this.histogram.summaryMs() }),
     };
   }
 }

@@ -2,7 +2,7 @@
 // connections refused; a message is sent during the outage (it waits in the resend buffer); the
 // link is restored at a random moment; we time from the restore to that message's arrival at
 // the consumer, i.e. reconnect + reattach + replay + delivery. 50 cuts; prints one JSON line.
-//   node bench/resume.mjs [--cuts 50] [--retry-interval 100]
+//   node bench/resume.mjs [--cuts 50] [--retry-interval 100]   (run.mjs runs it as scenario 'resume')
 import hornetq from '../dist/index.js';
 import { startLinkProxy } from './link-proxy.mjs';
 import { nowNs, round } from './payload.mjs';
@@ -17,7 +17,7 @@ const args = Object.fromEntries(
       [],
     ),
 );
-const cuts = args.cuts ?? 50;
+const cuts = args.cuts ?? Number(process.env.RESUME_CUTS ?? 50);
 const retryInterval = args['retry-interval'] ?? 100;
 const queue = 'jms.queue.resume';
 

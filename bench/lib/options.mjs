@@ -1,0 +1,65 @@
+// Command-line options of run.mjs: --name value pairs over the defaults; --scenarios takes a
+// comma-separated list, every other option a number.
+export const DEFAULT_SCENARIOS = [
+  'baseline',
+  'np-throughput',
+  'p-throughput',
+  'reattach-overhead',
+  'fan-out',
+  'latency',
+  'resume',
+  'connections',
+];
+export const OPTIONAL_SCENARIOS = ['heap-flat'];
+
+export const DEFAULTS = {
+  scenarios: DEFAULT_SCENARIOS,
+  runs: 3,
+  size: 1024,
+  npMessages: 200_000,
+  pMessages: 50_000,
+  window: 1000,
+  prefetch: 1000,
+  fanoutMessages: 20_000,
+  subscribers: 10,
+  latencyMessages: 100_000,
+  latencySeconds: 10,
+  cuts: 50,
+  connections: 1000,
+  connectionProcesses: 2,
+  outageMs: 500,
+  reattachWaitMs: 30_000,
+  heapMessages: 1_000_000,
+  timeout: 180,
+};
+
+const kebab = (name) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+export const USAGE = `node bench/run.mjs [options]
+${Object.entries(DEFAULTS)
+  .map(([name, value]) => `  --${kebab(name)} ${Array.isArray(value) ? value.join(',') : value}`)
+  .join('\n')}
+  (--messages N sets --np-messages; scenarios: ${[...DEFAULT_SCENARIOS, ...OPTIONAL_SCENARIOS].join(', ')};
+   ${OPTIONAL_SCENARIOS.join(', ')} only when named. --timeout is per measurement, in seconds.)`;
+
+export function parseOptions(argv) {
+  const byFlag = new Map(Object.keys(DEFAULTS).map((name) => [`--${kebab(name)}`, name]));
+  byFlag.set('--messages', 'npMessages');
+  const options = { ...DEFAULTS };
+  for (let i = 0; i < argv.length; i += 2) {
+    if (argv[i] === '--help') throw new UsageError('');
+    const name = byFlag.get(argv[i]);
+    const value = argv[i + 1];
+    if (name === undefined) throw new UsageError(`unknown option ${argv[i]}`);
+    if (value === undefined) throw new UsageError(`${argv[i]} needs a value`);
+    if (name === 'scenarios') options.scenarios = value.split(',').filter(Boolean);
+    else if (Number.isFinite(Number(value))) options[name] = Number(value);
+    else throw new UsageError(`${argv[i]} takes a number, not ${value}`);
+  }
+  const known = [...DEFAULT_SCENARIOS, ...OPTIONAL_SCENARIOS];
+  const unknown = options.scenarios.filter((s) => !known.includes(s));
+  if (unknown.length > 0) throw new UsageError(`unknown scenario(s) ${unknown.join(', ')}`);
+  return options;
+}
+
+export class UsageError extends Error {}

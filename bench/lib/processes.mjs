@@ -1,0 +1,145 @@
+// Child processes of the benchmarks: spawned with JSON lines on stdout (results) and stdin
+// (commands), tracked so that none outlives the run, and measured from /proc (CPU, peak RSS).
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const benchDir = fileURLToPath(new URL('..', import.meta.url));
+const CLOCK_TICKS_PER_S = 100; // USER_HZ, 100 on every Linux this runs on (getconf CLK_TCK)
+
+/** Every child still running, across groups: killed when this process ends however it ends. */
+const live = new Set();
+process.on('exit', () => {
+  for (const child of live) child.kill('SIGKILL');
+});
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    process.stderr.write(`bench: got ${signal}; stopping ${live.size} child process(es)\n`);
+    process.exit(130); // the 'exit' handler kills them
+  });
+}
+
+/**
+ * The processes of one measurement. stopAll() ends them (SIGTERM, then SIGKILL after a grace
+ * period), so a scenario that fails or times out leaves nothing behind.
+ */
+export class ProcessGroup {
+  constructor() {
+    this.children = [];
+  }
+
+  /** Starts `node [nodeArgs] bench/<script>` with `env` added to ours. */
+  start(script, env = {}, nodeArgs = []) {
+    const child = spawn(process.execPath, [...nodeArgs, `${benchDir}${script}`], {
+      env: { ...process.env, ...env },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    live.add(child);
+    const handle = new ChildHandle(script, child);
+    handle.exited.then(() => live.delete(child));
+    this.children.push(handle);
+    return handle;
+  }
+
+  async stopAll(graceMs = 3000) {
+    await Promise.all(this.children.map((handle) => handle.stop(graceMs)));
+  }
+}
+
+class ChildHandle {
+  constructor(script, child) {
+    this.script = script;
+    this.child = child;
+    this.pid = child.pid;
+    this.lines = [];
+    this.waiters = [];
+    this.exitCode = undefined;
+    child.stdin.on('error', () => undefined); // a child that exited first must not crash us
+    createInterface({ input: child.stdout }).on('line', (text) => this.receive(text));
+    this.exited = new Promise((resolve) =>
+      child.once('exit', (code, signal) => {
+        this.exitCode = code ?? signal;
+        for (const waiter of this.waiters.splice(0)) {
+          waiter.reject(new Error(`${script} exited (${this.exitCode}) before printing the expected line`));
+        }
+        resolve(this.exitCode);
+      }),
+    );
+  }
+
+  receive(text) {
+    let parsed;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      process.stderr.write(`${this.script}: ${text}\n`);
+      return;
+    }
+    const index = this.waiters.findIndex((waiter) => waiter.matches(parsed));
+    if (index >= 0) this.waiters.splice(index, 1)[0].resolve(parsed);
+    else this.lines.push(parsed);
+  }
+
+  /** The next JSON line (oldest first) for which `matches` holds. */
+  waitFor(matches = () => true) {
+    const index = this.lines.findIndex(matches);
+    if (index >= 0) return Promise.resolve(this.lines.splice(index, 1)[0]);
+    if (this.exitCode !== undefined) {
+      return Promise.reject(
+        new Error(`${this.script} exited (${this.exitCode}) before printing the expected line`),
+      );
+    }
+    return new Promise((resolve, reject) => this.waiters.push({ matches, resolve, reject }));
+  }
+
+  /** Sends one command as a JSON line on the child's stdin. */
+  command(message) {
+    if (this.exitCode === undefined) this.child.stdin.write(`${JSON.stringify(message)}\n`);
+  }
+
+  async stop(graceMs) {
+    if (this.exitCode !== undefined) return;
+    this.child.kill('SIGTERM');
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), graceMs);
+    await this.exited;
+    clearTimeout(timer);
+  }
+}
+
+/** CPU time a process has used so far: utime + stime, and stime alone, in seconds (/proc). */
+export function processCpu(pid) {
+  try {
+    // Fields after the command name, which may itself hold spaces: utime is the 12th, stime the 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    const user = Number(fields[11]);
+    const system = Number(fields[12]);
+    return { cpu_s: (user + system) / CLOCK_TICKS_PER_S, sys_s: system / CLOCK_TICKS_PER_S };
+  } catch {
+    return { cpu_s: null, sys_s: null };
+  }
+}
+
+/** The process's peak resident set size (VmHWM) in MiB, or null once it is gone. */
+export function peakRssMb(pid) {
+  try {
+    const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match === null ? null : Math.round(Number(match[1]) / 1024);
+  } catch {
+    return null;
+  }
+}
+
+/** Rejects with a timeout error once `ms` have passed; calls onTimeout first (to stop processes). */
+export function withTimeout(promise, ms, what, onTimeout = () => undefined) {
+  let timer;
+  return Promise.race([
+    promise,
+    new Promise((_, reject) => {
+      timer = setTimeout(() => {
+        onTimeout();
+        reject(new Error(`${what} did not finish within ${ms / 1000} s`));
+      }, ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,125 @@
+// The end of a run: medians over runs, ratios against the baseline measured in the same run, as
+// one JSON summary line (stdout) and a markdown table (stderr, so stdout stays JSON lines).
+import { round } from '../payload.mjs';
+import { median } from './stats.mjs';
+
+/** Lines that are measurements of one configuration, across runs. */
+function groupKey(line) {
+  const window = line.scenario === 'reattach-overhead' ? ` window ${line.confirmation_window}` : '';
+  return `${line.peer} ${line.scenario}${line.mode ? ` ${line.mode}` : ''}${window}`;
+}
+
+function groups(lines) {
+  const byKey = new Map();
+  for (const line of lines.filter((l) => typeof l.msgs_per_s === 'number' || l.error !== undefined)) {
+    if (line.scenario === 'resume' || line.scenario === 'connections') continue;
+    const key = groupKey(line);
+    if (!byKey.has(key)) byKey.set(key, []);
+    byKey.get(key).push(line);
+  }
+  return byKey;
+}
+
+const cpuMicrosPerMessage = (l) =>
+  l.broker_cpu_s === null || !l.messages ? null : ((l.broker_cpu_s + l.client_cpu_s) * 1e6) / l.messages;
+
+function describe(lines) {
+  const ok = lines.filter((l) => l.error === undefined);
+  const rates = ok.map((l) => l.msgs_per_s);
+  return {
+    runs: lines.length,
+    errors: lines.length - ok.length,
+    msgs_per_s: median(rates),
+    min: rates.length ? Math.min(...rates) : null,
+    max: rates.length ? Math.max(...rates) : null,
+    p50_ms: median(ok.map((l) => l.p50_latency_ms)),
+    p99_ms: median(ok.map((l) => l.p99_latency_ms)),
+    cpu_us_per_msg: round(median(ok.map(cpuMicrosPerMessage)), 1),
+    lost: lines.reduce((sum, l) => sum + (l.lost ?? 0), 0),
+    dups: lines.reduce((sum, l) => sum + (l.dups ?? 0), 0),
+  };
+}
+
+const ratio = (a, b) => (a === null || b === null || b === 0 ? null : round(a / b, 3));
+const overhead = (windowed, unwindowed) =>
+  windowed === null || unwindowed === null ? null : round(1 - windowed / unwindowed, 3);
+
+export function summarize(lines, options) {
+  const described = new Map([...groups(lines)].map(([key, group]) => [key, describe(group)]));
+  const rate = (key) => described.get(key)?.msgs_per_s ?? null;
+  const relayNp = rate('limit-relay baseline np');
+  const relayP = rate('limit-relay baseline p');
+  const single = (scenario) => lines.find((l) => l.scenario === scenario && l.error === undefined);
+  const latency = single('latency');
+  const resume = single('resume');
+  const connections = lines.find((l) => l.scenario === 'connections');
+  const heap = single('heap-flat');
+  const json = {
+    summary: true,
+    runs: options.runs,
+    size: options.size,
+    baseline_np_msgs_per_s: relayNp,
+    baseline_p_msgs_per_s: relayP,
+    np_msgs_per_s: rate('ours np-throughput np'),
+    np_over_baseline: ratio(rate('ours np-throughput np'), relayNp),
+    p_msgs_per_s: rate('ours p-throughput p'),
+    p_over_baseline_p: ratio(rate('ours p-throughput p'), relayP),
+    p_over_baseline_np: ratio(rate('ours p-throughput p'), relayNp),
+    reattach_overhead_np: overhead(
+      rate('ours reattach-overhead np window 1048576'),
+      rate('ours reattach-overhead np window -1'),
+    ),
+    reattach_overhead_p: overhead(
+      rate('ours reattach-overhead p window 1048576'),
+      rate('ours reattach-overhead p window -1'),
+    ),
+    fan_out_deliveries_per_s: rate('ours fan-out np'),
+    fan_out_over_baseline_np: ratio(rate('ours fan-out np'), relayNp),
+    latency_at_msgs_per_s: latency?.target_msgs_per_s ?? null,
+    latency_p50_ms: latency?.p50_latency_ms ?? null,
+    latency_p99_ms: latency?.p99_latency_ms ?? null,
+    latency_p999_ms: latency?.p999_latency_ms ?? null,
+    resume_p50_ms: resume?.p50_resume_ms ?? null,
+    resume_p99_ms: resume?.p99_resume_ms ?? null,
+    heap_per_connection_kib: connections?.heap_per_connection_kib ?? null,
+    all_reattached_ms: connections?.all_reattached_ms ?? null,
+    connections_reattached: connections?.reattached ?? null,
+    heap_flat_ratio: heap?.heap_ratio ?? null,
+    errors: lines.filter((l) => l.error !== undefined).map((l) => `${groupKey(l)}: ${l.error}`),
+  };
+  return { json, table: table(described, relayNp, relayP, json) };
+}
+
+const joined = (...values) =>
+  values.every((v) => v === null) ? null : values.map((v) => v ?? '–').join(' / ');
+
+function table(described, relayNp, relayP, json) {
+  const rows =
+    described.size === 0
+      ? []
+      : [
+          '| configuration | runs | msgs/s (median) | min–max | × baseline | p50 ms | p99 ms | CPU µs/msg | lost | dups | errors |',
+          '|---|---|---|---|---|---|---|---|---|---|---|',
+        ];
+  for (const [key, d] of described) {
+    // A paced run (latency) runs below its maximum on purpose: a ratio would say nothing.
+    const baseline = key.includes(' latency') ? null : / p( |$)/.test(key) ? relayP : relayNp;
+    rows.push(
+      `| ${key} | ${d.runs} | ${d.msgs_per_s ?? '–'} | ${d.min === null ? '–' : `${d.min}–${d.max}`} | ${ratio(d.msgs_per_s, baseline) ?? '–'} | ${d.p50_ms ?? '–'} | ${d.p99_ms ?? '–'} | ${d.cpu_us_per_msg ?? '–'} | ${d.lost} | ${d.dups} | ${d.errors} |`,
+    );
+  }
+  const facts = [
+    ['reattach overhead np (1 − windowed/unwindowed)', json.reattach_overhead_np],
+    ['reattach overhead p (1 − windowed/unwindowed)', json.reattach_overhead_p],
+    ['latency at msgs/s', json.latency_at_msgs_per_s],
+    ['latency p50 / p99 / p99.9 ms', joined(json.latency_p50_ms, json.latency_p99_ms, json.latency_p999_ms)],
+    ['resume p50 / p99 ms', joined(json.resume_p50_ms, json.resume_p99_ms)],
+    ['broker heap per idle connection KiB (target ≤ 100)', json.heap_per_connection_kib],
+    ['all connections reattached ms (target ≤ 2000)', json.all_reattached_ms],
+    ['heap-flat ratio end / 100k (target 0.9–1.1)', json.heap_flat_ratio],
+  ];
+  if (rows.length > 0) rows.push('');
+  rows.push('| measure | value |', '|---|---|');
+  for (const [name, value] of facts) rows.push(`| ${name} | ${value ?? '–'} |`);
+  return rows.join('\n');
+}
