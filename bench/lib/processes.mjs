@@ -7,6 +7,11 @@ import { fileURLToPath } from 'node:url';
 
 const benchDir = fileURLToPath(new URL('..', import.meta.url));
 const CLOCK_TICKS_PER_S = 100; // USER_HZ, 100 on every Linux this runs on (getconf CLK_TCK)
+/**
+ * Extra node flags for every child, e.g. BENCH_NODE_FLAGS='--cpu-prof --cpu-prof-dir=prof' to
+ * profile broker and clients (node refuses --cpu-prof in NODE_OPTIONS).
+ */
+const extraNodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter((flag) => flag !== '');
 
 /** Every child still running, across groups: killed when this process ends however it ends. */
 const live = new Set();
@@ -31,7 +36,7 @@ export class ProcessGroup {
 
   /** Starts `node [nodeArgs] bench/<script>` with `env` added to ours. */
   start(script, env = {}, nodeArgs = []) {
-    const child = spawn(process.execPath, [...nodeArgs, `${benchDir}${script}`], {
+    const child = spawn(process.execPath, [...extraNodeFlags, ...nodeArgs, `${benchDir}${script}`], {
       env: { ...process.env, ...env },
       stdio: ['pipe', 'pipe', 'inherit'],
     });

@@ -1,11 +1,11 @@
 import {
   DELIVERY_FRAME_OVERHEAD,
   HornetQException,
-  PacketType,
   type ReceiveContinuation,
   type ReceiveLargeMessage,
   type ReceiveMessage,
 } from '../protocol';
+import { PacketType } from '../protocol/packet-type';
 import type { ClientSession, QueueInfo, QueueToRestore } from './client-session';
 import { RateLimiter } from './rate-limiter';
 import { ReceivedMessage } from './received-message';
@@ -223,16 +223,16 @@ export class ClientConsumer {
 
   acknowledge(message: ReceivedMessage): Promise<void> {
     this.checkOpen();
-    if (this.settings.preAcknowledge) return Promise.resolve();
+    if (this.settings.preAcknowledge) return DONE;
     this.pendingAck = message;
     this.pendingAckBytes += message.size;
     if (this.pendingAckBytes >= this.settings.ackBatchSize) return this.flushAcknowledgements();
-    return Promise.resolve();
+    return DONE;
   }
 
   individualAcknowledge(message: ReceivedMessage): Promise<void> {
     this.checkOpen();
-    if (this.settings.preAcknowledge) return Promise.resolve();
+    if (this.settings.preAcknowledge) return DONE;
     return this.session.sendAcknowledgement({
       type: PacketType.SESS_INDIVIDUAL_ACKNOWLEDGE,
       consumerId: this.id,
@@ -244,7 +244,7 @@ export class ClientConsumer {
   /** Sends the batched cumulative acknowledgement, if any (before commit, rollback and close). */
   flushAcknowledgements(): Promise<void> {
     const message = this.pendingAck;
-    if (message === null) return Promise.resolve();
+    if (message === null) return DONE;
     this.pendingAck = null;
     this.pendingAckBytes = 0;
     return this.session.sendAcknowledgement({
@@ -404,7 +404,9 @@ export class ClientConsumer {
         const pacing = this.rateLimiter?.take();
         if (pacing !== undefined) await pacing;
         try {
-          await this.handler(message);
+          // Awaited only when the handler is async: a synchronous one costs no promise per message.
+          const handled = this.handler(message);
+          if (handled !== undefined) await handled;
         } catch (error) {
           this.session.reportHandlerError(this, error);
         }
@@ -473,3 +475,6 @@ export class ClientConsumer {
     if (this.isClosed) throw new HornetQException('OBJECT_CLOSED', `Consumer ${this.id} is closed`);
   }
 }
+
+/** What an acknowledgement that sends nothing yet resolves with: one settled promise for all. */
+const DONE: Promise<void> = Promise.resolve();

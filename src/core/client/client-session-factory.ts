@@ -1,4 +1,5 @@
-import { HornetQException, PacketType, type CreateSessionResponse, type Packet } from '../protocol';
+import { HornetQException, type CreateSessionResponse, type Packet } from '../protocol';
+import { PacketType } from '../protocol/packet-type';
 import {
   CHANNEL_ID,
   RemotingConnection,

@@ -1,6 +1,5 @@
 import {
   HornetQException,
-  PacketType,
   SEND_FRAME_OVERHEAD,
   type Acknowledge,
   type BindingQueryResponse,
@@ -12,6 +11,7 @@ import {
   type QueueStatsResponse,
   type ReattachSessionResponse,
 } from '../protocol';
+import { PacketType } from '../protocol/packet-type';
 import type { Channel, Logger, RemotingConnection } from '../remoting';
 import type { ClientOptions } from './client-options';
 import { ClientConsumer, type ConsumerSettings } from './client-consumer';
@@ -574,7 +574,7 @@ export class ClientSession {
   sendAcknowledgement(packet: Acknowledge): Promise<void> {
     if (packet.requiresResponse) return this.call(packet).then(() => undefined);
     this.sendOneWay(packet);
-    return Promise.resolve();
+    return SENT;
   }
 
   sendOneWay(packet: Packet): void {

@@ -1,3 +1,5 @@
+// Hot paths (sessions, channels, queues) import PacketType and its kin from their own files:
+// compiled to CommonJS, every re-export here is a getter that would run on each use.
 export * from './buffer-reader';
 export * from './buffer-writer';
 export * from './core-message';

@@ -105,6 +105,7 @@ export class TypedProperties {
 
   /** Exactly the bytes `encode` writes. */
   encodedSize(): number {
+    if (this.values === null) return 4;
     let size = 4;
     for (const [name, typed] of this.entries()) size += 4 + Buffer.byteLength(name) + 1 + valueSize(typed);
     return size;
@@ -112,6 +113,7 @@ export class TypedProperties {
 
   encode(writer: BufferWriter): void {
     writer.writeInt(this.size);
+    if (this.values === null) return;
     for (const [name, typed] of this.entries()) {
       writer.writeString(name);
       writeTypedValue(writer, typed);

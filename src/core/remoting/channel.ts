@@ -1,12 +1,6 @@
-import {
-  HornetQException,
-  PacketType,
-  isResponse,
-  packetTypeName,
-  requiresConfirmation,
-  type Packet,
-  type ResponsePacket,
-} from '../protocol';
+import { HornetQException, packetTypeName, type Packet, type ResponsePacket } from '../protocol';
+import { PacketType } from '../protocol/packet-type';
+import { isResponse, requiresConfirmation } from '../protocol/packets';
 import type { RemotingConnection } from './remoting-connection';
 import { ResendBuffer } from './resend-buffer';
 

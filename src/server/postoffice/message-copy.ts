@@ -1,4 +1,5 @@
-import { PropertyKind, type CoreMessage } from '../../core/protocol';
+import { type CoreMessage } from '../../core/protocol';
+import { PropertyKind } from '../../core/protocol/typed-properties';
 import { MessageHeader } from './message-headers';
 
 /**

@@ -1,4 +1,6 @@
-import { MessageHeader, PropertyKind, type CoreMessage } from '../../core/protocol';
+import { type CoreMessage } from '../../core/protocol';
+import { MessageHeader } from '../../core/protocol/message-header';
+import { PropertyKind } from '../../core/protocol/typed-properties';
 
 export { MessageHeader };
 

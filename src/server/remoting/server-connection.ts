@@ -1,13 +1,13 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import {
   HornetQException,
-  PacketType,
   ProtocolError,
   packetTypeName,
   type CreateSession,
   type Packet,
   type ReattachSession,
 } from '../../core/protocol';
+import { PacketType } from '../../core/protocol/packet-type';
 import { CHANNEL_ID, FIRST_SESSION_CHANNEL, type Logger, type RemotingConnection } from '../../core/remoting';
 import type { PostOffice } from '../postoffice/post-office';
 import type { MetadataRegistry } from '../session/metadata-registry';

@@ -1,6 +1,5 @@
 import {
   HornetQException,
-  PacketType,
   packetTypeName,
   type Acknowledge,
   type CreateConsumer,
@@ -10,6 +9,7 @@ import {
   type QueueStats,
   type SessionSend,
 } from '../../core/protocol';
+import { PacketType } from '../../core/protocol/packet-type';
 import type { Channel, Logger } from '../../core/remoting';
 import type { MessageReference } from '../postoffice/message-reference';
 import type { PostOffice } from '../postoffice/post-office';
@@ -121,11 +121,10 @@ export class ServerSession {
   /** Handles one packet; returns the response to send, or null for one-way packets. */
   private process(packet: Packet, commandId: number): Packet | null {
     if (this.closed) throw new HornetQException('OBJECT_CLOSED', `Session ${this.name} is closed`);
-    const ok: Packet = { type: PacketType.NULL_RESPONSE, correlationId: commandId };
     switch (packet.type) {
       case PacketType.SESS_SEND:
         this.send(packet);
-        return packet.requiresResponse ? ok : null;
+        return packet.requiresResponse ? nullResponse(commandId) : null;
       case PacketType.SESS_SEND_LARGE:
         this.largeMessages.begin(packet.message, packet.bodySize);
         return null;
@@ -133,12 +132,12 @@ export class ServerSession {
         const complete = this.largeMessages.append(packet.chunk, packet.continues);
         if (complete !== null)
           this.send({ type: PacketType.SESS_SEND, message: complete, requiresResponse: false });
-        return packet.requiresResponse ? ok : null;
+        return packet.requiresResponse ? nullResponse(commandId) : null;
       }
       case PacketType.SESS_ACKNOWLEDGE:
       case PacketType.SESS_INDIVIDUAL_ACKNOWLEDGE:
         this.acknowledge(packet);
-        return packet.requiresResponse ? ok : null;
+        return packet.requiresResponse ? nullResponse(commandId) : null;
       case PacketType.SESS_EXPIRED: {
         const reference = this.requireConsumer(packet.consumerId).acknowledgeOne(packet.messageId);
         reference.queue.expireDelivering(reference, Date.now());
@@ -151,7 +150,7 @@ export class ServerSession {
         return this.createConsumer(packet, commandId);
       case PacketType.SESS_CONSUMER_CLOSE:
         this.closeConsumer(packet.consumerId);
-        return ok;
+        return nullResponse(commandId);
       case PacketType.SESS_FORCE_CONSUMER_DELIVERY:
         return this.forceDelivery(packet.consumerId, packet.sequence);
       case PacketType.SESS_CREATEPRODUCER:
@@ -159,7 +158,7 @@ export class ServerSession {
         return null;
       case PacketType.SESS_UNIQUE_ADD_METADATA:
         this.owner.addUniqueMetadata(this, packet.key, packet.data);
-        return ok;
+        return nullResponse(commandId);
       case PacketType.SESS_CLOSEPRODUCER:
         this.producers.delete(packet.producerId);
         return null;
@@ -168,11 +167,11 @@ export class ServerSession {
         return null;
       case PacketType.CREATE_QUEUE:
         this.createQueue(packet);
-        return packet.requiresResponse ? ok : null;
+        return packet.requiresResponse ? nullResponse(commandId) : null;
       case PacketType.DELETE_QUEUE:
         this.postOffice.deleteQueue(packet.queueName);
         this.owner.removeTemporaryQueue(packet.queueName);
-        return ok;
+        return nullResponse(commandId);
       case PacketType.SESS_QUEUEQUERY:
         return this.queueQuery(packet.queueName, commandId);
       case PacketType.SESS_QUEUE_STATS:
@@ -195,16 +194,16 @@ export class ServerSession {
         return null;
       case PacketType.SESS_STOP:
         this.setStarted(false);
-        return ok;
+        return nullResponse(commandId);
       case PacketType.SESS_COMMIT:
         this.requireTransaction().commit(this.postOffice);
-        return ok;
+        return nullResponse(commandId);
       case PacketType.SESS_ROLLBACK:
         this.rollback(packet.seenConsumerIds);
-        return ok;
+        return nullResponse(commandId);
       case PacketType.SESS_CLOSE:
         this.close(false);
-        return ok;
+        return nullResponse(commandId);
       default:
         throw new HornetQException(
           'UNSUPPORTED_PACKET',
@@ -486,4 +485,9 @@ function queueStatsOf(queue: Queue): QueueStats {
     messagesExpired: queue.messagesExpired,
     messagesKilled: queue.messagesKilled,
   };
+}
+
+/** The answer to a request that has nothing to say but that it was done. */
+function nullResponse(commandId: number): Packet {
+  return { type: PacketType.NULL_RESPONSE, correlationId: commandId };
 }
