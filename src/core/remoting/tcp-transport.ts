@@ -81,10 +81,17 @@ export class TcpTransport implements Transport {
   private flush(): void {
     this.flushScheduled = false;
     if (this.queued.length === 0 || this.socket.destroyed) return;
-    const data = joinFrames(this.queued, this.queuedBytes);
+    const runs = contiguousRuns(this.queued);
     this.queued = [];
     this.queuedBytes = 0;
-    this.socket.write(data);
+    if (runs.length === 1) {
+      this.socket.write(runs[0] as Buffer);
+      return;
+    }
+    // Several slabs' worth: corked, the socket hands them to the kernel in one writev, uncopied.
+    this.socket.cork();
+    for (const run of runs) this.socket.write(run);
+    this.socket.uncork();
   }
 
   private notifyClose(): void {
@@ -95,17 +102,27 @@ export class TcpTransport implements Transport {
 }
 
 /**
- * The frames as one buffer: a view when they lie side by side in one slab (frames encoded in
- * order, see FrameSlab), a copy otherwise.
+ * The frames as few buffers as possible without copying: frames encoded one after another lie
+ * side by side in a slab (see FrameSlab), and each such run becomes one view.
  */
-function joinFrames(frames: Buffer[], totalBytes: number): Buffer {
-  const first = frames[0] as Buffer;
-  if (frames.length === 1) return first;
-  let end = first.byteOffset + first.length;
+function contiguousRuns(frames: Buffer[]): Buffer[] {
+  const runs: Buffer[] = [];
+  let run = frames[0] as Buffer;
+  let runLength = run.length;
   for (let i = 1; i < frames.length; i++) {
     const frame = frames[i] as Buffer;
-    if (frame.buffer !== first.buffer || frame.byteOffset !== end) return Buffer.concat(frames, totalBytes);
-    end += frame.length;
+    if (frame.buffer === run.buffer && frame.byteOffset === run.byteOffset + runLength) {
+      runLength += frame.length;
+      continue;
+    }
+    runs.push(viewOf(run, runLength));
+    run = frame;
+    runLength = frame.length;
   }
-  return Buffer.from(first.buffer, first.byteOffset, totalBytes);
+  runs.push(viewOf(run, runLength));
+  return runs;
+}
+
+function viewOf(first: Buffer, length: number): Buffer {
+  return length === first.length ? first : Buffer.from(first.buffer, first.byteOffset, length);
 }

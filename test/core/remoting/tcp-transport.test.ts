@@ -68,21 +68,40 @@ afterEach(async () => {
 });
 
 describe('TcpTransport', () => {
-  it('hands frames written in one tick to the socket in one write, all bytes in order', async () => {
+  it('hands frames that lie side by side (one slab) to the socket as one view, uncopied', async () => {
     const { port, nextSocket } = await startServer();
     const accepted = nextSocket();
     const transport = await connect(port);
     const peer = await accepted;
     transport.setHandlers({ onData: () => undefined, onClose: () => undefined });
     const socketWrite = jest.spyOn((transport as unknown as { socket: net.Socket }).socket, 'write');
-    const frames = [frame(1, 17), frame(2, 3000), frame(3, 1)];
+    const slab = Buffer.concat([frame(1, 17), frame(2, 3000), frame(3, 1)]);
+    const frames = [slab.subarray(0, 17), slab.subarray(17, 3017), slab.subarray(3017)];
+    const received = readBytes(peer, slab.length);
+    for (const f of frames) transport.write(f);
+    expect(transport.pendingBytes).toBe(slab.length);
+    expect(socketWrite).not.toHaveBeenCalled();
+    expect((await received).equals(slab)).toBe(true);
+    expect(socketWrite).toHaveBeenCalledTimes(1);
+    const written = socketWrite.mock.calls[0]?.[0] as Buffer;
+    expect(written.buffer).toBe(slab.buffer);
+  });
+
+  it('hands frames from different buffers to the socket corked, in one go, all bytes in order', async () => {
+    const { port, nextSocket } = await startServer();
+    const accepted = nextSocket();
+    const transport = await connect(port);
+    const peer = await accepted;
+    transport.setHandlers({ onData: () => undefined, onClose: () => undefined });
+    const socket = (transport as unknown as { socket: net.Socket }).socket;
+    const cork = jest.spyOn(socket, 'cork');
+    const slab = Buffer.concat([frame(4, 10), frame(5, 20)]);
+    const frames = [frame(1, 17), frame(2, 3000), slab.subarray(0, 10), slab.subarray(10), frame(3, 1)];
     const expected = Buffer.concat(frames);
     const received = readBytes(peer, expected.length);
     for (const f of frames) transport.write(f);
-    expect(transport.pendingBytes).toBe(expected.length);
-    expect(socketWrite).not.toHaveBeenCalled();
     expect((await received).equals(expected)).toBe(true);
-    expect(socketWrite).toHaveBeenCalledTimes(1);
+    expect(cork).toHaveBeenCalledTimes(1);
   });
 
   it('delivers everything a peer sends, in order, however it is chunked', async () => {
