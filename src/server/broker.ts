@@ -222,6 +222,8 @@ export class Broker implements BrokerServices {
       logger: this.logger,
       maxFrameBytes: this.config.maxFrameBytes,
       preAuthMaxFrameBytes: this.config.preAuthMaxFrameBytes,
+      // What the broker keeps (queued messages) is up to its clients: each message its own memory.
+      detachMessages: true,
     });
     const ttl = transport.remoteAddress.startsWith('invm') ? -1 : this.config.defaultConnectionTtl;
     this.connections.add(new ServerConnection(remoting, this, ttl));

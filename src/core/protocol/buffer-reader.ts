@@ -14,6 +14,8 @@ export class BufferReader {
     private readonly buffer: Buffer,
     start = 0,
     private readonly end = buffer.length,
+    /** viewFrom() copies: what is read may not keep the frame's memory (see decodeFrame). */
+    private readonly detached = false,
   ) {
     this.offset = start;
   }
@@ -104,9 +106,10 @@ export class BufferReader {
     return start;
   }
 
-  /** The frame's bytes from `start` to the current position, as a view (no copy). */
+  /** The frame's bytes from `start` to the current position: a view, or a copy when detached. */
   viewFrom(start: number): Buffer {
-    return this.buffer.subarray(start, this.offset);
+    const view = this.buffer.subarray(start, this.offset);
+    return this.detached ? Buffer.from(view) : view;
   }
 
   /** A count of items that each take at least `minItemBytes`, checked against what is left. */

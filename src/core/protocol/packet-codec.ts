@@ -44,8 +44,13 @@ export function encodePacket(channelId: number, packet: Packet, slab?: FrameSlab
  * Decodes a whole frame (as FrameDecoder yields it). Throws ProtocolError naming the packet type
  * when the body is malformed, truncated, has trailing bytes, or the type is unknown, and when the
  * length field disagrees with the frame's size (the buffer is not the frame it claims to be).
+ *
+ * A message's bytes are a view of the frame, which is a view of the socket read it came in (up
+ * to 64 KiB): no copy, but a message kept keeps that read. With `detach`, each message gets a
+ * copy of its own instead; the broker detaches, since what it keeps is up to its clients, and a
+ * tiny message left behind in every read would hold far more memory than address sizes count.
  */
-export function decodeFrame(frame: Buffer): Frame {
+export function decodeFrame(frame: Buffer, detach = false): Frame {
   if (frame.length < FRAME_HEADER_BYTES)
     throw new ProtocolError(`frame of ${frame.length} bytes is too short`);
   const declared = frame.readInt32BE(0);
@@ -54,7 +59,7 @@ export function decodeFrame(frame: Buffer): Frame {
       `frame length field ${declared} does not match the ${frame.length - 4} bytes after it`,
     );
   }
-  const reader = new BufferReader(frame, 4);
+  const reader = new BufferReader(frame, 4, frame.length, detach);
   const type = reader.readByte();
   const channelId = reader.readLong();
   let packet: Packet;

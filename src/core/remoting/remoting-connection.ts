@@ -26,6 +26,8 @@ export interface RemotingConnectionOptions {
   maxFrameBytes?: number;
   /** The cap until authenticate() is called; the broker sets it, a client trusts its broker. */
   preAuthMaxFrameBytes?: number;
+  /** Received messages get memory of their own instead of views of the socket reads (decodeFrame). */
+  detachMessages?: boolean;
 }
 
 let connectionIds = 0;
@@ -44,6 +46,7 @@ export class RemotingConnection {
   /** Where outgoing frames are encoded: side by side, so that a batch goes to the socket as one view. */
   private readonly outgoing = new FrameSlab();
   private readonly maxFrameBytes: number;
+  private readonly detachMessages: boolean;
   private readonly failureListeners = new Set<FailureListener>();
   private unroutedHandler: UnroutedPacketHandler | null = null;
   private nextChannelId = FIRST_SESSION_CHANNEL;
@@ -55,6 +58,7 @@ export class RemotingConnection {
     options: RemotingConnectionOptions,
   ) {
     this.maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
+    this.detachMessages = options.detachMessages ?? false;
     this.decoder = new FrameDecoder(options.preAuthMaxFrameBytes ?? this.maxFrameBytes);
     this.logger = options.logger.child({ connection: this.id, remote: transport.remoteAddress });
     transport.setHandlers({
@@ -181,7 +185,7 @@ export class RemotingConnection {
 
   private dispatch(frame: Buffer): void {
     if (this.isClosed) return;
-    const { channelId, packet, size } = decodeFrame(frame);
+    const { channelId, packet, size } = decodeFrame(frame, this.detachMessages);
     const channel = this.channels.get(channelId);
     if (channel !== undefined) {
       channel.handlePacket(packet, size);

@@ -154,6 +154,26 @@ describe('encodePacket / decodeFrame round trip', () => {
     );
   });
 
+  it('with detach, gives each message memory of its own (what the broker keeps holds no socket read)', () => {
+    fc.assert(
+      fc.property(packetArbitraries[PacketType.SESS_SEND], (packet) => {
+        const encoded = encodePacket(7, packet);
+        const frame = Buffer.alloc(encoded.length); // not from Node's pool, which the copy may share
+        encoded.copy(frame);
+        const decoded = decodeFrame(frame, true).packet;
+        if (decoded.type !== PacketType.SESS_SEND) throw new Error(`decoded as type ${decoded.type}`);
+        expect(decoded.message.body.buffer).not.toBe(frame.buffer);
+        const before = describePacket(decoded);
+        frame.fill(0xee, 13);
+        expect(describePacket(decoded)).toStrictEqual(before);
+        expect(describePacket(decodeFrame(encodePacket(7, decoded)).packet)).toStrictEqual(
+          describePacket(decodeFrame(encodePacket(7, packet)).packet),
+        );
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it('writes the documented big-endian layout', () => {
     expect(encodePacket(0, { type: PacketType.PING, connectionTtl: 60000 }).toString('hex')).toBe(
       '00000011' + '0a' + '0000000000000000' + '000000000000ea60',
