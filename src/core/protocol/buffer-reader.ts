@@ -1,4 +1,5 @@
 import { ProtocolError } from './protocol-error';
+import { decodeShortString } from './short-strings';
 
 const TWO_32 = 0x1_0000_0000;
 
@@ -86,6 +87,14 @@ export class BufferReader {
     return value;
   }
 
+  /** readString() for a string that recurs (see BufferWriter.writeRecurringString). */
+  readRecurringString(): string {
+    const length = this.readLength('string');
+    const value = decodeShortString(this.buffer, this.offset, this.offset + length);
+    this.offset += length;
+    return value;
+  }
+
   readNullableString(): string | null {
     return this.readBoolean() ? this.readString() : null;
   }
@@ -106,10 +115,19 @@ export class BufferReader {
     return start;
   }
 
-  /** The frame's bytes from `start` to the current position: a view, or a copy when detached. */
-  viewFrom(start: number): Buffer {
-    const view = this.buffer.subarray(start, this.offset);
-    return this.detached ? Buffer.from(view) : view;
+  /**
+   * Where the bytes from `start` to the current position can be kept: the frame itself (they
+   * start at `start`), or, when detached, a copy of just them (they start at 0; see decodeFrame).
+   */
+  keepFrom(start: number): Buffer {
+    if (!this.detached) return this.buffer;
+    const copy = Buffer.allocUnsafe(this.offset - start);
+    this.buffer.copy(copy, 0, start, this.offset);
+    return copy;
+  }
+
+  get detaching(): boolean {
+    return this.detached;
   }
 
   /** A count of items that each take at least `minItemBytes`, checked against what is left. */

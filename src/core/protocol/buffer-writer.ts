@@ -1,3 +1,5 @@
+import { encodeShortString } from './short-strings';
+
 const TWO_32 = 0x1_0000_0000;
 
 /**
@@ -66,6 +68,21 @@ export class BufferWriter {
     this.offset = this.buffer.writeDoubleBE(value, this.offset);
   }
 
+  /**
+   * writeString() for a string that recurs (an address, a property name): its bytes come from a
+   * small cache. Not for one-off strings (ids, values), which would only churn the cache.
+   */
+  writeRecurringString(value: string): void {
+    const known = encodeShortString(value);
+    if (known === null) return this.writeString(value);
+    this.ensure(4 + known.length);
+    this.put32(known.length);
+    const buffer = this.buffer;
+    const at = this.offset;
+    for (let i = 0; i < known.length; i++) buffer[at + i] = known[i] as number;
+    this.offset = at + known.length;
+  }
+
   /** Int byte length, then UTF-8. */
   writeString(value: string): void {
     // Room for the worst case (3 bytes per UTF-16 unit) saves measuring the string first.
@@ -84,16 +101,15 @@ export class BufferWriter {
   /** Int length, then the bytes. */
   writeBytes(value: Uint8Array): void {
     this.ensure(4 + value.length);
-    this.offset = this.buffer.writeInt32BE(value.length, this.offset);
+    this.put32(value.length);
     this.buffer.set(value, this.offset);
     this.offset += value.length;
   }
 
-  /** Bytes already encoded, as they are (no length prefix). */
-  writeRaw(value: Uint8Array): void {
-    this.ensure(value.length);
-    this.buffer.set(value, this.offset);
-    this.offset += value.length;
+  /** Bytes already encoded, as they are (no length prefix): `source` from `start` to `end`. */
+  writeRaw(source: Buffer, start = 0, end = source.length): void {
+    this.ensure(end - start);
+    this.offset += source.copy(this.buffer, this.offset, start, end);
   }
 
   /** Overwrites a long already written (see writeLong). */

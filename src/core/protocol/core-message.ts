@@ -2,6 +2,7 @@ import type { BufferReader } from './buffer-reader';
 import type { BufferWriter } from './buffer-writer';
 import { ProtocolError } from './protocol-error';
 import { TypedProperties } from './typed-properties';
+import { utf8Length } from './short-strings';
 import { WireImage } from './wire-image';
 
 /** Message body types, HornetQ's numbers (Message.DEFAULT_TYPE … STREAM_TYPE). */
@@ -44,8 +45,8 @@ export class CoreMessage {
   /** Exactly the bytes `encode` writes: what producer and consumer credits count. */
   encodedSize(): number {
     const wire = this.currentWire();
-    if (wire !== null) return wire.bytes.length;
-    let size = FIXED_ENCODED_BYTES + Buffer.byteLength(this.address) + this.body.length;
+    if (wire !== null) return wire.length;
+    let size = FIXED_ENCODED_BYTES + utf8Length(this.address) + this.body.length;
     if (this.userId !== null) size += 4 + Buffer.byteLength(this.userId);
     return size + this.properties.encodedSize();
   }
@@ -71,12 +72,12 @@ export class CoreMessage {
     const wire = this.currentWire();
     if (wire !== null) {
       const start = writer.length;
-      writer.writeRaw(wire.bytes);
+      writer.writeRaw(wire.source, wire.start, wire.end);
       writer.patchLong(start, this.messageId);
       return;
     }
     writer.writeLong(this.messageId);
-    writer.writeString(this.address);
+    writer.writeRecurringString(this.address);
     writer.writeByte(this.type);
     writer.writeBoolean(this.durable);
     writer.writeLong(this.expiration);
@@ -97,7 +98,7 @@ export class CoreMessage {
     const start = reader.position;
     const message = new CoreMessage();
     message.messageId = reader.readLong();
-    message.address = reader.readString();
+    message.address = reader.readRecurringString();
     message.type = reader.readByte();
     message.durable = reader.readBoolean();
     message.expiration = reader.readLong();
@@ -107,9 +108,11 @@ export class CoreMessage {
     message.userId = reader.readNullableString();
     message.properties.decodeFrom(reader);
     const bodyStart = reader.skipBytes() - start;
-    const bytes = reader.viewFrom(start);
-    message.body = bytes.subarray(bodyStart);
-    message.wire = new WireImage(bytes, message);
+    const end = reader.position;
+    const source = reader.keepFrom(start);
+    const base = reader.detaching ? 0 : start;
+    message.body = source.subarray(base + bodyStart, base + end - start);
+    message.wire = new WireImage(source, base, base + end - start, message);
     return message;
   }
 

@@ -28,6 +28,14 @@ export class FrameDecoder {
   }
 
   feed(chunk: Buffer, onFrame: (frame: Buffer) => void): void {
+    this.feedRegions(chunk, (buffer, start, end) => onFrame(buffer.subarray(start, end)));
+  }
+
+  /**
+   * As feed(), but each frame is given as the buffer that holds it and where it lies in it, so
+   * that the hot path creates no view per frame (see decodeFrameAt).
+   */
+  feedRegions(chunk: Buffer, onFrame: (buffer: Buffer, start: number, end: number) => void): void {
     let offset = 0;
     while (offset < chunk.length) {
       if (this.partial !== null) {
@@ -37,7 +45,7 @@ export class FrameDecoder {
       } else {
         const total = 4 + this.checkLength(chunk.readInt32BE(offset));
         if (chunk.length - offset >= total) {
-          onFrame(chunk.subarray(offset, offset + total));
+          onFrame(chunk, offset, offset + total);
           offset += total;
         } else {
           this.startPartial(total);
@@ -65,7 +73,11 @@ export class FrameDecoder {
     this.partialFilled = 0;
   }
 
-  private fillPartial(chunk: Buffer, offset: number, onFrame: (frame: Buffer) => void): number {
+  private fillPartial(
+    chunk: Buffer,
+    offset: number,
+    onFrame: (buffer: Buffer, start: number, end: number) => void,
+  ): number {
     const partial = this.partial as Buffer;
     const take = Math.min(partial.length - this.partialFilled, chunk.length - offset);
     chunk.copy(partial, this.partialFilled, offset, offset + take);
@@ -73,7 +85,7 @@ export class FrameDecoder {
     if (this.partialFilled === partial.length) {
       this.partial = null;
       this.partialFilled = 0;
-      onFrame(partial);
+      onFrame(partial, 0, partial.length);
     }
     return offset + take;
   }

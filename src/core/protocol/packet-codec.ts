@@ -51,15 +51,18 @@ export function encodePacket(channelId: number, packet: Packet, slab?: FrameSlab
  * tiny message left behind in every read would hold far more memory than address sizes count.
  */
 export function decodeFrame(frame: Buffer, detach = false): Frame {
-  if (frame.length < FRAME_HEADER_BYTES)
-    throw new ProtocolError(`frame of ${frame.length} bytes is too short`);
-  const declared = frame.readInt32BE(0);
-  if (declared !== frame.length - 4) {
-    throw new ProtocolError(
-      `frame length field ${declared} does not match the ${frame.length - 4} bytes after it`,
-    );
+  return decodeFrameAt(frame, 0, frame.length, detach);
+}
+
+/** decodeFrame() of the frame that lies in `buffer` from `start` to `end` (see FrameDecoder.feedRegions). */
+export function decodeFrameAt(buffer: Buffer, start: number, end: number, detach = false): Frame {
+  const length = end - start;
+  if (length < FRAME_HEADER_BYTES) throw new ProtocolError(`frame of ${length} bytes is too short`);
+  const declared = buffer.readInt32BE(start);
+  if (declared !== length - 4) {
+    throw new ProtocolError(`frame length field ${declared} does not match the ${length - 4} bytes after it`);
   }
-  const reader = new BufferReader(frame, 4, frame.length, detach);
+  const reader = new BufferReader(buffer, start + 4, end, detach);
   const type = reader.readByte();
   const channelId = reader.readLong();
   let packet: Packet;
@@ -72,7 +75,7 @@ export function decodeFrame(frame: Buffer, detach = false): Frame {
     }
     throw error;
   }
-  return { channelId, packet, size: frame.length };
+  return { channelId, packet, size: length };
 }
 
 /** Room to set aside for a frame: exact or a little more for messages, a guess for the rest. */
@@ -231,7 +234,7 @@ function encodeBody(w: BufferWriter, p: Packet): void {
     case PacketType.SESS_PRODUCER_REQUEST_CREDITS:
     case PacketType.SESS_PRODUCER_CREDITS:
     case PacketType.SESS_PRODUCER_FAIL_CREDITS:
-      w.writeString(p.address);
+      w.writeRecurringString(p.address);
       return w.writeInt(p.credits);
     case PacketType.SESS_UNIQUE_ADD_METADATA:
       w.writeString(p.key);
@@ -401,7 +404,7 @@ function decodeBody(type: number, r: BufferReader): Packet {
     case PacketType.SESS_PRODUCER_REQUEST_CREDITS:
     case PacketType.SESS_PRODUCER_CREDITS:
     case PacketType.SESS_PRODUCER_FAIL_CREDITS:
-      return { type, address: r.readString(), credits: r.readInt() };
+      return { type, address: r.readRecurringString(), credits: r.readInt() };
     case PacketType.SESS_UNIQUE_ADD_METADATA:
       return { type, key: r.readString(), data: r.readString() };
     case PacketType.SESS_CREATEPRODUCER:

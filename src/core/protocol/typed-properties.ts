@@ -1,6 +1,7 @@
 import type { BufferReader } from './buffer-reader';
 import type { BufferWriter } from './buffer-writer';
 import { ProtocolError } from './protocol-error';
+import { utf8Length } from './short-strings';
 
 /** The property types of a core message, as JMS needs them to keep a property's declared type. */
 export const PropertyKind = {
@@ -107,7 +108,7 @@ export class TypedProperties {
   encodedSize(): number {
     if (this.values === null) return 4;
     let size = 4;
-    for (const [name, typed] of this.entries()) size += 4 + Buffer.byteLength(name) + 1 + valueSize(typed);
+    for (const [name, typed] of this.entries()) size += 4 + utf8Length(name) + 1 + valueSize(typed);
     return size;
   }
 
@@ -115,7 +116,7 @@ export class TypedProperties {
     writer.writeInt(this.size);
     if (this.values === null) return;
     for (const [name, typed] of this.entries()) {
-      writer.writeString(name);
+      writer.writeRecurringString(name);
       writeTypedValue(writer, typed);
     }
   }
@@ -130,7 +131,7 @@ export class TypedProperties {
   decodeFrom(reader: BufferReader): void {
     const count = reader.readCount('property', MIN_PROPERTY_BYTES);
     for (let i = 0; i < count; i++) {
-      const name = reader.readString();
+      const name = reader.readRecurringString();
       this.set(name, readTypedValue(reader));
     }
   }

@@ -17,9 +17,11 @@ export class WireImage {
   private readonly propertiesStamp: number;
   private readonly body: Buffer;
 
-  /** `bytes` is the message's whole encoding, starting with its 8-byte id. */
+  /** The message's whole encoding, starting with its 8-byte id, is `source` from `start` to `end`. */
   constructor(
-    readonly bytes: Buffer,
+    readonly source: Buffer,
+    readonly start: number,
+    readonly end: number,
     message: CoreMessage,
   ) {
     this.address = message.address;
@@ -35,8 +37,12 @@ export class WireImage {
 
   /**
    * True when `message` still encodes to these bytes (its id aside). The body is compared by
-   * identity: it is a view of `bytes`, so writing into it in place changes both alike.
+   * identity: it is a view of `source`, so writing into it in place changes both alike.
    */
+  get length(): number {
+    return this.end - this.start;
+  }
+
   describes(message: CoreMessage): boolean {
     return (
       message.body === this.body &&

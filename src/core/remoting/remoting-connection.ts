@@ -4,7 +4,7 @@ import {
   FrameSlab,
   HornetQException,
   ProtocolError,
-  decodeFrame,
+  decodeFrameAt,
   encodePacket,
   packetTypeName,
   type Packet,
@@ -177,15 +177,20 @@ export class RemotingConnection {
   private onData(chunk: Buffer): void {
     this.dataReceived = true;
     try {
-      this.decoder.feed(chunk, (frame) => this.dispatch(frame));
+      this.decoder.feedRegions(chunk, this.dispatchFrame);
     } catch (error) {
       this.failOnBadInput(error);
     }
   }
 
-  private dispatch(frame: Buffer): void {
+  /** One function for every frame (not a closure per chunk). */
+  private readonly dispatchFrame = (buffer: Buffer, start: number, end: number): void => {
+    this.dispatch(buffer, start, end);
+  };
+
+  private dispatch(buffer: Buffer, start: number, end: number): void {
     if (this.isClosed) return;
-    const { channelId, packet, size } = decodeFrame(frame, this.detachMessages);
+    const { channelId, packet, size } = decodeFrameAt(buffer, start, end, this.detachMessages);
     const channel = this.channels.get(channelId);
     if (channel !== undefined) {
       channel.handlePacket(packet, size);
