@@ -92,7 +92,8 @@ export class CoreMessage {
    * Reads a message without copying it: the body is a view of the frame, and the message keeps
    * the frame's bytes to re-send them as they are while nothing changes. Like the payloads of most
    * Node protocol libraries, a received message therefore shares memory with the socket read it
-   * came in (at most 64 KiB, held while any message from it is).
+   * came in (at most 64 KiB, held while any message from it is), unless the reader detaches (the
+   * broker's do): then the message's bytes are copied once, and the body is a view of the copy.
    */
   static decode(reader: BufferReader): CoreMessage {
     const start = reader.position;
