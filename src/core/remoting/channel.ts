@@ -4,6 +4,9 @@ import { isResponse, requiresConfirmation } from '../protocol/packets';
 import type { RemotingConnection } from './remoting-connection';
 import { ResendBuffer } from './resend-buffer';
 
+/** Packets handled before a confirmation goes out even if they add up to less than the window. */
+export const MAX_UNCONFIRMED_COMMANDS = 1024;
+
 /**
  * Handles a packet that is not a response. `commandId` is the packet's number in the peer's
  * command stream (-1 for packets that are not counted). Once the packet is fully handled (and,
@@ -42,6 +45,7 @@ export class Channel {
   private lastReceivedId = -1;
   private lastConfirmedId = -1;
   private unconfirmedBytes = 0;
+  private unconfirmedCommands = 0;
   private nextCallId = 0;
   private readonly pendingCalls = new Map<number, PendingCall>();
   private callTimer: NodeJS.Timeout | null = null;
@@ -146,6 +150,7 @@ export class Channel {
     this.lastReceivedId = -1;
     this.lastConfirmedId = -1;
     this.unconfirmedBytes = 0;
+    this.unconfirmedCommands = 0;
     this.wakeCapacityWaiters();
   }
 
@@ -232,19 +237,30 @@ export class Channel {
     this.handler(packet, commandId, size);
   }
 
-  /** Marks a received packet as handled; confirms to the peer each time a window's worth is handled. */
+  /**
+   * Marks a received packet as handled; confirms to the peer each time a window's worth is
+   * handled, or MAX_UNCONFIRMED_COMMANDS packets, whichever comes first: a window of tiny packets
+   * (send answers, acknowledgements) would otherwise keep tens of thousands of frames alive in
+   * the peer's resend buffer, which costs its garbage collector more than the confirmations cost.
+   */
   confirm(commandId: number, size: number): void {
     if (commandId < 0) return;
     this.lastConfirmedId = commandId;
     if (this.resendBuffer === null) return;
     this.unconfirmedBytes += size;
-    if (this.unconfirmedBytes >= this.options.confirmationWindowSize) this.flushConfirmations();
+    if (
+      this.unconfirmedBytes >= this.options.confirmationWindowSize ||
+      ++this.unconfirmedCommands >= MAX_UNCONFIRMED_COMMANDS
+    ) {
+      this.flushConfirmations();
+    }
   }
 
   /** Sends PacketsConfirmed for what was handled since the last one (timers and close call this). */
   flushConfirmations(): void {
     if (this.resendBuffer === null || this.unconfirmedBytes === 0 || this.conn.closed || this.holding) return;
     this.unconfirmedBytes = 0;
+    this.unconfirmedCommands = 0;
     this.conn.write(this.id, { type: PacketType.PACKETS_CONFIRMED, commandId: this.lastConfirmedId });
   }
 

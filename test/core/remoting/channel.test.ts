@@ -2,7 +2,11 @@ import { HornetQException } from '../../../src/core/protocol/hornetq-exception';
 import { encodePacket } from '../../../src/core/protocol/packet-codec';
 import { PacketType } from '../../../src/core/protocol/packet-type';
 import type { Packet, QueueQuery, ResponsePacket } from '../../../src/core/protocol/packets';
-import type { Channel, ChannelOptions } from '../../../src/core/remoting/channel';
+import {
+  MAX_UNCONFIRMED_COMMANDS,
+  type Channel,
+  type ChannelOptions,
+} from '../../../src/core/remoting/channel';
 import { InVmTransport } from '../../../src/core/remoting/in-vm-transport';
 import { silentLogger } from '../../../src/core/remoting/logger';
 import { RemotingConnection } from '../../../src/core/remoting/remoting-connection';
@@ -174,6 +178,24 @@ describe('Channel confirmations', () => {
     // The window starts again from zero after each confirmation.
     server.confirm(3, START_BYTES);
     expect(confirmationsWritten(writes)).toEqual([2]);
+  });
+
+  it('confirms every MAX_UNCONFIRMED_COMMANDS packets even when they add up to less than the window', async () => {
+    const { client, server, serverConn, serverReceived } = link({
+      confirmationWindowSize: 1024 * 1024,
+      callTimeoutMs: 1000,
+    });
+    const writes = jest.spyOn(serverConn, 'write');
+    const count = MAX_UNCONFIRMED_COMMANDS + 10;
+    for (let i = 0; i < count; i++) client.send(START);
+    await until(() => serverReceived.length === count);
+    for (let i = 0; i < MAX_UNCONFIRMED_COMMANDS - 1; i++) server.confirm(i, START_BYTES);
+    expect(confirmationsWritten(writes)).toEqual([]);
+    server.confirm(MAX_UNCONFIRMED_COMMANDS - 1, START_BYTES);
+    expect(confirmationsWritten(writes)).toEqual([MAX_UNCONFIRMED_COMMANDS - 1]);
+    await until(() => client.resendBufferBytes === 10 * START_BYTES);
+    for (let i = MAX_UNCONFIRMED_COMMANDS; i < count; i++) server.confirm(i, START_BYTES);
+    expect(confirmationsWritten(writes)).toEqual([MAX_UNCONFIRMED_COMMANDS - 1]);
   });
 
   it('flushConfirmations confirms what was handled since the last confirmation, once', async () => {
