@@ -1,10 +1,10 @@
 import {
-  DELIVERY_FRAME_OVERHEAD,
   HornetQException,
   type ReceiveContinuation,
   type ReceiveLargeMessage,
   type ReceiveMessage,
 } from '../protocol';
+import { DELIVERY_FRAME_OVERHEAD } from '../protocol/packet-codec';
 import { PacketType } from '../protocol/packet-type';
 import type { ClientSession, QueueInfo, QueueToRestore } from './client-session';
 import { RateLimiter } from './rate-limiter';

@@ -1,6 +1,5 @@
 import {
   HornetQException,
-  SEND_FRAME_OVERHEAD,
   type Acknowledge,
   type BindingQueryResponse,
   type CoreMessage,
@@ -11,6 +10,7 @@ import {
   type QueueStatsResponse,
   type ReattachSessionResponse,
 } from '../protocol';
+import { SEND_FRAME_OVERHEAD } from '../protocol/packet-codec';
 import { PacketType } from '../protocol/packet-type';
 import type { Channel, Logger, RemotingConnection } from '../remoting';
 import type { ClientOptions } from './client-options';

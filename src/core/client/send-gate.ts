@@ -1,4 +1,5 @@
-import { HornetQException, SEND_FRAME_OVERHEAD } from '../protocol';
+import { HornetQException } from '../protocol';
+import { SEND_FRAME_OVERHEAD } from '../protocol/packet-codec';
 
 interface AddressCredits {
   available: number;

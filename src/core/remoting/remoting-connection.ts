@@ -4,11 +4,10 @@ import {
   FrameSlab,
   HornetQException,
   ProtocolError,
-  decodeFrameAt,
-  encodePacket,
   packetTypeName,
   type Packet,
 } from '../protocol';
+import { decodeFrameAt, encodePacket } from '../protocol/packet-codec';
 import { Channel, type ChannelOptions } from './channel';
 import type { Logger } from './logger';
 import type { Transport } from './transport';
