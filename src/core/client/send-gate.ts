@@ -55,10 +55,7 @@ export class SendGate {
       entry.failed = false;
       entry.available = 0;
     }
-    if (this.waiting.length === 0 && this.canSend(entry, size)) {
-      this.take(address, entry, size);
-      return invoke(write);
-    }
+    if (this.tryTake(address, size)) return invoke(write);
     return new Promise<T>((resolve, reject) => {
       this.waiting.push({ address, size, write, resolve: resolve as (result: unknown) => void, reject });
       this.topUp(address, entry, size);

@@ -176,18 +176,14 @@ export class RemotingConnection {
   private onData(chunk: Buffer): void {
     this.dataReceived = true;
     try {
-      this.decoder.feedRegions(chunk, this.dispatchFrame);
+      this.decoder.feedRegions(chunk, this.dispatch);
     } catch (error) {
       this.failOnBadInput(error);
     }
   }
 
-  /** One function for every frame (not a closure per chunk). */
-  private readonly dispatchFrame = (buffer: Buffer, start: number, end: number): void => {
-    this.dispatch(buffer, start, end);
-  };
-
-  private dispatch(buffer: Buffer, start: number, end: number): void {
+  /** A bound function, so that feeding a chunk creates no closure. */
+  private readonly dispatch = (buffer: Buffer, start: number, end: number): void => {
     if (this.isClosed) return;
     const { channelId, packet, size } = decodeFrameAt(buffer, start, end, this.detachMessages);
     const channel = this.channels.get(channelId);
@@ -200,7 +196,7 @@ export class RemotingConnection {
         `${packetTypeName(packet.type)} for channel ${channelId}, which does not exist`,
       );
     }
-  }
+  };
 
   private failOnBadInput(error: unknown): void {
     const reason = error instanceof Error ? error.message : String(error);

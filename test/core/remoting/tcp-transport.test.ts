@@ -58,6 +58,29 @@ function frame(seed: number, length: number): Buffer {
   return buffer;
 }
 
+/** A transport connected to a server, and the server's side of the connection. */
+async function connectedPair(): Promise<{ transport: TcpTransport; peer: net.Socket }> {
+  const { port, nextSocket } = await startServer();
+  const accepted = nextSocket();
+  const transport = await connect(port);
+  return { transport, peer: await accepted };
+}
+
+/** Installs handlers that record each onClose; `closed` resolves at the first. */
+function recordCloses(transport: TcpTransport): { closes: Array<Error | undefined>; closed: Promise<void> } {
+  const closes: Array<Error | undefined> = [];
+  const closed = new Promise<void>((resolve) =>
+    transport.setHandlers({
+      onData: () => undefined,
+      onClose: (error) => {
+        closes.push(error);
+        resolve();
+      },
+    }),
+  );
+  return { closes, closed };
+}
+
 afterEach(async () => {
   jest.useRealTimers();
   for (const transport of transports.splice(0)) transport.destroy();
@@ -69,10 +92,7 @@ afterEach(async () => {
 
 describe('TcpTransport', () => {
   it('hands frames that lie side by side (one slab) to the socket as one view, uncopied', async () => {
-    const { port, nextSocket } = await startServer();
-    const accepted = nextSocket();
-    const transport = await connect(port);
-    const peer = await accepted;
+    const { transport, peer } = await connectedPair();
     transport.setHandlers({ onData: () => undefined, onClose: () => undefined });
     const socketWrite = jest.spyOn((transport as unknown as { socket: net.Socket }).socket, 'write');
     const slab = Buffer.concat([frame(1, 17), frame(2, 3000), frame(3, 1)]);
@@ -88,10 +108,7 @@ describe('TcpTransport', () => {
   });
 
   it('hands frames from different buffers to the socket corked, in one go, all bytes in order', async () => {
-    const { port, nextSocket } = await startServer();
-    const accepted = nextSocket();
-    const transport = await connect(port);
-    const peer = await accepted;
+    const { transport, peer } = await connectedPair();
     transport.setHandlers({ onData: () => undefined, onClose: () => undefined });
     const socket = (transport as unknown as { socket: net.Socket }).socket;
     const cork = jest.spyOn(socket, 'cork');
@@ -105,10 +122,7 @@ describe('TcpTransport', () => {
   });
 
   it('delivers everything a peer sends, in order, however it is chunked', async () => {
-    const { port, nextSocket } = await startServer();
-    const accepted = nextSocket();
-    const transport = await connect(port);
-    const peer = await accepted;
+    const { transport, peer } = await connectedPair();
     const chunks: Buffer[] = [];
     const expected = Buffer.concat([frame(7, 100_000), frame(8, 5), frame(9, 70_000)]);
     const done = new Promise<void>((resolve) => {
@@ -129,20 +143,8 @@ describe('TcpTransport', () => {
   });
 
   it('close() sends what is queued, then closes cleanly', async () => {
-    const { port, nextSocket } = await startServer();
-    const accepted = nextSocket();
-    const transport = await connect(port);
-    const peer = await accepted;
-    const closes: Array<Error | undefined> = [];
-    const closed = new Promise<void>((resolve) =>
-      transport.setHandlers({
-        onData: () => undefined,
-        onClose: (error) => {
-          closes.push(error);
-          resolve();
-        },
-      }),
-    );
+    const { transport, peer } = await connectedPair();
+    const { closes, closed } = recordCloses(transport);
     const peerData: Buffer[] = [];
     peer.on('data', (chunk: Buffer) => peerData.push(chunk));
     const peerEnded = new Promise<void>((resolve) => peer.once('end', resolve));
@@ -158,20 +160,8 @@ describe('TcpTransport', () => {
   });
 
   it('calls onClose once, with the error, when the peer resets the connection', async () => {
-    const { port, nextSocket } = await startServer();
-    const accepted = nextSocket();
-    const transport = await connect(port);
-    const peer = await accepted;
-    const closes: Array<Error | undefined> = [];
-    const closed = new Promise<void>((resolve) =>
-      transport.setHandlers({
-        onData: () => undefined,
-        onClose: (error) => {
-          closes.push(error);
-          resolve();
-        },
-      }),
-    );
+    const { transport, peer } = await connectedPair();
+    const { closes, closed } = recordCloses(transport);
     peer.resetAndDestroy();
     await closed;
     // Give any second notification a chance to arrive.
@@ -186,20 +176,8 @@ describe('TcpTransport', () => {
   });
 
   it('destroy() drops what is queued and reports the given error once', async () => {
-    const { port, nextSocket } = await startServer();
-    const accepted = nextSocket();
-    const transport = await connect(port);
-    const peer = await accepted;
-    const closes: Array<Error | undefined> = [];
-    const closed = new Promise<void>((resolve) =>
-      transport.setHandlers({
-        onData: () => undefined,
-        onClose: (error) => {
-          closes.push(error);
-          resolve();
-        },
-      }),
-    );
+    const { transport, peer } = await connectedPair();
+    const { closes, closed } = recordCloses(transport);
     const peerData: Buffer[] = [];
     peer.on('data', (chunk: Buffer) => peerData.push(chunk));
     const peerClosed = new Promise<void>((resolve) => peer.once('close', () => resolve()));
