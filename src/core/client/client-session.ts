@@ -454,7 +454,7 @@ export class ClientSession {
     const packet: Packet = { type: PacketType.SESS_SEND, message, requiresResponse: blocking };
     let frame: Buffer;
     try {
-      frame = this.channel.connection.encode(this.channel.id, packet);
+      frame = this.channel.encode(packet);
     } catch (error) {
       return Promise.reject(error);
     }

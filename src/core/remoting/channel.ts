@@ -1,4 +1,5 @@
 import { HornetQException, packetTypeName, type Packet, type ResponsePacket } from '../protocol';
+import { FrameSlab } from '../protocol/frame-slab';
 import { PacketType } from '../protocol/packet-type';
 import { isResponse, requiresConfirmation } from '../protocol/packets';
 import type { RemotingConnection } from './remoting-connection';
@@ -40,6 +41,8 @@ interface PendingCall {
 export class Channel {
   private handler: PacketHandler | null = null;
   private readonly resendBuffer: ResendBuffer | null;
+  /** Where this channel's frames are encoded (see RemotingConnection.encode). */
+  private readonly slab = new FrameSlab();
   private readonly resendLimit: number;
   private sentCommands = 0;
   private lastReceivedId = -1;
@@ -68,6 +71,11 @@ export class Channel {
 
   get connection(): RemotingConnection {
     return this.conn;
+  }
+
+  /** Encodes a packet as a frame of this channel (for send(), or to send later). */
+  encode(packet: Packet): Buffer {
+    return this.conn.encode(this.id, packet, this.slab);
   }
 
   get confirmationWindowSize(): number {
@@ -162,7 +170,7 @@ export class Channel {
    * Sends a packet; returns its command id, or -1 when it is not counted. `frame` is the packet
    * already encoded for this channel, when the caller had to encode it early.
    */
-  send(packet: Packet, frame: Buffer = this.conn.encode(this.id, packet)): number {
+  send(packet: Packet, frame: Buffer = this.encode(packet)): number {
     if (this.isClosed) throw new HornetQException('OBJECT_CLOSED', `channel ${this.id} is closed`);
     let commandId = -1;
     if (requiresConfirmation(packet.type)) {

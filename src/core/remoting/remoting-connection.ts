@@ -135,8 +135,13 @@ export class RemotingConnection {
     return this.channels.size;
   }
 
-  encode(channelId: number, packet: Packet): Buffer {
-    const frame = encodePacket(channelId, packet, this.outgoing);
+  /**
+   * Encodes a frame, from `slab` or from the connection's own. Each channel encodes from a slab of
+   * its own: the frames its resend buffer holds then lie together, so they keep about their own
+   * size in slabs alive, not every slab whose other frames (another channel's) are long gone.
+   */
+  encode(channelId: number, packet: Packet, slab: FrameSlab = this.outgoing): Buffer {
+    const frame = encodePacket(channelId, packet, slab);
     if (frame.length > this.maxFrameBytes) {
       throw new HornetQException(
         'INTERNAL_ERROR',

@@ -151,6 +151,28 @@ describe('Channel command counting', () => {
   });
 });
 
+describe('Channel frames', () => {
+  it('encodes each channel from a slab of its own, so a resend buffer keeps no other channel’s slabs', () => {
+    const { clientConn, client } = link({ confirmationWindowSize: 1024, callTimeoutMs: 1000 });
+    const other = clientConn.createChannel(CHANNEL + 1, {
+      confirmationWindowSize: 1024,
+      callTimeoutMs: 1000,
+    });
+    const written = jest.spyOn(clientConn, 'writeFrame');
+    for (let i = 0; i < 3; i++) {
+      client.send(START);
+      other.send(START);
+    }
+    const frames = written.mock.calls.map((call) => call[0]);
+    const ours = frames.filter((_, i) => i % 2 === 0);
+    const theirs = frames.filter((_, i) => i % 2 === 1);
+    expect(new Set(ours.map((frame) => frame.buffer)).size).toBe(1);
+    expect(ours[0]?.buffer).not.toBe(theirs[0]?.buffer);
+    // Side by side within the channel: one run for the transport, one contiguous range to hold.
+    expect(ours[1]?.byteOffset).toBe((ours[0]?.byteOffset ?? 0) + START_BYTES);
+  });
+});
+
 describe('Channel confirmations', () => {
   it('sends PacketsConfirmed when the confirmed bytes reach the window, not before', async () => {
     const { client, server, serverConn, serverReceived } = link({
