@@ -23,6 +23,12 @@ export interface ChannelOptions {
   callTimeoutMs: number;
   /** Most bytes the resend buffer may hold before senders wait (default 2 × the window). */
   resendBufferLimitBytes?: number;
+  /**
+   * For a side whose sends do not wait (the broker): the most the peer may leave unconfirmed.
+   * Past it, `exceeded` runs once (on the next tick, not inside the send): the peer is not
+   * keeping the confirmation protocol, and the owner ends what must end.
+   */
+  unconfirmedLimit?: { bytes: number; commands: number; exceeded(): void };
 }
 
 interface PendingCall {
@@ -58,6 +64,8 @@ export class Channel {
   private replayed = 0;
   /** While a failover is in progress: packets are numbered and buffered but not written. */
   private holding = false;
+  /** The unconfirmed limit was passed and reported; reset once confirmations bring it back. */
+  private limitReported = false;
 
   constructor(
     readonly id: number,
@@ -136,6 +144,7 @@ export class Channel {
     this.holding = false;
     if (this.resendBuffer === null) return 0;
     this.resendBuffer.clearUpTo(peerLastConfirmedId);
+    this.limitReported = false;
     let count = 0;
     for (const frame of this.resendBuffer.frames()) {
       this.conn.writeFrame(frame);
@@ -154,6 +163,7 @@ export class Channel {
     this.holding = false;
     this.returnBlocking(error);
     this.resendBuffer?.reset();
+    this.limitReported = false;
     this.sentCommands = 0;
     this.lastReceivedId = -1;
     this.lastConfirmedId = -1;
@@ -175,7 +185,10 @@ export class Channel {
     let commandId = -1;
     if (requiresConfirmation(packet.type)) {
       commandId = this.sentCommands++;
-      this.resendBuffer?.push(frame);
+      if (this.resendBuffer !== null) {
+        this.resendBuffer.push(frame);
+        this.checkUnconfirmedLimit(this.resendBuffer);
+      }
     }
     if (!this.holding) this.conn.writeFrame(frame);
     return commandId;
@@ -227,6 +240,7 @@ export class Channel {
   handlePacket(packet: Packet, size: number): void {
     if (packet.type === PacketType.PACKETS_CONFIRMED) {
       this.resendBuffer?.clearUpTo(packet.commandId);
+      this.limitReported = false;
       this.wakeCapacityWaiters();
       return;
     }
@@ -299,6 +313,14 @@ export class Channel {
     } else {
       call.resolve(response);
     }
+  }
+
+  private checkUnconfirmedLimit(held: ResendBuffer): void {
+    const limit = this.options.unconfirmedLimit;
+    if (limit === undefined || this.limitReported) return;
+    if (held.bytes <= limit.bytes && held.size <= limit.commands) return;
+    this.limitReported = true;
+    process.nextTick(limit.exceeded);
   }
 
   private wakeCapacityWaiters(all = false): void {

@@ -8,7 +8,13 @@ import {
   type ReattachSession,
 } from '../../core/protocol';
 import { PacketType } from '../../core/protocol/packet-type';
-import { CHANNEL_ID, FIRST_SESSION_CHANNEL, type Logger, type RemotingConnection } from '../../core/remoting';
+import {
+  CHANNEL_ID,
+  FIRST_SESSION_CHANNEL,
+  MAX_UNCONFIRMED_COMMANDS,
+  type Logger,
+  type RemotingConnection,
+} from '../../core/remoting';
 import type { PostOffice } from '../postoffice/post-office';
 import type { MetadataRegistry } from '../session/metadata-registry';
 import { ServerSession, type SessionOwner } from '../session/server-session';
@@ -177,6 +183,11 @@ export class ServerConnection implements SessionOwner {
     const channel = this.remoting.createChannel(packet.sessionChannelId, {
       confirmationWindowSize: packet.windowSize,
       callTimeoutMs: 30_000,
+      unconfirmedLimit: {
+        ...unconfirmedLimitFor(packet.windowSize),
+        // The session's owner at the time: a reattach moves the session to another connection.
+        exceeded: () => session.owner.clientFellBehind(session, packet.sessionChannelId),
+      },
     });
     const session = new ServerSession(
       channel,
@@ -257,6 +268,24 @@ export class ServerConnection implements SessionOwner {
   }
 
   /**
+   * The client leaves far more unconfirmed than the protocol lets it (section 6 of PROTOCOL.md):
+   * what the session's resend buffer holds would grow without bound. A connected client loses its
+   * connection (it may reattach, which confirms what it has); a detached session is closed (its
+   * client will re-create it).
+   */
+  clientFellBehind(session: ServerSession, channelId: number): void {
+    const reason = `the client left more than the broker keeps unconfirmed on session channel ${channelId}`;
+    if (!this.transportGone) {
+      this.logger.warn({ reason }, `closing connection ${this.remoting.id}: ${reason}`);
+      this.remoting.fail(new HornetQException('UNSUPPORTED_PACKET', `protocol error: ${reason}`));
+    } else if (this.sessions.has(session)) {
+      this.logger.warn({ reason }, `closing detached session ${session.name}: ${reason}`);
+      session.close(true);
+      this.sessionClosed(session);
+    }
+  }
+
+  /**
    * The link is gone. Sessions that can be reattached wait for their client until the TTL check
    * reaps the connection; the others are closed now.
    */
@@ -311,4 +340,14 @@ function tokenMatches(expected: Buffer, presentedHex: string): boolean {
     return false;
   }
   return timingSafeEqual(expected, presented);
+}
+
+/**
+ * What a session's client may leave unconfirmed before the broker gives up on it: far more than
+ * a client that keeps the protocol ever does (it confirms every window's bytes or 1 024 commands,
+ * and what it has not handled yet is bounded by its consumer windows and its own requests), yet a
+ * bound: a client that never confirms cannot make the broker keep everything it sent.
+ */
+function unconfirmedLimitFor(windowSize: number): { bytes: number; commands: number } {
+  return { bytes: 8 * Math.max(windowSize, 0) + 32 * 1024 * 1024, commands: 64 * MAX_UNCONFIRMED_COMMANDS };
 }

@@ -44,6 +44,8 @@ export interface SessionOwner {
   addUniqueMetadata(session: ServerSession, key: string, data: string): void;
   /** Called once when the session has closed and released everything. */
   sessionClosed(session: ServerSession): void;
+  /** The client leaves more unconfirmed on the session's channel than the broker keeps. */
+  clientFellBehind(session: ServerSession, channelId: number): void;
 }
 
 /**

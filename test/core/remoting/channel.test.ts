@@ -220,6 +220,36 @@ describe('Channel confirmations', () => {
     expect(confirmationsWritten(writes)).toEqual([MAX_UNCONFIRMED_COMMANDS - 1]);
   });
 
+  it('reports once, on the next tick, when the peer leaves more unconfirmed than the limit, and again after it confirms', async () => {
+    let exceeded = 0;
+    const limited: ChannelOptions = {
+      confirmationWindowSize: 1024 * 1024,
+      callTimeoutMs: 1000,
+      unconfirmedLimit: { bytes: 1024 * 1024, commands: 3, exceeded: () => exceeded++ },
+    };
+    const { client, server, serverReceived } = link(limited, {
+      confirmationWindowSize: 1024 * 1024,
+      callTimeoutMs: 1000,
+    });
+    for (let i = 0; i < 3; i++) client.send(START);
+    await tick();
+    expect(exceeded).toBe(0);
+    client.send(START);
+    expect(exceeded).toBe(0);
+    await tick();
+    expect(exceeded).toBe(1);
+    client.send(START);
+    await tick();
+    expect(exceeded).toBe(1);
+    await until(() => serverReceived.length === 5);
+    for (let i = 0; i < 5; i++) server.confirm(i, START_BYTES);
+    server.flushConfirmations();
+    await until(() => client.resendBufferBytes === 0);
+    for (let i = 0; i < 4; i++) client.send(START);
+    await tick();
+    expect(exceeded).toBe(2);
+  });
+
   it('flushConfirmations confirms what was handled since the last confirmation, once', async () => {
     const { client, server, serverConn, serverReceived } = link({
       confirmationWindowSize: 1024,
