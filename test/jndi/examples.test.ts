@@ -8,7 +8,7 @@ import {
 } from '../../src';
 import { captureLogger } from './support';
 
-const EXAMPLES = path.resolve(__dirname, '../../../shared/testdata/hornetq-examples');
+const EXAMPLES = path.resolve(__dirname, '../fixtures/hornetq-examples');
 const example = (name: string): string => path.join(EXAMPLES, name);
 
 type Expected =
