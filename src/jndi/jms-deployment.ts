@@ -128,6 +128,7 @@ export class JmsDeployment {
       case 'connection-factory': {
         const resolve = this.hooks.resolveConnector ?? ((connector) => connector);
         const factory = new HornetQConnectionFactory(
+          item.definition.ha,
           ...item.definition.connectors.map((c) => resolve({ ...c })),
         );
         return applyFactorySettings(factory, item.definition.settings);
