@@ -46,3 +46,42 @@ export const DEFAULT_CONNECTION_FACTORY_CONFIG: Readonly<ConnectionFactoryConfig
   cacheLargeMessagesClient: false,
   failoverOnInitialConnection: false,
 });
+
+/**
+ * What HornetQ's factory also holds and this one has no use for: there are no thread pools in Node
+ * and no load-balancing policy classes to load (the connectors are tried in order). Kept so that
+ * each getter returns what was set (from hornetq-jms.xml, say), as HornetQ's do.
+ */
+export interface UnusedFactoryAttributes {
+  connectionLoadBalancingPolicyClassName: string;
+  useGlobalPools: boolean;
+  scheduledThreadPoolMaxSize: number;
+  threadPoolMaxSize: number;
+}
+
+export const DEFAULT_UNUSED_FACTORY_ATTRIBUTES: Readonly<UnusedFactoryAttributes> = Object.freeze({
+  connectionLoadBalancingPolicyClassName:
+    'org.hornetq.api.core.client.loadbalance.RoundRobinConnectionLoadBalancingPolicy',
+  useGlobalPools: true,
+  scheduledThreadPoolMaxSize: 5,
+  threadPoolMaxSize: -1,
+});
+
+/** What is wrong with a value for one of the unused attributes (their ranges in hornetq-jms.xsd), or null. */
+export function unusedAttributeProblem(name: keyof UnusedFactoryAttributes, value: unknown): string | null {
+  switch (name) {
+    case 'connectionLoadBalancingPolicyClassName':
+      return typeof value === 'string' && value.trim().length > 0
+        ? null
+        : `${name} must be a non-empty string (actual value: ${String(value)})`;
+    case 'useGlobalPools':
+      return typeof value === 'boolean'
+        ? null
+        : `${name} must be true or false (actual value: ${String(value)})`;
+    case 'scheduledThreadPoolMaxSize':
+    case 'threadPoolMaxSize':
+      return typeof value === 'number' && Number.isInteger(value) && (value === -1 || value > 0)
+        ? null
+        : `${name} must be -1 or an integer > 0 (actual value: ${String(value)})`;
+  }
+}

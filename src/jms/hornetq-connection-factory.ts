@@ -1,5 +1,11 @@
 import { clientOptionProblem, type TransportConfiguration } from '../core/client';
-import { DEFAULT_CONNECTION_FACTORY_CONFIG, type ConnectionFactoryConfig } from './connection-factory-config';
+import {
+  DEFAULT_CONNECTION_FACTORY_CONFIG,
+  DEFAULT_UNUSED_FACTORY_ATTRIBUTES,
+  unusedAttributeProblem,
+  type ConnectionFactoryConfig,
+  type UnusedFactoryAttributes,
+} from './connection-factory-config';
 import { IllegalStateException, JMSException } from './exceptions';
 import { HornetQConnection } from './hornetq-connection';
 
@@ -13,10 +19,21 @@ const USED = 'Cannot set attribute on HornetQConnectionFactory after it has been
 export class HornetQConnectionFactory {
   private readonly connectors: TransportConfiguration[];
   private readonly config: ConnectionFactoryConfig = { ...DEFAULT_CONNECTION_FACTORY_CONFIG };
+  private readonly unused: UnusedFactoryAttributes = { ...DEFAULT_UNUSED_FACTORY_ATTRIBUTES };
+  private readonly ha: boolean;
   private readonly connections = new Set<HornetQConnection>();
   private used = false;
 
-  constructor(...connectors: TransportConfiguration[]) {
+  /** A factory without HA (HornetQ's createConnectionFactoryWithoutHA); no connector: localhost:5445. */
+  constructor(...connectors: TransportConfiguration[]);
+  /**
+   * HornetQ's `(ha, connectors...)`: `ha` is what isHA() returns. Live/backup failover is not
+   * implemented, so either way the factory reconnects (and reattaches) to its own connectors.
+   */
+  constructor(ha: boolean, ...connectors: TransportConfiguration[]);
+  constructor(...args: Array<boolean | TransportConfiguration>) {
+    this.ha = args[0] === true;
+    const connectors = args.filter((arg): arg is TransportConfiguration => typeof arg !== 'boolean');
     this.connectors =
       connectors.length > 0 ? connectors.map((c) => ({ ...c })) : [{ host: 'localhost', port: 5445 }];
   }
@@ -44,7 +61,7 @@ export class HornetQConnectionFactory {
   }
 
   isHA(): boolean {
-    return false;
+    return this.ha;
   }
 
   getConfirmationWindowSize(): number {
@@ -215,6 +232,34 @@ export class HornetQConnectionFactory {
   setClientID(id: string | null): void {
     this.set('clientID', id);
   }
+  /** Recorded only: the factory tries its connectors in order. */
+  getConnectionLoadBalancingPolicyClassName(): string {
+    return this.unused.connectionLoadBalancingPolicyClassName;
+  }
+  setConnectionLoadBalancingPolicyClassName(className: string): void {
+    this.record('connectionLoadBalancingPolicyClassName', className);
+  }
+  /** Recorded only: Node has no thread pools. */
+  isUseGlobalPools(): boolean {
+    return this.unused.useGlobalPools;
+  }
+  setUseGlobalPools(on: boolean): void {
+    this.record('useGlobalPools', on);
+  }
+  /** Recorded only: Node has no thread pools. */
+  getScheduledThreadPoolMaxSize(): number {
+    return this.unused.scheduledThreadPoolMaxSize;
+  }
+  setScheduledThreadPoolMaxSize(threads: number): void {
+    this.record('scheduledThreadPoolMaxSize', threads);
+  }
+  /** Recorded only: Node has no thread pools. */
+  getThreadPoolMaxSize(): number {
+    return this.unused.threadPoolMaxSize;
+  }
+  setThreadPoolMaxSize(threads: number): void {
+    this.record('threadPoolMaxSize', threads);
+  }
 
   /** Checks the used-rule and the value's range, then records it. */
   private set<K extends keyof ConnectionFactoryConfig>(name: K, value: ConnectionFactoryConfig[K]): void {
@@ -222,6 +267,14 @@ export class HornetQConnectionFactory {
     const problem = clientOptionProblem(name, value) ?? batchSizeProblem(name, value);
     if (problem !== null) throw new JMSException(problem, 'INVALID_CONFIGURATION');
     this.config[name] = value;
+  }
+
+  /** As set, for what this implementation has no use for: the same used-rule, HornetQ's ranges. */
+  private record<K extends keyof UnusedFactoryAttributes>(name: K, value: UnusedFactoryAttributes[K]): void {
+    if (this.used) throw new IllegalStateException(USED);
+    const problem = unusedAttributeProblem(name, value);
+    if (problem !== null) throw new JMSException(problem, 'INVALID_CONFIGURATION');
+    this.unused[name] = value;
   }
 }
 

@@ -1,5 +1,5 @@
 import { HornetQDestination } from '../jms/destination';
-import { normalizeName, parentContexts } from './names';
+import { normalizeName, normalizePrefix, parentContexts } from './names';
 import { NameAlreadyBoundException, NameNotFoundException, NamingException } from './naming-exceptions';
 
 export interface NameClassPair {
@@ -64,8 +64,9 @@ export class BindingRegistry {
     this.bindings.set(to, object);
   }
 
+  /** Every binding whose canonical name starts with the prefix's canonical form (see normalizePrefix). */
   list(prefix?: string): NameClassPair[] {
-    const start = prefix === undefined || stripLeadingSlashes(prefix) === '' ? '' : listPrefix(prefix);
+    const start = prefix === undefined ? '' : normalizePrefix(prefix);
     return [...this.bindings.keys()]
       .filter((name) => name.startsWith(start))
       .sort()
@@ -94,16 +95,6 @@ export class BindingRegistry {
   private namesUnder(key: string): string[] {
     return [...this.bindings.keys()].filter((name) => name.startsWith(`${key}/`)).sort();
   }
-}
-
-function stripLeadingSlashes(name: string): string {
-  return name.replace(/^\/+/, '');
-}
-
-/** A prefix in canonical form; a trailing '/' (a context) is kept so that 'queue/' lists only its names. */
-function listPrefix(prefix: string): string {
-  const canonical = normalizeName(prefix);
-  return prefix.endsWith('/') ? `${canonical}/` : canonical;
 }
 
 function classNameOf(object: unknown): string {

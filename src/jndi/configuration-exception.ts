@@ -4,10 +4,11 @@ export interface ConfigurationProblem {
   line: number | null;
   /** The element's name as written, without angle brackets; null when no element is at fault. */
   element: string | null;
+  /** What is wrong; about an element, it starts with it (`<element> must be ...`), so it reads alone. */
   message: string;
 }
 
-/** `file:line: <element> message`, leaving out what is not known. */
+/** `file:line: <element> message`, leaving out what is not known (the message names the element). */
 export function formatProblem(problem: ConfigurationProblem): string {
   const place =
     problem.file === null
@@ -15,8 +16,7 @@ export function formatProblem(problem: ConfigurationProblem): string {
       : problem.line === null
         ? `${problem.file}: `
         : `${problem.file}:${problem.line}: `;
-  const element = problem.element === null ? '' : `<${problem.element}> `;
-  return `${place}${element}${problem.message}`;
+  return `${place}${problem.message}`;
 }
 
 /**

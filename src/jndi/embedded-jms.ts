@@ -16,6 +16,7 @@ import { createContainer } from './container/create-container';
 import { resolve, ServiceId } from './container/service-ids';
 import { registryOf, type InitialContext, type InitialContextOptions } from './initial-context';
 import { JmsDeployer } from './jms-deployer';
+import { problemAt } from './problems';
 import type { Environment } from './xml/placeholders';
 
 export interface EmbeddedJMSOptions extends ConfigFiles {
@@ -208,12 +209,13 @@ export class EmbeddedJMS {
 function refuseTls(server: ServerConfiguration | null): void {
   const problems = (server?.acceptors ?? [])
     .filter((acceptor) => acceptor.sslEnabled)
-    .map((acceptor) => ({
-      file: server?.file ?? null,
-      line: acceptor.line,
-      element: 'acceptor',
-      message: `acceptor '${acceptor.config.name}' has ssl-enabled, and TLS is not implemented: refusing to start rather than serve plain TCP`,
-    }));
+    .map((acceptor) =>
+      problemAt(
+        server?.file ?? null,
+        { name: 'acceptor', line: acceptor.line },
+        `acceptor '${acceptor.config.name}' has ssl-enabled, and TLS is not implemented: refusing to start rather than serve plain TCP`,
+      ),
+    );
   if (problems.length > 0) throw new ConfigurationException(problems);
 }
 

@@ -104,7 +104,11 @@ export class InitialContext {
     registryOf(this).rename(oldName, newName);
   }
 
-  /** Every binding whose name starts with `prefix` (all when omitted), names without a leading '/'. */
+  /**
+   * Every binding whose name starts with `prefix` (all when omitted), names without a leading '/'.
+   * The prefix may be any name's beginning: 'java:/' lists the 'java:' names, 'queue/' the context
+   * 'queue', 'qu' every name starting so.
+   */
   list(prefix?: string): NameClassPair[] {
     return registryOf(this).list(prefix);
   }

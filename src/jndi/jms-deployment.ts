@@ -10,8 +10,9 @@ import type {
   QueueDefinition,
   TopicDefinition,
 } from './config/jms-configuration';
-import { ConfigurationException, type ConfigurationProblem } from './configuration-exception';
+import { ConfigurationException } from './configuration-exception';
 import { normalizeName } from './names';
+import { problemAt } from './problems';
 
 export interface DeploymentHooks {
   /** What a factory connects to for a configured connector (EmbeddedJMS: port 0 → its acceptor's port). */
@@ -113,13 +114,9 @@ export class JmsDeployment {
     try {
       this.registry.bind(entry.name, object);
     } catch (error) {
-      const problem: ConfigurationProblem = {
-        file: this.file,
-        line: entry.line,
-        element: 'entry',
-        message: `${entry.name} cannot be bound for ${key}: ${(error as Error).message}`,
-      };
-      throw new ConfigurationException([problem]);
+      const site = { name: 'entry', line: entry.line };
+      const message = `${entry.name} cannot be bound for ${key}: ${(error as Error).message}`;
+      throw new ConfigurationException([problemAt(this.file, site, message)]);
     }
   }
 
@@ -128,6 +125,7 @@ export class JmsDeployment {
       case 'connection-factory': {
         const resolve = this.hooks.resolveConnector ?? ((connector) => connector);
         const factory = new HornetQConnectionFactory(
+          item.definition.ha,
           ...item.definition.connectors.map((c) => resolve({ ...c })),
         );
         return applyFactorySettings(factory, item.definition.settings);

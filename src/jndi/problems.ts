@@ -7,6 +7,23 @@ export interface ProblemSite {
 }
 
 /**
+ * A problem about an element (or none): its message starts with the element, `<name> `, so that
+ * the message says where even when it is shown without the `element` field.
+ */
+export function problemAt(
+  file: string | null,
+  site: ProblemSite | null,
+  message: string,
+): ConfigurationProblem {
+  return {
+    file,
+    line: site?.line ?? null,
+    element: site?.name ?? null,
+    message: site === null ? message : `<${site.name}> ${message}`,
+  };
+}
+
+/**
  * Collects what is wrong with one file, so that a file with several errors reports all of them at
  * once, and the warnings, each said once per file and subject.
  */
@@ -49,6 +66,6 @@ export class Problems {
   }
 
   private problem(site: ProblemSite | null, message: string): ConfigurationProblem {
-    return { file: this.file, line: site?.line ?? null, element: site?.name ?? null, message };
+    return problemAt(this.file, site, message);
   }
 }

@@ -84,7 +84,7 @@ const FACTORY_CASES: Array<[string, string, string]> = [
 describe('hornetq-jms.xml: a bad value for every validated element', () => {
   test.each(FACTORY_CASES)('<%s>%s</…>', (element, value, message) => {
     const error = jms(factoryWith(`<${element}>${value}</${element}>`));
-    expect(error.problems).toEqual([{ file: FILE, line: 5, element, message }]);
+    expect(error.problems).toEqual([{ file: FILE, line: 5, element, message: `<${element}> ${message}` }]);
     expect(error.message).toBe(`${FILE}:5: <${element}> ${message}`);
     expect([error.file, error.line, error.element]).toEqual([FILE, 5, element]);
   });
@@ -99,18 +99,19 @@ describe('hornetq-jms.xml: a bad value for every validated element', () => {
     expect(jms(factoryWith('<call-timeout><x/></call-timeout>')).problems[0]).toMatchObject({
       line: 5,
       element: 'call-timeout',
-      message: 'holds a value, not elements (found <x>)',
+      message: '<call-timeout> holds a value, not elements (found <x>)',
     });
     const signature = jms(factoryWith('').replace('name="cf"', 'name="cf" signature="both"'));
     expect(signature.problems[0]).toMatchObject({
       line: 2,
-      message: 'Invalid signature both parsing Connection Factory (expected generic, queue or topic)',
+      message:
+        '<connection-factory> Invalid signature both parsing Connection Factory (expected generic, queue or topic)',
     });
     const queue = jms(
       '<configuration xmlns="urn:hornetq">\n  <queue name="q"><durable>false</durable></queue>\n</configuration>',
     );
     expect(queue.problems).toEqual([
-      { file: FILE, line: 2, element: 'queue', message: 'needs at least one <entry>' },
+      { file: FILE, line: 2, element: 'queue', message: '<queue> needs at least one <entry>' },
     ]);
   });
 
@@ -128,9 +129,9 @@ describe('hornetq-jms.xml: a bad value for every validated element', () => {
       [4, 'selector'],
     ]);
     expect(error.problems[0]?.message).toBe(
-      'must come before <durable> in <queue> (order: entry, selector, durable)',
+      '<entry> must come before <durable> in <queue> (order: entry, selector, durable)',
     );
-    expect(error.problems[1]?.message).toMatch(/^is not a valid selector: /);
+    expect(error.problems[1]?.message).toMatch(/^<selector> is not a valid selector: /);
   });
 });
 
@@ -140,7 +141,7 @@ describe('hornetq-jms.xml: structure', () => {
     expect(error.problems).toHaveLength(1);
     expect(error.problems[0]).toMatchObject({ line: 5, element: 'confirmation-window' });
     expect(error.problems[0]?.message).toMatch(
-      /^is not allowed in <connection-factory> \(expected one of: connectors, discovery-group-ref, entries, client-failure-check-period, /,
+      /^<confirmation-window> is not allowed in <connection-factory> \(expected one of: connectors, discovery-group-ref, entries, client-failure-check-period, /,
     );
     const root = jms('<configuration xmlns="urn:hornetq">\n\n  <destination name="x"/>\n</configuration>');
     expect(root.message).toBe(
@@ -162,10 +163,12 @@ describe('hornetq-jms.xml: structure', () => {
       [5, 'entries'],
     ]);
     expect(error.problems[0]?.message).toMatch(
-      /^is not allowed in <connection-factory> \(expected one of: connectors, /,
+      /^<entry> is not allowed in <connection-factory> \(expected one of: connectors, /,
     );
-    expect(error.problems[1]?.message).toBe('is not allowed in <entries> (expected one of: entry)');
-    expect(error.problems[2]?.message).toBe('needs at least one <entry> in <entries>');
+    expect(error.problems[1]?.message).toBe(
+      '<connector-ref> is not allowed in <entries> (expected one of: entry)',
+    );
+    expect(error.problems[2]?.message).toBe('<entries> needs at least one <entry> in <entries>');
   });
 
   test('the order of hornetq-jms.xsd: factories before queues and topics', () => {
@@ -180,7 +183,8 @@ describe('hornetq-jms.xml: structure', () => {
         file: FILE,
         line: 3,
         element: 'connection-factory',
-        message: 'must come before every <queue> and <topic> (found after <queue> at line 2)',
+        message:
+          '<connection-factory> must come before every <queue> and <topic> (found after <queue> at line 2)',
       },
     ]);
   });
@@ -208,13 +212,13 @@ describe('hornetq-jms.xml: structure', () => {
       [
         3,
         'connector-ref',
-        "Connector 'nety' not found on the main configuration file (hornetq-configuration.xml)",
+        "<connector-ref> Connector 'nety' not found on the main configuration file (hornetq-configuration.xml)",
       ],
-      [6, 'discovery-group-ref', "Discovery Group 'dg' does not exist on main config"],
+      [6, 'discovery-group-ref', "<discovery-group-ref> Discovery Group 'dg' does not exist on main config"],
       [
         8,
         'connection-factory',
-        'has neither <connectors> nor <discovery-group-ref> (No Connector name configured on create ConnectionFactory)',
+        '<connection-factory> has neither <connectors> nor <discovery-group-ref> (No Connector name configured on create ConnectionFactory)',
       ],
     ]);
   });
@@ -229,7 +233,7 @@ describe('hornetq-jms.xml: structure', () => {
         file: FILE,
         line: 3,
         element: 'entry',
-        message: 'queue/x already has an object bound (by <queue name="a"> at line 2)',
+        message: '<entry> queue/x already has an object bound (by <queue name="a"> at line 2)',
       },
     ]);
   });
@@ -294,7 +298,7 @@ describe('safe parsing', () => {
       line: 2,
       element: 'queue',
       message:
-        'unknown entity &lol;: only &lt; &gt; &amp; &quot; &apos; and character references are allowed',
+        '<queue> unknown entity &lol;: only &lt; &gt; &amp; &quot; &apos; and character references are allowed',
     });
     const ok = parseJmsConfiguration(
       '<configuration xmlns="urn:hornetq"><queue name="a&#35;b&#x2a;&amp;&lt;"><entry name="q"/></queue></configuration>',
@@ -311,7 +315,9 @@ describe('safe parsing', () => {
 </configuration>`);
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
     expect(Object.prototype).not.toHaveProperty('polluted');
-    expect(error.problems.map((p) => [p.line, p.element, p.message.slice(0, 22)])).toEqual([
+    expect(
+      error.problems.map((p) => [p.line, p.element, p.message.slice(`<${p.element}> `.length).slice(0, 22)]),
+    ).toEqual([
       [2, '__proto__', 'is not allowed in <con'],
       [4, 'connection-factory', 'must come before every'],
       [4, 'prototype', 'is not allowed in <con'],
@@ -319,8 +325,10 @@ describe('safe parsing', () => {
       [3, 'queue', 'has an unknown attribu'],
       [3, 'queue', 'has an unknown attribu'],
     ]);
-    expect(error.problems[4]?.message).toBe("has an unknown attribute '__proto__' (expected: name)");
-    expect(error.problems[5]?.message).toBe("has an unknown attribute 'constructor' (expected: name)");
+    expect(error.problems[4]?.message).toBe("<queue> has an unknown attribute '__proto__' (expected: name)");
+    expect(error.problems[5]?.message).toBe(
+      "<queue> has an unknown attribute 'constructor' (expected: name)",
+    );
     const addressSettings = parseServerConfiguration(
       `<configuration xmlns="urn:hornetq"><security-enabled>false</security-enabled><address-settings>
   <address-setting match="__proto__"><max-delivery-attempts>3</max-delivery-attempts></address-setting>
@@ -548,7 +556,7 @@ describe('hornetq-configuration.xml: a bad value for every validated element', (
     const error = core(coreWith(element));
     expect(error.problems).toHaveLength(1);
     expect(error.problems[0]).toMatchObject({ file: 'hornetq-configuration.xml', line, element: name });
-    if (match === 'prefix') expect(error.problems[0]?.message.startsWith(message)).toBe(true);
-    else expect(error.problems[0]?.message).toBe(message);
+    if (match === 'prefix') expect(error.problems[0]?.message.startsWith(`<${name}> ${message}`)).toBe(true);
+    else expect(error.problems[0]?.message).toBe(`<${name}> ${message}`);
   });
 });

@@ -81,6 +81,27 @@ describe('InitialContext registry operations', () => {
     expect(normalizeName('java://a//b')).toBe('java:/a/b');
   });
 
+  test("list: a prefix may be any name's beginning, 'java:/' and 'java:' included", () => {
+    const context = new InitialContext();
+    context.bind('java:/jms/queue/Orders', 'q');
+    context.bind('java:/ConnectionFactory', 'cf');
+    context.bind('javaQueue', 'j');
+    context.bind('queue/a', 'a');
+    const names = (prefix: string): string[] => context.list(prefix).map((pair) => pair.name);
+    const JAVA_NAMES = ['java:/ConnectionFactory', 'java:/jms/queue/Orders'];
+    expect(names('java:/')).toEqual(JAVA_NAMES);
+    expect(names('java:')).toEqual(JAVA_NAMES);
+    expect(names('/java://')).toEqual(JAVA_NAMES);
+    expect(names('java:/j')).toEqual(['java:/jms/queue/Orders']);
+    expect(names('java:jms/')).toEqual(['java:/jms/queue/Orders']);
+    expect(names('java:/jms/queue/Orders')).toEqual(['java:/jms/queue/Orders']);
+    expect(names('java')).toEqual([...JAVA_NAMES, 'javaQueue']);
+    expect(names('q')).toEqual(['queue/a']);
+    expect(names('queue//')).toEqual(['queue/a']);
+    expect(names('//')).toHaveLength(4);
+    expect(names('java:/nothing')).toEqual([]);
+  });
+
   test('empty names and temporary destinations are refused', () => {
     const context = new InitialContext();
     expect(() => context.bind('/', 1)).toThrow(new NamingException("'/' is not a name: it is empty"));

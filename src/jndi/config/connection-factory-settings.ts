@@ -10,11 +10,16 @@ import {
 
 /**
  * A child element of `<connection-factory>` that holds a value: its xsd type and HornetQ's range
- * check, and either the factory setter it feeds or, for what is not implemented, what it means here.
+ * check, the factory setter it feeds (none where HornetQ's factory has none: ha is a constructor
+ * argument, xa a class), and, for what is not implemented, what it means here (a warning, when
+ * `warnWhen` says so or always).
  */
-export type FactorySetting =
-  | { spec: ValueSpec; apply: (factory: HornetQConnectionFactory, value: Value) => void }
-  | { spec: ValueSpec; ignored: string; warnWhen?: (value: Value) => boolean };
+export interface FactorySetting {
+  spec: ValueSpec;
+  apply?: (factory: HornetQConnectionFactory, value: Value) => void;
+  ignored?: string;
+  warnWhen?: (value: Value) => boolean;
+}
 
 const long = (check?: ValueSpec['check']): ValueSpec =>
   check === undefined ? { kind: 'long' } : { kind: 'long', check };
@@ -35,7 +40,7 @@ const text =
   (factory: HornetQConnectionFactory, value: Value): void =>
     set(factory, value as string);
 
-const THREADS = 'Node has no thread pools to size; ignored';
+const THREADS = 'Node has no thread pools to size: the getter returns it, nothing else uses it';
 
 /** hornetq-jms.xsd's value elements of `<connection-factory>` (HornetQ 2.4). */
 export const FACTORY_SETTINGS: ReadonlyMap<string, FactorySetting> = new Map<string, FactorySetting>([
@@ -101,13 +106,24 @@ export const FACTORY_SETTINGS: ReadonlyMap<string, FactorySetting> = new Map<str
     'connection-load-balancing-policy-class-name',
     {
       spec: { kind: 'non-empty-string' },
+      apply: text((f, v) => f.setConnectionLoadBalancingPolicyClassName(v)),
       ignored:
         'Java load-balancing policy classes cannot be loaded here; the factory tries its connectors in order',
     },
   ],
-  ['use-global-pools', { spec: bool, ignored: THREADS }],
-  ['scheduled-thread-pool-max-size', { spec: int(MINUS_ONE_OR_GT_ZERO), ignored: THREADS }],
-  ['thread-pool-max-size', { spec: int(MINUS_ONE_OR_GT_ZERO), ignored: THREADS }],
+  ['use-global-pools', { spec: bool, apply: flag((f, v) => f.setUseGlobalPools(v)), ignored: THREADS }],
+  [
+    'scheduled-thread-pool-max-size',
+    {
+      spec: int(MINUS_ONE_OR_GT_ZERO),
+      apply: num((f, v) => f.setScheduledThreadPoolMaxSize(v)),
+      ignored: THREADS,
+    },
+  ],
+  [
+    'thread-pool-max-size',
+    { spec: int(MINUS_ONE_OR_GT_ZERO), apply: num((f, v) => f.setThreadPoolMaxSize(v)), ignored: THREADS },
+  ],
   [
     'ha',
     {
@@ -135,7 +151,7 @@ export function applyFactorySettings(
 ): HornetQConnectionFactory {
   for (const [name, value] of settings) {
     const setting = FACTORY_SETTINGS.get(name);
-    if (setting === undefined || !('apply' in setting)) continue;
+    if (setting?.apply === undefined) continue;
     try {
       setting.apply(factory, value);
     } catch (error) {

@@ -189,7 +189,7 @@ class JmsParser {
       const value = readValue(child, setting.spec, this.problems);
       if (value === undefined) continue;
       settings.set(name, value);
-      if ('ignored' in setting && (setting.warnWhen?.(value) ?? true))
+      if (setting.ignored !== undefined && (setting.warnWhen?.(value) ?? true))
         this.problems.warn(child, setting.ignored);
     }
     return settings;
