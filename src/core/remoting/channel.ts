@@ -21,7 +21,11 @@ export interface ChannelOptions {
   confirmationWindowSize: number;
   /** How long a blocking call waits for its response. */
   callTimeoutMs: number;
-  /** Most bytes the resend buffer may hold before senders wait (default 2 × the window). */
+  /**
+   * Most bytes the resend buffer may hold before senders wait (default 2 × the window, the bound
+   * the contract states; a frame that finds the buffer empty always goes, so one frame larger
+   * than the bound can be held alone).
+   */
   resendBufferLimitBytes?: number;
   /**
    * For a side whose sends do not wait (the broker): the most the peer may leave unconfirmed.
@@ -74,7 +78,7 @@ export class Channel {
   ) {
     const window = options.confirmationWindowSize;
     this.resendBuffer = window >= 0 ? new ResendBuffer() : null;
-    this.resendLimit = options.resendBufferLimitBytes ?? Math.max(2 * window, 64 * 1024);
+    this.resendLimit = options.resendBufferLimitBytes ?? 2 * window;
   }
 
   get connection(): RemotingConnection {
