@@ -310,10 +310,11 @@ export class ClientSession {
       if (!this.isClosed && !this.channel.connection.closed) {
         await this.flushAcknowledgements();
         this.closing = true;
-        // Confirmed before the close, never after: the broker drops the channel once it has
-        // answered, and a confirmation for a channel it no longer has is a protocol error to it.
-        this.channel.flushConfirmations();
-        await this.call({ type: PacketType.SESS_CLOSE });
+        await this.ready();
+        // Confirmed before the close, never after: the broker drops the channel when it handles
+        // the close, while deliveries it sent before keep arriving here.
+        this.channel.endConfirmations();
+        await this.channel.sendBlocking({ type: PacketType.SESS_CLOSE }, this.options.callTimeout);
       }
     } catch (error) {
       // A close cut off by a failure is still a close: the broker forgets the session either way

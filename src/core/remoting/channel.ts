@@ -70,6 +70,8 @@ export class Channel {
   private holding = false;
   /** The unconfirmed limit was passed and reported; reset once confirmations bring it back. */
   private limitReported = false;
+  /** The close went out: the peer drops the channel on it, so nothing more may be confirmed. */
+  private confirmationsEnded = false;
 
   constructor(
     readonly id: number,
@@ -285,9 +287,20 @@ export class Channel {
   /** Sends PacketsConfirmed for what was handled since the last one (timers and close call this). */
   flushConfirmations(): void {
     if (this.resendBuffer === null || this.unconfirmedBytes === 0 || this.conn.closed || this.holding) return;
+    if (this.confirmationsEnded) return;
     this.unconfirmedBytes = 0;
     this.unconfirmedCommands = 0;
     this.conn.write(this.id, { type: PacketType.PACKETS_CONFIRMED, commandId: this.lastConfirmedId });
+  }
+
+  /**
+   * Confirms what was handled, then nothing more: called just before the close request goes out,
+   * since the peer drops the channel when it handles the close and packets already in flight keep
+   * arriving. What arrives is still counted (a reattach reports it), only never confirmed.
+   */
+  endConfirmations(): void {
+    this.flushConfirmations();
+    this.confirmationsEnded = true;
   }
 
   /** Rejects every call waiting for a response: the response will never come. */
@@ -304,7 +317,7 @@ export class Channel {
     this.isClosed = true;
     this.returnBlocking(new HornetQException('OBJECT_CLOSED', `channel ${this.id} was closed`));
     this.wakeCapacityWaiters(true);
-    this.conn.removeChannel(this.id);
+    this.conn.channelClosed(this.id);
   }
 
   private settleCall(response: ResponsePacket): void {
