@@ -196,6 +196,7 @@ export class ClientSession {
     const producer = new ClientProducer(this.nextProducerId++, address, this, this.options.producerMaxRate);
     this.producers.add(producer);
     this.sendOneWay({ type: PacketType.SESS_CREATEPRODUCER, producerId: producer.id, address });
+    if (address !== null) this.gate.requestInitialCredits(address);
     return producer;
   }
 
@@ -416,6 +417,9 @@ export class ClientSession {
       });
     }
     this.gate.resetCredits();
+    for (const producer of this.producers) {
+      if (producer.address !== null) this.gate.requestInitialCredits(producer.address);
+    }
     if (this.transacted && this.workDone) this.rollbackOnly = true;
     if (this.started) this.sendOneWay({ type: PacketType.SESS_START });
   }
