@@ -10,6 +10,7 @@ import {
   type QueueStatsResponse,
   type ReattachSessionResponse,
 } from '../protocol';
+import { largeBodyChunks } from '../protocol/large-body-chunks';
 import { SEND_FRAME_OVERHEAD } from '../protocol/packet-codec';
 import { PacketType } from '../protocol/packet-type';
 import type { Channel, Logger, RemotingConnection } from '../remoting';
@@ -546,17 +547,15 @@ export class ClientSession {
   private async transmitLarge(head: CoreMessage, body: Buffer, blocking: boolean): Promise<void> {
     const generation = this.generation;
     const address = head.address;
-    const chunkBytes = this.largeThreshold();
     if (this.transacted) this.workDone = true;
     await this.gate.submit(address, head.encodedSize(), () =>
       this.channel.send({ type: PacketType.SESS_SEND_LARGE, message: head, bodySize: body.length }),
     );
-    for (let offset = 0; offset < body.length; offset += chunkBytes) {
+    for (const { chunk, continues } of largeBodyChunks(body, this.largeThreshold())) {
       if (generation !== this.generation) {
         throw new HornetQException('UNBLOCKED', 'Large message transmission interrupted by a reconnection');
       }
-      const chunk = body.subarray(offset, offset + chunkBytes);
-      const last = offset + chunkBytes >= body.length;
+      const last = !continues;
       const packet: Packet = {
         type: PacketType.SESS_SEND_CONTINUATION,
         chunk,
@@ -600,6 +599,11 @@ export class ClientSession {
   producerClosed(producer: ClientProducer): void {
     if (this.producers.delete(producer))
       this.sendOneWay({ type: PacketType.SESS_CLOSEPRODUCER, producerId: producer.id });
+  }
+
+  /** A consumer gave a delivery it could not take back to the broker: the application hears why. */
+  reportRefusedDelivery(error: HornetQException): void {
+    this.reportAsyncError(error);
   }
 
   reportHandlerError(consumer: ClientConsumer, error: unknown): void {

@@ -250,7 +250,9 @@ export class Channel {
       this.wakeCapacityWaiters();
       return;
     }
-    const commandId = requiresConfirmation(packet.type) ? ++this.lastReceivedId : -1;
+    // Counted once handled, not on arrival: a packet whose handler threw was not handled, and the
+    // peer's replay after a reattach must number it as it did the first time.
+    const commandId = requiresConfirmation(packet.type) ? this.lastReceivedId + 1 : -1;
     if (isResponse(packet)) {
       this.settleCall(packet);
       if (commandId >= 0) this.confirm(commandId, size);
@@ -263,6 +265,7 @@ export class Channel {
       );
     }
     this.handler(packet, commandId, size);
+    if (commandId > this.lastReceivedId) this.lastReceivedId = commandId;
   }
 
   /**
@@ -274,6 +277,8 @@ export class Channel {
   confirm(commandId: number, size: number): void {
     if (commandId < 0) return;
     this.lastConfirmedId = commandId;
+    // A confirmed packet is handled, whatever its handler does next.
+    if (commandId > this.lastReceivedId) this.lastReceivedId = commandId;
     if (this.resendBuffer === null) return;
     this.unconfirmedBytes += size;
     if (
