@@ -369,6 +369,7 @@ export class ClientConsumer {
     this.handler = null;
     this.buffer = [];
     this.bufferHead = 0;
+    this.largeMessages.abandon();
     for (const waiter of this.waiters.splice(0)) this.settleWaiter(waiter, null);
     this.session.consumerClosed(this);
   }

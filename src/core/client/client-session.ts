@@ -139,7 +139,11 @@ export class ClientSession {
     return this.rollbackOnly;
   }
 
-  /** Called with failures the broker reports for one-way packets (a refused send, an unknown ack). */
+  /**
+   * Called with failures no caller waits for: those the broker reports for one-way packets (a
+   * refused send, an unknown ack), and deliveries this client refused back to the broker (a large
+   * message over maxLargeMessageBytes). Without a handler they are logged.
+   */
   setAsyncErrorHandler(handler: ((error: HornetQException) => void) | null): void {
     this.asyncErrorHandler = handler;
   }
