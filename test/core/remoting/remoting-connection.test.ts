@@ -149,10 +149,14 @@ describe('RemotingConnection bad input', () => {
     const closes = RECENTLY_CLOSED_CHANNELS + 1;
     for (let i = 0; i < closes; i++) conn.createChannel(CHANNEL + i, WINDOWLESS).close();
     transport.receive(encodePacket(CHANNEL + 1, { type: PacketType.PACKETS_CONFIRMED, commandId: 0 }));
-    transport.receive(encodePacket(CHANNEL + closes - 1, { type: PacketType.PACKETS_CONFIRMED, commandId: 0 }));
+    transport.receive(
+      encodePacket(CHANNEL + closes - 1, { type: PacketType.PACKETS_CONFIRMED, commandId: 0 }),
+    );
     expect(failures).toEqual([]);
     transport.receive(encodePacket(CHANNEL, { type: PacketType.PACKETS_CONFIRMED, commandId: 0 }));
-    expect(failures.map((f) => f.message)).toEqual([expect.stringMatching(/channel 10, which does not exist/)]);
+    expect(failures.map((f) => f.message)).toEqual([
+      expect.stringMatching(/channel 10, which does not exist/),
+    ]);
   });
 
   it('gives packets for unopened channels below the session range to the unrouted handler only', () => {
