@@ -1,9 +1,11 @@
 import {
   HornetQException,
+  type CoreMessage,
   type ReceiveContinuation,
   type ReceiveLargeMessage,
   type ReceiveMessage,
 } from '../protocol';
+import { LargeMessageAssembler } from '../protocol/large-message-assembler';
 import { DELIVERY_FRAME_OVERHEAD } from '../protocol/packet-codec';
 import { PacketType } from '../protocol/packet-type';
 import type { ClientSession, QueueInfo, QueueToRestore } from './client-session';
@@ -59,8 +61,10 @@ export class ClientConsumer {
   private paused = false;
   /** close() has asked the broker to close it: a re-created session must not bring it back. */
   private closing = false;
-  /** A large message whose body chunks are arriving. */
-  private largeInProgress: { packet: ReceiveLargeMessage; chunks: Buffer[]; received: number } | null = null;
+  /** Puts large messages back together as their chunks arrive (bounded by maxLargeMessageBytes). */
+  private readonly largeMessages: LargeMessageAssembler;
+  /** The delivery count of the large message being assembled. */
+  private largeDeliveryCount = 0;
   /** What the broker said about the queue when the consumer was created; null until then. */
   private queue: QueueInfo | null = null;
 
@@ -69,6 +73,7 @@ export class ClientConsumer {
     private readonly session: ClientSession,
   ) {
     this.rateLimiter = settings.maxRate > 0 ? new RateLimiter(settings.maxRate) : null;
+    this.largeMessages = new LargeMessageAssembler(settings.maxLargeMessageBytes, "this client's");
   }
 
   get id(): number {
@@ -96,7 +101,7 @@ export class ClientConsumer {
    * a receiveImmediate waiting for the old session's answer gets null.
    */
   clearAtFailover(): void {
-    this.largeInProgress = null;
+    this.largeMessages.abandon();
     this.buffer = [];
     this.bufferHead = 0;
     this.creditsToSend = 0;
@@ -266,31 +271,39 @@ export class ClientConsumer {
   /** The head of a large message: its body arrives in chunks, assembled here before it is handed out. */
   handleLargeMessage(packet: ReceiveLargeMessage): void {
     if (this.isClosed) return;
-    if (packet.bodySize > this.settings.maxLargeMessageBytes) {
-      throw new HornetQException(
-        'LARGE_MESSAGE_ERROR_BODY',
-        `large message of ${packet.bodySize} bytes exceeds this client's limit of ${this.settings.maxLargeMessageBytes}`,
-      );
-    }
-    this.largeInProgress = { packet, chunks: [], received: 0 };
+    this.largeMessages.begin(packet.message, packet.bodySize);
+    this.largeDeliveryCount = packet.deliveryCount;
   }
 
   handleLargeChunk(packet: ReceiveContinuation): void {
-    const large = this.largeInProgress;
-    if (this.isClosed || large === null) return;
-    large.received += packet.chunk.length;
-    if (large.received > large.packet.bodySize) {
-      throw new HornetQException(
-        'LARGE_MESSAGE_ERROR_BODY',
-        `large message body longer than the ${large.packet.bodySize} bytes announced`,
-      );
+    if (this.isClosed || !this.largeMessages.inProgress) return;
+    const step = this.largeMessages.append(packet.chunk, packet.continues);
+    if (step.kind === 'complete') {
+      const message = step.message;
+      this.accept(new ReceivedMessage(message, this.largeDeliveryCount, message.encodedSize(), this));
+    } else if (step.kind === 'refused') {
+      this.refuse(step.head, step.bodySize, step.error);
     }
-    large.chunks.push(packet.chunk);
-    if (packet.continues) return;
-    this.largeInProgress = null;
-    const message = large.packet.message;
-    message.body = Buffer.concat(large.chunks, large.received);
-    this.accept(new ReceivedMessage(message, large.packet.deliveryCount, message.encodedSize(), this));
+  }
+
+  /**
+   * A delivery this client cannot take goes back to the broker as a failed one (redelivered, and
+   * after max-delivery-attempts sent to the dead-letter address); its credits come back as if it
+   * had been consumed, and the application hears why. Throwing instead would fail the whole
+   * connection, and every reattach would bring the same message back.
+   */
+  private refuse(head: CoreMessage, bodySize: number, error: HornetQException): void {
+    this.slowCreditOutstanding = false;
+    if (!this.settings.browseOnly && !this.settings.preAcknowledge) {
+      this.session.sendOneWay({
+        type: PacketType.SESS_DELIVERY_REFUSED,
+        consumerId: this.id,
+        messageId: head.messageId,
+      });
+    }
+    this.consumedBytes(head.encodedSize() + bodySize);
+    if (this.handler !== null || this.waiters.length > 0) this.askForOne();
+    this.session.reportRefusedDelivery(error);
   }
 
   private accept(message: ReceivedMessage): void {
@@ -356,6 +369,7 @@ export class ClientConsumer {
     this.handler = null;
     this.buffer = [];
     this.bufferHead = 0;
+    this.largeMessages.abandon();
     for (const waiter of this.waiters.splice(0)) this.settleWaiter(waiter, null);
     this.session.consumerClosed(this);
   }
@@ -419,16 +433,20 @@ export class ClientConsumer {
 
   /** The application took a message: its bytes go back to the broker as credits, half a window at a time. */
   private consumed(message: ReceivedMessage): void {
+    this.consumedBytes(message.size);
+  }
+
+  private consumedBytes(size: number): void {
     const window = this.settings.windowSize;
     if (window < 0) return;
     if (window === 0) {
       // The broker charged the message's size against the single credit that asked for it. Giving
       // back all but that credit brings its balance to 0, so the next askForOne lets exactly one
       // more message through; without this the balance stays negative and delivery stops for good.
-      if (message.size > 1) this.sendCredits(message.size - 1);
+      if (size > 1) this.sendCredits(size - 1);
       return;
     }
-    this.creditsToSend += message.size;
+    this.creditsToSend += size;
     if (this.creditsToSend >= window / 2) {
       this.sendCredits(this.creditsToSend);
       this.creditsToSend = 0;

@@ -10,6 +10,7 @@ import {
   type QueueStatsResponse,
   type ReattachSessionResponse,
 } from '../protocol';
+import { largeBodyChunks } from '../protocol/large-body-chunks';
 import { SEND_FRAME_OVERHEAD } from '../protocol/packet-codec';
 import { PacketType } from '../protocol/packet-type';
 import type { Channel, Logger, RemotingConnection } from '../remoting';
@@ -138,7 +139,11 @@ export class ClientSession {
     return this.rollbackOnly;
   }
 
-  /** Called with failures the broker reports for one-way packets (a refused send, an unknown ack). */
+  /**
+   * Called with failures no caller waits for: those the broker reports for one-way packets (a
+   * refused send, an unknown ack), and deliveries this client refused back to the broker (a large
+   * message over maxLargeMessageBytes). Without a handler they are logged.
+   */
   setAsyncErrorHandler(handler: ((error: HornetQException) => void) | null): void {
     this.asyncErrorHandler = handler;
   }
@@ -196,6 +201,7 @@ export class ClientSession {
     const producer = new ClientProducer(this.nextProducerId++, address, this, this.options.producerMaxRate);
     this.producers.add(producer);
     this.sendOneWay({ type: PacketType.SESS_CREATEPRODUCER, producerId: producer.id, address });
+    if (address !== null) this.gate.requestInitialCredits(address);
     return producer;
   }
 
@@ -310,10 +316,11 @@ export class ClientSession {
       if (!this.isClosed && !this.channel.connection.closed) {
         await this.flushAcknowledgements();
         this.closing = true;
-        // Confirmed before the close, never after: the broker drops the channel once it has
-        // answered, and a confirmation for a channel it no longer has is a protocol error to it.
-        this.channel.flushConfirmations();
-        await this.call({ type: PacketType.SESS_CLOSE });
+        await this.ready();
+        // Confirmed before the close, never after: the broker drops the channel when it handles
+        // the close, while deliveries it sent before keep arriving here.
+        this.channel.endConfirmations();
+        await this.channel.sendBlocking({ type: PacketType.SESS_CLOSE }, this.options.callTimeout);
       }
     } catch (error) {
       // A close cut off by a failure is still a close: the broker forgets the session either way
@@ -415,6 +422,9 @@ export class ClientSession {
       });
     }
     this.gate.resetCredits();
+    for (const producer of this.producers) {
+      if (producer.address !== null) this.gate.requestInitialCredits(producer.address);
+    }
     if (this.transacted && this.workDone) this.rollbackOnly = true;
     if (this.started) this.sendOneWay({ type: PacketType.SESS_START });
   }
@@ -541,17 +551,15 @@ export class ClientSession {
   private async transmitLarge(head: CoreMessage, body: Buffer, blocking: boolean): Promise<void> {
     const generation = this.generation;
     const address = head.address;
-    const chunkBytes = this.largeThreshold();
     if (this.transacted) this.workDone = true;
     await this.gate.submit(address, head.encodedSize(), () =>
       this.channel.send({ type: PacketType.SESS_SEND_LARGE, message: head, bodySize: body.length }),
     );
-    for (let offset = 0; offset < body.length; offset += chunkBytes) {
+    for (const { chunk, continues } of largeBodyChunks(body, this.largeThreshold())) {
       if (generation !== this.generation) {
         throw new HornetQException('UNBLOCKED', 'Large message transmission interrupted by a reconnection');
       }
-      const chunk = body.subarray(offset, offset + chunkBytes);
-      const last = offset + chunkBytes >= body.length;
+      const last = !continues;
       const packet: Packet = {
         type: PacketType.SESS_SEND_CONTINUATION,
         chunk,
@@ -595,6 +603,11 @@ export class ClientSession {
   producerClosed(producer: ClientProducer): void {
     if (this.producers.delete(producer))
       this.sendOneWay({ type: PacketType.SESS_CLOSEPRODUCER, producerId: producer.id });
+  }
+
+  /** A consumer gave a delivery it could not take back to the broker: the application hears why. */
+  reportRefusedDelivery(error: HornetQException): void {
+    this.reportAsyncError(error);
   }
 
   reportHandlerError(consumer: ClientConsumer, error: unknown): void {

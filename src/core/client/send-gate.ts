@@ -74,6 +74,16 @@ export class SendGate {
     return true;
   }
 
+  /**
+   * A producer for `address` was created: its window is asked for now, as HornetQ does, so that
+   * its first send does not wait a round trip for credits (and is not stuck behind a request the
+   * link lost).
+   */
+  requestInitialCredits(address: string): void {
+    if (this.closedError !== null) return;
+    this.topUp(address, this.entryFor(address), 0);
+  }
+
   receiveCredits(address: string, credits: number): void {
     const entry = this.entryFor(address);
     entry.requested = Math.max(0, entry.requested - credits);

@@ -13,3 +13,5 @@ export * from './protocol-error';
 export * from './typed-properties';
 export * from './message-header';
 export * from './frame-slab';
+export * from './large-message-assembler';
+export * from './large-body-chunks';

@@ -157,6 +157,7 @@ function encodeBody(w: BufferWriter, p: Packet): void {
       w.writeBoolean(p.browseOnly);
       return w.writeBoolean(p.requiresResponse);
     case PacketType.SESS_EXPIRED:
+    case PacketType.SESS_DELIVERY_REFUSED:
       w.writeLong(p.consumerId);
       return w.writeLong(p.messageId);
     case PacketType.SESS_ACKNOWLEDGE:
@@ -328,6 +329,7 @@ function decodeBody(type: number, r: BufferReader): Packet {
         requiresResponse: r.readBoolean(),
       };
     case PacketType.SESS_EXPIRED:
+    case PacketType.SESS_DELIVERY_REFUSED:
       return { type, consumerId: r.readLong(), messageId: r.readLong() };
     case PacketType.SESS_ACKNOWLEDGE:
     case PacketType.SESS_INDIVIDUAL_ACKNOWLEDGE:

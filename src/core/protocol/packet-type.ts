@@ -1,7 +1,7 @@
 /**
  * Packet type bytes. The numbers are HornetQ 2.4's where HornetQ has the packet; the few packets
- * of our own (producer registration, forced-delivery answer, queue statistics) use numbers HornetQ
- * leaves free.
+ * of our own (producer registration, forced-delivery answer, queue statistics, a refused delivery)
+ * use numbers HornetQ leaves free.
  */
 export const PacketType = {
   PING: 10,
@@ -46,6 +46,7 @@ export const PacketType = {
   SESS_FORCED_DELIVERY_EMPTY: 109,
   SESS_QUEUE_STATS: 140,
   SESS_QUEUE_STATS_RESP: 141,
+  SESS_DELIVERY_REFUSED: 142,
 } as const;
 
 export type PacketType = (typeof PacketType)[keyof typeof PacketType];

@@ -111,6 +111,17 @@ export interface MessageExpired {
   consumerId: number;
   messageId: number;
 }
+/**
+ * The client cannot take a message delivered to it (a large message over its
+ * max-large-message-bytes, or one whose body did not come to the size announced): the broker
+ * takes it back as a failed delivery, so it is redelivered and, after max-delivery-attempts,
+ * goes to the dead-letter address. Ours; HornetQ streams large messages to disk instead.
+ */
+export interface DeliveryRefused {
+  type: typeof PacketType.SESS_DELIVERY_REFUSED;
+  consumerId: number;
+  messageId: number;
+}
 export interface Commit {
   type: typeof PacketType.SESS_COMMIT;
 }
@@ -292,6 +303,7 @@ export type Packet =
   | CreateConsumer
   | Acknowledge
   | MessageExpired
+  | DeliveryRefused
   | Commit
   | Rollback
   | QueueQuery

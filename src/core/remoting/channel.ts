@@ -21,7 +21,11 @@ export interface ChannelOptions {
   confirmationWindowSize: number;
   /** How long a blocking call waits for its response. */
   callTimeoutMs: number;
-  /** Most bytes the resend buffer may hold before senders wait (default 2 × the window). */
+  /**
+   * Most bytes the resend buffer may hold before senders wait (default 2 × the window, the bound
+   * the contract states; a frame that finds the buffer empty always goes, so one frame larger
+   * than the bound can be held alone).
+   */
   resendBufferLimitBytes?: number;
   /**
    * For a side whose sends do not wait (the broker): the most the peer may leave unconfirmed.
@@ -66,6 +70,8 @@ export class Channel {
   private holding = false;
   /** The unconfirmed limit was passed and reported; reset once confirmations bring it back. */
   private limitReported = false;
+  /** The close went out: the peer drops the channel on it, so nothing more may be confirmed. */
+  private confirmationsEnded = false;
 
   constructor(
     readonly id: number,
@@ -74,7 +80,7 @@ export class Channel {
   ) {
     const window = options.confirmationWindowSize;
     this.resendBuffer = window >= 0 ? new ResendBuffer() : null;
-    this.resendLimit = options.resendBufferLimitBytes ?? Math.max(2 * window, 64 * 1024);
+    this.resendLimit = options.resendBufferLimitBytes ?? 2 * window;
   }
 
   get connection(): RemotingConnection {
@@ -244,7 +250,9 @@ export class Channel {
       this.wakeCapacityWaiters();
       return;
     }
-    const commandId = requiresConfirmation(packet.type) ? ++this.lastReceivedId : -1;
+    // Counted once handled, not on arrival: a packet whose handler threw was not handled, and the
+    // peer's replay after a reattach must number it as it did the first time.
+    const commandId = requiresConfirmation(packet.type) ? this.lastReceivedId + 1 : -1;
     if (isResponse(packet)) {
       this.settleCall(packet);
       if (commandId >= 0) this.confirm(commandId, size);
@@ -257,6 +265,7 @@ export class Channel {
       );
     }
     this.handler(packet, commandId, size);
+    if (commandId > this.lastReceivedId) this.lastReceivedId = commandId;
   }
 
   /**
@@ -268,6 +277,8 @@ export class Channel {
   confirm(commandId: number, size: number): void {
     if (commandId < 0) return;
     this.lastConfirmedId = commandId;
+    // A confirmed packet is handled, whatever its handler does next.
+    if (commandId > this.lastReceivedId) this.lastReceivedId = commandId;
     if (this.resendBuffer === null) return;
     this.unconfirmedBytes += size;
     if (
@@ -281,9 +292,20 @@ export class Channel {
   /** Sends PacketsConfirmed for what was handled since the last one (timers and close call this). */
   flushConfirmations(): void {
     if (this.resendBuffer === null || this.unconfirmedBytes === 0 || this.conn.closed || this.holding) return;
+    if (this.confirmationsEnded) return;
     this.unconfirmedBytes = 0;
     this.unconfirmedCommands = 0;
     this.conn.write(this.id, { type: PacketType.PACKETS_CONFIRMED, commandId: this.lastConfirmedId });
+  }
+
+  /**
+   * Confirms what was handled, then nothing more: called just before the close request goes out,
+   * since the peer drops the channel when it handles the close and packets already in flight keep
+   * arriving. What arrives is still counted (a reattach reports it), only never confirmed.
+   */
+  endConfirmations(): void {
+    this.flushConfirmations();
+    this.confirmationsEnded = true;
   }
 
   /** Rejects every call waiting for a response: the response will never come. */
@@ -300,7 +322,7 @@ export class Channel {
     this.isClosed = true;
     this.returnBlocking(new HornetQException('OBJECT_CLOSED', `channel ${this.id} was closed`));
     this.wakeCapacityWaiters(true);
-    this.conn.removeChannel(this.id);
+    this.conn.channelClosed(this.id);
   }
 
   private settleCall(response: ResponsePacket): void {

@@ -9,12 +9,13 @@ import {
   type QueueStats,
   type SessionSend,
 } from '../../core/protocol';
+import { largeBodyChunks } from '../../core/protocol/large-body-chunks';
+import { LargeMessageAssembler } from '../../core/protocol/large-message-assembler';
 import { PacketType } from '../../core/protocol/packet-type';
 import type { Channel, Logger } from '../../core/remoting';
 import type { MessageReference } from '../postoffice/message-reference';
 import type { PostOffice } from '../postoffice/post-office';
 import type { Queue } from '../postoffice/queue';
-import { LargeMessageAssembler } from './large-message-assembler';
 import { ServerConsumer } from './server-consumer';
 import { Transaction } from './transaction';
 
@@ -85,7 +86,7 @@ export class ServerSession {
     this.autoCommitAcks = options.autoCommitAcks;
     // Capped so that a client asking for a huge threshold still gets frames well under the cap.
     this.minLargeMessageSize = Math.min(options.minLargeMessageSize, MAX_CHUNK_BYTES);
-    this.largeMessages = new LargeMessageAssembler(options.maxLargeMessageBytes);
+    this.largeMessages = new LargeMessageAssembler(options.maxLargeMessageBytes, "the broker's");
     this.transaction = options.autoCommitSends && options.autoCommitAcks ? null : new Transaction();
     this.autoCommitSends = options.autoCommitSends;
     channel.setHandler((packet, commandId, size) => this.handlePacket(packet, commandId, size));
@@ -131,9 +132,10 @@ export class ServerSession {
         this.largeMessages.begin(packet.message, packet.bodySize);
         return null;
       case PacketType.SESS_SEND_CONTINUATION: {
-        const complete = this.largeMessages.append(packet.chunk, packet.continues);
-        if (complete !== null)
-          this.send({ type: PacketType.SESS_SEND, message: complete, requiresResponse: false });
+        const step = this.largeMessages.append(packet.chunk, packet.continues);
+        if (step.kind === 'refused') throw step.error;
+        if (step.kind === 'complete')
+          this.send({ type: PacketType.SESS_SEND, message: step.message, requiresResponse: false });
         return packet.requiresResponse ? nullResponse(commandId) : null;
       }
       case PacketType.SESS_ACKNOWLEDGE:
@@ -145,6 +147,9 @@ export class ServerSession {
         reference.queue.expireDelivering(reference, Date.now());
         return null;
       }
+      case PacketType.SESS_DELIVERY_REFUSED:
+        this.takeBackRefused(packet.consumerId, packet.messageId);
+        return null;
       case PacketType.SESS_FLOWTOKEN:
         this.requireConsumer(packet.consumerId).receiveCredits(packet.credits);
         return null;
@@ -304,12 +309,22 @@ export class ServerSession {
       message: head,
       bodySize: message.body.length,
     });
-    const chunkBytes = this.minLargeMessageSize;
-    for (let offset = 0; offset < message.body.length; offset += chunkBytes) {
-      const chunk = message.body.subarray(offset, offset + chunkBytes);
-      const continues = offset + chunkBytes < message.body.length;
+    for (const { chunk, continues } of largeBodyChunks(message.body, this.minLargeMessageSize)) {
       this.channel.send({ type: PacketType.SESS_RECEIVE_CONTINUATION, consumerId, chunk, continues });
     }
+  }
+
+  /**
+   * The client could not take a delivery: it goes back as a failed one (redelivery delay, then
+   * the dead-letter address after max-delivery-attempts), as if the application had rolled it back.
+   */
+  private takeBackRefused(consumerId: number, messageId: number): void {
+    const reference = this.requireConsumer(consumerId).acknowledgeOne(messageId);
+    this.logger.warn(
+      { session: this.name, consumer: consumerId, messageId, deliveryCount: reference.deliveryCount },
+      `the client refused message ${messageId} (too large for it, or its body was incomplete)`,
+    );
+    this.postOffice.cancel([reference]);
   }
 
   private forceDelivery(consumerId: number, sequence: number): Packet {

@@ -118,6 +118,25 @@ describe('SendGate credits', () => {
     expect(requests.every(([address]) => address === 'a')).toBe(true);
   });
 
+  it('requestInitialCredits asks for a window before any send, once per address, and the first send goes at once', () => {
+    const { gate, requests } = setUp(800);
+    gate.requestInitialCredits('a');
+    gate.requestInitialCredits('a');
+    expect(requests).toEqual([['a', 800]]);
+    gate.receiveCredits('a', 800);
+    expect(acquire(gate, 'a', 100)).toBeUndefined();
+  });
+
+  it('requestInitialCredits asks for nothing with window -1 or once closed', () => {
+    const unlimited = setUp(-1);
+    unlimited.gate.requestInitialCredits('a');
+    expect(unlimited.requests).toEqual([]);
+    const closed = setUp(800);
+    closed.gate.close(new HornetQException('OBJECT_CLOSED', 'closed'));
+    closed.gate.requestInitialCredits('a');
+    expect(closed.requests).toEqual([]);
+  });
+
   it('does not ask again while a window is available or on its way', () => {
     const { gate, requests } = setUp(800);
     void acquire(gate, 'a', 10);

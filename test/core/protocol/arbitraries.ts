@@ -290,6 +290,11 @@ export const packetArbitraries: Record<PacketType, fc.Arbitrary<Packet>> = {
     consumerId: safeLong,
     messageId: safeLong,
   }),
+  [PacketType.SESS_DELIVERY_REFUSED]: fc.record({
+    type: fc.constant(PacketType.SESS_DELIVERY_REFUSED),
+    consumerId: safeLong,
+    messageId: safeLong,
+  }),
   [PacketType.SESS_SEND_LARGE]: fc.record({
     type: fc.constant(PacketType.SESS_SEND_LARGE),
     message: coreMessage,

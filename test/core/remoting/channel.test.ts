@@ -151,6 +151,41 @@ describe('Channel command counting', () => {
   });
 });
 
+describe('Channel counting of packets whose handler throws', () => {
+  it('counts a packet once its handler returned: the same packet again gets the same id', () => {
+    const { server } = link({ confirmationWindowSize: 1024, callTimeoutMs: 1000 });
+    const seen: number[] = [];
+    let failOnce = true;
+    server.setHandler((_packet, commandId, size) => {
+      seen.push(commandId);
+      if (failOnce) {
+        failOnce = false;
+        throw new Error('cannot take it');
+      }
+      server.confirm(commandId, size);
+    });
+    // What a replay after a reattach does: the peer sends the packet again.
+    expect(() => server.handlePacket(START, START_BYTES)).toThrow('cannot take it');
+    server.handlePacket(START, START_BYTES);
+    server.handlePacket(START, START_BYTES);
+    expect(seen).toEqual([0, 0, 1]);
+    expect(server.lastConfirmedCommandId).toBe(1);
+  });
+
+  it('a packet its handler confirmed counts even if the handler threw after', () => {
+    const { server } = link({ confirmationWindowSize: 1024, callTimeoutMs: 1000 });
+    const seen: number[] = [];
+    server.setHandler((_packet, commandId, size) => {
+      seen.push(commandId);
+      server.confirm(commandId, size);
+      if (commandId === 0) throw new Error('after confirming');
+    });
+    expect(() => server.handlePacket(START, START_BYTES)).toThrow('after confirming');
+    server.handlePacket(START, START_BYTES);
+    expect(seen).toEqual([0, 1]);
+  });
+});
+
 describe('Channel frames', () => {
   it('encodes each channel from a slab of its own, so a resend buffer keeps no other channel’s slabs', () => {
     const { clientConn, client } = link({ confirmationWindowSize: 1024, callTimeoutMs: 1000 });
@@ -478,7 +513,20 @@ describe('Channel resend-buffer capacity', () => {
     expect(client.hasCapacity(1)).toBe(false);
   });
 
-  it('defaults the limit to at least twice the window', () => {
+  it('defaults the limit to twice the window, however small the window', () => {
+    const { client } = link({ confirmationWindowSize: 1000, callTimeoutMs: 1000 });
+    const frame: Packet = {
+      type: PacketType.SESS_PRODUCER_REQUEST_CREDITS,
+      address: 'a'.repeat(900),
+      credits: 1,
+    };
+    client.send(frame);
+    client.send(frame);
+    expect(client.resendBufferBytes).toBeLessThanOrEqual(2000);
+    expect(client.hasCapacity(client.resendBufferBytes / 2)).toBe(false);
+  });
+
+  it('defaults the limit to twice a large window', () => {
     const { client } = link({ confirmationWindowSize: 100_000, callTimeoutMs: 1000 });
     const big: Packet = {
       type: PacketType.SESS_PRODUCER_REQUEST_CREDITS,
