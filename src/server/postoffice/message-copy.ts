@@ -54,3 +54,47 @@ export function copyForMove(original: CoreMessage, options: MoveCopyOptions): Co
   }
   return copy;
 }
+
+/** Where moves can take a message: the longest dead-letter and expiry addresses (see AddressSettingsRepository). */
+export interface MoveTargets {
+  deadLetterAddress: string | null;
+  expiryAddress: string | null;
+}
+
+/**
+ * The largest copies `message` can become on its way to dead-letter and expiry addresses, once
+ * routed to the queues named `queueNames`: copyForMove of it, leaving the queue with the longest
+ * name, for the longest address. The first move sets the origin headers and later moves keep
+ * them; what a later move changes is the address and _HQ_ACTUAL_EXPIRY. So the largest are a
+ * dead-letter copy (the properties as sent, any _HQ_ACTUAL_EXPIRY among them) and, where expiry
+ * addresses exist, an expiry copy (a LONG _HQ_ACTUAL_EXPIRY) at the longest address of either
+ * kind, since an expiry copy may later be dead-lettered. None when no queue takes the message or
+ * no address setting names a dead-letter or expiry address.
+ */
+export function largestMoveCopies(
+  message: CoreMessage,
+  queueNames: readonly string[],
+  targets: MoveTargets,
+): CoreMessage[] {
+  const queueName = longestOf(queueNames);
+  const { deadLetterAddress, expiryAddress } = targets;
+  if (queueName === null) return [];
+  const copies: CoreMessage[] = [];
+  const moved = { messageId: message.messageId, queueName };
+  if (deadLetterAddress !== null) copies.push(copyForMove(message, { ...moved, address: deadLetterAddress }));
+  if (expiryAddress !== null) {
+    const address = longestOf(
+      deadLetterAddress === null ? [expiryAddress] : [expiryAddress, deadLetterAddress],
+    );
+    copies.push(copyForMove(message, { ...moved, address: address ?? expiryAddress, expiredAt: Date.now() }));
+  }
+  return copies;
+}
+
+/** The longest of `names` in UTF-8 bytes (how they are encoded), or null when there is none. */
+function longestOf(names: readonly string[]): string | null {
+  let longest: string | null = null;
+  for (const name of names)
+    if (longest === null || Buffer.byteLength(name) > Buffer.byteLength(longest)) longest = name;
+  return longest;
+}
