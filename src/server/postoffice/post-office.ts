@@ -5,7 +5,13 @@ import { AddressSettingsRepository, type AddressSettings } from './address-setti
 import { AddressSize } from './address-size';
 import { DuplicateIdCaches } from './duplicate-id-cache';
 import type { Filter } from './filter';
-import { copyForMove, largestMoveCopies, setOriginalHeaders } from './message-copy';
+import {
+  copyForMove,
+  largestMoveCopies,
+  moveGrowthBound,
+  setOriginalHeaders,
+  type MoveTargets,
+} from './message-copy';
 import { duplicateIdKey, scheduledDeliveryTime } from './message-headers';
 import { MessageReference, RoutedMessage } from './message-reference';
 import { Queue } from './queue';
@@ -271,14 +277,12 @@ export class PostOffice {
    * largestMoveCopies): what a send must also be able to deliver.
    */
   largestMoveCopies(route: PreparedRoute): CoreMessage[] {
-    return largestMoveCopies(
-      route.message,
-      route.queues.map((queue) => queue.name),
-      {
-        deadLetterAddress: this.addressSettings.longestAddress('deadLetterAddress'),
-        expiryAddress: this.addressSettings.longestAddress('expiryAddress'),
-      },
-    );
+    return largestMoveCopies(route.message, queueNamesOf(route), this.moveTargets());
+  }
+
+  /** At least how many bytes a move adds to a prepared message (see moveGrowthBound). */
+  moveGrowthBound(route: PreparedRoute): number {
+    return moveGrowthBound(route.message, queueNamesOf(route), this.moveTargets());
   }
 
   /**
@@ -397,6 +401,13 @@ export class PostOffice {
     return queue;
   }
 
+  private moveTargets(): MoveTargets {
+    return {
+      deadLetterAddress: this.addressSettings.longestAddress('deadLetterAddress'),
+      expiryAddress: this.addressSettings.longestAddress('expiryAddress'),
+    };
+  }
+
   private queueFailed(queue: Queue, error: unknown, activity: string): void {
     const reason = error instanceof Error ? error.message : String(error);
     this.logger.error(
@@ -412,6 +423,10 @@ export class PostOffice {
     if (--reference.routed.referenceCount === 0)
       this.addressSize(reference.message.address).remove(reference.size);
   }
+}
+
+function queueNamesOf(route: PreparedRoute): string[] {
+  return route.queues.map((queue) => queue.name);
 }
 
 function duplicateRejected(route: PreparedRoute): HornetQException {

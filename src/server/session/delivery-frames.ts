@@ -1,5 +1,6 @@
 import {
   CONTINUATION_FRAME_OVERHEAD,
+  LARGE_DELIVERY_FRAME_OVERHEAD,
   deliveryFrameBytes,
   largeDeliveryFrameBytes,
   type CoreMessage,
@@ -40,4 +41,14 @@ export function largestDeliveryFrameBytes(message: CoreMessage): number {
   const whole = length < MAX_CHUNK_BYTES ? deliveryFrameBytes(message) : 0;
   const head = length > 0 ? largeDeliveryFrameBytes(largeMessageHead(message)) : 0;
   return Math.max(whole, head);
+}
+
+/**
+ * At least largestDeliveryFrameBytes(message), found without copying anything: for the many
+ * messages far below the cap, which need no exact answer. A message delivered as received is its
+ * received bytes again; one the broker re-encodes (a head, a moved copy) may grow where it came
+ * with invalid UTF-8, each such byte becoming U+FFFD (3 bytes), so at most 3 times.
+ */
+export function deliveryFrameBound(message: CoreMessage): number {
+  return LARGE_DELIVERY_FRAME_OVERHEAD + 3 * message.encodedSize();
 }

@@ -17,6 +17,7 @@ import type { Queue } from '../postoffice/queue';
 import {
   MAX_CHUNK_BYTES,
   chunkBytesFor,
+  deliveryFrameBound,
   largeMessageHead,
   largestDeliveryFrameBytes,
 } from './delivery-frames';
@@ -268,6 +269,8 @@ export class ServerSession {
    */
   private refuseUndeliverable(route: PreparedRoute): void {
     const maxFrameBytes = this.channel.connection.maxFrameBytes;
+    // Most messages are far below the cap: a bound settles them without copying anything.
+    if (deliveryFrameBound(route.message) + this.postOffice.moveGrowthBound(route) <= maxFrameBytes) return;
     const direct = largestDeliveryFrameBytes(route.message);
     if (direct > maxFrameBytes) throw undeliverable(route, direct, maxFrameBytes, '');
     for (const copy of this.postOffice.largestMoveCopies(route)) {
