@@ -95,8 +95,10 @@ export class Broker implements BrokerServices {
     try {
       const office = this.createPostOffice();
       this.office = office;
-      this.expiryReaper = new ExpiryReaper(this.config.messageExpiryScanPeriod, (now) =>
-        office.expireMessages(now),
+      this.expiryReaper = new ExpiryReaper(
+        this.config.messageExpiryScanPeriod,
+        (now) => office.expireMessages(now),
+        (error) => this.logger.error({ err: error }, 'the expiry scan failed; the broker carries on'),
       );
       this.expiryReaper.start();
       const createAcceptor = this.config.acceptorFactory ?? defaultAcceptorFactory;
@@ -184,10 +186,21 @@ export class Broker implements BrokerServices {
     this.connections.delete(connection);
   }
 
-  /** Reaps connections silent past their TTL and flushes the others' confirmations. */
+  /**
+   * Reaps connections silent past their TTL and flushes the others' confirmations. Runs from a
+   * timer: a connection whose check throws is logged and failed, and the others are still checked.
+   */
   private checkConnections(): void {
     const now = Date.now();
-    for (const connection of [...this.connections]) connection.checkTtl(now);
+    for (const connection of [...this.connections]) {
+      try {
+        connection.checkTtl(now);
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        this.logger.error({ err: error }, `connection check failed: ${reason}; closing the connection`);
+        connection.remoting.fail(new HornetQException('INTERNAL_ERROR', reason, { cause: error }));
+      }
+    }
   }
 
   private createPostOffice(): PostOffice {

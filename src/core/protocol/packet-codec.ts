@@ -25,6 +25,22 @@ export const DELIVERY_FRAME_OVERHEAD = FRAME_HEADER_BYTES + 8 + 4;
 /** Bytes a SESS_SEND frame adds around its message (frame header, requires-response flag). */
 export const SEND_FRAME_OVERHEAD = FRAME_HEADER_BYTES + 1;
 
+/** Bytes a SESS_RECEIVE_LARGE_MSG frame adds around its head (delivery overhead, body size). */
+export const LARGE_DELIVERY_FRAME_OVERHEAD = DELIVERY_FRAME_OVERHEAD + 8;
+
+/** Bytes a SESS_RECEIVE_CONTINUATION frame adds around its chunk (frame header, consumer id, chunk length, continues). */
+export const CONTINUATION_FRAME_OVERHEAD = FRAME_HEADER_BYTES + 8 + 4 + 1;
+
+/** The bytes of the SESS_RECEIVE_MSG frame that delivers `message` whole, without encoding it. */
+export function deliveryFrameBytes(message: CoreMessage): number {
+  return DELIVERY_FRAME_OVERHEAD + message.encodedSize();
+}
+
+/** The bytes of the SESS_RECEIVE_LARGE_MSG frame that announces a large message whose head is `head`. */
+export function largeDeliveryFrameBytes(head: CoreMessage): number {
+  return LARGE_DELIVERY_FRAME_OVERHEAD + head.encodedSize();
+}
+
 /**
  * Encodes one packet as a whole frame: length, type, channel id, body. With a slab, the frame is
  * carved from it (see FrameSlab) instead of getting a buffer of its own.

@@ -55,7 +55,8 @@ export class RemotingConnection {
   private readonly decoder: FrameDecoder;
   /** Where outgoing frames are encoded: side by side, so that a batch goes to the socket as one view. */
   private readonly outgoing = new FrameSlab();
-  private readonly maxFrameBytes: number;
+  /** The largest frame this connection sends or (once authenticated) accepts, length field included. */
+  readonly maxFrameBytes: number;
   private readonly detachMessages: boolean;
   private readonly failureListeners = new Set<FailureListener>();
   private unroutedHandler: UnroutedPacketHandler | null = null;
@@ -190,7 +191,18 @@ export class RemotingConnection {
     if (this.isClosed) return;
     this.isClosed = true;
     this.transport.destroy(error);
-    for (const listener of [...this.failureListeners]) listener(error);
+    for (const listener of [...this.failureListeners]) {
+      // A failure is reported from socket events and timers, where a throw would end the
+      // process: a listener that throws is logged, and the others still hear of the failure.
+      try {
+        listener(error);
+      } catch (listenerError) {
+        this.logger.error(
+          { err: listenerError },
+          `a failure listener of connection ${this.id} threw: ${errorMessage(listenerError)}`,
+        );
+      }
+    }
   }
 
   /** Closes cleanly: what is queued is sent first; no failure is reported. */
@@ -229,7 +241,7 @@ export class RemotingConnection {
   };
 
   private failOnBadInput(error: unknown): void {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     if (error instanceof ProtocolError) {
       this.logger.warn({ reason }, `closing connection ${this.id} from ${this.remoteAddress}: ${reason}`);
       this.fail(new HornetQException('UNSUPPORTED_PACKET', `protocol error: ${reason}`));
@@ -257,4 +269,8 @@ export class RemotingConnection {
       ),
     );
   }
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

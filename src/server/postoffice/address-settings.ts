@@ -40,6 +40,9 @@ export const DEFAULT_ADDRESS_SETTINGS: Readonly<AddressSettings> = Object.freeze
   lastValueQueue: false,
 });
 
+/** The settings that send a message to another address (a move: see message-copy.ts). */
+export type MoveSetting = 'deadLetterAddress' | 'expiryAddress';
+
 const FULL_POLICIES: readonly AddressFullPolicy[] = ['PAGE', 'DROP', 'BLOCK', 'FAIL'];
 
 type Rule = [keyof AddressSettings, (value: unknown) => boolean, string];
@@ -88,12 +91,32 @@ export class AddressSettingsRepository {
   private readonly entries: Array<{ match: string; words: string[]; settings: Partial<AddressSettings> }> =
     [];
   private readonly cache = new Map<string, AddressSettings>();
+  private readonly longest = new Map<MoveSetting, string | null>();
 
   add(match: string, settings: Partial<AddressSettings>): void {
     validateAddressSettings(match, settings);
     this.entries.push({ match, words: match.split('.'), settings: definedOnly(settings) });
     this.entries.sort((a, b) => specificity(a.words) - specificity(b.words));
     this.cache.clear();
+    this.longest.clear();
+  }
+
+  /**
+   * The longest address (in UTF-8 bytes) that any match names as its dead-letter or expiry
+   * address, or null when none names one: every move of a message goes to one of these.
+   */
+  longestAddress(setting: MoveSetting): string | null {
+    let longest = this.longest.get(setting);
+    if (longest === undefined) {
+      longest = null;
+      for (const { settings } of this.entries) {
+        const address = settings[setting];
+        if (typeof address === 'string' && (longest === null || utf8Bytes(address) > utf8Bytes(longest)))
+          longest = address;
+      }
+      this.longest.set(setting, longest);
+    }
+    return longest;
   }
 
   getMatch(address: string): AddressSettings {
@@ -108,6 +131,10 @@ export class AddressSettingsRepository {
     }
     return settings;
   }
+}
+
+function utf8Bytes(value: string): number {
+  return Buffer.byteLength(value, 'utf8');
 }
 
 /** A setting given as undefined (a loader's missing element) inherits instead of erasing. */

@@ -9,6 +9,8 @@ export class ExpiryReaper {
     private readonly period: number,
     /** Takes out what has expired by `now`. */
     private readonly scan: (now: number) => void,
+    /** A scan threw: told instead of the event loop (which would end the process); the next scan runs as planned. */
+    private readonly scanFailed: (error: unknown) => void,
   ) {}
 
   get running(): boolean {
@@ -17,11 +19,19 @@ export class ExpiryReaper {
 
   start(): void {
     if (this.period === -1 || this.timer !== null) return;
-    this.timer = setInterval(() => this.scan(Date.now()), this.period);
+    this.timer = setInterval(() => this.runScan(), this.period);
   }
 
   stop(): void {
     if (this.timer !== null) clearInterval(this.timer);
     this.timer = null;
+  }
+
+  private runScan(): void {
+    try {
+      this.scan(Date.now());
+    } catch (error) {
+      this.scanFailed(error);
+    }
   }
 }

@@ -1,4 +1,5 @@
 import { type CoreMessage } from '../../core/protocol';
+import { utf8Length } from '../../core/protocol/short-strings';
 import { PropertyKind } from '../../core/protocol/typed-properties';
 import { MessageHeader } from './message-headers';
 
@@ -53,4 +54,79 @@ export function copyForMove(original: CoreMessage, options: MoveCopyOptions): Co
     });
   }
   return copy;
+}
+
+/** Where moves can take a message: the longest dead-letter and expiry addresses (see AddressSettingsRepository). */
+export interface MoveTargets {
+  deadLetterAddress: string | null;
+  expiryAddress: string | null;
+}
+
+/**
+ * The origin headers a move sets, their string values aside: each is its name (an int length and
+ * the bytes) and a kind byte, then an int length (the two strings) or 8 bytes (the two longs).
+ */
+const ORIGIN_HEADER_BYTES =
+  [
+    MessageHeader.ORIGINAL_QUEUE,
+    MessageHeader.ORIGINAL_ADDRESS,
+    MessageHeader.ORIGINAL_MESSAGE_ID,
+    MessageHeader.ACTUAL_EXPIRY_TIME,
+  ].reduce((sum, name) => sum + 4 + utf8Length(name) + 1, 0) +
+  2 * 4 +
+  2 * 8;
+
+/**
+ * The largest copies `message` can become on its way to dead-letter and expiry addresses, once
+ * routed to the queues named `queueNames`: copyForMove of it, leaving the queue with the longest
+ * name, for the longest address. The first move sets the origin headers and later moves keep
+ * them; what a later move changes is the address and _HQ_ACTUAL_EXPIRY. So the largest are a
+ * dead-letter copy (the properties as sent, any _HQ_ACTUAL_EXPIRY among them) and, where expiry
+ * addresses exist, an expiry copy (a LONG _HQ_ACTUAL_EXPIRY) at the longest address of either
+ * kind, since an expiry copy may later be dead-lettered. None when no queue takes the message or
+ * no address setting names a dead-letter or expiry address.
+ */
+export function largestMoveCopies(
+  message: CoreMessage,
+  queueNames: readonly string[],
+  targets: MoveTargets,
+): CoreMessage[] {
+  const queueName = longestOf(queueNames);
+  if (queueName === null) return [];
+  const copies: CoreMessage[] = [];
+  const moved = { messageId: message.messageId, queueName };
+  if (targets.deadLetterAddress !== null)
+    copies.push(copyForMove(message, { ...moved, address: targets.deadLetterAddress }));
+  const anyTarget = longestTarget(targets);
+  if (targets.expiryAddress !== null && anyTarget !== null)
+    copies.push(copyForMove(message, { ...moved, address: anyTarget, expiredAt: Date.now() }));
+  return copies;
+}
+
+/**
+ * At least how many bytes any move adds to `message` (see largestMoveCopies), found without
+ * copying it: the longest address, and every origin header in full, as if none were there yet.
+ */
+export function moveGrowthBound(
+  message: CoreMessage,
+  queueNames: readonly string[],
+  targets: MoveTargets,
+): number {
+  const queueName = longestOf(queueNames);
+  const target = longestTarget(targets);
+  if (queueName === null || target === null) return 0;
+  return utf8Length(target) + ORIGIN_HEADER_BYTES + utf8Length(queueName) + utf8Length(message.address);
+}
+
+function longestTarget({ deadLetterAddress, expiryAddress }: MoveTargets): string | null {
+  if (deadLetterAddress === null) return expiryAddress;
+  if (expiryAddress === null) return deadLetterAddress;
+  return utf8Length(expiryAddress) > utf8Length(deadLetterAddress) ? expiryAddress : deadLetterAddress;
+}
+
+/** The longest of `names` in UTF-8 bytes (how they are encoded), or null when there is none. */
+function longestOf(names: readonly string[]): string | null {
+  let longest: string | null = null;
+  for (const name of names) if (longest === null || utf8Length(name) > utf8Length(longest)) longest = name;
+  return longest;
 }

@@ -5,7 +5,13 @@ import { AddressSettingsRepository, type AddressSettings } from './address-setti
 import { AddressSize } from './address-size';
 import { DuplicateIdCaches } from './duplicate-id-cache';
 import type { Filter } from './filter';
-import { copyForMove, setOriginalHeaders } from './message-copy';
+import {
+  copyForMove,
+  largestMoveCopies,
+  moveGrowthBound,
+  setOriginalHeaders,
+  type MoveTargets,
+} from './message-copy';
 import { duplicateIdKey, scheduledDeliveryTime } from './message-headers';
 import { MessageReference, RoutedMessage } from './message-reference';
 import { Queue } from './queue';
@@ -266,9 +272,32 @@ export class PostOffice {
     for (const [queue, list] of back) queue.cancelAll(list);
   }
 
-  /** Takes every expired waiting message out of every queue (the expiry scan). */
+  /**
+   * The largest copies a prepared message can become if it is dead-lettered or expired (see
+   * largestMoveCopies): what a send must also be able to deliver.
+   */
+  largestMoveCopies(route: PreparedRoute): CoreMessage[] {
+    return largestMoveCopies(route.message, queueNamesOf(route), this.moveTargets());
+  }
+
+  /** At least how many bytes a move adds to a prepared message (see moveGrowthBound). */
+  moveGrowthBound(route: PreparedRoute): number {
+    return moveGrowthBound(route.message, queueNamesOf(route), this.moveTargets());
+  }
+
+  /**
+   * Takes every expired waiting message out of every queue (the expiry scan). A queue whose scan
+   * fails is logged and the scan goes on with the others: it runs from a timer, with nothing
+   * above it to catch.
+   */
   expireMessages(now: number): void {
-    for (const queue of this.queues.values()) queue.expireWaiting(now);
+    for (const queue of this.queues.values()) {
+      try {
+        queue.expireWaiting(now);
+      } catch (error) {
+        this.queueFailed(queue, error, 'the expiry scan');
+      }
+    }
   }
 
   /** Applies the redelivery rules; true when the reference may go straight back to its queue. */
@@ -360,13 +389,31 @@ export class PostOffice {
     const queue = new Queue(
       { ...options, filter, lastValue },
       (reference) => this.onReferenceRemoved(reference),
-      { expired: (reference, now) => this.moveExpired(reference, now) },
+      {
+        expired: (reference, now) => this.moveExpired(reference, now),
+        failed: (error, activity) => this.queueFailed(queue, error, activity),
+      },
     );
     this.queues.set(queue.name, queue);
     const bound = this.bindings.get(queue.address);
     if (bound === undefined) this.bindings.set(queue.address, [queue]);
     else bound.push(queue);
     return queue;
+  }
+
+  private moveTargets(): MoveTargets {
+    return {
+      deadLetterAddress: this.addressSettings.longestAddress('deadLetterAddress'),
+      expiryAddress: this.addressSettings.longestAddress('expiryAddress'),
+    };
+  }
+
+  private queueFailed(queue: Queue, error: unknown, activity: string): void {
+    const reason = error instanceof Error ? error.message : String(error);
+    this.logger.error(
+      { err: error, queue: queue.name },
+      `queue ${queue.name}: ${activity} failed (${reason}); the broker carries on`,
+    );
   }
 
   private onReferenceRemoved(reference: MessageReference): void {
@@ -376,6 +423,10 @@ export class PostOffice {
     if (--reference.routed.referenceCount === 0)
       this.addressSize(reference.message.address).remove(reference.size);
   }
+}
+
+function queueNamesOf(route: PreparedRoute): string[] {
+  return route.queues.map((queue) => queue.name);
 }
 
 function duplicateRejected(route: PreparedRoute): HornetQException {

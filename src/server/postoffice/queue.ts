@@ -38,12 +38,23 @@ export type ReferenceRemovedListener = (reference: MessageReference) => void;
 export interface QueueHooks {
   /** An expired message is leaving the queue: its copy goes to the expiry address, if any. */
   expired(reference: MessageReference, now: number): void;
+  /**
+   * Work the queue started on its own (a delivery pass, scheduled messages coming due) threw:
+   * nothing above it would catch it, so the queue reports it here and carries on.
+   */
+  failed(error: unknown, activity: string): void;
 }
 
 /** Why a delivered message leaves: consumed, or given up on after too many deliveries. */
 export type AckReason = 'consumed' | 'killed';
 
-const NO_HOOKS: QueueHooks = { expired: () => undefined };
+/** Without hooks (a queue on its own, in tests), a failure is thrown where it happened. */
+const NO_HOOKS: QueueHooks = {
+  expired: () => undefined,
+  failed: (error) => {
+    throw error;
+  },
+};
 const PRIORITY_LEVELS = 10;
 /** Deliveries per pass before yielding the event loop to other connections. */
 const DELIVERIES_PER_PASS = 1000;
@@ -89,7 +100,9 @@ export class Queue {
     this.durable = definition.durable;
     this.temporary = definition.temporary;
     this.lastValues = definition.lastValue === true ? new LastValueIndex() : null;
-    this.scheduled = new ScheduledDeliveries((due) => this.release(due));
+    this.scheduled = new ScheduledDeliveries((due) =>
+      this.contain('releasing scheduled messages', () => this.release(due)),
+    );
     for (let i = 0; i < PRIORITY_LEVELS; i++) this.levels.push(new LinkedList());
   }
 
@@ -246,7 +259,7 @@ export class Queue {
   deliverAsync(): void {
     if (this.deliveryScheduled || this.deleted || this.consumers.length === 0) return;
     this.deliveryScheduled = true;
-    setImmediate(() => this.deliver());
+    setImmediate(() => this.contain('a delivery pass', () => this.deliver()));
   }
 
   /** One delivery pass now (a forced delivery needs its result before it answers). */
@@ -282,6 +295,19 @@ export class Queue {
         }
         node = next;
       }
+    }
+  }
+
+  /**
+   * Runs work started from a timer or setImmediate: a throw from there would reach the event loop
+   * and end the process, so it goes to the hooks instead. Consumers contain their own failures
+   * (see ServerConsumer.handle), so what lands here is the queue's own.
+   */
+  private contain(activity: string, work: () => void): void {
+    try {
+      work();
+    } catch (error) {
+      this.hooks.failed(error, activity);
     }
   }
 

@@ -4,12 +4,16 @@ import { isExpired } from '../postoffice/message-headers';
 import type { MessageReference } from '../postoffice/message-reference';
 import { HandleStatus, type Queue, type QueueConsumer } from '../postoffice/queue';
 
-/** How a consumer hands a message to its client: the session writes the delivery packet. */
-export type DeliverFunction = (
-  consumerId: number,
-  reference: MessageReference,
-  deliveryCount: number,
-) => void;
+/** What a consumer needs from its session. */
+export interface ConsumerOwner {
+  /** Hands a message to the client: the session writes the delivery packet. */
+  deliver(consumerId: number, reference: MessageReference, deliveryCount: number): void;
+  /**
+   * Delivering (or matching) a message threw. The consumer takes nothing more from then on; what
+   * it holds (the failed delivery included) goes back when the owner closes it.
+   */
+  failed(consumer: ServerConsumer, error: unknown): void;
+}
 
 /**
  * A consumer on the broker. It takes messages from its queue only while its session is started
@@ -23,6 +27,8 @@ export class ServerConsumer implements QueueConsumer {
   private unlimitedCredits = false;
   private started = false;
   private closed = false;
+  /** A delivery threw: nothing more is taken, whatever the owner does next. */
+  private broken = false;
   /** Delivered, not yet acknowledged, in delivery order. */
   private readonly delivering = new Map<number, MessageReference>();
   private browseSnapshot: MessageReference[] | null = null;
@@ -33,7 +39,7 @@ export class ServerConsumer implements QueueConsumer {
     readonly queue: Queue,
     readonly filter: Filter | null,
     readonly browseOnly: boolean,
-    private readonly deliver: DeliverFunction,
+    private readonly owner: ConsumerOwner,
     /** Acknowledge at delivery (pre-acknowledge): faster, but a message lost in flight is gone. */
     private readonly preAcknowledge = false,
   ) {
@@ -45,20 +51,26 @@ export class ServerConsumer implements QueueConsumer {
     return this.delivering.size;
   }
 
+  /**
+   * Takes a message if it can. Nothing this consumer does throws into the queue's delivery pass,
+   * which serves other consumers too: a filter that throws leaves the message in the queue, a
+   * delivery that throws keeps it as delivering (HANDLED), so that it returns to the queue with
+   * the rest when the owner, told of the failure, closes this consumer.
+   */
   handle(reference: MessageReference): HandleStatus {
     if (!this.hasCapacity()) return HandleStatus.BUSY;
-    if (this.filter !== null && !this.filter.match(reference.message)) return HandleStatus.NO_MATCH;
+    if (!this.matches(reference)) return this.broken ? HandleStatus.BUSY : HandleStatus.NO_MATCH;
     reference.deliveryCount++;
     this.spend(reference.size);
+    const messageId = reference.message.messageId;
+    this.delivering.set(messageId, reference);
+    if (!this.send(reference)) return HandleStatus.HANDLED;
     if (this.preAcknowledge) {
-      this.deliver(this.id, reference, reference.deliveryCount);
+      this.delivering.delete(messageId);
       // The queue counts the message as delivering when this returns HANDLED; acknowledging it
       // first (delivering goes -1, then back to 0) keeps the counts right without a later pass.
       reference.queue.acknowledge(reference);
-      return HandleStatus.HANDLED;
     }
-    this.delivering.set(reference.message.messageId, reference);
-    this.deliver(this.id, reference, reference.deliveryCount);
     return HandleStatus.HANDLED;
   }
 
@@ -125,7 +137,39 @@ export class ServerConsumer implements QueueConsumer {
 
   /** Browsing is not delivery: a browser works whether or not its session is started. */
   private hasCapacity(): boolean {
-    return !this.closed && (this.started || this.browseOnly) && (this.unlimitedCredits || this.credits > 0);
+    return (
+      !this.closed &&
+      !this.broken &&
+      (this.started || this.browseOnly) &&
+      (this.unlimitedCredits || this.credits > 0)
+    );
+  }
+
+  /** Whether the filter accepts the message; false (and the consumer broken) when it throws. */
+  private matches(reference: MessageReference): boolean {
+    if (this.filter === null) return true;
+    try {
+      return this.filter.match(reference.message);
+    } catch (error) {
+      this.fail(error);
+      return false;
+    }
+  }
+
+  /** Delivers; false (and the consumer broken) when the delivery throws. */
+  private send(reference: MessageReference): boolean {
+    try {
+      this.owner.deliver(this.id, reference, reference.deliveryCount);
+      return true;
+    } catch (error) {
+      this.fail(error);
+      return false;
+    }
+  }
+
+  private fail(error: unknown): void {
+    this.broken = true;
+    this.owner.failed(this, error);
   }
 
   private spend(bytes: number): void {
@@ -143,9 +187,9 @@ export class ServerConsumer implements QueueConsumer {
     while (this.browsePosition < snapshot.length && this.hasCapacity()) {
       const reference = snapshot[this.browsePosition++] as MessageReference;
       if (isExpired(reference.message, now)) continue;
-      if (this.filter !== null && !this.filter.match(reference.message)) continue;
+      if (!this.matches(reference)) continue;
       this.spend(reference.size);
-      this.deliver(this.id, reference, reference.deliveryCount);
+      this.send(reference);
     }
   }
 

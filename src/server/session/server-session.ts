@@ -14,13 +14,17 @@ import { LargeMessageAssembler } from '../../core/protocol/large-message-assembl
 import { PacketType } from '../../core/protocol/packet-type';
 import type { Channel, Logger } from '../../core/remoting';
 import type { MessageReference } from '../postoffice/message-reference';
-import type { PostOffice } from '../postoffice/post-office';
+import type { PostOffice, PreparedRoute } from '../postoffice/post-office';
 import type { Queue } from '../postoffice/queue';
+import {
+  MAX_CHUNK_BYTES,
+  chunkBytesFor,
+  deliveryFrameBound,
+  largeMessageHead,
+  largestDeliveryFrameBytes,
+} from './delivery-frames';
 import { ServerConsumer } from './server-consumer';
 import { Transaction } from './transaction';
-
-/** The largest chunk of a large message body the broker writes in one frame. */
-const MAX_CHUNK_BYTES = 1024 * 1024;
 
 export interface ServerSessionOptions {
   name: string;
@@ -256,8 +260,30 @@ export class ServerSession {
     }
     if (addressSize.isFull() && addressSize.policy === 'DROP') return;
     const route = this.postOffice.prepare(message);
+    this.refuseUndeliverable(route);
     if (this.autoCommitSends) this.postOffice.send(route);
     else this.requireTransaction().addSend(route);
+  }
+
+  /**
+   * Refuses a message that some delivery could not frame: the message as routed, whole or as the
+   * head of a large message (a body goes in chunks, its properties never do), and the copies it
+   * may become on its way to a dead-letter or expiry address. Sent frames are capped like
+   * delivered ones, but a delivery frame is larger (consumer id, delivery count, and the headers a
+   * move adds), so without this a message the broker accepted could never leave it.
+   */
+  private refuseUndeliverable(route: PreparedRoute): void {
+    const maxFrameBytes = this.channel.connection.maxFrameBytes;
+    // Most messages are far below the cap: a bound settles them without copying anything.
+    if (deliveryFrameBound(route.message) + this.postOffice.moveGrowthBound(route) <= maxFrameBytes) return;
+    const direct = largestDeliveryFrameBytes(route.message);
+    if (direct > maxFrameBytes) throw undeliverable(route, direct, maxFrameBytes, '');
+    for (const copy of this.postOffice.largestMoveCopies(route)) {
+      const moved = largestDeliveryFrameBytes(copy);
+      if (moved > maxFrameBytes) {
+        throw undeliverable(route, moved, maxFrameBytes, ' once moved to a dead-letter or expiry address');
+      }
+    }
   }
 
   private acknowledge(packet: Acknowledge): void {
@@ -285,7 +311,10 @@ export class ServerSession {
       queue,
       filter,
       packet.browseOnly,
-      (id, ref, count) => this.deliver(id, ref, count),
+      {
+        deliver: (id, ref, count) => this.deliver(id, ref, count),
+        failed: (failed, error) => this.consumerFailed(failed, error),
+      },
       this.preAcknowledge,
     );
     this.consumers.set(packet.consumerId, consumer);
@@ -300,16 +329,15 @@ export class ServerSession {
       this.channel.send({ type: PacketType.SESS_RECEIVE_MSG, consumerId, deliveryCount, message });
       return;
     }
-    const head = message.copy();
-    head.body = Buffer.alloc(0);
     this.channel.send({
       type: PacketType.SESS_RECEIVE_LARGE_MSG,
       consumerId,
       deliveryCount,
-      message: head,
+      message: largeMessageHead(message),
       bodySize: message.body.length,
     });
-    for (const { chunk, continues } of largeBodyChunks(message.body, this.minLargeMessageSize)) {
+    const chunkBytes = chunkBytesFor(this.minLargeMessageSize, this.channel.connection.maxFrameBytes);
+    for (const { chunk, continues } of largeBodyChunks(message.body, chunkBytes)) {
       this.channel.send({ type: PacketType.SESS_RECEIVE_CONTINUATION, consumerId, chunk, continues });
     }
   }
@@ -325,6 +353,32 @@ export class ServerSession {
       `the client refused message ${messageId} (too large for it, or its body was incomplete)`,
     );
     this.postOffice.cancel([reference]);
+  }
+
+  /**
+   * A delivery to one of this session's consumers threw (a fault of the broker's, not of what
+   * was sent: sends that could not be delivered are refused). The consumer already takes nothing
+   * more; the session closes, returning what its consumers hold (the failed delivery among them),
+   * and its connection fails, so that the client re-creates its session instead of reattaching
+   * to the broken one. Later, not now: the queue is in the middle of a delivery pass.
+   */
+  private consumerFailed(consumer: ServerConsumer, error: unknown): void {
+    const connection = this.channel.connection;
+    const reason = `delivery to consumer ${consumer.id} on queue ${consumer.queue.name} failed: ${
+      error instanceof Error ? error.message : String(error)
+    }`;
+    this.logger.error(
+      { err: error, session: this.name },
+      `closing session ${this.name} and connection ${connection.id}: ${reason}`,
+    );
+    process.nextTick(() => {
+      try {
+        this.close(true);
+      } catch (closeError) {
+        this.logger.error({ err: closeError, session: this.name }, `closing session ${this.name} failed`);
+      }
+      connection.fail(new HornetQException('INTERNAL_ERROR', reason, { cause: error }));
+    });
   }
 
   private forceDelivery(consumerId: number, sequence: number): Packet {
@@ -502,6 +556,20 @@ function queueStatsOf(queue: Queue): QueueStats {
     messagesExpired: queue.messagesExpired,
     messagesKilled: queue.messagesKilled,
   };
+}
+
+/** The refusal of a message whose delivery frame would exceed the frame cap. */
+function undeliverable(
+  route: PreparedRoute,
+  frameBytes: number,
+  maxFrameBytes: number,
+  when: string,
+): HornetQException {
+  const { message } = route;
+  return new HornetQException(
+    'GENERIC_EXCEPTION',
+    `Message to ${route.address} refused: delivering it would take a frame of ${frameBytes} bytes${when}, over the maximum frame size of ${maxFrameBytes} bytes (its properties take ${message.properties.encodedSize()} bytes, its body ${message.body.length}; a body of ${MAX_CHUNK_BYTES} bytes or more goes in chunks, properties never do)`,
+  );
 }
 
 /** The answer to a request that has nothing to say but that it was done. */

@@ -235,6 +235,29 @@ describe('RemotingConnection bad input', () => {
     expect(failures[0]?.message).toMatch(/exceeds the maximum of 4096 bytes/);
   });
 
+  it('an unrouted packet whose handler throws fails the connection, and a failure listener that throws is logged, not thrown', () => {
+    const logged: string[] = [];
+    const logger = {
+      ...silentLogger,
+      error: (_object: object, message?: string) => logged.push(message ?? ''),
+    };
+    const { transport, conn, failures } = setUp({ logger: { ...logger, child: () => logger } });
+    conn.addFailureListener(() => {
+      throw new Error('listener exploded');
+    });
+    const after: HornetQException[] = [];
+    conn.addFailureListener((error) => after.push(error));
+    conn.setUnroutedHandler(() => {
+      throw new Error('handler exploded');
+    });
+    expect(() =>
+      transport.receive(encodePacket(0, { type: PacketType.PING, connectionTtl: 1 })),
+    ).not.toThrow();
+    expect(failures.map((f) => [f.code, f.message])).toEqual([['INTERNAL_ERROR', 'handler exploded']]);
+    expect(after).toEqual(failures);
+    expect(logged.some((line) => /failure listener .* threw: listener exploded/.test(line))).toBe(true);
+  });
+
   it('notes that data arrived', () => {
     const { transport, conn } = setUp();
     conn.setUnroutedHandler(() => undefined);

@@ -30,7 +30,12 @@ function setUp(extra: Partial<QueueDefinition> = {}): Rig {
   const queue = new Queue(
     { name: 'q', address: 'jms.queue.q', filter: null, durable: false, temporary: false, ...extra },
     (reference) => removed.push(label(reference)),
-    { expired: (reference) => expired.push(label(reference)) },
+    {
+      expired: (reference) => expired.push(label(reference)),
+      failed: (error) => {
+        throw error;
+      },
+    },
   );
   return { queue, removed, expired };
 }
