@@ -4,6 +4,7 @@ import {
   DEFAULT_BROKER_CONFIGURATION,
   validateBrokerConfiguration,
   type BrokerConfiguration,
+  type BrokerLimits,
 } from './broker-configuration';
 import { AddressSettingsRepository } from './postoffice/address-settings';
 import { ExpiryReaper } from './postoffice/expiry-reaper';
@@ -78,6 +79,10 @@ export class Broker implements BrokerServices {
 
   get maxLargeMessageBytes(): number {
     return this.config.maxLargeMessageBytes;
+  }
+
+  get limits(): Readonly<BrokerLimits> {
+    return this.config;
   }
 
   get connectionTtlOverride(): number {
@@ -196,6 +201,8 @@ export class Broker implements BrokerServices {
     const office = new PostOffice(this.storage, settings, this.filterFactory, {
       idCacheSize: this.config.idCacheSize,
       persistIdCache: this.config.persistIdCache,
+      maxQueues: this.config.maxQueues,
+      maxNameLength: this.config.maxNameLength,
       logger: this.logger,
     });
     office.load();
@@ -224,9 +231,11 @@ export class Broker implements BrokerServices {
       preAuthMaxFrameBytes: this.config.preAuthMaxFrameBytes,
       // What the broker keeps (queued messages) is up to its clients: each message its own memory.
       detachMessages: true,
+      outputHighWaterMark: this.config.connectionOutputHighWaterMark,
     });
-    const ttl = transport.remoteAddress.startsWith('invm') ? -1 : this.config.defaultConnectionTtl;
-    this.connections.add(new ServerConnection(remoting, this, ttl));
+    const inVm = transport.remoteAddress.startsWith('invm');
+    const ttl = inVm ? -1 : this.config.defaultConnectionTtl;
+    this.connections.add(new ServerConnection(remoting, this, ttl, inVm));
   }
 
   private async stopAcceptors(): Promise<void> {

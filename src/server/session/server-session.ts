@@ -6,15 +6,14 @@ import {
   type CreateQueue,
   type Packet,
   type ProducerRequestCredits,
-  type QueueStats,
   type SessionSend,
 } from '../../core/protocol';
 import { PacketType } from '../../core/protocol/packet-type';
 import type { Channel, Logger } from '../../core/remoting';
 import type { MessageReference } from '../postoffice/message-reference';
 import type { PostOffice } from '../postoffice/post-office';
-import type { Queue } from '../postoffice/queue';
 import { LargeMessageAssembler } from './large-message-assembler';
+import { queueStatsPage } from './queue-stats-page';
 import { ServerConsumer } from './server-consumer';
 import { Transaction } from './transaction';
 
@@ -46,6 +45,8 @@ export interface SessionOwner {
   sessionClosed(session: ServerSession): void;
   /** The client leaves more unconfirmed on the session's channel than the broker keeps. */
   clientFellBehind(session: ServerSession, channelId: number): void;
+  /** Throws when the connection may hold no more consumers. */
+  checkConsumerLimit(): void;
 }
 
 /**
@@ -156,6 +157,7 @@ export class ServerSession {
       case PacketType.SESS_FORCE_CONSUMER_DELIVERY:
         return this.forceDelivery(packet.consumerId, packet.sequence);
       case PacketType.SESS_CREATEPRODUCER:
+        if (packet.address !== null) this.postOffice.checkName('address', packet.address);
         this.producers.set(packet.producerId, packet.address);
         return null;
       case PacketType.SESS_UNIQUE_ADD_METADATA:
@@ -180,7 +182,7 @@ export class ServerSession {
         return {
           type: PacketType.SESS_QUEUE_STATS_RESP,
           correlationId: commandId,
-          queues: this.postOffice.allQueues().map(queueStatsOf),
+          ...queueStatsPage(this.postOffice.eachQueue(), packet.start, packet.maxCount),
         };
       case PacketType.SESS_BINDINGQUERY: {
         const queues = this.postOffice.queuesBoundTo(packet.address);
@@ -245,6 +247,7 @@ export class ServerSession {
   }
 
   private send({ message }: SessionSend): void {
+    this.postOffice.checkName('address', message.address);
     const addressSize = this.postOffice.addressSize(message.address);
     if (addressSize.isFull() && addressSize.policy === 'FAIL') {
       throw new HornetQException('ADDRESS_FULL', `Address ${message.address} is full`);
@@ -272,6 +275,7 @@ export class ServerSession {
         `Consumer ${packet.consumerId} already exists in this session`,
       );
     }
+    this.owner.checkConsumerLimit();
     const queue = this.postOffice.requireQueue(packet.queueName);
     const filter =
       packet.filter === null || packet.filter === '' ? null : this.postOffice.createFilter(packet.filter);
@@ -282,6 +286,8 @@ export class ServerSession {
       packet.browseOnly,
       (id, ref, count) => this.deliver(id, ref, count),
       this.preAcknowledge,
+      // The connection's client is not taking what was written: other consumers get the messages.
+      () => this.channel.connection.congested,
     );
     this.consumers.set(packet.consumerId, consumer);
     consumer.setStarted(this.started);
@@ -355,6 +361,7 @@ export class ServerSession {
    * FAIL a full address answers with fail-credits so the client refuses the send itself.
    */
   private requestProducerCredits({ address, credits }: ProducerRequestCredits): void {
+    this.postOffice.checkName('address', address);
     const addressSize = this.postOffice.addressSize(address);
     if (addressSize.isFull() && addressSize.policy === 'FAIL') {
       this.channel.send({ type: PacketType.SESS_PRODUCER_FAIL_CREDITS, address, credits });
@@ -367,6 +374,11 @@ export class ServerSession {
     this.pendingCreditGrants.set(grant, address);
     if (addressSize.policy === 'BLOCK') addressSize.whenRoom(grant);
     else grant();
+  }
+
+  /** The connection drained (or the session moved to another): consumers may take messages again. */
+  resumeDelivery(): void {
+    for (const consumer of this.consumers.values()) consumer.promptDelivery();
   }
 
   private setStarted(started: boolean): void {
@@ -469,24 +481,6 @@ function expectsResponse(packet: Packet): boolean {
     default:
       return false;
   }
-}
-
-function queueStatsOf(queue: Queue): QueueStats {
-  return {
-    name: queue.name,
-    address: queue.address,
-    filter: queue.filter?.expression ?? null,
-    durable: queue.durable,
-    temporary: queue.temporary,
-    consumerCount: queue.consumerCount,
-    messageCount: queue.messageCount,
-    deliveringCount: queue.deliveringCount,
-    scheduledCount: queue.scheduledCount,
-    messagesAdded: queue.messagesAdded,
-    messagesAcknowledged: queue.messagesAcknowledged,
-    messagesExpired: queue.messagesExpired,
-    messagesKilled: queue.messagesKilled,
-  };
 }
 
 /** The answer to a request that has nothing to say but that it was done. */

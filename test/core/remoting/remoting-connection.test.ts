@@ -14,7 +14,8 @@ import type { Transport, TransportHandlers } from '../../../src/core/remoting/tr
 /** A transport driven by the test: it feeds bytes in and sees what the connection writes. */
 class FakeTransport implements Transport {
   readonly remoteAddress = 'fake://peer';
-  readonly pendingBytes = 0;
+  pendingBytes = 0;
+  readingPaused = false;
   handlers: TransportHandlers | null = null;
   written: Buffer[] = [];
   destroyed: Array<Error | undefined> = [];
@@ -30,6 +31,14 @@ class FakeTransport implements Transport {
 
   write(frame: Buffer): void {
     this.written.push(frame);
+  }
+
+  pauseReading(): void {
+    this.readingPaused = true;
+  }
+
+  resumeReading(): void {
+    this.readingPaused = false;
   }
 
   close(): void {
