@@ -36,6 +36,20 @@ export interface QueueStatistics {
   messagesKilled: number;
 }
 
+/** What the management view reports for one client connection. */
+export interface ConnectionStatistics {
+  id: number;
+  remoteAddress: string;
+  sessionCount: number;
+  consumerCount: number;
+  /** Messages delivered to its consumers and not yet acknowledged. */
+  deliveringCount: number;
+  /** Bytes written to the connection that its client has not taken yet. */
+  pendingOutputBytes: number;
+  /** Above the output high-water mark: nothing more is delivered to it or read from it. */
+  congested: boolean;
+}
+
 /** Filters (selectors) arrive with the JMS layer; until one is installed, a filter is refused. */
 function refuseFilter(expression: string): Filter {
   throw new HornetQException(
@@ -153,6 +167,18 @@ export class Broker implements BrokerServices {
 
   getSessionCount(): number {
     return this.sessions.size;
+  }
+
+  listConnections(): ConnectionStatistics[] {
+    return [...this.connections].map(({ remoting, sessionCount, consumerCount, deliveringCount }) => ({
+      id: remoting.id,
+      remoteAddress: remoting.remoteAddress,
+      sessionCount,
+      consumerCount,
+      deliveringCount,
+      pendingOutputBytes: remoting.transport.pendingBytes,
+      congested: remoting.congested,
+    }));
   }
 
   listQueues(): QueueStatistics[] {

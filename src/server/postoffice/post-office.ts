@@ -174,12 +174,16 @@ export class PostOffice {
     return this.queues.size;
   }
 
+  acceptsName(name: string): boolean {
+    return name.length <= this.maxNameLength;
+  }
+
   /**
    * Refuses a queue name or address longer than the broker allows: every name a client gives is
    * kept (queues, bindings, address sizes) and written into answers to other clients.
    */
   checkName(what: 'queue name' | 'address', name: string): void {
-    if (name.length <= this.maxNameLength) return;
+    if (this.acceptsName(name)) return;
     throw new HornetQException(
       'ILLEGAL_STATE',
       `The ${what} '${name.slice(0, 40)}...' is ${name.length} characters long; the broker allows at most ${this.maxNameLength} (maxNameLength)`,

@@ -78,6 +78,13 @@ export class ServerConnection implements SessionOwner {
     return this.sessions.size;
   }
 
+  /** Consumers and browsers over all the connection's sessions. */
+  get consumerCount(): number {
+    let count = 0;
+    for (const session of this.sessions) count += session.consumerCount;
+    return count;
+  }
+
   addTemporaryQueue(name: string): void {
     this.temporaryQueues.add(name);
   }
@@ -142,7 +149,10 @@ export class ServerConnection implements SessionOwner {
       reason = `the client has not read what the broker sent for ${connectionOutputStallTimeout} ms (${this.remoting.transport.pendingBytes} bytes pending; connectionOutputStallTimeout)`;
     }
     if (reason === null) return false;
-    this.logger.warn({ reason }, `closing connection ${this.remoting.id} from ${this.remoting.remoteAddress}: ${reason}`);
+    this.logger.warn(
+      { reason },
+      `closing connection ${this.remoting.id} from ${this.remoting.remoteAddress}: ${reason}`,
+    );
     this.remoting.fail(new HornetQException('CONNECTION_TIMEDOUT', reason));
     return true;
   }
@@ -337,12 +347,17 @@ export class ServerConnection implements SessionOwner {
     }
   }
 
+  /** Messages delivered over this connection's sessions and not yet acknowledged. */
+  get deliveringCount(): number {
+    let count = 0;
+    for (const session of this.sessions) count += session.deliveringCount;
+    return count;
+  }
+
   /** Throws when the connection already holds as many consumers as the broker allows one. */
   checkConsumerLimit(): void {
     const max = this.broker.limits.maxConsumersPerConnection;
-    let count = 0;
-    for (const session of this.sessions) count += session.consumerCount;
-    if (count >= max) {
+    if (this.consumerCount >= max) {
       throw new HornetQException(
         'ILLEGAL_STATE',
         `this connection already has ${max} consumers, the most the broker allows one connection (maxConsumersPerConnection)`,

@@ -96,6 +96,13 @@ export class ServerSession {
     return this.consumers.size;
   }
 
+  /** Messages delivered to the session's consumers and not yet acknowledged. */
+  get deliveringCount(): number {
+    let count = 0;
+    for (const consumer of this.consumers.values()) count += consumer.deliveringCount;
+    return count;
+  }
+
   get producerCount(): number {
     return this.producers.size;
   }
@@ -361,7 +368,11 @@ export class ServerSession {
    * FAIL a full address answers with fail-credits so the client refuses the send itself.
    */
   private requestProducerCredits({ address, credits }: ProducerRequestCredits): void {
-    this.postOffice.checkName('address', address);
+    if (!this.postOffice.acceptsName(address)) {
+      // Nothing is kept for a name too long: the send itself is refused, and says why.
+      this.channel.send({ type: PacketType.SESS_PRODUCER_CREDITS, address, credits });
+      return;
+    }
     const addressSize = this.postOffice.addressSize(address);
     if (addressSize.isFull() && addressSize.policy === 'FAIL') {
       this.channel.send({ type: PacketType.SESS_PRODUCER_FAIL_CREDITS, address, credits });
