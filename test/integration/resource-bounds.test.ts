@@ -1,5 +1,6 @@
 import type { Broker, BrokerConfiguration, ClientSessionFactory, ConnectionStatistics } from '../../src';
 import { CoreMessage, PacketType, encodePacket } from '../../src/core/protocol';
+import { FaultProxy } from '../support/fault-proxy';
 import { RawClient } from '../support/raw-client';
 import { CapturingLogger, useTestBrokers, waitFor } from '../support/test-broker';
 
@@ -193,7 +194,10 @@ test.each([
     const broker = await startBroker({ maxClientConnectionTtl: 500 });
     // Honest clients ping well within the broker's maximum TTL.
     const honestOptions = { connectionTTL: 500, clientFailureCheckPeriod: 100 };
-    const raw = await rawClient(broker);
+    const proxy = brokers.track(
+      await FaultProxy.start({ targetHost: '127.0.0.1', targetPort: broker.getPort() }),
+    );
+    const raw = brokers.track(await RawClient.connect(proxy.port));
     // A reattachable session (window >= 0): it waits for its client for the connection's TTL.
     await raw.createSession(undefined, { windowSize: 1024 });
     raw.send(0, { type: PacketType.PING, connectionTtl: askedTtl });
@@ -203,7 +207,8 @@ test.each([
     );
     await producer.send(message());
     await waitFor(() => raw.deliveries === 1, 'the raw client to receive the message');
-    await raw.close();
+    // Gone without a FIN or a RST (a pulled cable): only the TTL tells the broker.
+    proxy.blackHole();
 
     const other = await (await brokers.connect(broker, honestOptions)).createSession();
     const consumer = await other.createConsumer(QUEUE);
