@@ -59,7 +59,7 @@ function checkJmsNames(jms: JmsConfiguration, maxNameLength: number): void {
   const problems = new Problems(jms.file);
   const check = (element: string, prefix: string, { name, line }: { name: string; line: number }): void => {
     if (prefix.length + name.length > maxNameLength)
-      problems.error({ name: element, line }, nameTooLong(`name (as ${prefix}<name>)`, maxNameLength));
+      problems.error({ name: element, line }, nameTooLong(`a name (as ${prefix}<name>)`, maxNameLength));
   };
   for (const queue of jms.queues) check('queue', AddressPrefix.QUEUE, queue);
   for (const topic of jms.topics) check('topic', AddressPrefix.TOPIC, topic);

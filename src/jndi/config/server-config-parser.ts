@@ -211,7 +211,10 @@ function readQueues(
     if (name === undefined || name.trim() === '' || typeof addressValue !== 'string' || filter === undefined)
       continue;
     if (name.length > maxNameLength || addressValue.length > maxNameLength) {
-      problems.error(element, nameTooLong(name.length > maxNameLength ? 'name' : 'address', maxNameLength));
+      problems.error(
+        element,
+        nameTooLong(name.length > maxNameLength ? 'a name' : 'an address', maxNameLength),
+      );
       continue;
     }
     const previous = lines.get(name);
@@ -239,8 +242,9 @@ function readFilter(element: XmlElement, problems: Problems): string | null | un
   }
 }
 
+/** `what` with its article: 'a name', 'an address'. */
 export function nameTooLong(what: string, maxNameLength: number): string {
-  return `has a ${what} longer than max-name-length (${maxNameLength} characters)`;
+  return `has ${what} longer than max-name-length (${maxNameLength} characters)`;
 }
 
 function number(values: Map<string, Value>, name: string, fallback: number): number {

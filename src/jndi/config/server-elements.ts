@@ -54,10 +54,22 @@ const AT_MOST_NAME_LENGTH: RangeCheck = (v) =>
  * `<configuration>` like HornetQ's own broker settings, by the BrokerConfiguration field it sets.
  */
 export const LIMIT_ELEMENTS: ReadonlyMap<string, { field: keyof BrokerLimits; spec: ValueSpec }> = new Map([
-  ['connection-output-high-water-mark', { field: 'connectionOutputHighWaterMark', spec: long(AT_LEAST_HIGH_WATER_MIN) }],
-  ['connection-output-stall-timeout', { field: 'connectionOutputStallTimeout', spec: long(both(GT_ZERO, AT_MOST_TIMER)) }],
-  ['max-client-connection-ttl', { field: 'maxClientConnectionTtl', spec: long(both(GT_ZERO, AT_MOST_TIMER)) }],
-  ['sessionless-connection-timeout', { field: 'sessionlessConnectionTimeout', spec: long(both(GT_ZERO, AT_MOST_TIMER)) }],
+  [
+    'connection-output-high-water-mark',
+    { field: 'connectionOutputHighWaterMark', spec: long(AT_LEAST_HIGH_WATER_MIN) },
+  ],
+  [
+    'connection-output-stall-timeout',
+    { field: 'connectionOutputStallTimeout', spec: long(both(GT_ZERO, AT_MOST_TIMER)) },
+  ],
+  [
+    'max-client-connection-ttl',
+    { field: 'maxClientConnectionTtl', spec: long(both(GT_ZERO, AT_MOST_TIMER)) },
+  ],
+  [
+    'sessionless-connection-timeout',
+    { field: 'sessionlessConnectionTimeout', spec: long(both(GT_ZERO, AT_MOST_TIMER)) },
+  ],
   ['max-sessions-per-connection', { field: 'maxSessionsPerConnection', spec: int(GT_ZERO) }],
   ['max-consumers-per-connection', { field: 'maxConsumersPerConnection', spec: int(GT_ZERO) }],
   ['max-queues', { field: 'maxQueues', spec: int(GT_ZERO) }],
@@ -154,5 +166,8 @@ export const SERVER_ELEMENTS: ReadonlyMap<string, TopLevelElement> = new Map<str
     unsupported('clustered grouping is not implemented (message groups on this broker work)'),
   ],
   ['connector-services', unsupported('connector services are not implemented')],
-  ...[...LIMIT_ELEMENTS].map(([name, { spec }]): [string, TopLevelElement] => [name, { use: 'broker', spec }]),
+  ...[...LIMIT_ELEMENTS].map(([name, { spec }]): [string, TopLevelElement] => [
+    name,
+    { use: 'broker', spec },
+  ]),
 ]);
