@@ -122,7 +122,6 @@ export const DEFAULT_BROKER_CONFIGURATION: BrokerConfiguration = {
   ...DEFAULT_BROKER_LIMITS,
 };
 
-
 /** Below this the socket's own buffer (16 KiB) could hold it all and never report a drain. */
 export const MIN_OUTPUT_HIGH_WATER_MARK = 64 * 1024;
 

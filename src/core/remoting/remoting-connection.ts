@@ -231,8 +231,7 @@ export class RemotingConnection {
 
   /** The peer took what was pending; below the mark again, the owner may produce output again. */
   private onDrain(): void {
-    if (!this.isCongested || this.isClosed || this.transport.pendingBytes > this.outputHighWaterMark)
-      return;
+    if (!this.isCongested || this.isClosed || this.transport.pendingBytes > this.outputHighWaterMark) return;
     this.isCongested = false;
     this.congestionListener?.(false);
   }

@@ -23,7 +23,10 @@ export function queueStatsPage(
   maxCount: number,
 ): { queues: QueueStats[]; more: boolean } {
   if (!Number.isInteger(start) || start < 0) {
-    throw new HornetQException('ILLEGAL_STATE', `queue statistics start must be >= 0 (actual value: ${start})`);
+    throw new HornetQException(
+      'ILLEGAL_STATE',
+      `queue statistics start must be >= 0 (actual value: ${start})`,
+    );
   }
   if (!Number.isInteger(maxCount) || maxCount < 1) {
     throw new HornetQException(
