@@ -85,6 +85,13 @@ export class ServerConnection implements SessionOwner {
     return count;
   }
 
+  /** Messages delivered over this connection's sessions and not yet acknowledged. */
+  get deliveringCount(): number {
+    let count = 0;
+    for (const session of this.sessions) count += session.deliveringCount;
+    return count;
+  }
+
   addTemporaryQueue(name: string): void {
     this.temporaryQueues.add(name);
   }
@@ -345,13 +352,6 @@ export class ServerConnection implements SessionOwner {
       );
       this.end(true);
     }
-  }
-
-  /** Messages delivered over this connection's sessions and not yet acknowledged. */
-  get deliveringCount(): number {
-    let count = 0;
-    for (const session of this.sessions) count += session.deliveringCount;
-    return count;
   }
 
   /** Throws when the connection already holds as many consumers as the broker allows one. */
