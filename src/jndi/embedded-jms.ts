@@ -168,9 +168,11 @@ export class EmbeddedJMS {
     // Persistence disabled means nothing durable, whatever storage is bound: a fresh store per start.
     const storage = server?.persistenceEnabled === false ? new InMemoryStorage() : this.storage;
     const createBroker = resolve(this.container, ServiceId.BrokerFactory);
+    // Outside the try: its errors already name the file, element and line they are about.
+    const brokerConfig = brokerConfigurationOf(server, jms, storage, logger);
     let broker: Broker;
     try {
-      broker = createBroker(brokerConfigurationOf(server, jms, storage, logger));
+      broker = createBroker(brokerConfig);
     } catch (error) {
       throw new ConfigurationException([
         { file: serverConfig, line: null, element: null, message: (error as Error).message },

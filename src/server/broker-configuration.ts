@@ -50,12 +50,60 @@ export interface BrokerConfiguration {
   idCacheSize: number;
   /** Keep the duplicate-id caches in storage so that they survive a restart (persist-id-cache). */
   persistIdCache: boolean;
+  /**
+   * Ours: the bound on what the broker queues for one connection whose client does not read (bytes
+   * written, not yet taken by the client). Above it, nothing more is delivered to that connection
+   * (the queues' other consumers get the messages) and nothing more is read from it.
+   */
+  connectionOutputHighWaterMark: number;
+  /** Ours: a connection that stays above its output high-water mark this long is closed (ms). */
+  connectionOutputStallTimeout: number;
+  /**
+   * Ours: the longest connection TTL a client's ping may ask for (ms); a larger one, or -1
+   * (never), gets this. connectionTtlOverride, when set, wins. Not applied to in-VM connections.
+   */
+  maxClientConnectionTtl: number;
+  /** Ours: a TCP connection that has created no session (nor reattached one) by then is closed (ms). */
+  sessionlessConnectionTimeout: number;
+  /** Ours: sessions one connection may hold at a time. */
+  maxSessionsPerConnection: number;
+  /** Ours: consumers (and browsers) one connection may hold at a time, over all its sessions. */
+  maxConsumersPerConnection: number;
+  /** Ours: queues on the broker in all (durable, non-durable and temporary ones). */
+  maxQueues: number;
+  /** Ours: the longest queue name or address, in characters (from clients and from configuration). */
+  maxNameLength: number;
   /** Where durable state lives; an in-memory store when absent. */
   storage?: StorageManager;
   logger?: Logger;
   /** How each of `acceptors` is made; TCP and in-VM (`defaultAcceptorFactory`) when absent. */
   acceptorFactory?: AcceptorFactory;
 }
+
+/** The settings that bound what clients may make the broker hold (hornetq-configuration.xml extensions). */
+export type BrokerLimits = Pick<
+  BrokerConfiguration,
+  | 'connectionOutputHighWaterMark'
+  | 'connectionOutputStallTimeout'
+  | 'maxClientConnectionTtl'
+  | 'sessionlessConnectionTimeout'
+  | 'maxSessionsPerConnection'
+  | 'maxConsumersPerConnection'
+  | 'maxQueues'
+  | 'maxNameLength'
+>;
+
+/** Ours: generous for any honest client, yet a bound on what one (or all) can make the broker hold. */
+export const DEFAULT_BROKER_LIMITS: Readonly<BrokerLimits> = Object.freeze({
+  connectionOutputHighWaterMark: 4 * 1024 * 1024,
+  connectionOutputStallTimeout: 30_000,
+  maxClientConnectionTtl: 300_000,
+  sessionlessConnectionTimeout: 10_000,
+  maxSessionsPerConnection: 2_000,
+  maxConsumersPerConnection: 10_000,
+  maxQueues: 100_000,
+  maxNameLength: 4_096,
+});
 
 /** HornetQ's defaults where HornetQ has one. */
 export const DEFAULT_BROKER_CONFIGURATION: BrokerConfiguration = {
@@ -71,10 +119,18 @@ export const DEFAULT_BROKER_CONFIGURATION: BrokerConfiguration = {
   messageExpiryScanPeriod: 30_000,
   idCacheSize: 20_000,
   persistIdCache: true,
+  ...DEFAULT_BROKER_LIMITS,
 };
+
+/** Below this the socket's own buffer (16 KiB) could hold it all and never report a drain. */
+export const MIN_OUTPUT_HIGH_WATER_MARK = 64 * 1024;
 
 /** Node fires a longer timer after 1 ms, so no period may exceed it. */
 const MAX_TIMER_MS = 2_147_483_647;
+/** Counts are Java ints in HornetQ's configuration. */
+const MAX_INT = 2_147_483_647;
+/** A name (3 bytes per character at worst) must leave room in a frame of the default cap. */
+const MAX_NAME_LENGTH = 1024 * 1024;
 
 /** Checks values at construction, naming the setting, the value and what is allowed. */
 export function validateBrokerConfiguration(config: BrokerConfiguration): void {
@@ -117,7 +173,7 @@ export function validateBrokerConfiguration(config: BrokerConfiguration): void {
       `preAuthMaxFrameBytes must be between 1024 and maxFrameBytes (${config.maxFrameBytes}) (actual value: ${config.preAuthMaxFrameBytes})`,
     );
   }
-  problems.push(...messagingProblems(config));
+  problems.push(...messagingProblems(config), ...limitProblems(config));
   if (problems.length > 0) throw new RangeError(`invalid broker configuration: ${problems.join('; ')}`);
 }
 
@@ -152,4 +208,58 @@ function messagingProblems(config: BrokerConfiguration): string[] {
     }
   }
   return problems;
+}
+
+/** A positive integer no larger than `max`, or a problem naming the setting, its value and range. */
+function rangeProblem(name: string, value: number, min: number, max: number, unit = ''): string[] {
+  if (Number.isSafeInteger(value) && value >= min && value <= max) return [];
+  return [`${name} must be an integer in ${min}..${max}${unit} (actual value: ${value})`];
+}
+
+/** The bounds on what one client (or all of them) may make the broker hold. */
+function limitProblems(config: BrokerConfiguration): string[] {
+  return [
+    ...rangeProblem(
+      'connectionOutputHighWaterMark (connection-output-high-water-mark)',
+      config.connectionOutputHighWaterMark,
+      MIN_OUTPUT_HIGH_WATER_MARK,
+      Number.MAX_SAFE_INTEGER,
+      ' bytes',
+    ),
+    ...rangeProblem(
+      'connectionOutputStallTimeout (connection-output-stall-timeout)',
+      config.connectionOutputStallTimeout,
+      1,
+      MAX_TIMER_MS,
+      ' ms',
+    ),
+    ...rangeProblem(
+      'maxClientConnectionTtl (max-client-connection-ttl)',
+      config.maxClientConnectionTtl,
+      1,
+      MAX_TIMER_MS,
+      ' ms',
+    ),
+    ...rangeProblem(
+      'sessionlessConnectionTimeout (sessionless-connection-timeout)',
+      config.sessionlessConnectionTimeout,
+      1,
+      MAX_TIMER_MS,
+      ' ms',
+    ),
+    ...rangeProblem(
+      'maxSessionsPerConnection (max-sessions-per-connection)',
+      config.maxSessionsPerConnection,
+      1,
+      MAX_INT,
+    ),
+    ...rangeProblem(
+      'maxConsumersPerConnection (max-consumers-per-connection)',
+      config.maxConsumersPerConnection,
+      1,
+      MAX_INT,
+    ),
+    ...rangeProblem('maxQueues (max-queues)', config.maxQueues, 1, MAX_INT),
+    ...rangeProblem('maxNameLength (max-name-length)', config.maxNameLength, 1, MAX_NAME_LENGTH),
+  ];
 }

@@ -4,6 +4,7 @@ import {
   DEFAULT_BROKER_CONFIGURATION,
   validateBrokerConfiguration,
   type BrokerConfiguration,
+  type BrokerLimits,
 } from './broker-configuration';
 import { AddressSettingsRepository } from './postoffice/address-settings';
 import { ExpiryReaper } from './postoffice/expiry-reaper';
@@ -33,6 +34,20 @@ export interface QueueStatistics {
   messagesExpired: number;
   /** Messages given up on after max-delivery-attempts (sent to the dead-letter address or dropped). */
   messagesKilled: number;
+}
+
+/** What the management view reports for one client connection. */
+export interface ConnectionStatistics {
+  id: number;
+  remoteAddress: string;
+  sessionCount: number;
+  consumerCount: number;
+  /** Messages delivered to its consumers and not yet acknowledged. */
+  deliveringCount: number;
+  /** Bytes written to the connection that its client has not taken yet. */
+  pendingOutputBytes: number;
+  /** Above the output high-water mark: nothing more is delivered to it or read from it. */
+  congested: boolean;
 }
 
 /** Filters (selectors) arrive with the JMS layer; until one is installed, a filter is refused. */
@@ -78,6 +93,10 @@ export class Broker implements BrokerServices {
 
   get maxLargeMessageBytes(): number {
     return this.config.maxLargeMessageBytes;
+  }
+
+  get limits(): Readonly<BrokerLimits> {
+    return this.config;
   }
 
   get connectionTtlOverride(): number {
@@ -152,6 +171,18 @@ export class Broker implements BrokerServices {
     return this.sessions.size;
   }
 
+  listConnections(): ConnectionStatistics[] {
+    return [...this.connections].map(({ remoting, sessionCount, consumerCount, deliveringCount }) => ({
+      id: remoting.id,
+      remoteAddress: remoting.remoteAddress,
+      sessionCount,
+      consumerCount,
+      deliveringCount,
+      pendingOutputBytes: remoting.transport.pendingBytes,
+      congested: remoting.congested,
+    }));
+  }
+
   listQueues(): QueueStatistics[] {
     return this.postOffice.allQueues().map((queue) => ({
       name: queue.name,
@@ -209,6 +240,8 @@ export class Broker implements BrokerServices {
     const office = new PostOffice(this.storage, settings, this.filterFactory, {
       idCacheSize: this.config.idCacheSize,
       persistIdCache: this.config.persistIdCache,
+      maxQueues: this.config.maxQueues,
+      maxNameLength: this.config.maxNameLength,
       logger: this.logger,
     });
     office.load();
@@ -237,9 +270,11 @@ export class Broker implements BrokerServices {
       preAuthMaxFrameBytes: this.config.preAuthMaxFrameBytes,
       // What the broker keeps (queued messages) is up to its clients: each message its own memory.
       detachMessages: true,
+      outputHighWaterMark: this.config.connectionOutputHighWaterMark,
     });
-    const ttl = transport.remoteAddress.startsWith('invm') ? -1 : this.config.defaultConnectionTtl;
-    this.connections.add(new ServerConnection(remoting, this, ttl));
+    const inVm = transport.remoteAddress.startsWith('invm');
+    const ttl = inVm ? -1 : this.config.defaultConnectionTtl;
+    this.connections.add(new ServerConnection(remoting, this, ttl, inVm));
   }
 
   private async stopAcceptors(): Promise<void> {

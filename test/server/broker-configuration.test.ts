@@ -89,3 +89,49 @@ describe('address settings validation', () => {
     });
   });
 });
+
+describe('broker configuration: resource limits', () => {
+  it('has defaults that bound each resource yet leave room for any honest client', () => {
+    expect(DEFAULT_BROKER_CONFIGURATION).toMatchObject({
+      connectionOutputHighWaterMark: 4 * 1024 * 1024,
+      connectionOutputStallTimeout: 30_000,
+      maxClientConnectionTtl: 300_000,
+      sessionlessConnectionTimeout: 10_000,
+      maxSessionsPerConnection: 2_000,
+      maxConsumersPerConnection: 10_000,
+      maxQueues: 100_000,
+      maxNameLength: 4_096,
+    });
+  });
+
+  it.each([
+    [
+      { connectionOutputHighWaterMark: 1024 },
+      /connectionOutputHighWaterMark \(connection-output-high-water-mark\) must be an integer in 65536\.\.\d+ bytes \(actual value: 1024\)/,
+    ],
+    [
+      { connectionOutputStallTimeout: 0 },
+      /connectionOutputStallTimeout \(connection-output-stall-timeout\) must be an integer in 1\.\.2147483647 ms \(actual value: 0\)/,
+    ],
+    [
+      { maxClientConnectionTtl: -1 },
+      /maxClientConnectionTtl \(max-client-connection-ttl\).*actual value: -1/,
+    ],
+    [
+      { sessionlessConnectionTimeout: 2_147_483_648 },
+      /sessionlessConnectionTimeout \(sessionless-connection-timeout\).*actual value: 2147483648/,
+    ],
+    [
+      { maxSessionsPerConnection: 0 },
+      /maxSessionsPerConnection \(max-sessions-per-connection\).*actual value: 0/,
+    ],
+    [{ maxConsumersPerConnection: 1.5 }, /maxConsumersPerConnection.*actual value: 1\.5/],
+    [{ maxQueues: 0 }, /maxQueues \(max-queues\) must be an integer in 1\.\.2147483647 \(actual value: 0\)/],
+    [
+      { maxNameLength: 2 * 1024 * 1024 },
+      /maxNameLength \(max-name-length\) must be an integer in 1\.\.1048576 \(actual value: 2097152\)/,
+    ],
+  ])('refuses %j naming the setting, the value and the range', (overrides, expected) => {
+    expect(problemsOf(overrides)).toMatch(expected);
+  });
+});

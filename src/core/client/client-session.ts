@@ -19,6 +19,9 @@ import { ClientConsumer, type ConsumerSettings } from './client-consumer';
 import { ClientProducer } from './client-producer';
 import { SendGate } from './send-gate';
 
+/** Queues asked for per page of queueStats() (the broker may send fewer). */
+const QUEUE_STATS_PAGE_SIZE = 1000;
+
 export interface SessionSettings {
   autoCommitSends: boolean;
   autoCommitAcks: boolean;
@@ -173,10 +176,25 @@ export class ClientSession {
     return toQueueInfo(response);
   }
 
-  /** Every queue on the broker with its counters (messages, consumers, delivering, added, acknowledged...). */
+  /**
+   * Every queue on the broker with its counters (messages, consumers, delivering, added,
+   * acknowledged...), fetched a page at a time so that no answer grows with the broker. A queue
+   * created or deleted meanwhile may be in the list or not; none is listed twice.
+   */
   async queueStats(): Promise<QueueStats[]> {
-    const response = (await this.call({ type: PacketType.SESS_QUEUE_STATS })) as QueueStatsResponse;
-    return response.queues;
+    const byName = new Map<string, QueueStats>();
+    let start = 0;
+    for (;;) {
+      const page = (await this.call({
+        type: PacketType.SESS_QUEUE_STATS,
+        start,
+        maxCount: QUEUE_STATS_PAGE_SIZE,
+      })) as QueueStatsResponse;
+      for (const queue of page.queues) byName.set(queue.name, queue);
+      start += page.queues.length;
+      // An empty page that claims more would ask for the same page for ever.
+      if (!page.more || page.queues.length === 0) return [...byName.values()];
+    }
   }
 
   async bindingQuery(address: string): Promise<{ exists: boolean; queueNames: string[] }> {

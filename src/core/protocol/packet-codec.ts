@@ -202,12 +202,13 @@ function encodeBody(w: BufferWriter, p: Packet): void {
       w.writeInt(p.consumerCount);
       return w.writeLong(p.messageCount);
     case PacketType.SESS_QUEUE_STATS:
-      return;
+      w.writeInt(p.start);
+      return w.writeInt(p.maxCount);
     case PacketType.SESS_QUEUE_STATS_RESP:
       w.writeInt(p.correlationId);
       w.writeInt(p.queues.length);
       for (const queue of p.queues) writeQueueStats(w, queue);
-      return;
+      return w.writeBoolean(p.more);
     case PacketType.SESS_BINDINGQUERY:
       return w.writeString(p.address);
     case PacketType.SESS_BINDINGQUERY_RESP:
@@ -376,13 +377,13 @@ function decodeBody(type: number, r: BufferReader): Packet {
         messageCount: r.readLong(),
       };
     case PacketType.SESS_QUEUE_STATS:
-      return { type };
+      return { type, start: r.readInt(), maxCount: r.readInt() };
     case PacketType.SESS_QUEUE_STATS_RESP: {
       const correlationId = r.readInt();
       const count = r.readCount('queue', QUEUE_STATS_MIN_BYTES);
       const queues: QueueStats[] = [];
       for (let i = 0; i < count; i++) queues.push(readQueueStats(r));
-      return { type, correlationId, queues };
+      return { type, correlationId, queues, more: r.readBoolean() };
     }
     case PacketType.SESS_BINDINGQUERY:
       return { type, address: r.readString() };

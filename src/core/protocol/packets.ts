@@ -150,9 +150,15 @@ export interface QueueQueryResponse {
   consumerCount: number;
   messageCount: number;
 }
-/** Ours, for management: every queue on the broker with its counters (HornetQ does this over JMX). */
+/**
+ * Ours, for management: the broker's queues with their counters (HornetQ does this over JMX), a
+ * page at a time: from index `start` in creation order, at most `maxCount` (the broker may send
+ * fewer, and says whether more follow).
+ */
 export interface QueueStatsQuery {
   type: typeof PacketType.SESS_QUEUE_STATS;
+  start: number;
+  maxCount: number;
 }
 /** One queue as the broker counts it; the counters are since the queue was created or loaded. */
 export interface QueueStats {
@@ -178,6 +184,8 @@ export interface QueueStatsResponse {
   type: typeof PacketType.SESS_QUEUE_STATS_RESP;
   correlationId: number;
   queues: QueueStats[];
+  /** More queues follow this page: ask again from start + queues.length. */
+  more: boolean;
 }
 export interface BindingQuery {
   type: typeof PacketType.SESS_BINDINGQUERY;

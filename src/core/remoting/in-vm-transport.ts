@@ -10,6 +10,8 @@ export class InVmTransport implements Transport {
   private inbox: Buffer[] = [];
   private inboxBytes = 0;
   private deliveryScheduled = false;
+  /** pauseReading(): the inbox fills, and the peer sees its pendingBytes grow, as over TCP. */
+  private readingPaused = false;
   private isClosed = false;
   /** Set by destroy(): frames not yet delivered are dropped, as a reset link drops them. */
   private discardInbox = false;
@@ -38,6 +40,15 @@ export class InVmTransport implements Transport {
     if (this.inbox.length > 0) this.scheduleDelivery();
   }
 
+  pauseReading(): void {
+    this.readingPaused = true;
+  }
+
+  resumeReading(): void {
+    this.readingPaused = false;
+    if (this.inbox.length > 0) this.scheduleDelivery();
+  }
+
   write(frame: Buffer): void {
     if (this.isClosed || this.peer === null) return;
     this.peer.receive(frame);
@@ -59,13 +70,14 @@ export class InVmTransport implements Transport {
   }
 
   private scheduleDelivery(): void {
-    if (this.deliveryScheduled || this.handlers === null) return;
+    if (this.deliveryScheduled || this.handlers === null || this.readingPaused) return;
     this.deliveryScheduled = true;
     setImmediate(() => this.deliver());
   }
 
   private deliver(): void {
     this.deliveryScheduled = false;
+    if (this.readingPaused) return;
     const frames = this.inbox;
     this.inbox = [];
     this.inboxBytes = 0;
@@ -73,6 +85,8 @@ export class InVmTransport implements Transport {
       if (this.discardInbox) return;
       this.handlers?.onData(frame);
     }
+    // What the peer wrote has been read: its pendingBytes are back to 0.
+    this.peer?.handlers?.onDrain?.();
   }
 
   private shutdown(error: Error | undefined): void {

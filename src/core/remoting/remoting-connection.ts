@@ -25,6 +25,8 @@ export const RECENTLY_CLOSED_CHANNELS = 1024;
 /** A packet for a channel the connection has not opened: the owner decides (channels 0 and 1). */
 export type UnroutedPacketHandler = (packet: Packet, channelId: number, size: number) => void;
 export type FailureListener = (error: HornetQException) => void;
+/** Told when the output passes its high-water mark (true) and when it has drained (false). */
+export type CongestionListener = (congested: boolean) => void;
 
 export interface RemotingConnectionOptions {
   logger: Logger;
@@ -33,6 +35,11 @@ export interface RemotingConnectionOptions {
   preAuthMaxFrameBytes?: number;
   /** Received messages get memory of their own instead of views of the socket reads (decodeFrame). */
   detachMessages?: boolean;
+  /**
+   * Bytes written but not yet taken by the peer above which the connection is congested (its
+   * congestion listener hears it, and the owner stops producing output); unbounded when absent.
+   */
+  outputHighWaterMark?: number;
 }
 
 let connectionIds = 0;
@@ -59,6 +66,9 @@ export class RemotingConnection {
   readonly maxFrameBytes: number;
   private readonly detachMessages: boolean;
   private readonly failureListeners = new Set<FailureListener>();
+  private readonly outputHighWaterMark: number;
+  private congestionListener: CongestionListener | null = null;
+  private isCongested = false;
   private unroutedHandler: UnroutedPacketHandler | null = null;
   private nextChannelId = FIRST_SESSION_CHANNEL;
   private isClosed = false;
@@ -70,11 +80,13 @@ export class RemotingConnection {
   ) {
     this.maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
     this.detachMessages = options.detachMessages ?? false;
+    this.outputHighWaterMark = options.outputHighWaterMark ?? Infinity;
     this.decoder = new FrameDecoder(options.preAuthMaxFrameBytes ?? this.maxFrameBytes);
     this.logger = options.logger.child({ connection: this.id, remote: transport.remoteAddress });
     transport.setHandlers({
       onData: (chunk) => this.onData(chunk),
       onClose: (error) => this.onTransportClosed(error),
+      onDrain: () => this.onDrain(),
     });
   }
 
@@ -84,6 +96,15 @@ export class RemotingConnection {
 
   get remoteAddress(): string {
     return this.transport.remoteAddress;
+  }
+
+  /** True while more than the output high-water mark waits for the peer to take it. */
+  get congested(): boolean {
+    return this.isCongested;
+  }
+
+  setCongestionListener(listener: CongestionListener): void {
+    this.congestionListener = listener;
   }
 
   /** Lifts the pre-authentication frame cap once a session is authenticated. */
@@ -180,7 +201,12 @@ export class RemotingConnection {
   }
 
   writeFrame(frame: Buffer): void {
-    if (!this.isClosed) this.transport.write(frame);
+    if (this.isClosed) return;
+    this.transport.write(frame);
+    if (!this.isCongested && this.transport.pendingBytes > this.outputHighWaterMark) {
+      this.isCongested = true;
+      this.congestionListener?.(true);
+    }
   }
 
   /**
@@ -239,6 +265,13 @@ export class RemotingConnection {
       );
     }
   };
+
+  /** The peer took what was pending; below the mark again, the owner may produce output again. */
+  private onDrain(): void {
+    if (!this.isCongested || this.isClosed || this.transport.pendingBytes > this.outputHighWaterMark) return;
+    this.isCongested = false;
+    this.congestionListener?.(false);
+  }
 
   private failOnBadInput(error: unknown): void {
     const reason = errorMessage(error);

@@ -22,6 +22,7 @@ export class TcpTransport implements Transport {
       this.failure ??= error;
     });
     socket.on('close', () => this.notifyClose());
+    socket.on('drain', () => this.handlers?.onDrain?.());
   }
 
   /** Connects to host:port; rejects with the socket error (e.g. ECONNREFUSED) or on timeout. */
@@ -64,6 +65,14 @@ export class TcpTransport implements Transport {
       this.flushScheduled = true;
       process.nextTick(() => this.flush());
     }
+  }
+
+  pauseReading(): void {
+    this.socket.pause();
+  }
+
+  resumeReading(): void {
+    this.socket.resume();
   }
 
   close(): void {

@@ -2,12 +2,15 @@ import type { Logger } from '../../core/remoting';
 import { AddressPrefix } from '../../jms/destination';
 import {
   DEFAULT_BROKER_CONFIGURATION,
+  DEFAULT_BROKER_LIMITS,
   type BrokerConfiguration,
   type CoreQueueConfiguration,
 } from '../../server/broker-configuration';
 import type { AddressSettings } from '../../server/postoffice/address-settings';
 import type { StorageManager } from '../../server/storage/storage-manager';
+import { Problems } from '../problems';
 import type { JmsConfiguration, QueueDefinition } from './jms-configuration';
+import { nameTooLong } from './server-config-parser';
 import type { ServerConfiguration } from './server-configuration';
 
 /** JMS queue X is the core queue (and address) jms.queue.X; its selector is the queue's filter. */
@@ -23,6 +26,8 @@ export function brokerConfigurationOf(
   storage: StorageManager,
   logger: Logger,
 ): BrokerConfiguration {
+  const limits = server?.limits ?? DEFAULT_BROKER_LIMITS;
+  checkJmsNames(jms, limits.maxNameLength);
   // Keyed by match, which comes from the file: no prototype a match could reach.
   const addressSettings = Object.create(null) as Record<string, Partial<AddressSettings>>;
   for (const [match, settings] of server?.addressSettings ?? []) addressSettings[match] = settings;
@@ -40,7 +45,23 @@ export function brokerConfigurationOf(
       server?.messageExpiryScanPeriod ?? DEFAULT_BROKER_CONFIGURATION.messageExpiryScanPeriod,
     idCacheSize: server?.idCacheSize ?? DEFAULT_BROKER_CONFIGURATION.idCacheSize,
     persistIdCache: server?.persistIdCache ?? DEFAULT_BROKER_CONFIGURATION.persistIdCache,
+    ...limits,
     storage,
     logger,
   };
+}
+
+/**
+ * hornetq-jms.xml's queues and topics become core names (jms.queue.X, jms.topic.X), which
+ * max-name-length of hornetq-configuration.xml bounds; the error names the element and its line.
+ */
+function checkJmsNames(jms: JmsConfiguration, maxNameLength: number): void {
+  const problems = new Problems(jms.file);
+  const check = (element: string, prefix: string, { name, line }: { name: string; line: number }): void => {
+    if (prefix.length + name.length > maxNameLength)
+      problems.error({ name: element, line }, nameTooLong(`a name (as ${prefix}<name>)`, maxNameLength));
+  };
+  for (const queue of jms.queues) check('queue', AddressPrefix.QUEUE, queue);
+  for (const topic of jms.topics) check('topic', AddressPrefix.TOPIC, topic);
+  problems.throwIfAny();
 }

@@ -1,6 +1,6 @@
 import { selectorFilterFactory } from '../../jms/selector';
-import type { CoreQueueConfiguration } from '../../server/broker-configuration';
-import { DEFAULT_BROKER_CONFIGURATION } from '../../server/broker-configuration';
+import type { BrokerLimits, CoreQueueConfiguration } from '../../server/broker-configuration';
+import { DEFAULT_BROKER_CONFIGURATION, DEFAULT_BROKER_LIMITS } from '../../server/broker-configuration';
 import { Problems } from '../problems';
 import type { Environment } from '../xml/placeholders';
 import type { XmlElement } from '../xml/xml-element';
@@ -9,7 +9,7 @@ import { parseConfigDocument, readConfigFile } from './config-document';
 import { checkShape, first } from './element-shape';
 import { readSecuritySettings } from './security-settings-reader';
 import type { AcceptorDefinition, ConnectorDefinition, ServerConfiguration } from './server-configuration';
-import { SERVER_ELEMENTS } from './server-elements';
+import { LIMIT_ELEMENTS, SERVER_ELEMENTS } from './server-elements';
 import { readAcceptor, readConnector } from './transport-params';
 import { readValue, type Value } from './values';
 
@@ -81,6 +81,7 @@ function readRoot(root: XmlElement, file: string, problems: Problems): ServerCon
     );
   }
   const section = (name: string): XmlElement | undefined => first(children, name);
+  const limits = readLimits(values);
   return {
     file,
     connectors: readConnectors(section('connectors'), problems),
@@ -98,6 +99,7 @@ function readRoot(root: XmlElement, file: string, problems: Problems): ServerCon
     ),
     idCacheSize: number(values, 'id-cache-size', DEFAULT_BROKER_CONFIGURATION.idCacheSize),
     persistIdCache: boolean(values, 'persist-id-cache', DEFAULT_BROKER_CONFIGURATION.persistIdCache),
+    limits,
     persistenceEnabled: boolean(values, 'persistence-enabled', true),
     persistence,
     securityEnabled,
@@ -109,7 +111,7 @@ function readRoot(root: XmlElement, file: string, problems: Problems): ServerCon
       section('address-settings') === undefined
         ? new Map()
         : readAddressSettings(section('address-settings') as XmlElement, problems),
-    queues: readQueues(section('queues'), problems),
+    queues: readQueues(section('queues'), limits.maxNameLength, problems),
     warnings: problems.warnings,
   };
 }
@@ -178,7 +180,18 @@ const QUEUE_SHAPE = {
   ]),
 };
 
-function readQueues(section: XmlElement | undefined, problems: Problems): CoreQueueConfiguration[] {
+/** Each limit as the file sets it, else its default. */
+function readLimits(values: Map<string, Value>): BrokerLimits {
+  const limits: BrokerLimits = { ...DEFAULT_BROKER_LIMITS };
+  for (const [name, { field }] of LIMIT_ELEMENTS) limits[field] = number(values, name, limits[field]);
+  return limits;
+}
+
+function readQueues(
+  section: XmlElement | undefined,
+  maxNameLength: number,
+  problems: Problems,
+): CoreQueueConfiguration[] {
   if (section === undefined) return [];
   const queues: CoreQueueConfiguration[] = [];
   const lines = new Map<string, number>();
@@ -197,6 +210,13 @@ function readQueues(section: XmlElement | undefined, problems: Problems): CoreQu
       durableElement === undefined ? true : readValue(durableElement, { kind: 'boolean' }, problems);
     if (name === undefined || name.trim() === '' || typeof addressValue !== 'string' || filter === undefined)
       continue;
+    if (name.length > maxNameLength || addressValue.length > maxNameLength) {
+      problems.error(
+        element,
+        nameTooLong(name.length > maxNameLength ? 'a name' : 'an address', maxNameLength),
+      );
+      continue;
+    }
     const previous = lines.get(name);
     if (previous !== undefined) {
       problems.error(element, `queue '${name}' is already defined at line ${previous}`);
@@ -220,6 +240,11 @@ function readFilter(element: XmlElement, problems: Problems): string | null | un
     problems.error(element, `is not a valid filter: ${(error as Error).message}`);
     return undefined;
   }
+}
+
+/** `what` with its article: 'a name', 'an address'. */
+export function nameTooLong(what: string, maxNameLength: number): string {
+  return `has ${what} longer than max-name-length (${maxNameLength} characters)`;
 }
 
 function number(values: Map<string, Value>, name: string, fallback: number): number {

@@ -1,5 +1,9 @@
 import type { TransportConfiguration } from '../../core/client';
-import type { AcceptorConfiguration, CoreQueueConfiguration } from '../../server/broker-configuration';
+import type {
+  AcceptorConfiguration,
+  BrokerLimits,
+  CoreQueueConfiguration,
+} from '../../server/broker-configuration';
 import type { AddressSettings } from '../../server/postoffice/address-settings';
 import type { ConfigurationProblem } from '../configuration-exception';
 import type { Value } from './values';
@@ -45,6 +49,8 @@ export interface ServerConfiguration {
   messageExpiryScanPeriod: number;
   idCacheSize: number;
   persistIdCache: boolean;
+  /** Ours (extension elements): the bounds on what clients may make the broker hold; defaults when absent. */
+  limits: BrokerLimits;
   /** false: nothing durable survives a restart (each start gets empty storage). */
   persistenceEnabled: boolean;
   /** Journal, paging and directory settings as given (validated; storage is in memory here). */

@@ -1,3 +1,4 @@
+import { MIN_OUTPUT_HIGH_WATER_MARK, type BrokerLimits } from '../../server/broker-configuration';
 import {
   AT_MOST_TIMER,
   both,
@@ -6,6 +7,7 @@ import {
   MINUS_ONE_OR_GT_ZERO,
   PERCENTAGE,
   THREAD_PRIORITY,
+  type RangeCheck,
   type ValueSpec,
 } from './values';
 
@@ -40,7 +42,44 @@ const int = (check?: ValueSpec['check']): ValueSpec =>
 const unsupported = (meaning: string, spec?: ValueSpec): TopLevelElement =>
   spec === undefined ? { use: 'unsupported', meaning } : { use: 'unsupported', spec, meaning };
 
-/** Every child of `<configuration>` in HornetQ 2.4's hornetq-configuration.xsd (each at most once). */
+const AT_LEAST_HIGH_WATER_MIN: RangeCheck = (v) =>
+  v >= MIN_OUTPUT_HIGH_WATER_MARK
+    ? null
+    : `must be at least ${MIN_OUTPUT_HIGH_WATER_MARK} bytes (actual value: ${v})`;
+const AT_MOST_NAME_LENGTH: RangeCheck = (v) =>
+  v <= 1024 * 1024 ? null : `must be at most 1048576 characters (actual value: ${v})`;
+
+/**
+ * Ours, not in HornetQ's xsd: the bounds on what clients may make the broker hold, each a child of
+ * `<configuration>` like HornetQ's own broker settings, by the BrokerConfiguration field it sets.
+ */
+export const LIMIT_ELEMENTS: ReadonlyMap<string, { field: keyof BrokerLimits; spec: ValueSpec }> = new Map([
+  [
+    'connection-output-high-water-mark',
+    { field: 'connectionOutputHighWaterMark', spec: long(AT_LEAST_HIGH_WATER_MIN) },
+  ],
+  [
+    'connection-output-stall-timeout',
+    { field: 'connectionOutputStallTimeout', spec: long(both(GT_ZERO, AT_MOST_TIMER)) },
+  ],
+  [
+    'max-client-connection-ttl',
+    { field: 'maxClientConnectionTtl', spec: long(both(GT_ZERO, AT_MOST_TIMER)) },
+  ],
+  [
+    'sessionless-connection-timeout',
+    { field: 'sessionlessConnectionTimeout', spec: long(both(GT_ZERO, AT_MOST_TIMER)) },
+  ],
+  ['max-sessions-per-connection', { field: 'maxSessionsPerConnection', spec: int(GT_ZERO) }],
+  ['max-consumers-per-connection', { field: 'maxConsumersPerConnection', spec: int(GT_ZERO) }],
+  ['max-queues', { field: 'maxQueues', spec: int(GT_ZERO) }],
+  ['max-name-length', { field: 'maxNameLength', spec: int(both(GT_ZERO, AT_MOST_NAME_LENGTH)) }],
+] as const);
+
+/**
+ * Every child of `<configuration>` in HornetQ 2.4's hornetq-configuration.xsd (each at most once),
+ * then ours (LIMIT_ELEMENTS).
+ */
 export const SERVER_ELEMENTS: ReadonlyMap<string, TopLevelElement> = new Map<string, TopLevelElement>([
   ['connectors', { use: 'section' }],
   ['acceptors', { use: 'section' }],
@@ -127,4 +166,8 @@ export const SERVER_ELEMENTS: ReadonlyMap<string, TopLevelElement> = new Map<str
     unsupported('clustered grouping is not implemented (message groups on this broker work)'),
   ],
   ['connector-services', unsupported('connector services are not implemented')],
+  ...[...LIMIT_ELEMENTS].map(([name, { spec }]): [string, TopLevelElement] => [
+    name,
+    { use: 'broker', spec },
+  ]),
 ]);

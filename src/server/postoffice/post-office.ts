@@ -1,5 +1,6 @@
 import { HornetQException, type CoreMessage } from '../../core/protocol';
 import { silentLogger, type Logger } from '../../core/remoting';
+import { DEFAULT_BROKER_LIMITS } from '../broker-configuration';
 import type { StorageManager } from '../storage/storage-manager';
 import { AddressSettingsRepository, type AddressSettings } from './address-settings';
 import { AddressSize } from './address-size';
@@ -43,12 +44,18 @@ export interface PostOfficeOptions {
   idCacheSize: number;
   /** Keep the duplicate-id caches in storage, so that they survive a restart (persist-id-cache). */
   persistIdCache: boolean;
+  /** Queues in all; creating one more is refused (loading what storage holds never is). */
+  maxQueues: number;
+  /** The longest queue name or address, in characters. */
+  maxNameLength: number;
   logger: Logger;
 }
 
 export const DEFAULT_POST_OFFICE_OPTIONS: Readonly<PostOfficeOptions> = Object.freeze({
   idCacheSize: 20_000,
   persistIdCache: true,
+  maxQueues: DEFAULT_BROKER_LIMITS.maxQueues,
+  maxNameLength: DEFAULT_BROKER_LIMITS.maxNameLength,
   logger: silentLogger,
 });
 
@@ -65,6 +72,8 @@ export class PostOffice {
   private readonly addressSizes = new Map<string, AddressSize>();
   private readonly duplicateIds: DuplicateIdCaches;
   private readonly logger: Logger;
+  private readonly maxQueues: number;
+  private readonly maxNameLength: number;
 
   constructor(
     private readonly storage: StorageManager,
@@ -72,8 +81,13 @@ export class PostOffice {
     readonly createFilter: FilterFactory,
     options: Partial<PostOfficeOptions> = {},
   ) {
-    const { idCacheSize, persistIdCache, logger } = { ...DEFAULT_POST_OFFICE_OPTIONS, ...options };
+    const { idCacheSize, persistIdCache, maxQueues, maxNameLength, logger } = {
+      ...DEFAULT_POST_OFFICE_OPTIONS,
+      ...options,
+    };
     this.duplicateIds = new DuplicateIdCaches(idCacheSize, storage, persistIdCache);
+    this.maxQueues = maxQueues;
+    this.maxNameLength = maxNameLength;
     this.logger = logger;
   }
 
@@ -108,8 +122,16 @@ export class PostOffice {
   }
 
   createQueue(options: CreateQueueOptions): Queue {
+    this.checkName('queue name', options.name);
+    this.checkName('address', options.address);
     if (this.queues.has(options.name)) {
       throw new HornetQException('QUEUE_EXISTS', `Queue ${options.name} already exists`);
+    }
+    if (this.queues.size >= this.maxQueues) {
+      throw new HornetQException(
+        'ILLEGAL_STATE',
+        `Cannot create queue ${options.name}: the broker already has ${this.maxQueues} queues, the most it allows (maxQueues)`,
+      );
     }
     const queue = this.addQueue(options);
     if (queue.durable)
@@ -147,6 +169,31 @@ export class PostOffice {
 
   allQueues(): Queue[] {
     return [...this.queues.values()];
+  }
+
+  /** The queues in creation order, without copying them (a page of statistics walks part of it). */
+  eachQueue(): IterableIterator<Queue> {
+    return this.queues.values();
+  }
+
+  get queueCount(): number {
+    return this.queues.size;
+  }
+
+  acceptsName(name: string): boolean {
+    return name.length <= this.maxNameLength;
+  }
+
+  /**
+   * Refuses a queue name or address longer than the broker allows: every name a client gives is
+   * kept (queues, bindings, address sizes) and written into answers to other clients.
+   */
+  checkName(what: 'queue name' | 'address', name: string): void {
+    if (this.acceptsName(name)) return;
+    throw new HornetQException(
+      'ILLEGAL_STATE',
+      `The ${what} '${name.slice(0, 40)}...' is ${name.length} characters long; the broker allows at most ${this.maxNameLength} (maxNameLength)`,
+    );
   }
 
   queuesBoundTo(address: string): readonly Queue[] {

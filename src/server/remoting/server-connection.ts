@@ -15,6 +15,7 @@ import {
   type Logger,
   type RemotingConnection,
 } from '../../core/remoting';
+import type { BrokerLimits } from '../broker-configuration';
 import type { PostOffice } from '../postoffice/post-office';
 import type { MetadataRegistry } from '../session/metadata-registry';
 import { ServerSession, type SessionOwner } from '../session/server-session';
@@ -29,6 +30,8 @@ export interface BrokerServices {
   readonly metadata: MetadataRegistry<ServerSession>;
   /** The largest body a large message may have (it is assembled in memory). */
   readonly maxLargeMessageBytes: number;
+  /** What one connection may hold, and how long it may go without a session or stuck. */
+  readonly limits: Readonly<BrokerLimits>;
   registerSession(session: ServerSession): void;
   unregisterSession(session: ServerSession): void;
   findSession(name: string): ServerSession | undefined;
@@ -51,20 +54,42 @@ export class ServerConnection implements SessionOwner {
   private readonly logger: Logger;
   private ended = false;
   private transportGone = false;
+  private readonly openedAt = Date.now();
+  /** A session was created on (or reattached to) this connection: it is not an idle probe. */
+  private hadSession = false;
+  /** When the output went above its high-water mark; null while below it. */
+  private congestedSince: number | null = null;
 
   constructor(
     readonly remoting: RemotingConnection,
     private readonly broker: BrokerServices,
     defaultTtl: number,
+    /** In-process clients are the broker's own code: the TTL and session deadlines are for remote ones. */
+    private readonly inVm = false,
   ) {
     this.ttl = broker.connectionTtlOverride !== -1 ? broker.connectionTtlOverride : defaultTtl;
     this.logger = broker.logger.child({ connection: remoting.id });
     remoting.setUnroutedHandler((packet, channelId) => this.handleControlPacket(packet, channelId));
     remoting.addFailureListener((error) => this.onFailure(error));
+    remoting.setCongestionListener((congested) => this.onCongestion(congested));
   }
 
   get sessionCount(): number {
     return this.sessions.size;
+  }
+
+  /** Consumers and browsers over all the connection's sessions. */
+  get consumerCount(): number {
+    let count = 0;
+    for (const session of this.sessions) count += session.consumerCount;
+    return count;
+  }
+
+  /** Messages delivered over this connection's sessions and not yet acknowledged. */
+  get deliveringCount(): number {
+    let count = 0;
+    for (const session of this.sessions) count += session.deliveringCount;
+    return count;
   }
 
   addTemporaryQueue(name: string): void {
@@ -97,6 +122,7 @@ export class ServerConnection implements SessionOwner {
    * their pending confirmations flushed. Returns true when the connection was reaped.
    */
   checkTtl(now: number): boolean {
+    if (!this.transportGone && this.checkDeadlines(now)) return true;
     if (this.ttl !== -1 && !this.remoting.dataReceived && now >= this.lastCheckAt + this.ttl) {
       this.logger.warn(
         { ttl: this.ttl },
@@ -116,9 +142,59 @@ export class ServerConnection implements SessionOwner {
     return false;
   }
 
+  /**
+   * Two deadlines besides the TTL: a connection that created no session in time was opened only to
+   * hold a socket, and one whose client has not taken what the broker queued for it since the
+   * stall timeout has stopped reading. Both are failed; returns true when this one was.
+   */
+  private checkDeadlines(now: number): boolean {
+    const { sessionlessConnectionTimeout, connectionOutputStallTimeout } = this.broker.limits;
+    let reason: string | null = null;
+    if (!this.inVm && !this.hadSession && now - this.openedAt >= sessionlessConnectionTimeout) {
+      reason = `no session was created within ${sessionlessConnectionTimeout} ms (sessionlessConnectionTimeout)`;
+    } else if (this.congestedSince !== null && now - this.congestedSince >= connectionOutputStallTimeout) {
+      reason = `the client has not read what the broker sent for ${connectionOutputStallTimeout} ms (${this.remoting.transport.pendingBytes} bytes pending; connectionOutputStallTimeout)`;
+    }
+    if (reason === null) return false;
+    this.logger.warn(
+      { reason },
+      `closing connection ${this.remoting.id} from ${this.remoting.remoteAddress}: ${reason}`,
+    );
+    this.remoting.fail(new HornetQException('CONNECTION_TIMEDOUT', reason));
+    return true;
+  }
+
+  /**
+   * The client does not take what the broker writes fast enough. Above the high-water mark the
+   * connection's consumers answer BUSY (their queues serve other consumers) and nothing more is
+   * read from it (a client that only sends pings gets no more echoes queued); once it drains,
+   * both resume.
+   */
+  private onCongestion(congested: boolean): void {
+    if (congested) {
+      this.congestedSince = Date.now();
+      this.remoting.transport.pauseReading();
+      this.logger.debug(
+        { pendingBytes: this.remoting.transport.pendingBytes },
+        `connection ${this.remoting.id} is above its output high-water mark; delivery and reading pause`,
+      );
+      return;
+    }
+    this.congestedSince = null;
+    this.remoting.transport.resumeReading();
+    for (const session of this.sessions) session.resumeDelivery();
+  }
+
+  /** What a client's ping may set: at most the broker's maximum; -1 (never) gets the maximum. */
+  private clientTtl(asked: number): number {
+    if (this.inVm) return asked;
+    const max = this.broker.limits.maxClientConnectionTtl;
+    return asked > 0 && asked <= max ? asked : max;
+  }
+
   private handleControlPacket(packet: Packet, channelId: number): void {
     if (channelId === CHANNEL_ID.PING && packet.type === PacketType.PING) {
-      if (this.broker.connectionTtlOverride === -1) this.ttl = packet.connectionTtl;
+      if (this.broker.connectionTtlOverride === -1) this.ttl = this.clientTtl(packet.connectionTtl);
       this.remoting.write(CHANNEL_ID.PING, packet);
     } else if (channelId === CHANNEL_ID.SESSION && packet.type === PacketType.CREATESESSION) {
       this.remoting.write(CHANNEL_ID.SESSION, this.createSession(packet));
@@ -153,6 +229,13 @@ export class ServerConnection implements SessionOwner {
   }
 
   private openSession(packet: CreateSession): ServerSession {
+    const maxSessions = this.broker.limits.maxSessionsPerConnection;
+    if (this.sessions.size >= maxSessions) {
+      throw new HornetQException(
+        'SESSION_CREATION_REJECTED',
+        `this connection already has ${maxSessions} sessions, the most the broker allows one connection (maxSessionsPerConnection)`,
+      );
+    }
     if (packet.version !== SERVER_VERSION) {
       throw new HornetQException(
         'INCOMPATIBLE_CLIENT_SERVER_VERSIONS',
@@ -206,6 +289,7 @@ export class ServerConnection implements SessionOwner {
       this.logger,
     );
     this.sessions.add(session);
+    this.hadSession = true;
     this.broker.registerSession(session);
     this.remoting.authenticate();
     return session;
@@ -233,11 +317,14 @@ export class ServerConnection implements SessionOwner {
     const previous = session.owner;
     if (previous instanceof ServerConnection && previous !== this) previous.handOver(session, this);
     this.sessions.add(session);
+    this.hadSession = true;
     session.owner = this;
     const serverLastConfirmed = session.channel.lastConfirmedCommandId;
     session.channel.transferTo(this.remoting);
     const replayed = session.channel.replay(packet.lastConfirmedCommandId);
     this.remoting.authenticate();
+    // Its consumers may have stopped on the old connection's congestion: this one may take more.
+    session.resumeDelivery();
     this.logger.info(
       { session: session.name, replayed },
       `session reattached, ${replayed} packets replayed to the client`,
@@ -264,6 +351,17 @@ export class ServerConnection implements SessionOwner {
         new HornetQException('DISCONNECTED', 'the client reattached its sessions elsewhere'),
       );
       this.end(true);
+    }
+  }
+
+  /** Throws when the connection already holds as many consumers as the broker allows one. */
+  checkConsumerLimit(): void {
+    const max = this.broker.limits.maxConsumersPerConnection;
+    if (this.consumerCount >= max) {
+      throw new HornetQException(
+        'ILLEGAL_STATE',
+        `this connection already has ${max} consumers, the most the broker allows one connection (maxConsumersPerConnection)`,
+      );
     }
   }
 

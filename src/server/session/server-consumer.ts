@@ -42,6 +42,8 @@ export class ServerConsumer implements QueueConsumer {
     private readonly owner: ConsumerOwner,
     /** Acknowledge at delivery (pre-acknowledge): faster, but a message lost in flight is gone. */
     private readonly preAcknowledge = false,
+    /** True while the client's connection is above its output high-water mark (see promptDelivery). */
+    private readonly outputBlocked: () => boolean = () => false,
   ) {
     if (browseOnly) this.browseSnapshot = queue.snapshot();
     else queue.addConsumer(this);
@@ -135,13 +137,17 @@ export class ServerConsumer implements QueueConsumer {
     if (!this.browseOnly) this.queue.removeConsumer(this);
   }
 
-  /** Browsing is not delivery: a browser works whether or not its session is started. */
+  /**
+   * Browsing is not delivery: a browser works whether or not its session is started. Credits or not,
+   * nothing goes to a connection whose client has stopped taking what was written.
+   */
   private hasCapacity(): boolean {
     return (
       !this.closed &&
       !this.broken &&
       (this.started || this.browseOnly) &&
-      (this.unlimitedCredits || this.credits > 0)
+      (this.unlimitedCredits || this.credits > 0) &&
+      !this.outputBlocked()
     );
   }
 
@@ -176,7 +182,8 @@ export class ServerConsumer implements QueueConsumer {
     if (!this.unlimitedCredits) this.credits -= bytes;
   }
 
-  private promptDelivery(): void {
+  /** Asks for a delivery pass: credits came, or the connection drained after being blocked. */
+  promptDelivery(): void {
     if (this.browseOnly) this.browseMore();
     else this.queue.deliverAsync();
   }

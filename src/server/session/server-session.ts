@@ -6,7 +6,6 @@ import {
   type CreateQueue,
   type Packet,
   type ProducerRequestCredits,
-  type QueueStats,
   type SessionSend,
 } from '../../core/protocol';
 import { largeBodyChunks } from '../../core/protocol/large-body-chunks';
@@ -15,7 +14,6 @@ import { PacketType } from '../../core/protocol/packet-type';
 import type { Channel, Logger } from '../../core/remoting';
 import type { MessageReference } from '../postoffice/message-reference';
 import type { PostOffice, PreparedRoute } from '../postoffice/post-office';
-import type { Queue } from '../postoffice/queue';
 import {
   MAX_CHUNK_BYTES,
   chunkBytesFor,
@@ -23,6 +21,7 @@ import {
   largeMessageHead,
   largestDeliveryFrameBytes,
 } from './delivery-frames';
+import { queueStatsPage } from './queue-stats-page';
 import { ServerConsumer } from './server-consumer';
 import { Transaction } from './transaction';
 
@@ -51,6 +50,8 @@ export interface SessionOwner {
   sessionClosed(session: ServerSession): void;
   /** The client leaves more unconfirmed on the session's channel than the broker keeps. */
   clientFellBehind(session: ServerSession, channelId: number): void;
+  /** Throws when the connection may hold no more consumers. */
+  checkConsumerLimit(): void;
 }
 
 /**
@@ -98,6 +99,13 @@ export class ServerSession {
 
   get consumerCount(): number {
     return this.consumers.size;
+  }
+
+  /** Messages delivered to the session's consumers and not yet acknowledged. */
+  get deliveringCount(): number {
+    let count = 0;
+    for (const consumer of this.consumers.values()) count += consumer.deliveringCount;
+    return count;
   }
 
   get producerCount(): number {
@@ -165,6 +173,7 @@ export class ServerSession {
       case PacketType.SESS_FORCE_CONSUMER_DELIVERY:
         return this.forceDelivery(packet.consumerId, packet.sequence);
       case PacketType.SESS_CREATEPRODUCER:
+        if (packet.address !== null) this.postOffice.checkName('address', packet.address);
         this.producers.set(packet.producerId, packet.address);
         return null;
       case PacketType.SESS_UNIQUE_ADD_METADATA:
@@ -189,7 +198,7 @@ export class ServerSession {
         return {
           type: PacketType.SESS_QUEUE_STATS_RESP,
           correlationId: commandId,
-          queues: this.postOffice.allQueues().map(queueStatsOf),
+          ...queueStatsPage(this.postOffice.eachQueue(), packet.start, packet.maxCount),
         };
       case PacketType.SESS_BINDINGQUERY: {
         const queues = this.postOffice.queuesBoundTo(packet.address);
@@ -254,6 +263,7 @@ export class ServerSession {
   }
 
   private send({ message }: SessionSend): void {
+    this.postOffice.checkName('address', message.address);
     const addressSize = this.postOffice.addressSize(message.address);
     if (addressSize.isFull() && addressSize.policy === 'FAIL') {
       throw new HornetQException('ADDRESS_FULL', `Address ${message.address} is full`);
@@ -303,6 +313,7 @@ export class ServerSession {
         `Consumer ${packet.consumerId} already exists in this session`,
       );
     }
+    this.owner.checkConsumerLimit();
     const queue = this.postOffice.requireQueue(packet.queueName);
     const filter =
       packet.filter === null || packet.filter === '' ? null : this.postOffice.createFilter(packet.filter);
@@ -316,6 +327,8 @@ export class ServerSession {
         failed: (failed, error) => this.consumerFailed(failed, error),
       },
       this.preAcknowledge,
+      // The connection's client is not taking what was written: other consumers get the messages.
+      () => this.channel.connection.congested,
     );
     this.consumers.set(packet.consumerId, consumer);
     consumer.setStarted(this.started);
@@ -424,6 +437,11 @@ export class ServerSession {
    * FAIL a full address answers with fail-credits so the client refuses the send itself.
    */
   private requestProducerCredits({ address, credits }: ProducerRequestCredits): void {
+    if (!this.postOffice.acceptsName(address)) {
+      // Nothing is kept for a name too long: the send itself is refused, and says why.
+      this.channel.send({ type: PacketType.SESS_PRODUCER_CREDITS, address, credits });
+      return;
+    }
     const addressSize = this.postOffice.addressSize(address);
     if (addressSize.isFull() && addressSize.policy === 'FAIL') {
       this.channel.send({ type: PacketType.SESS_PRODUCER_FAIL_CREDITS, address, credits });
@@ -436,6 +454,11 @@ export class ServerSession {
     this.pendingCreditGrants.set(grant, address);
     if (addressSize.policy === 'BLOCK') addressSize.whenRoom(grant);
     else grant();
+  }
+
+  /** The connection drained (or the session moved to another): consumers may take messages again. */
+  resumeDelivery(): void {
+    for (const consumer of this.consumers.values()) consumer.promptDelivery();
   }
 
   private setStarted(started: boolean): void {
@@ -538,24 +561,6 @@ function expectsResponse(packet: Packet): boolean {
     default:
       return false;
   }
-}
-
-function queueStatsOf(queue: Queue): QueueStats {
-  return {
-    name: queue.name,
-    address: queue.address,
-    filter: queue.filter?.expression ?? null,
-    durable: queue.durable,
-    temporary: queue.temporary,
-    consumerCount: queue.consumerCount,
-    messageCount: queue.messageCount,
-    deliveringCount: queue.deliveringCount,
-    scheduledCount: queue.scheduledCount,
-    messagesAdded: queue.messagesAdded,
-    messagesAcknowledged: queue.messagesAcknowledged,
-    messagesExpired: queue.messagesExpired,
-    messagesKilled: queue.messagesKilled,
-  };
 }
 
 /** The refusal of a message whose delivery frame would exceed the frame cap. */

@@ -229,7 +229,11 @@ export const packetArbitraries: Record<PacketType, fc.Arbitrary<Packet>> = {
     consumerCount: int32,
     messageCount: safeLong,
   }),
-  [PacketType.SESS_QUEUE_STATS]: fc.record({ type: fc.constant(PacketType.SESS_QUEUE_STATS) }),
+  [PacketType.SESS_QUEUE_STATS]: fc.record({
+    type: fc.constant(PacketType.SESS_QUEUE_STATS),
+    start: int32,
+    maxCount: int32,
+  }),
   [PacketType.SESS_QUEUE_STATS_RESP]: fc.record({
     type: fc.constant(PacketType.SESS_QUEUE_STATS_RESP),
     correlationId: int32,
@@ -251,6 +255,7 @@ export const packetArbitraries: Record<PacketType, fc.Arbitrary<Packet>> = {
       }),
       { maxLength: 5 },
     ),
+    more: fc.boolean(),
   }),
   [PacketType.SESS_BINDINGQUERY]: fc.record({
     type: fc.constant(PacketType.SESS_BINDINGQUERY),

@@ -15,7 +15,8 @@ import type { Transport, TransportHandlers } from '../../../src/core/remoting/tr
 /** A transport driven by the test: it feeds bytes in and sees what the connection writes. */
 class FakeTransport implements Transport {
   readonly remoteAddress = 'fake://peer';
-  readonly pendingBytes = 0;
+  pendingBytes = 0;
+  readingPaused = false;
   handlers: TransportHandlers | null = null;
   written: Buffer[] = [];
   destroyed: Array<Error | undefined> = [];
@@ -31,6 +32,21 @@ class FakeTransport implements Transport {
 
   write(frame: Buffer): void {
     this.written.push(frame);
+    this.pendingBytes += frame.length;
+  }
+
+  /** The peer takes everything written so far. */
+  drain(): void {
+    this.pendingBytes = 0;
+    this.handlers?.onDrain?.();
+  }
+
+  pauseReading(): void {
+    this.readingPaused = true;
+  }
+
+  resumeReading(): void {
+    this.readingPaused = false;
   }
 
   close(): void {
@@ -335,5 +351,41 @@ describe('RemotingConnection lifecycle', () => {
       expect.objectContaining({ code: 'INTERNAL_ERROR' }) as Error,
     );
     expect(transport.written).toEqual([]);
+  });
+});
+
+describe('RemotingConnection output high-water mark', () => {
+  const ping: Packet = { type: PacketType.PING, connectionTtl: 1000 };
+
+  it('reports congestion once when what waits for the peer passes the mark, and relief once when it drains', () => {
+    const { transport, conn } = setUp({ outputHighWaterMark: 100 });
+    const heard: boolean[] = [];
+    conn.setCongestionListener((congested) => heard.push(congested));
+    while (transport.pendingBytes <= 100) conn.write(0, ping);
+    expect(conn.congested).toBe(true);
+    conn.write(0, ping);
+    expect(heard).toEqual([true]);
+
+    transport.drain();
+    expect(conn.congested).toBe(false);
+    transport.drain();
+    expect(heard).toEqual([true, false]);
+  });
+
+  it('a drain that leaves more than the mark pending is not relief', () => {
+    const { transport, conn } = setUp({ outputHighWaterMark: 100 });
+    const heard: boolean[] = [];
+    conn.setCongestionListener((congested) => heard.push(congested));
+    while (transport.pendingBytes <= 100) conn.write(0, ping);
+    transport.handlers?.onDrain?.();
+    expect(conn.congested).toBe(true);
+    expect(heard).toEqual([true]);
+  });
+
+  it('without a mark the output is never congested', () => {
+    const { transport, conn } = setUp();
+    for (let i = 0; i < 1000; i++) conn.write(0, ping);
+    expect(transport.pendingBytes).toBeGreaterThan(10_000);
+    expect(conn.congested).toBe(false);
   });
 });

@@ -224,3 +224,40 @@ describe('TcpTransport', () => {
     await expect(outcome).resolves.toBe(`connect to ${HOST}:${port} timed out after 250 ms`);
   });
 });
+
+describe('TcpTransport backpressure', () => {
+  it('a peer that does not read makes pendingBytes grow; once it reads, onDrain says so', async () => {
+    const { transport, peer } = await connectedPair();
+    let drains = 0;
+    transport.setHandlers({ onData: () => undefined, onClose: () => undefined, onDrain: () => drains++ });
+    peer.pause();
+    const chunk = frame(1, 64 * 1024);
+    // Far more than the kernel buffers of a loopback link take.
+    for (let i = 0; i < 512; i++) transport.write(chunk);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(transport.pendingBytes).toBeGreaterThan(1024 * 1024);
+    expect(drains).toBe(0);
+
+    peer.resume();
+    const deadline = Date.now() + 20_000;
+    while (drains === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(drains).toBeGreaterThan(0);
+    expect(transport.pendingBytes).toBe(0);
+  });
+
+  it('pauseReading stops onData until resumeReading', async () => {
+    const { transport, peer } = await connectedPair();
+    const received: Buffer[] = [];
+    transport.setHandlers({ onData: (chunk) => received.push(chunk), onClose: () => undefined });
+    transport.pauseReading();
+    peer.write(Buffer.from('held'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(received).toEqual([]);
+
+    transport.resumeReading();
+    const deadline = Date.now() + 10_000;
+    while (received.length === 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(Buffer.concat(received).toString()).toBe('held');
+  });
+});

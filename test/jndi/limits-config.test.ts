@@ -1,0 +1,122 @@
+import {
+  ConfigurationException,
+  InMemoryStorage,
+  brokerConfigurationOf,
+  parseJmsConfiguration,
+  parseServerConfiguration,
+} from '../../src';
+import { silentLogger } from '../../src/core/remoting';
+
+/** The broker's resource limits are elements of our own in hornetq-configuration.xml. */
+
+const SERVER_FILE = 'hornetq-configuration.xml';
+const JMS_FILE = 'hornetq-jms.xml';
+
+const server = (body: string): ReturnType<typeof parseServerConfiguration> =>
+  parseServerConfiguration(`<configuration xmlns="urn:hornetq">\n${body}\n</configuration>`, SERVER_FILE, {
+    env: {},
+  });
+
+function failure(parse: () => unknown): ConfigurationException {
+  try {
+    parse();
+  } catch (error) {
+    if (error instanceof ConfigurationException) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigurationException');
+}
+
+describe('resource limits in hornetq-configuration.xml', () => {
+  it('each element sets its broker setting; absent ones keep their defaults', () => {
+    const config = server(`  <security-enabled>false</security-enabled>
+  <connection-output-high-water-mark>1048576</connection-output-high-water-mark>
+  <connection-output-stall-timeout>45000</connection-output-stall-timeout>
+  <max-client-connection-ttl>120000</max-client-connection-ttl>
+  <sessionless-connection-timeout>5000</sessionless-connection-timeout>
+  <max-sessions-per-connection>50</max-sessions-per-connection>
+  <max-consumers-per-connection>500</max-consumers-per-connection>
+  <max-queues>2000</max-queues>`);
+    const broker = brokerConfigurationOf(
+      config,
+      parseJmsConfiguration('<configuration xmlns="urn:hornetq"/>', JMS_FILE, { env: {}, server: config }),
+      new InMemoryStorage(),
+      silentLogger,
+    );
+    expect(broker).toMatchObject({
+      connectionOutputHighWaterMark: 1_048_576,
+      connectionOutputStallTimeout: 45_000,
+      maxClientConnectionTtl: 120_000,
+      sessionlessConnectionTimeout: 5_000,
+      maxSessionsPerConnection: 50,
+      maxConsumersPerConnection: 500,
+      maxQueues: 2_000,
+      maxNameLength: 4_096,
+    });
+    expect(config.warnings).toEqual([]);
+  });
+
+  it.each([
+    ['connection-output-high-water-mark', '1000', 'must be at least 65536 bytes (actual value: 1000)'],
+    ['max-client-connection-ttl', '-1', 'must be greater than 0 (actual value: -1)'],
+    ['max-queues', 'many', "requires a valid Integer value, but 'many' cannot be parsed as an Integer"],
+    ['max-name-length', '2000000', 'must be at most 1048576 characters (actual value: 2000000)'],
+  ])('<%s>%s</…> is refused at its line', (element, value, message) => {
+    const error = failure(() => server(`  <${element}>${value}</${element}>`));
+    expect(error.problems).toEqual([{ file: SERVER_FILE, line: 2, element, message }]);
+  });
+
+  it('a core queue whose name or address is longer than max-name-length is refused at its line', () => {
+    const long = 'q'.repeat(65);
+    const error = failure(() =>
+      server(`  <max-name-length>64</max-name-length>
+  <queues>
+    <queue name="ok"><address>ok</address></queue>
+    <queue name="${long}"><address>a</address></queue>
+    <queue name="b"><address>${long}</address></queue>
+  </queues>`),
+    );
+    expect(error.problems).toEqual([
+      {
+        file: SERVER_FILE,
+        line: 5,
+        element: 'queue',
+        message: 'has a name longer than max-name-length (64 characters)',
+      },
+      {
+        file: SERVER_FILE,
+        line: 6,
+        element: 'queue',
+        message: 'has an address longer than max-name-length (64 characters)',
+      },
+    ]);
+  });
+
+  it('a JMS queue or topic whose core name would be longer than max-name-length is refused at its line in hornetq-jms.xml', () => {
+    const config = server('  <max-name-length>64</max-name-length>');
+    const jms = parseJmsConfiguration(
+      `<configuration xmlns="urn:hornetq">
+  <queue name="${'x'.repeat(60)}"><entry name="/queue/long"/></queue>
+  <topic name="fine"><entry name="/topic/fine"/></topic>
+  <topic name="${'y'.repeat(60)}"><entry name="/topic/long"/></topic>
+</configuration>`,
+      JMS_FILE,
+      { env: {}, server: config },
+    );
+    const error = failure(() => brokerConfigurationOf(config, jms, new InMemoryStorage(), silentLogger));
+    expect(error.problems).toEqual([
+      {
+        file: JMS_FILE,
+        line: 2,
+        element: 'queue',
+        message: 'has a name (as jms.queue.<name>) longer than max-name-length (64 characters)',
+      },
+      {
+        file: JMS_FILE,
+        line: 4,
+        element: 'topic',
+        message: 'has a name (as jms.topic.<name>) longer than max-name-length (64 characters)',
+      },
+    ]);
+  });
+});
