@@ -52,7 +52,11 @@ test('reattached: the send resolves once the failover has replayed it, and the m
     () => (settled = true),
     () => (settled = true),
   );
-  await waitFor(() => rig.recorder.count('FAILURE_DETECTED') === 1, 'the pings to find the black hole', MARGIN);
+  await waitFor(
+    () => rig.recorder.count('FAILURE_DETECTED') === 1,
+    'the pings to find the black hole',
+    MARGIN,
+  );
   // Well past call-timeout, and still open: its outcome is not known yet.
   expect(settled).toBe(false);
   rig.proxy.pass();
