@@ -31,7 +31,7 @@ export const ErrorCode = {
    * send got no answer and no failover decided its fate in time, while its command was still held
    * for replay, so the broker may yet apply it.
    */
-  SEND_OUTCOME_UNKNOWN: 1000,
+  SEND_OUTCOME_UNKNOWN: 1001,
   GENERIC_EXCEPTION: 999,
 } as const;
 
