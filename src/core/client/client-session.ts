@@ -649,7 +649,10 @@ export class ClientSession {
     for (const consumer of this.consumers.values()) await consumer.flushAcknowledgements();
   }
 
-  /** Waits out a failover in progress, then checks the session is still open. */
+  /**
+   * Waits out a failover in progress (rejecting unsent after call-failover-timeout), then checks
+   * the session is still open.
+   */
   private async ready(): Promise<void> {
     await this.factory.failoverEnded();
     this.checkOpen();
