@@ -134,7 +134,7 @@ export class ClientSessionFactory {
       ...settings,
     };
     for (;;) {
-      await this.whenNotFailingOver();
+      await this.failoverEnded();
       if (this.isClosed) throw closedError();
       const connection = this.connection;
       const channelId = connection.generateChannelId();
@@ -200,16 +200,41 @@ export class ClientSessionFactory {
 
   /**
    * Resolves once no failover is in progress, or after call-failover-timeout (-1: no limit), when
-   * the caller proceeds anyway and meets whatever state the connection is in.
+   * the caller proceeds anyway and meets whatever state the connection is in. For closing, which
+   * ends the session on this side whatever the broker says.
    */
   async whenNotFailingOver(): Promise<void> {
+    await this.waitForFailover(() => undefined);
+  }
+
+  /**
+   * Resolves once no failover is in progress. A call that has waited call-failover-timeout for it
+   * rejects with NOT_CONNECTED instead of proceeding: written to a link that is not there, it would
+   * be held for replay and applied if the session reattached later, after its caller had been told
+   * it failed (or, without a resend buffer, dropped while its caller was told it went).
+   */
+  async failoverEnded(): Promise<void> {
+    await this.waitForFailover((limit) => {
+      throw new HornetQException(
+        'NOT_CONNECTED',
+        `Timed out after ${limit} ms (call-failover-timeout) waiting for the failover to end; the call was not sent`,
+      );
+    });
+  }
+
+  private async waitForFailover(onTimeout: (limit: number) => void): Promise<void> {
     const failover = this.failover;
     if (failover === null) return;
     const limit = this.options.callFailoverTimeout;
     if (limit === -1) return failover;
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([failover, new Promise<void>((resolve) => (timer = setTimeout(resolve, limit)))]);
+    const timedOut = Symbol('timed out');
+    const outcome = await Promise.race([
+      failover,
+      new Promise<typeof timedOut>((resolve) => (timer = setTimeout(() => resolve(timedOut), limit))),
+    ]);
     clearTimeout(timer);
+    if (outcome === timedOut) onTimeout(limit);
   }
 
   /** Closes every session, then the connection. Idempotent; settles even if the broker is gone. */

@@ -17,6 +17,13 @@ import type { Channel, Logger, RemotingConnection } from '../remoting';
 import type { ClientOptions } from './client-options';
 import { ClientConsumer, type ConsumerSettings } from './client-consumer';
 import { ClientProducer } from './client-producer';
+import {
+  awaitHeldAnswer,
+  deadLinkNoticedWithin,
+  heldCallChannelTimeout,
+  type FailoverWatch,
+  type HeldCallTimes,
+} from './held-call';
 import { SendGate } from './send-gate';
 
 /** Queues asked for per page of queueStats() (the broker may send fewer). */
@@ -64,9 +71,9 @@ export interface QueueToRestore {
 }
 
 /** What a session needs from its factory. */
-export interface SessionFactoryLink {
-  readonly failingOver: boolean;
+export interface SessionFactoryLink extends FailoverWatch {
   sessionClosed(session: ClientSession): void;
+  /** Like failoverEnded, but proceeds after call-failover-timeout (for closing). */
   whenNotFailingOver(): Promise<void>;
   openBrokerSession(channelId: number, settings: SessionSettings): Promise<CreateSessionResponse>;
   temporaryQueueCreated(queue: QueueToRestore): void;
@@ -419,7 +426,8 @@ export class ClientSession {
     this.channel.reset(
       new HornetQException(
         'UNBLOCKED',
-        'Connection failure detected. Unblocking a blocking call that will never get a response',
+        'Connection failure detected. Unblocking a blocking call that will never get a response: ' +
+          'the broker lost the session, so whether it applied the call is not known',
       ),
     );
     const queues = [...temporaryQueues];
@@ -443,7 +451,12 @@ export class ClientSession {
     for (const producer of this.producers) {
       if (producer.address !== null) this.gate.requestInitialCredits(producer.address);
     }
-    if (this.transacted && this.workDone) this.rollbackOnly = true;
+    // Only a session whose sends are transacted is rolled back (DESIGN.md's contract; HornetQ
+    // also marks a session that only batches acknowledgements, JMS CLIENT_ACKNOWLEDGE): what
+    // such a session lost is acknowledgements, and their messages come back marked redelivered,
+    // which is all the application needs to know. Failing its next acknowledge() too would make
+    // it see each message twice.
+    if (!this.settings.autoCommitSends && this.workDone) this.rollbackOnly = true;
     if (this.started) this.sendOneWay({ type: PacketType.SESS_START });
   }
 
@@ -502,16 +515,21 @@ export class ClientSession {
     return this.sendWhenReady(packet, frame, blocking);
   }
 
+  /**
+   * Submits only once no failover is in progress (a large message may have ended during another
+   * one): a held channel without a resend buffer would neither write nor keep the send, and it
+   * would resolve all the same. A send that waits out call-failover-timeout rejects unsent.
+   */
   private async sendWhenReady(packet: Packet, frame: Buffer, blocking: boolean): Promise<void> {
     this.waitingSends++;
     try {
-      await this.ready();
-      while (this.largeSend !== null) await this.largeSend;
-    } catch (error) {
+      do {
+        await this.ready();
+        while (this.largeSend !== null) await this.largeSend;
+      } while (this.factory.failingOver);
+    } finally {
       this.waitingSends--;
-      throw error;
     }
-    this.waitingSends--;
     await this.submitSend(packet, frame, blocking);
   }
 
@@ -529,11 +547,34 @@ export class ClientSession {
     }
     return this.gate
       .submit<unknown>(address, frame.length - SEND_FRAME_OVERHEAD, () =>
-        blocking
-          ? this.channel.sendBlocking(packet, this.options.callTimeout, frame)
-          : this.channel.send(packet, frame),
+        blocking ? this.sendBlockingUntilDecided(packet, frame, address) : this.channel.send(packet, frame),
       )
       .then(ignore);
+  }
+
+  /**
+   * A blocking send. With a resend buffer its request is held for replay until the broker
+   * confirms it, so a missing answer does not mean it failed: it waits for the failover to decide
+   * (see awaitHeldAnswer). Without one nothing is replayed, and call-timeout is the end of it.
+   */
+  private sendBlockingUntilDecided(packet: Packet, frame: Buffer, address: string): Promise<unknown> {
+    if (this.channel.confirmationWindowSize < 0) {
+      return this.channel.sendBlocking(packet, this.options.callTimeout, frame);
+    }
+    const times = this.heldCallTimes();
+    const answer = this.channel.sendBlocking(packet, heldCallChannelTimeout(times), frame);
+    return awaitHeldAnswer(answer, `a blocking send to ${address}`, times, this.factory);
+  }
+
+  private heldCallTimes(): HeldCallTimes {
+    return {
+      callTimeout: this.options.callTimeout,
+      deadLinkNoticedWithin: deadLinkNoticedWithin(
+        this.options.connectionTTL,
+        this.options.clientFailureCheckPeriod,
+      ),
+      callFailoverTimeout: this.options.callFailoverTimeout,
+    };
   }
 
   /**
@@ -639,9 +680,12 @@ export class ClientSession {
     for (const consumer of this.consumers.values()) await consumer.flushAcknowledgements();
   }
 
-  /** Waits out a failover in progress, then checks the session is still open. */
+  /**
+   * Waits out a failover in progress (rejecting unsent after call-failover-timeout), then checks
+   * the session is still open.
+   */
   private async ready(): Promise<void> {
-    await this.factory.whenNotFailingOver();
+    await this.factory.failoverEnded();
     this.checkOpen();
   }
 

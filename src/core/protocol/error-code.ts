@@ -26,6 +26,12 @@ export const ErrorCode = {
   DUPLICATE_METADATA: 114,
   TRANSACTION_OUTCOME_UNKNOWN: 115,
   ADDRESS_FULL: 119,
+  /**
+   * Ours, raised by the client only (numbered outside HornetQ's and Artemis' ranges): a blocking
+   * send got no answer and no failover decided its fate in time, while its command was still held
+   * for replay, so the broker may yet apply it.
+   */
+  SEND_OUTCOME_UNKNOWN: 1001,
   GENERIC_EXCEPTION: 999,
 } as const;
 
