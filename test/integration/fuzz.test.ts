@@ -12,7 +12,7 @@
 import { Broker, ClientSessionFactory, type ClientConsumer, type ClientProducer } from '../../src';
 import type { FailoverEvent } from '../../src/core/client';
 import { selectorFilterFactory } from '../../src/jms/selector/selector';
-import { CapturingLogger, seqOf, sequenced, waitFor } from '../support/test-broker';
+import { CapturingLogger, seqOf, sequenced, waitFor, type LogLine } from '../support/test-broker';
 import { fuzzSettingsFromEnv, runFuzz, type FuzzReport } from '../support/frame-fuzzer';
 import { exposeGc, measureHeap } from '../support/heap';
 
@@ -40,6 +40,20 @@ const onUnhandled = (reason: unknown): void => void uncaught.push(`unhandled rej
 
 describe('fuzz: valid, mutated and random frames over TCP', () => {
   const logger = new CapturingLogger();
+  const closeReasons = new Map<string, string>();
+  let linesRead = 0;
+
+  /** The reason in the broker's 'closing connection' line for the connection from `port`. */
+  function closeReason(port: number): string | null {
+    for (; linesRead < logger.lines.length; linesRead++) {
+      const line = logger.lines[linesRead] as LogLine;
+      const remote = line.bindings['remote'];
+      if (line.message.startsWith('closing connection') && typeof remote === 'string') {
+        closeReasons.set(remote, line.message);
+      }
+    }
+    return closeReasons.get(`tcp://127.0.0.1:${port}`) ?? null;
+  }
   const failoverEvents: FailoverEvent[] = [];
   let broker: Broker;
   let honest: ClientSessionFactory;
@@ -123,7 +137,7 @@ describe('fuzz: valid, mutated and random frames over TCP', () => {
     const traffic = honestTraffic(() => fuzzing);
     try {
       report = await runFuzz(
-        { port: broker.getPort(), maxFrameBytes: MAX_FRAME_BYTES, names: NAMES },
+        { port: broker.getPort(), maxFrameBytes: MAX_FRAME_BYTES, names: NAMES, closeReason },
         settings,
       );
     } finally {

@@ -23,6 +23,9 @@ export class CodecOracle {
   /** Messages the accepted frames could leave in queues (sends and final large-message chunks). */
   messages = 0;
   frames = 0;
+  /** Which call of feed() the codec refused (counting from 0), or -1. */
+  refusedAt = -1;
+  private feeds = 0;
 
   /** `maxFrameBytes`: the broker's cap once a session is open (before, its cap is lower still). */
   constructor(maxFrameBytes: number) {
@@ -34,10 +37,12 @@ export class CodecOracle {
   }
 
   feed(bytes: Buffer): void {
+    const index = this.feeds++;
     if (this.refused) return;
     try {
       this.decoder.feed(bytes, (frame) => this.count(decodeFrame(frame, true).packet));
     } catch (error) {
+      this.refusedAt = index;
       if (error instanceof ProtocolError) this.rejection = error.message;
       else this.crash = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     }

@@ -88,6 +88,11 @@ export interface FuzzTarget {
   /** The broker's maxFrameBytes. */
   readonly maxFrameBytes: number;
   readonly names: FuzzNames;
+  /**
+   * Why the broker says it closed the connection from this local port (its log line), or null if
+   * it gave no reason: a close that could be the TTL reaper, not a refusal, does not count.
+   */
+  readonly closeReason: (localPort: number) => string | null;
 }
 
 export interface FuzzReport {
@@ -166,9 +171,10 @@ async function runConnection(
     if (size < 64) await new Promise((resolve) => setImmediate(resolve));
   }
   if (oracle.rejection !== null) {
-    if (!(await connection.closedWithin(settings.closeDeadlineMs))) {
+    const closed = await connection.closedWithin(settings.closeDeadlineMs);
+    if (!closed || target.closeReason(connection.localPort) === null) {
       problems.push(
-        `the broker did not close the connection within ${settings.closeDeadlineMs} ms, although the codec refuses its bytes: ${oracle.rejection}`,
+        `the broker did not ${closed ? 'say why it closed' : `close within ${settings.closeDeadlineMs} ms`} the connection, although the codec refuses its bytes: ${oracle.rejection}`,
       );
     }
   } else {
@@ -196,10 +202,14 @@ class FuzzConnection {
   private readonly decoder: FrameDecoder;
   private readonly closedPromise: Promise<void>;
 
+  /** The broker names the connection by it (tcp://127.0.0.1:<port>). */
+  readonly localPort: number;
+
   private constructor(
     private readonly socket: Socket,
     maxFrameBytes: number,
   ) {
+    this.localPort = socket.localPort ?? -1;
     // What the broker sends is bounded by its own maxFrameBytes; a little over allows its chunking overhead.
     this.decoder = new FrameDecoder(maxFrameBytes + 1024);
     socket.setNoDelay(true);
@@ -305,16 +315,14 @@ class Tally {
     if (oracle.rejection !== null) {
       this.refusedByCodec++;
       if (outcome.closedByBroker) this.refusedAndClosed++;
-      const reason = oracle.rejection
-        .replace(/[\d-]+/g, 'N')
-        .split(':')
-        .slice(0, 2)
-        .join(':');
+      const reason = oracle.rejection.replace(/-?\d+/g, 'N').split(':').slice(0, 2).join(':');
       this.rejections.set(reason, (this.rejections.get(reason) ?? 0) + 1);
     }
     for (const problem of outcome.problems) {
       this.problemCount++;
-      if (this.problems.length < MAX_PROBLEMS) this.problems.push(describeProblem(this.seed, plan, problem));
+      if (this.problems.length < MAX_PROBLEMS) {
+        this.problems.push(describeProblem(this.seed, plan, problem, oracle.refusedAt));
+      }
     }
   }
 
@@ -343,18 +351,24 @@ class Tally {
 const SHOWN_FRAMES = 6;
 const SHOWN_BYTES = 96;
 
-/** A problem with the seeds and the last frames sent (hex, each cut at SHOWN_BYTES). */
-export function describeProblem(seed: number, plan: ConnectionPlan, problem: string): string {
-  const frames = plan.frames.slice(-SHOWN_FRAMES).map((frame) => {
+/**
+ * A problem with the seeds and the last frames sent up to the one the codec refused, if it
+ * refused one (hex, each cut at SHOWN_BYTES).
+ */
+export function describeProblem(seed: number, plan: ConnectionPlan, problem: string, refusedAt = -1): string {
+  const end = refusedAt >= 0 ? refusedAt + 1 : plan.frames.length;
+  const frames = plan.frames.slice(Math.max(0, end - SHOWN_FRAMES), end).map((frame) => {
     const hex = frame.bytes.subarray(0, SHOWN_BYTES).toString('hex');
     const more = frame.bytes.length > SHOWN_BYTES ? `… (${frame.bytes.length} bytes)` : '';
     const mutation = frame.mutation === null ? '' : ` (${frame.mutation})`;
     return `  ${frame.label}${mutation}: ${hex}${more}`;
   });
-  const skipped = plan.frames.length - frames.length;
+  const skipped = end - frames.length;
+  const after = plan.frames.length - end;
   return [
     `seed ${seed}, connection seed ${plan.seed} (${plan.kind}, ${plan.frames.length} frames): ${problem}`,
     ...(skipped > 0 ? [`  (${skipped} earlier frames not shown)`] : []),
     ...frames,
+    ...(after > 0 ? [`  (${after} later frames not shown)`] : []),
   ].join('\n');
 }
