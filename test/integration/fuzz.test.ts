@@ -5,7 +5,7 @@
  * serving the honest connection, and hold no more than its state accounts for. The seed is
  * printed at the start of each run, and every problem names it with the frames that caused it.
  *
- * In `npm test` it fuzzes for 12 s. Longer runs:
+ * In `npm test` it fuzzes for 10 s. Longer runs:
  *   npm run test:fuzz -- --seed N --minutes M
  * or set FUZZ_SEED and FUZZ_MS for jest directly.
  */
@@ -25,11 +25,12 @@ const HONEST_QUEUE = 'honest.queue';
 const NAMES = { queue: 'fuzz.queue', address: 'fuzz.address', createdPrefix: 'fuzz.created.' } as const;
 const MAX_FRAME_BYTES = 256 * 1024;
 /**
- * Every connection's TTL, whatever its pings ask for: a fuzzed PING may ask for years, and the
- * sessions of a failed connection wait that long for a reattach. With it the broker's state must
- * come back to the honest clients' within seconds of the fuzz.
+ * Every connection's TTL, whatever its pings ask for: a fuzzed PING may ask for years (or -1,
+ * never), and the sessions of a failed connection wait that long for a reattach. With it the
+ * broker's state must come back to the honest clients' within seconds of the fuzz. Well above any
+ * event-loop stall a loaded machine causes, so that the reaper never takes the honest connection.
  */
-const CONNECTION_TTL_MS = 4_000;
+const CONNECTION_TTL_MS = 8_000;
 /** Heap the broker may keep beyond the baseline once fuzz connections and queues are gone. */
 const HEAP_MARGIN_BYTES = 24 * MiB;
 
@@ -154,8 +155,13 @@ describe('fuzz: valid, mutated and random frames over TCP', () => {
     await broker?.stop();
   });
 
-  // Each comparison carries the seed, so that a failure shows how to replay it.
-  const seeded = <T>(value: T): { seed: number; value: T } => ({ seed: settings.seed, value });
+  // Each comparison carries the seed, so that a failure shows how to replay it, and the longest
+  // event-loop stall, so that it shows whether the machine stalled for as long as the TTL.
+  const seeded = <T>(value: T): { seed: number; longestStallMs: number; value: T } => ({
+    seed: settings.seed,
+    longestStallMs: Math.round(report?.maxEventLoopDelayMs ?? 0),
+    value,
+  });
 
   test('the broker had no uncaught exception, unhandled rejection or internal error', () => {
     expect(seeded(uncaught)).toEqual(seeded([]));
@@ -201,36 +207,58 @@ describe('fuzz: valid, mutated and random frames over TCP', () => {
 
   test('the broker holds only what its clients account for: counts, queues and heap', async () => {
     // Sessions of failed fuzz connections wait for a reattach until the TTL reaps them.
-    await waitFor(
-      () => broker.getConnectionCount() === 1 && broker.getSessionCount() === 1,
-      `the broker to keep only the honest connection and session (connections ${broker.getConnectionCount()}, sessions ${broker.getSessionCount()}; seed ${settings.seed})`,
-      CONNECTION_TTL_MS * 5,
+    const onlyHonest = (): boolean => broker.getConnectionCount() === 1 && broker.getSessionCount() === 1;
+    await waitFor(onlyHonest, 'the broker to keep only the honest connection', CONNECTION_TTL_MS * 5).catch(
+      () => {
+        throw new Error(
+          `seed ${settings.seed}: the broker still holds ${broker.getConnectionCount()} connections and ${broker.getSessionCount()} sessions; only the honest one of each should be left`,
+        );
+      },
     );
     const queues = broker.listQueues();
     const created = queues.filter((queue) => !baselineQueues.has(queue.name));
-    // No more queues than were asked for. A temporary queue should go with the connection that
-    // made it; it stays when another connection consumes from it as its own goes (reported).
     const temporary = created.filter((queue) => queue.temporary).length;
-    expect(created.length - temporary).toBeLessThanOrEqual(report.lastingQueues);
-    expect(temporary).toBeLessThanOrEqual(report.temporaryQueues);
-    // No consumer outlives its connection; no message is kept that was not sent.
-    const consumers = queues.filter((queue) => queue.consumerCount !== (queue.name === HONEST_QUEUE ? 1 : 0));
-    expect(seeded(consumers)).toEqual(seeded([]));
     const held = queues
       .filter((queue) => queue.name !== HONEST_QUEUE)
       .reduce((sum, q) => sum + q.messageCount, 0);
-    expect(held).toBeLessThanOrEqual(report.messages);
-    expect(queues.find((queue) => queue.name === HONEST_QUEUE)?.messageCount).toBe(0);
+    // No consumer outlives its connection; the honest queue holds nothing the honest client did not take.
+    const strays = queues
+      .filter(
+        (queue) =>
+          queue.consumerCount !== (queue.name === HONEST_QUEUE ? 1 : 0) ||
+          (queue.name === HONEST_QUEUE && queue.messageCount !== 0),
+      )
+      .map((queue) => `${queue.name}: ${queue.consumerCount} consumers, ${queue.messageCount} messages`);
 
     // What the fuzz left in queues is the broker's to keep; without it the heap is back near the start.
     for (const queue of [...created.map((q) => q.name), NAMES.queue]) broker.postOffice.deleteQueue(queue);
     const afterBytes = measureHeap(gc);
     const margin = gc === null ? 4 * HEAP_MARGIN_BYTES : HEAP_MARGIN_BYTES;
-    expect(seeded({ grewBy: afterBytes - baselineHeapBytes, within: margin })).toEqual(
-      seeded({ grewBy: Math.min(afterBytes - baselineHeapBytes, margin), within: margin }),
+    settings.log(
+      `fuzz seed=${settings.seed}: heap ${mib(baselineHeapBytes)} -> ${mib(afterBytes)} MiB (gc: ${gc !== null}); ${created.length} queues created (${temporary} temporary), ${held} messages held`,
     );
+
+    expect(seeded(strays)).toEqual(seeded([]));
+    const exceeded = [
+      // No more queues than the fuzz traffic asked for. A temporary queue should go with the
+      // connection that made it, but stays when another connection consumes from it as its own goes.
+      over('lasting queues created', created.length - temporary, report.lastingQueues),
+      over('temporary queues left', temporary, report.temporaryQueues),
+      over('messages held in fuzz queues', held, report.messages),
+      over('heap growth in MiB', Number(mib(afterBytes - baselineHeapBytes)), margin / MiB),
+    ].filter((line) => line !== null);
+    expect(seeded(exceeded)).toEqual(seeded([]));
   });
 });
+
+/** 'what: actual > bound' when the bound is exceeded, else null. */
+function over(what: string, actual: number, bound: number): string | null {
+  return actual > bound ? `${what}: ${actual} > ${bound}` : null;
+}
+
+function mib(bytes: number): string {
+  return (bytes / MiB).toFixed(1);
+}
 
 function summary(report: FuzzReport): string {
   const rejections = report.rejections
@@ -239,8 +267,8 @@ function summary(report: FuzzReport): string {
     .join('; ');
   return [
     `fuzz seed=${report.seed}: ${report.connections} connections (${report.byKind.session} with a session, ${report.byKind.control} control, ${report.byKind.noise} noise) in ${(report.elapsedMs / 1000).toFixed(1)} s`,
-    `${report.framesSent} frames (${report.mutatedFrames} mutated), ${(report.bytesSent / MiB).toFixed(1)} MiB; ${report.refusedByCodec} refused by the codec, ${report.refusedAndClosed} of them closed; ${report.closedByBroker} closed by the broker in all`,
-    `codec refusals: ${rejections}`,
+    `${report.framesSent} frames (${report.mutatedFrames} mutated), ${mib(report.bytesSent)} MiB; ${report.refusedByCodec} refused by the codec, ${report.refusedAndClosed} of them closed; ${report.closedByBroker} closed by the broker in all`,
+    `codec refusals: ${rejections}; longest event-loop stall ${report.maxEventLoopDelayMs.toFixed(0)} ms`,
     `${report.problemCount} problems${report.problemCount > 0 ? `:\n${report.problems.slice(0, 5).join('\n')}` : ''}`,
   ].join('\n');
 }

@@ -1,4 +1,5 @@
 import { connect, type Socket } from 'node:net';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { FrameDecoder } from '../../src/core/protocol/frame-decoder';
 import { decodeFrame } from '../../src/core/protocol/packet-codec';
 import { ProtocolError } from '../../src/core/protocol/protocol-error';
@@ -31,7 +32,7 @@ export interface FuzzSettings {
 }
 
 export const FUZZ_DEFAULTS = {
-  durationMs: 12_000,
+  durationMs: 10_000,
   concurrency: 6,
   maxBytesPerConnection: 64 * 1024,
   maxFramesPerConnection: 24,
@@ -115,6 +116,11 @@ export interface FuzzReport {
   /** What went wrong, each with the seeds and the frames to reproduce it (the first 20). */
   readonly problems: readonly string[];
   readonly problemCount: number;
+  /**
+   * The longest the event loop (broker, fuzzer and honest clients alike) was stalled: a failure
+   * after a stall near the broker's connection TTL may be the TTL reaper, not the broker's doing.
+   */
+  readonly maxEventLoopDelayMs: number;
   /** The codec's reasons for refusing, by their first words, most frequent first (for the summary). */
   readonly rejections: ReadonlyArray<readonly [string, number]>;
 }
@@ -131,6 +137,8 @@ export async function runFuzz(target: FuzzTarget, settings: FuzzSettings): Promi
   const started = Date.now();
   const nextSeed = seededRandom(settings.seed);
   const tally = new Tally(settings.seed);
+  const delay = monitorEventLoopDelay({ resolution: 20 });
+  delay.enable();
   const worker = async (): Promise<void> => {
     while (Date.now() - started < settings.durationMs) {
       const plan = planConnection(Math.floor(nextSeed() * 2 ** 32), target.names, {
@@ -140,8 +148,12 @@ export async function runFuzz(target: FuzzTarget, settings: FuzzSettings): Promi
       tally.add(plan, await runConnection(plan, target, settings));
     }
   };
-  await Promise.all(Array.from({ length: settings.concurrency }, worker));
-  return tally.report(Date.now() - started);
+  try {
+    await Promise.all(Array.from({ length: settings.concurrency }, worker));
+  } finally {
+    delay.disable();
+  }
+  return tally.report(Date.now() - started, delay.max / 1e6);
 }
 
 interface ConnectionOutcome {
@@ -326,10 +338,11 @@ class Tally {
     }
   }
 
-  report(elapsedMs: number): FuzzReport {
+  report(elapsedMs: number, maxEventLoopDelayMs: number): FuzzReport {
     return {
       seed: this.seed,
       elapsedMs,
+      maxEventLoopDelayMs,
       connections: this.connections,
       byKind: { ...this.byKind },
       framesSent: this.framesSent,
