@@ -63,6 +63,8 @@ describe('fuzz: valid, mutated and random frames over TCP', () => {
   let report: FuzzReport;
   let baselineQueues: Set<string>;
   let baselineHeapBytes: number;
+  /** Buffers live outside the heap: frames being assembled, message copies. */
+  let baselineBufferBytes: number;
   let gc: (() => void) | null;
   let nextSeq = 0;
   const honestErrors: string[] = [];
@@ -133,6 +135,7 @@ describe('fuzz: valid, mutated and random frames over TCP', () => {
     gc = exposeGc();
     baselineQueues = new Set(broker.listQueues().map((queue) => queue.name));
     baselineHeapBytes = measureHeap(gc);
+    baselineBufferBytes = process.memoryUsage().arrayBuffers;
 
     let fuzzing = true;
     const traffic = honestTraffic(() => fuzzing);
@@ -233,9 +236,10 @@ describe('fuzz: valid, mutated and random frames over TCP', () => {
     // What the fuzz left in queues is the broker's to keep; without it the heap is back near the start.
     for (const queue of [...created.map((q) => q.name), NAMES.queue]) broker.postOffice.deleteQueue(queue);
     const afterBytes = measureHeap(gc);
+    const afterBufferBytes = process.memoryUsage().arrayBuffers;
     const margin = gc === null ? 4 * HEAP_MARGIN_BYTES : HEAP_MARGIN_BYTES;
     settings.log(
-      `fuzz seed=${settings.seed}: heap ${mib(baselineHeapBytes)} -> ${mib(afterBytes)} MiB (gc: ${gc !== null}); ${created.length} queues created (${temporary} temporary), ${held} messages held`,
+      `fuzz seed=${settings.seed}: heap ${mib(baselineHeapBytes)} -> ${mib(afterBytes)} MiB, buffers ${mib(baselineBufferBytes)} -> ${mib(afterBufferBytes)} MiB (gc: ${gc !== null}); ${created.length} queues created (${temporary} temporary), ${held} messages held`,
     );
 
     expect(seeded(strays)).toEqual(seeded([]));
@@ -246,6 +250,7 @@ describe('fuzz: valid, mutated and random frames over TCP', () => {
       over('temporary queues left', temporary, report.temporaryQueues),
       over('messages held in fuzz queues', held, report.messages),
       over('heap growth in MiB', Number(mib(afterBytes - baselineHeapBytes)), margin / MiB),
+      over('buffer growth in MiB', Number(mib(afterBufferBytes - baselineBufferBytes)), margin / MiB),
     ].filter((line) => line !== null);
     expect(seeded(exceeded)).toEqual(seeded([]));
   });
