@@ -1,5 +1,3 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import {
   Broker,
   ClientSessionFactory,
@@ -11,6 +9,7 @@ import {
 } from '../../src';
 import { FailoverEventType, type FailoverEvent } from '../../src/core/client';
 import { FaultProxy, seededRandom } from './fault-proxy';
+import { exposeGc, measureHeap } from './heap';
 
 /**
  * The chaos run behind test/integration/chaos/chaos.test.ts and `npm run test:chaos`: one broker,
@@ -666,26 +665,4 @@ async function waitFor(condition: () => boolean, timeoutMs: number): Promise<voi
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
-}
-
-/**
- * A real garbage collection for heap measurements: global.gc under --expose-gc, otherwise V8's gc
- * function fetched by turning the flag on at run time (it exists only in contexts created after
- * that). Null if neither works; the caller then asserts a generous bound instead.
- */
-function exposeGc(): (() => void) | null {
-  const global = globalThis as { gc?: () => void };
-  if (typeof global.gc === 'function') return global.gc;
-  try {
-    setFlagsFromString('--expose-gc');
-    const gc: unknown = runInNewContext('gc');
-    return typeof gc === 'function' ? (gc as () => void) : null;
-  } catch {
-    return null;
-  }
-}
-
-function measureHeap(gc: (() => void) | null): number {
-  if (gc !== null) for (let i = 0; i < 3; i++) gc();
-  return process.memoryUsage().heapUsed;
 }

@@ -7,24 +7,35 @@ const MIN_FRAME_LENGTH = 9;
 export const DEFAULT_MAX_FRAME_BYTES = 10 * 1024 * 1024;
 /** Until a session is authenticated a peer may send only small handshake frames. */
 export const DEFAULT_PRE_AUTH_MAX_FRAME_BYTES = 16 * 1024;
+/** What a frame split across chunks starts with: one socket read's worth. */
+const FIRST_PARTIAL_BYTES = 64 * 1024;
 
 /**
  * Splits a byte stream into frames (each returned whole, length field included). A frame that
  * announces more than `maxFrameBytes` is refused before any of it is buffered. A frame that lies
  * within one chunk is returned as a view of that chunk; a frame split across chunks is assembled
- * into one buffer of exactly its size.
+ * into one buffer of exactly its size. That buffer grows with the bytes that arrive rather than
+ * being sized by the length field: a peer that announces big frames and sends a few bytes of each
+ * then costs what it sent, not `maxFrameBytes` per connection.
  */
 export class FrameDecoder {
   private header = Buffer.alloc(4);
   private headerFilled = 0;
   private partial: Buffer | null = null;
   private partialFilled = 0;
+  /** The size of the frame in `partial` (which may be smaller until its bytes arrive). */
+  private partialTotal = 0;
 
   constructor(public maxFrameBytes = DEFAULT_MAX_FRAME_BYTES) {}
 
-  /** Bytes held for a frame not yet complete. */
+  /** Bytes received of a frame not yet complete. */
   get bufferedBytes(): number {
     return this.headerFilled + this.partialFilled;
+  }
+
+  /** Memory set aside for the frame not yet complete: at most about twice what has arrived of it. */
+  get heldBytes(): number {
+    return this.partial?.length ?? 0;
   }
 
   feed(chunk: Buffer, onFrame: (frame: Buffer) => void): void {
@@ -69,8 +80,9 @@ export class FrameDecoder {
   }
 
   private startPartial(total: number): void {
-    this.partial = Buffer.allocUnsafe(total);
+    this.partial = Buffer.allocUnsafe(Math.min(total, FIRST_PARTIAL_BYTES));
     this.partialFilled = 0;
+    this.partialTotal = total;
   }
 
   private fillPartial(
@@ -78,16 +90,29 @@ export class FrameDecoder {
     offset: number,
     onFrame: (buffer: Buffer, start: number, end: number) => void,
   ): number {
-    const partial = this.partial as Buffer;
-    const take = Math.min(partial.length - this.partialFilled, chunk.length - offset);
+    const take = Math.min(this.partialTotal - this.partialFilled, chunk.length - offset);
+    const partial = this.roomFor(this.partialFilled + take);
     chunk.copy(partial, this.partialFilled, offset, offset + take);
     this.partialFilled += take;
-    if (this.partialFilled === partial.length) {
+    if (this.partialFilled === this.partialTotal) {
       this.partial = null;
       this.partialFilled = 0;
       onFrame(partial, 0, partial.length);
     }
     return offset + take;
+  }
+
+  /**
+   * The partial frame's buffer with room for `bytes`: grown by doubling (so the copies cost no
+   * more than the frame once more), never past the frame's size, so a complete frame fills it.
+   */
+  private roomFor(bytes: number): Buffer {
+    const partial = this.partial as Buffer;
+    if (bytes <= partial.length) return partial;
+    const grown = Buffer.allocUnsafe(Math.min(this.partialTotal, Math.max(bytes, partial.length * 2)));
+    partial.copy(grown, 0, 0, this.partialFilled);
+    this.partial = grown;
+    return grown;
   }
 
   private checkLength(length: number): number {

@@ -180,6 +180,31 @@ describe('FrameDecoder', () => {
       expect(decoder.bufferedBytes).toBeLessThanOrEqual(4);
     });
 
+    it('sets aside memory for what has arrived of a big frame, not for what its length field announces', () => {
+      const frame = encodePacket(1, sendOfBodySize(DEFAULT_MAX_FRAME_BYTES - 1024));
+      const decoder = new FrameDecoder();
+      const frames: Buffer[] = [];
+      const allocations = jest.spyOn(Buffer, 'allocUnsafe');
+      try {
+        decoder.feed(frame.subarray(0, 100), (whole) => frames.push(whole));
+        expect(decoder.bufferedBytes).toBe(100);
+        expect(Math.max(0, ...allocations.mock.calls.map(([size]) => size))).toBeLessThanOrEqual(64 * 1024);
+        expect(decoder.heldBytes).toBeLessThanOrEqual(64 * 1024);
+      } finally {
+        allocations.mockRestore();
+      }
+      // The rest as socket reads: the buffer grows with what arrives, and the frame comes out whole.
+      for (let at = 100; at < frame.length; at += 64 * 1024) {
+        decoder.feed(frame.subarray(at, at + 64 * 1024), (whole) => frames.push(Buffer.from(whole)));
+        if (frames.length === 0) {
+          expect(decoder.heldBytes).toBeLessThanOrEqual(2 * decoder.bufferedBytes + 64 * 1024);
+        }
+      }
+      expect(frames).toHaveLength(1);
+      expect((frames[0] as Buffer).equals(frame)).toBe(true);
+      expect([decoder.bufferedBytes, decoder.heldBytes]).toEqual([0, 0]);
+    });
+
     it('accepts a frame of exactly maxFrameBytes and refuses one byte more', () => {
       const frame = encodePacket(1, sendOfBodySize(500));
       expect(framesFrom([frame], new FrameDecoder(frame.length))).toEqual([frame.toString('hex')]);
