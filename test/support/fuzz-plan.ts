@@ -241,7 +241,11 @@ function sessionPackets(random: Random, names: FuzzNames): Packet[] {
       return [
         random() < 0.5
           ? { type: PacketType.SESS_BINDINGQUERY, address: names.address }
-          : { type: PacketType.SESS_QUEUE_STATS },
+          : {
+              type: PacketType.SESS_QUEUE_STATS,
+              start: Math.floor(random() * 4),
+              maxCount: 1 + Math.floor(random() * 2000),
+            },
       ];
     case 17:
       return [
