@@ -55,4 +55,27 @@ describe('temporary queues', () => {
     await waitFor(() => broker.getConnectionCount() === 1, 'the broker to drop the failed connection');
     expect(await other.queueQuery('tmp.3')).toMatchObject({ exists: false });
   });
+
+  test('consumed from another connection when their connection goes: deleted with that last consumer, not kept for ever', async () => {
+    const broker = await env.startBroker();
+    const owner = await env.connect(broker);
+    await (await owner.createSession()).createQueue(ADDRESS, 'tmp.4', { durable: false, temporary: true });
+    const otherSession = await (await env.connect(broker)).createSession();
+    const consumer = await otherSession.createConsumer('tmp.4');
+    otherSession.start();
+
+    await owner.close();
+    await waitFor(() => broker.getConnectionCount() === 1, 'the broker to see the owner close');
+    // Still in use: the consumer keeps receiving what is sent to it.
+    await otherSession.createProducer(ADDRESS).send(sequenced(0, { durable: false }));
+    expect((await receiveCount(consumer, 1)).map(seqOf)).toEqual([0]);
+    expect(await otherSession.queueQuery('tmp.4')).toMatchObject({ exists: true, consumerCount: 1 });
+
+    await consumer.close();
+    await waitFor(
+      () => !broker.listQueues().some((queue) => queue.name === 'tmp.4'),
+      'the orphaned temporary queue to go with its last consumer',
+    );
+    expect(await otherSession.queueQuery('tmp.4')).toMatchObject({ exists: false });
+  });
 });

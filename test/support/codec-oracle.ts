@@ -18,8 +18,6 @@ export class CodecOracle {
   crash: string | null = null;
   /** Queues the accepted frames could create that outlive their connection (CREATE_QUEUE, not temporary). */
   lastingQueues = 0;
-  /** Temporary queues they could create (each should go with its connection). */
-  temporaryQueues = 0;
   /** Messages the accepted frames could leave in queues (sends and final large-message chunks). */
   messages = 0;
   frames = 0;
@@ -50,10 +48,7 @@ export class CodecOracle {
 
   private count(packet: Packet): void {
     this.frames++;
-    if (packet.type === PacketType.CREATE_QUEUE) {
-      if (packet.temporary) this.temporaryQueues++;
-      else this.lastingQueues++;
-    }
+    if (packet.type === PacketType.CREATE_QUEUE && !packet.temporary) this.lastingQueues++;
     if (packet.type === PacketType.SESS_SEND) this.messages++;
     if (packet.type === PacketType.SESS_SEND_CONTINUATION && !packet.continues) this.messages++;
   }

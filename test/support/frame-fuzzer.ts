@@ -111,7 +111,6 @@ export interface FuzzReport {
   readonly closedByBroker: number;
   /** Upper bounds on what the fuzz traffic could make the broker keep (see CodecOracle). */
   readonly lastingQueues: number;
-  readonly temporaryQueues: number;
   readonly messages: number;
   /** What went wrong, each with the seeds and the frames to reproduce it (the first 20). */
   readonly problems: readonly string[];
@@ -305,7 +304,6 @@ class Tally {
   private refusedAndClosed = 0;
   private closedByBroker = 0;
   private lastingQueues = 0;
-  private temporaryQueues = 0;
   private messages = 0;
   private readonly problems: string[] = [];
   private problemCount = 0;
@@ -321,7 +319,6 @@ class Tally {
     this.bytesSent += plan.frames.reduce((sum, frame) => sum + frame.bytes.length, 0);
     const { oracle } = outcome;
     this.lastingQueues += oracle.lastingQueues;
-    this.temporaryQueues += oracle.temporaryQueues;
     this.messages += oracle.messages;
     if (outcome.closedByBroker) this.closedByBroker++;
     if (oracle.rejection !== null) {
@@ -352,7 +349,6 @@ class Tally {
       refusedAndClosed: this.refusedAndClosed,
       closedByBroker: this.closedByBroker,
       lastingQueues: this.lastingQueues,
-      temporaryQueues: this.temporaryQueues,
       messages: this.messages,
       problems: [...this.problems],
       problemCount: this.problemCount,

@@ -69,6 +69,8 @@ export const DEFAULT_POST_OFFICE_OPTIONS: Readonly<PostOfficeOptions> = Object.f
 export class PostOffice {
   private readonly queues = new Map<string, Queue>();
   private readonly bindings = new Map<string, Queue[]>();
+  /** Temporary queues whose connection has gone while another connection consumed from them. */
+  private readonly orphans = new Set<Queue>();
   private readonly addressSizes = new Map<string, AddressSize>();
   private readonly duplicateIds: DuplicateIdCaches;
   private readonly logger: Logger;
@@ -149,11 +151,24 @@ export class PostOffice {
       );
     }
     this.queues.delete(name);
+    this.orphans.delete(queue);
     const bound = (this.bindings.get(queue.address) ?? []).filter((q) => q !== queue);
     if (bound.length > 0) this.bindings.set(queue.address, bound);
     else this.bindings.delete(queue.address);
     queue.delete();
     if (queue.durable) this.storage.deleteQueue(name);
+  }
+
+  /**
+   * Deletes a temporary queue whose connection has gone. Another connection may still consume
+   * from it (a reply queue shared on purpose): then it goes when its last consumer does, so that
+   * it neither outlives every user nor takes a consumer's queue away from under it.
+   */
+  deleteTemporaryQueue(name: string): void {
+    const queue = this.queues.get(name);
+    if (queue === undefined) return;
+    if (queue.consumerCount === 0) this.deleteQueue(name);
+    else this.orphans.add(queue);
   }
 
   getQueue(name: string): Queue | undefined {
@@ -439,6 +454,7 @@ export class PostOffice {
       {
         expired: (reference, now) => this.moveExpired(reference, now),
         failed: (error, activity) => this.queueFailed(queue, error, activity),
+        unused: (unused) => this.deleteIfOrphaned(unused),
       },
     );
     this.queues.set(queue.name, queue);
@@ -446,6 +462,22 @@ export class PostOffice {
     if (bound === undefined) this.bindings.set(queue.address, [queue]);
     else bound.push(queue);
     return queue;
+  }
+
+  /**
+   * Its last consumer has just been removed, in the middle of closing that consumer (whose
+   * unacknowledged messages are still to go back): deleted once that is done.
+   */
+  private deleteIfOrphaned(queue: Queue): void {
+    if (!this.orphans.has(queue)) return;
+    process.nextTick(() => {
+      if (!this.orphans.has(queue) || queue.consumerCount > 0) return;
+      try {
+        if (this.queues.get(queue.name) === queue) this.deleteQueue(queue.name);
+      } catch (error) {
+        this.queueFailed(queue, error, 'deleting a temporary queue whose connection has gone');
+      }
+    });
   }
 
   private moveTargets(): MoveTargets {

@@ -43,6 +43,8 @@ export interface QueueHooks {
    * nothing above it would catch it, so the queue reports it here and carries on.
    */
   failed(error: unknown, activity: string): void;
+  /** The queue's last consumer left (a temporary queue waiting for that is deleted then). */
+  unused?(queue: Queue): void;
 }
 
 /** Why a delivered message leaves: consumed, or given up on after too many deliveries. */
@@ -149,6 +151,7 @@ export class Queue {
     this.consumers.splice(index, 1);
     if (this.nextConsumer > index) this.nextConsumer--;
     this.groups.unbindConsumer(consumer);
+    if (this.consumers.length === 0) this.hooks.unused?.(this);
   }
 
   addTail(reference: MessageReference): void {

@@ -420,7 +420,7 @@ export class ServerConnection implements SessionOwner {
     }
     for (const name of this.temporaryQueues) {
       try {
-        this.broker.postOffice.deleteQueue(name);
+        this.broker.postOffice.deleteTemporaryQueue(name);
       } catch (error) {
         this.logger.warn({ queue: name, err: error }, `could not delete temporary queue ${name}`);
       }
