@@ -196,8 +196,15 @@ test('reports do not count as failures: a cut after them is still reported once,
   proxy.cut();
   await failedOver.promise;
   await waitFor(() => heard.length === 2, 'the failure');
-  // The session works after the failover, and the listener was told once of each.
+  // The session works after the failover, the listener was told once of each, and still hears reports.
   await sendTexts(session, fx.queue('Refused'), ['after']);
   expect(fx.messageCount('Refused')).toBe(1);
-  expect(heard.map((exception) => exception.getErrorCode())).toEqual(['ILLEGAL_STATE', 'FAILOVER']);
+  await sendLost(session, await session.createProducer(null));
+  await waitFor(() => heard.length === 3, 'the refusal after the failover');
+  expect(heard.map((exception) => exception.getErrorCode())).toEqual([
+    'ILLEGAL_STATE',
+    'FAILOVER',
+    'ILLEGAL_STATE',
+  ]);
+  expect(connection.getStatistics()).toMatchObject({ reattaches: 1 });
 });
