@@ -193,6 +193,11 @@ export class HornetQConnection implements SessionConnection {
     return this.exceptionListener;
   }
 
+  /**
+   * The listener hears, asynchronously, of each connection failure (FAILOVER or DISCONNECT) and
+   * of each failure no call waits for, under HornetQ's code name: a delivery refused back to the
+   * broker (LARGE_MESSAGE_ERROR_BODY), a non-blocking send the broker refused (ADDRESS_FULL...).
+   */
   setExceptionListener(listener: ExceptionListener | null): void {
     this.checkOpen();
     this.exceptionListener = listener;
