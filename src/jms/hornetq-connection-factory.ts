@@ -166,6 +166,13 @@ export class HornetQConnectionFactory {
   setMinLargeMessageSize(bytes: number): void {
     this.set('minLargeMessageSize', bytes);
   }
+  /** The largest large-message body a consumer takes; a larger one is refused back to the broker. */
+  getMaxLargeMessageBytes(): number {
+    return this.config.maxLargeMessageBytes;
+  }
+  setMaxLargeMessageBytes(bytes: number): void {
+    this.set('maxLargeMessageBytes', bytes);
+  }
   isCompressLargeMessage(): boolean {
     return this.config.compressLargeMessage;
   }

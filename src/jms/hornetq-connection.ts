@@ -66,6 +66,7 @@ export class HornetQConnection implements SessionConnection {
   ) {
     factory.addFailureListener((error, failedOver) => this.onFailure(error, failedOver));
     factory.addFailoverListener((event) => this.onFailoverEvent(event));
+    this.routeAsyncErrors(admin);
   }
 
   /** Connects and authenticates; a configured client id is claimed at once. */
@@ -120,6 +121,7 @@ export class HornetQConnection implements SessionConnection {
       await core.close();
       throw new IllegalStateException('Connection is closed');
     }
+    this.routeAsyncErrors(core);
     const session = new HornetQSession(this, core, mode);
     this.sessions.add(session);
     if (this.started) session.start();
@@ -191,9 +193,16 @@ export class HornetQConnection implements SessionConnection {
     return this.exceptionListener;
   }
 
+  /**
+   * The listener hears, asynchronously, of each connection failure (FAILOVER or DISCONNECT) and
+   * of each failure no call waits for, under HornetQ's code name: a delivery refused back to the
+   * broker (LARGE_MESSAGE_ERROR_BODY), a non-blocking send the broker refused (ADDRESS_FULL...).
+   */
   setExceptionListener(listener: ExceptionListener | null): void {
     this.checkOpen();
     this.exceptionListener = listener;
+    this.routeAsyncErrors(this.admin);
+    for (const session of this.sessions) this.routeAsyncErrors(session.core);
   }
 
   getFailoverListener(): FailoverEventListener | null {
@@ -310,11 +319,32 @@ export class HornetQConnection implements SessionConnection {
 
   /** The ExceptionListener hears of every failure once, asynchronously: FAILOVER or DISCONNECT. */
   private onFailure(error: HornetQException, failedOver: boolean): void {
+    this.tellExceptionListener(
+      new JMSException(error.message, failedOver ? 'FAILOVER' : 'DISCONNECT', { cause: error }),
+    );
+  }
+
+  /**
+   * While an ExceptionListener is set, a core session's failures that no call waits for (a
+   * one-way packet the broker refused, a delivery this client refused back) go to it; without one
+   * the core session logs them, as it always did.
+   */
+  private routeAsyncErrors(core: ClientSession): void {
+    core.setAsyncErrorHandler(this.exceptionListener === null ? null : (error) => this.onAsyncError(error));
+  }
+
+  /**
+   * JMS 1.1 has no other asynchronous channel, so the listener hears these too, each once, under
+   * the core's error code (never FAILOVER or DISCONNECT: the connection did not fail).
+   */
+  private onAsyncError(error: HornetQException): void {
+    this.tellExceptionListener(toJMSException(error));
+  }
+
+  /** Called from the core's packet handling: the listener runs later, on its own turn. */
+  private tellExceptionListener(exception: JMSException): void {
     const listener = this.exceptionListener;
     if (this.isClosed || listener === null) return;
-    const exception = new JMSException(error.message, failedOver ? 'FAILOVER' : 'DISCONNECT', {
-      cause: error,
-    });
     setImmediate(() => listener(exception));
   }
 
