@@ -1,14 +1,8 @@
+import { DeliveryMode, JMSException, Session, type HornetQConnectionFactory } from '../../../src';
 import {
-  DeliveryMode,
-  JMSException,
-  Session,
-  type HornetQConnectionFactory,
-  type HornetQSession,
-  type Message,
-} from '../../../src';
-import {
-  QUEUE,
   linkedCore,
+  numbered,
+  QUEUE,
   receiveMessages,
   seqOf,
   settle,
@@ -38,12 +32,6 @@ function configure(factory: HornetQConnectionFactory): void {
   factory.setCallTimeout(CALL_TIMEOUT);
   factory.setConnectionTTL(TTL);
   factory.setClientFailureCheckPeriod(250);
-}
-
-function numbered(session: HornetQSession, seq: number): Message {
-  const message = session.createTextMessage(`m${seq}`);
-  message.setIntProperty('seq', seq);
-  return message;
 }
 
 /** The black hole is found by the pings; then the network comes back and the session goes on. */

@@ -1,12 +1,7 @@
-import {
-  DeliveryMode,
-  Session,
-  type HornetQConnectionFactory,
-  type HornetQSession,
-  type Message,
-} from '../../../src';
+import { DeliveryMode, Session, type HornetQConnectionFactory } from '../../../src';
 import {
   CORE_QUEUE,
+  numbered,
   QUEUE,
   receiveMessages,
   seqOf,
@@ -26,12 +21,6 @@ import {
  */
 
 const rig = useJmsReattach();
-
-function numbered(session: HornetQSession, seq: number): Message {
-  const message = session.createTextMessage(`m${seq}`);
-  message.setIntProperty('seq', seq);
-  return message;
-}
 
 /** Short TTL (the broker adopts it from the pings), so that a silent link loses the sessions soon. */
 function shortTtl(factory: HornetQConnectionFactory): void {

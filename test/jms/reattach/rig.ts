@@ -9,6 +9,7 @@ import {
   type FailoverEvent,
   type HornetQConnection,
   type HornetQMessageConsumer,
+  type HornetQSession,
   type Message,
   type QueueStatistics,
 } from '../../../src';
@@ -183,6 +184,13 @@ export async function receiveMessages(
     messages.push(message);
   }
   return messages;
+}
+
+/** A text message 'm<seq>' stamped with the 'seq' int property that seqOf reads. */
+export function numbered(session: HornetQSession, seq: number): Message {
+  const message = session.createTextMessage(`m${seq}`);
+  message.setIntProperty('seq', seq);
+  return message;
 }
 
 /** The 'seq' int property every scenario stamps on what it sends. */

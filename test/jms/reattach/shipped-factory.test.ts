@@ -1,17 +1,9 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  DeliveryMode,
-  HornetQConnectionFactory,
-  InitialContext,
-  JMSException,
-  Session,
-  type HornetQSession,
-  type Message,
-} from '../../../src';
+import { DeliveryMode, HornetQConnectionFactory, InitialContext, JMSException, Session } from '../../../src';
 import { captureLogger } from '../../jndi/support';
-import { Heard, QUEUE, linkedCore, settle, useJmsReattach, waitFor } from './rig';
+import { Heard, linkedCore, numbered, QUEUE, settle, useJmsReattach, waitFor } from './rig';
 
 /**
  * The factory config/hornetq-jms.xml ships (issue 11, item 7): it reconnects for ever, so without
@@ -80,12 +72,6 @@ async function shippedFactory(): Promise<HornetQConnectionFactory> {
   const factory = context.lookup<HornetQConnectionFactory>('/ConnectionFactory');
   opened.push(factory);
   return factory;
-}
-
-function numbered(session: HornetQSession, seq: number): Message {
-  const message = session.createTextMessage(`m${seq}`);
-  message.setIntProperty('seq', seq);
-  return message;
 }
 
 function errorCodeOf(result: Awaited<ReturnType<typeof settle>>): string | null {

@@ -4,10 +4,10 @@ import {
   TransactionRolledBackException,
   type HornetQConnection,
   type HornetQSession,
-  type Message,
 } from '../../../src';
 import {
   CORE_QUEUE,
+  numbered,
   QUEUE,
   receiveMessages,
   seqOf,
@@ -26,12 +26,6 @@ import {
  */
 
 const rig = useJmsReattach();
-
-function numbered(session: HornetQSession, seq: number): Message {
-  const message = session.createTextMessage(`m${seq}`);
-  message.setIntProperty('seq', seq);
-  return message;
-}
 
 async function transacted(): Promise<{ connection: HornetQConnection; heard: Heard; tx: HornetQSession }> {
   await rig.start();
