@@ -1,108 +1,11 @@
-import { connect, type Socket } from 'node:net';
 import type { Broker, ClientConsumer, ClientProducer } from '../../src';
-import { CLIENT_VERSION } from '../../src/core/client';
-import {
-  CoreMessage,
-  FrameDecoder,
-  PacketType,
-  decodeFrame,
-  encodePacket,
-  type Frame,
-  type Packet,
-} from '../../src/core/protocol';
+import { CoreMessage, PacketType, encodePacket, type Packet } from '../../src/core/protocol';
+import { RAW_SESSION_CHANNEL, RawClient, createSessionPacket } from '../support/raw-client';
 import { CapturingLogger, seqOf, sequenced, useTestBrokers, waitFor } from '../support/test-broker';
 
 const QUEUE = 'jms.queue.healthy';
 const MAX_FRAME_BYTES = 256 * 1024;
 const PRE_AUTH_MAX_FRAME_BYTES = 16 * 1024;
-const SESSION_CHANNEL = 10;
-
-/** A client that speaks the wire format by hand, so a test can send anything at all. */
-class RawClient {
-  readonly frames: Frame[] = [];
-  private closedFlag = false;
-  private readonly decoder = new FrameDecoder(MAX_FRAME_BYTES);
-  /** The local port: the broker's log names the connection by it (tcp://127.0.0.1:<port>). */
-  readonly port: number;
-
-  private constructor(readonly socket: Socket) {
-    this.port = socket.localPort ?? -1;
-    socket.on('data', (chunk: Buffer) =>
-      this.decoder.feed(chunk, (frame) => this.frames.push(decodeFrame(frame))),
-    );
-    // The broker may reset the link while bytes are still unread on its side.
-    socket.on('error', () => undefined);
-    socket.on('close', () => (this.closedFlag = true));
-  }
-
-  static connect(port: number): Promise<RawClient> {
-    return new Promise((resolve, reject) => {
-      const socket = connect({ host: '127.0.0.1', port }, () => {
-        socket.off('error', reject);
-        resolve(new RawClient(socket));
-      });
-      socket.once('error', reject);
-    });
-  }
-
-  get closed(): boolean {
-    return this.closedFlag;
-  }
-
-  write(bytes: Buffer): void {
-    this.socket.write(bytes);
-  }
-
-  send(channelId: number, packet: Packet): void {
-    this.write(encodePacket(channelId, packet));
-  }
-
-  /** Opens a session on SESSION_CHANNEL, as a well-behaved client would. */
-  async handshake(): Promise<void> {
-    this.send(1, createSession());
-    await waitFor(
-      () => this.frames.some((frame) => frame.packet.type === PacketType.CREATESESSION_RESP),
-      'the CREATESESSION answer',
-    );
-  }
-
-  /** Sends a request on the session channel and waits for its answer (any response packet). */
-  async roundTrip(packet: Packet): Promise<Packet> {
-    const before = this.frames.length;
-    this.send(SESSION_CHANNEL, packet);
-    await waitFor(() => this.frames.length > before || this.closed, `an answer to ${packet.type}`);
-    const answer = this.frames[before];
-    if (answer === undefined) throw new Error('the connection closed instead of answering');
-    return answer.packet;
-  }
-
-  close(): Promise<void> {
-    if (this.closed) return Promise.resolve();
-    return new Promise((resolve) => {
-      this.socket.once('close', () => resolve());
-      this.socket.destroy();
-    });
-  }
-}
-
-function createSession(): Packet {
-  return {
-    type: PacketType.CREATESESSION,
-    correlationId: 7,
-    name: 'raw',
-    sessionChannelId: SESSION_CHANNEL,
-    version: CLIENT_VERSION,
-    username: null,
-    password: null,
-    minLargeMessageSize: 100 * 1024,
-    xa: false,
-    autoCommitSends: true,
-    autoCommitAcks: true,
-    preAcknowledge: false,
-    windowSize: -1,
-    defaultAddress: null,
-  };
-}
 
 function queueQuery(): Packet {
   return { type: PacketType.SESS_QUEUEQUERY, queueName: QUEUE };
@@ -153,13 +56,13 @@ const ATTACKS: Record<string, Attack> = {
   'a string length running past the end of the frame': {
     afterSession: false,
     // CREATESESSION: header (13), correlation id (4), then the name's length.
-    bytes: () => corrupted(1, createSession(), (frame) => void frame.writeInt32BE(0x7fffffff, 17)),
+    bytes: () => corrupted(1, createSessionPacket(), (frame) => void frame.writeInt32BE(0x7fffffff, 17)),
     reason: /malformed CREATESESSION\(30\) on channel 1: .*string length 2147483647 exceeds/,
   },
   'trailing bytes after a packet': {
     afterSession: true,
     bytes: () =>
-      corrupted(SESSION_CHANNEL, queueQuery(), (frame) => {
+      corrupted(RAW_SESSION_CHANNEL, queueQuery(), (frame) => {
         const longer = Buffer.concat([frame, Buffer.from([1, 2, 3])]);
         longer.writeInt32BE(longer.length - 4, 0);
         return longer;
@@ -168,13 +71,13 @@ const ATTACKS: Record<string, Attack> = {
   },
   'a truncated frame followed by close': {
     afterSession: true,
-    bytes: () => encodePacket(SESSION_CHANNEL, send(100)).subarray(0, 60),
+    bytes: () => encodePacket(RAW_SESSION_CHANNEL, send(100)).subarray(0, 60),
     thenEnd: true,
     reason: /closed with 60 bytes of an incomplete \(truncated\) frame/,
   },
   'an unknown packet type': {
     afterSession: true,
-    bytes: () => corrupted(SESSION_CHANNEL, queueQuery(), (frame) => void frame.writeUInt8(200, 4)),
+    bytes: () => corrupted(RAW_SESSION_CHANNEL, queueQuery(), (frame) => void frame.writeUInt8(200, 4)),
     reason: /unknown packet type 200/,
   },
   'an oversized frame before any session (over the pre-authentication cap)': {
@@ -208,7 +111,7 @@ const ATTACKS: Record<string, Attack> = {
   },
   'a session packet before CREATESESSION': {
     afterSession: false,
-    bytes: () => encodePacket(SESSION_CHANNEL, send(10)),
+    bytes: () => encodePacket(RAW_SESSION_CHANNEL, send(10)),
     reason: /SESS_SEND\(71\) for channel 10, which does not exist/,
   },
   'a session packet on the handshake channel': {
@@ -258,7 +161,7 @@ describe('bad input closes only the connection that sent it', () => {
   test.each(Object.entries(ATTACKS))('%s', async (_, attack) => {
     const raw = env.track(await RawClient.connect(broker.getPort()));
     if (attack.afterSession) {
-      await raw.handshake();
+      await raw.createSession();
       // The session works before the attack.
       expect(await raw.roundTrip(queueQuery())).toMatchObject({
         type: PacketType.SESS_QUEUEQUERY_RESP,
@@ -287,12 +190,12 @@ describe('bad input closes only the connection that sent it', () => {
   });
 
   test('a frame too big before a session is accepted once the session is open', async () => {
-    const big = encodePacket(SESSION_CHANNEL, send(PRE_AUTH_MAX_FRAME_BYTES * 4));
+    const big = encodePacket(RAW_SESSION_CHANNEL, send(PRE_AUTH_MAX_FRAME_BYTES * 4));
     expect(big.length).toBeGreaterThan(PRE_AUTH_MAX_FRAME_BYTES);
     expect(big.length).toBeLessThan(MAX_FRAME_BYTES);
 
     const authenticated = env.track(await RawClient.connect(broker.getPort()));
-    await authenticated.handshake();
+    await authenticated.createSession();
     authenticated.write(big);
     await waitFor(
       () => authenticated.frames.some((frame) => frame.packet.type === PacketType.NULL_RESPONSE),
