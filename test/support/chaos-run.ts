@@ -10,6 +10,7 @@ import {
 import { FailoverEventType, type FailoverEvent } from '../../src/core/client';
 import { FaultProxy, seededRandom } from './fault-proxy';
 import { exposeGc, measureHeap } from './heap';
+import { readEnvNumber } from './env-number';
 
 /**
  * The chaos run behind test/integration/chaos/chaos.test.ts and `npm run test:chaos`: one broker,
@@ -107,14 +108,19 @@ export function chaosSettingsFromEnv(
   env: NodeJS.ProcessEnv = process.env,
   log: (line: string) => void = (line) => console.log(line),
 ): ChaosSettings {
-  const seed = readNumber(
+  const seed = readEnvNumber(
     env,
     'CHAOS_SEED',
     (v) => Number.isInteger(v) && v >= 0 && v < 2 ** 32,
     'an integer in 0..4294967295',
   );
-  const messages = readNumber(env, 'CHAOS_MESSAGES', (v) => Number.isInteger(v) && v >= 8, 'an integer >= 8');
-  const minutes = readNumber(
+  const messages = readEnvNumber(
+    env,
+    'CHAOS_MESSAGES',
+    (v) => Number.isInteger(v) && v >= 8,
+    'an integer >= 8',
+  );
+  const minutes = readEnvNumber(
     env,
     'CHAOS_MINUTES',
     (v) => v > 0 && v <= 24 * 60,
@@ -131,20 +137,6 @@ export function chaosSettingsFromEnv(
     stallMs: CHAOS_DEFAULTS.stallMs,
     log,
   };
-}
-
-function readNumber(
-  env: NodeJS.ProcessEnv,
-  name: string,
-  valid: (value: number) => boolean,
-  allowed: string,
-): number | null {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return null;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || !valid(value))
-    throw new RangeError(`${name} must be ${allowed} (actual value: ${raw})`);
-  return value;
 }
 
 // ---- the run ----

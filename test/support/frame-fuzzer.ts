@@ -6,6 +6,7 @@ import { ProtocolError } from '../../src/core/protocol/protocol-error';
 import { CodecOracle } from './codec-oracle';
 import { seededRandom } from './fault-proxy';
 import { planConnection, type ConnectionPlan, type FuzzNames } from './fuzz-plan';
+import { readEnvNumber } from './env-number';
 
 /**
  * The fuzz run behind test/integration/fuzz.test.ts and `npm run test:fuzz`: many short raw TCP
@@ -48,13 +49,13 @@ export function fuzzSettingsFromEnv(
   env: NodeJS.ProcessEnv = process.env,
   log: (line: string) => void = (line) => console.log(line),
 ): FuzzSettings {
-  const seed = readNumber(
+  const seed = readEnvNumber(
     env,
     'FUZZ_SEED',
     (v) => Number.isInteger(v) && v >= 0 && v < 2 ** 32,
     '0..4294967295',
   );
-  const durationMs = readNumber(
+  const durationMs = readEnvNumber(
     env,
     'FUZZ_MS',
     (v) => Number.isInteger(v) && v >= 1 && v <= MAX_DURATION_MS,
@@ -66,21 +67,6 @@ export function fuzzSettingsFromEnv(
     durationMs: durationMs ?? FUZZ_DEFAULTS.durationMs,
     log,
   };
-}
-
-function readNumber(
-  env: NodeJS.ProcessEnv,
-  name: string,
-  valid: (value: number) => boolean,
-  allowed: string,
-): number | null {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return null;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || !valid(value)) {
-    throw new RangeError(`${name} must be ${allowed} (actual value: ${raw})`);
-  }
-  return value;
 }
 
 /** The broker under test, as the fuzzer needs to know it. */
