@@ -17,14 +17,9 @@ import type { Channel, Logger, RemotingConnection } from '../remoting';
 import type { ClientOptions } from './client-options';
 import { ClientConsumer, type ConsumerSettings } from './client-consumer';
 import { ClientProducer } from './client-producer';
-import {
-  awaitHeldAnswer,
-  deadLinkNoticedWithin,
-  heldCallChannelTimeout,
-  type FailoverWatch,
-  type HeldCallTimes,
-} from './held-call';
+import type { FailoverWatch } from './held-call';
 import { SendGate } from './send-gate';
+import { SessionCalls } from './session-calls';
 
 /** Queues asked for per page of queueStats() (the broker may send fewer). */
 const QUEUE_STATS_PAGE_SIZE = 1000;
@@ -82,8 +77,10 @@ export interface SessionFactoryLink extends FailoverWatch {
 
 /**
  * A core session: one channel to the broker carrying its producers, consumers and (when not
- * auto-committing) its transaction. Calls that wait for the broker are bounded by call-timeout;
- * calls made while the factory handles a failure wait for it first (call-failover-timeout).
+ * auto-committing) its transaction. Calls that wait for the broker go through SessionCalls: a
+ * call whose request is held for replay waits for a failover to decide its outcome, others are
+ * bounded by call-timeout; calls made while the factory handles a failure wait for it first
+ * (call-failover-timeout).
  */
 export class ClientSession {
   private brokerName: string;
@@ -91,6 +88,7 @@ export class ClientSession {
   private readonly consumers = new Map<number, ClientConsumer>();
   private readonly producers = new Set<ClientProducer>();
   private readonly gate: SendGate;
+  private readonly calls: SessionCalls;
   private nextConsumerId = 0;
   private nextProducerId = 0;
   private started = false;
@@ -128,6 +126,7 @@ export class ClientSession {
       channel,
       options.callTimeout,
     );
+    this.calls = new SessionCalls(channel, options, factory);
     channel.setHandler((packet, commandId, size) => this.handlePacket(packet, commandId, size));
   }
 
@@ -287,7 +286,9 @@ export class ClientSession {
   /**
    * Commits. After the broker lost the session during this transaction the work is gone: the
    * session rolls back and throws TRANSACTION_ROLLED_BACK. A commit cut off by such a failure
-   * may or may not have happened: TRANSACTION_OUTCOME_UNKNOWN (retry with duplicate ids).
+   * may or may not have happened: TRANSACTION_OUTCOME_UNKNOWN (retry with duplicate ids). A
+   * commit whose answer is late waits for the failover to decide (SessionCalls): reattached, it
+   * completes; no decision in time, SEND_OUTCOME_UNKNOWN.
    */
   async commit(): Promise<void> {
     await this.ready();
@@ -345,7 +346,7 @@ export class ClientSession {
         // Confirmed before the close, never after: the broker drops the channel when it handles
         // the close, while deliveries it sent before keep arriving here.
         this.channel.endConfirmations();
-        await this.channel.sendBlocking({ type: PacketType.SESS_CLOSE }, this.options.callTimeout);
+        await this.calls.callWithinTimeout({ type: PacketType.SESS_CLOSE });
       }
     } catch (error) {
       // A close cut off by a failure is still a close: the broker forgets the session either way
@@ -437,7 +438,7 @@ export class ClientSession {
     }
     for (const queue of queues) await this.restoreQueue(queue);
     for (const [key, data] of this.uniqueMetadata) {
-      await this.channel.sendBlocking({ type: PacketType.SESS_UNIQUE_ADD_METADATA, key, data });
+      await this.calls.callWithinTimeout({ type: PacketType.SESS_UNIQUE_ADD_METADATA, key, data });
     }
     for (const consumer of this.consumers.values()) consumer.recreate();
     for (const producer of this.producers) {
@@ -462,7 +463,7 @@ export class ClientSession {
 
   private async restoreQueue(queue: QueueToRestore): Promise<void> {
     try {
-      await this.channel.sendBlocking({
+      await this.calls.callWithinTimeout({
         type: PacketType.CREATE_QUEUE,
         address: queue.address,
         queueName: queue.name,
@@ -547,34 +548,11 @@ export class ClientSession {
     }
     return this.gate
       .submit<unknown>(address, frame.length - SEND_FRAME_OVERHEAD, () =>
-        blocking ? this.sendBlockingUntilDecided(packet, frame, address) : this.channel.send(packet, frame),
+        blocking
+          ? this.calls.call(packet, `a blocking send to ${address}`, frame)
+          : this.channel.send(packet, frame),
       )
       .then(ignore);
-  }
-
-  /**
-   * A blocking send. With a resend buffer its request is held for replay until the broker
-   * confirms it, so a missing answer does not mean it failed: it waits for the failover to decide
-   * (see awaitHeldAnswer). Without one nothing is replayed, and call-timeout is the end of it.
-   */
-  private sendBlockingUntilDecided(packet: Packet, frame: Buffer, address: string): Promise<unknown> {
-    if (this.channel.confirmationWindowSize < 0) {
-      return this.channel.sendBlocking(packet, this.options.callTimeout, frame);
-    }
-    const times = this.heldCallTimes();
-    const answer = this.channel.sendBlocking(packet, heldCallChannelTimeout(times), frame);
-    return awaitHeldAnswer(answer, `a blocking send to ${address}`, times, this.factory);
-  }
-
-  private heldCallTimes(): HeldCallTimes {
-    return {
-      callTimeout: this.options.callTimeout,
-      deadLinkNoticedWithin: deadLinkNoticedWithin(
-        this.options.connectionTTL,
-        this.options.clientFailureCheckPeriod,
-      ),
-      callFailoverTimeout: this.options.callFailoverTimeout,
-    };
   }
 
   /**
@@ -627,7 +605,7 @@ export class ClientSession {
       };
       await this.gate.submit<unknown>(address, chunk.length, () =>
         last && blocking
-          ? this.channel.sendBlocking(packet, this.options.callTimeout)
+          ? this.calls.call(packet, `the last chunk of a blocking large message to ${address}`)
           : this.channel.send(packet),
       );
     }
@@ -691,7 +669,7 @@ export class ClientSession {
 
   private async call(packet: Packet): Promise<Packet> {
     await this.ready();
-    return this.channel.sendBlocking(packet, this.options.callTimeout);
+    return this.calls.call(packet);
   }
 
   private handlePacket(packet: Packet, commandId: number, size: number): void {
