@@ -10,21 +10,18 @@ import {
   type QueueStatsResponse,
   type ReattachSessionResponse,
 } from '../protocol';
-import { largeBodyChunks } from '../protocol/large-body-chunks';
-import { SEND_FRAME_OVERHEAD } from '../protocol/packet-codec';
 import { PacketType } from '../protocol/packet-type';
 import type { Channel, Logger, RemotingConnection } from '../remoting';
 import type { ClientOptions } from './client-options';
 import { ClientConsumer, type ConsumerSettings } from './client-consumer';
 import { ClientProducer } from './client-producer';
-import {
-  awaitHeldAnswer,
-  deadLinkNoticedWithin,
-  heldCallChannelTimeout,
-  type FailoverWatch,
-  type HeldCallTimes,
-} from './held-call';
+import type { FailoverWatch } from './held-call';
+import { MessageSender } from './message-sender';
 import { SendGate } from './send-gate';
+import { SessionCalls } from './session-calls';
+import { SessionRestorer, type QueueToRestore } from './session-restorer';
+
+export type { QueueToRestore } from './session-restorer';
 
 /** Queues asked for per page of queueStats() (the broker may send fewer). */
 const QUEUE_STATS_PAGE_SIZE = 1000;
@@ -61,15 +58,6 @@ export interface CreateConsumerOptions {
   windowSize?: number;
 }
 
-/** A queue to re-create on a broker that lost it (temporary queues, non-durable subscriptions). */
-export interface QueueToRestore {
-  address: string;
-  name: string;
-  filter: string | null;
-  /** Temporary queues come back temporary; a non-durable subscription comes back as it was. */
-  temporary: boolean;
-}
-
 /** What a session needs from its factory. */
 export interface SessionFactoryLink extends FailoverWatch {
   sessionClosed(session: ClientSession): void;
@@ -82,8 +70,10 @@ export interface SessionFactoryLink extends FailoverWatch {
 
 /**
  * A core session: one channel to the broker carrying its producers, consumers and (when not
- * auto-committing) its transaction. Calls that wait for the broker are bounded by call-timeout;
- * calls made while the factory handles a failure wait for it first (call-failover-timeout).
+ * auto-committing) its transaction. Calls that wait for the broker go through SessionCalls: a
+ * call whose request is held for replay waits for a failover to decide its outcome, others are
+ * bounded by call-timeout; calls made while the factory handles a failure wait for it first
+ * (call-failover-timeout).
  */
 export class ClientSession {
   private brokerName: string;
@@ -91,6 +81,9 @@ export class ClientSession {
   private readonly consumers = new Map<number, ClientConsumer>();
   private readonly producers = new Set<ClientProducer>();
   private readonly gate: SendGate;
+  private readonly calls: SessionCalls;
+  private readonly sender: MessageSender;
+  private readonly restorer: SessionRestorer;
   private nextConsumerId = 0;
   private nextProducerId = 0;
   private started = false;
@@ -102,14 +95,6 @@ export class ClientSession {
   /** Set when the broker lost the session while a transaction had work: commit must fail. */
   private rollbackOnly = false;
   private asyncErrorHandler: ((error: HornetQException) => void) | null = null;
-  /** Sends waiting for a failover or a large message to end; later sends queue behind them. */
-  private waitingSends = 0;
-  /** A large message being sent: other sends wait for it, so its chunks are not interleaved. */
-  private largeSend: Promise<void> | null = null;
-  /** Counts re-creations: a large transmission started before one cannot go on after it. */
-  private generation = 0;
-  /** Unique metadata the broker holds for this session; sent again if the session is re-created. */
-  private readonly uniqueMetadata = new Map<string, string>();
 
   constructor(
     created: CreateSessionResponse,
@@ -128,6 +113,21 @@ export class ClientSession {
       channel,
       options.callTimeout,
     );
+    this.calls = new SessionCalls(channel, options, factory);
+    this.sender = new MessageSender(
+      {
+        get failingOver() {
+          return factory.failingOver;
+        },
+        ready: () => this.ready(),
+        workDone: () => this.noteWork(),
+      },
+      channel,
+      this.calls,
+      this.gate,
+      options,
+    );
+    this.restorer = new SessionRestorer(this.calls, (packet) => this.sendOneWay(packet), this.gate);
     channel.setHandler((packet, commandId, size) => this.handlePacket(packet, commandId, size));
   }
 
@@ -218,7 +218,7 @@ export class ClientSession {
    */
   async addUniqueMetadata(key: string, data: string): Promise<void> {
     await this.call({ type: PacketType.SESS_UNIQUE_ADD_METADATA, key, data });
-    this.uniqueMetadata.set(key, data);
+    this.restorer.metadataAdded(key, data);
   }
 
   createProducer(address: string | null = null): ClientProducer {
@@ -287,7 +287,9 @@ export class ClientSession {
   /**
    * Commits. After the broker lost the session during this transaction the work is gone: the
    * session rolls back and throws TRANSACTION_ROLLED_BACK. A commit cut off by such a failure
-   * may or may not have happened: TRANSACTION_OUTCOME_UNKNOWN (retry with duplicate ids).
+   * may or may not have happened: TRANSACTION_OUTCOME_UNKNOWN (retry with duplicate ids). A
+   * commit whose answer is late waits for the failover to decide (SessionCalls): reattached, it
+   * completes; no decision in time, SEND_OUTCOME_UNKNOWN.
    */
   async commit(): Promise<void> {
     await this.ready();
@@ -345,7 +347,7 @@ export class ClientSession {
         // Confirmed before the close, never after: the broker drops the channel when it handles
         // the close, while deliveries it sent before keep arriving here.
         this.channel.endConfirmations();
-        await this.channel.sendBlocking({ type: PacketType.SESS_CLOSE }, this.options.callTimeout);
+        await this.calls.callWithinTimeout({ type: PacketType.SESS_CLOSE });
       }
     } catch (error) {
       // A close cut off by a failure is still a close: the broker forgets the session either way
@@ -413,14 +415,14 @@ export class ClientSession {
 
   /**
    * HornetQ's re-creation: a new broker session on the same channel id, both command streams
-   * restarted, calls in flight released with UNBLOCKED, then queues the broker may have lost,
-   * consumers (same ids) with fresh credits, producers and the started state. Everything is sent
-   * through the channel, so it is counted like any other command.
+   * restarted, calls in flight released with UNBLOCKED, then what the lost session had (see
+   * SessionRestorer) and the started state. Everything is sent through the channel, so it is
+   * counted like any other command.
    */
   private async recreate(temporaryQueues: QueueToRestore[]): Promise<void> {
     for (const consumer of this.consumers.values()) consumer.clearAtFailover();
     const created = await this.factory.openBrokerSession(this.channel.id, this.settings);
-    this.generation++;
+    this.sender.sessionRecreated();
     this.brokerName = created.sessionName;
     this.token = created.reattachToken;
     this.channel.reset(
@@ -430,27 +432,7 @@ export class ClientSession {
           'the broker lost the session, so whether it applied the call is not known',
       ),
     );
-    const queues = [...temporaryQueues];
-    for (const consumer of this.consumers.values()) {
-      const restore = consumer.queueToRestore();
-      if (restore !== null) queues.push(restore);
-    }
-    for (const queue of queues) await this.restoreQueue(queue);
-    for (const [key, data] of this.uniqueMetadata) {
-      await this.channel.sendBlocking({ type: PacketType.SESS_UNIQUE_ADD_METADATA, key, data });
-    }
-    for (const consumer of this.consumers.values()) consumer.recreate();
-    for (const producer of this.producers) {
-      this.sendOneWay({
-        type: PacketType.SESS_CREATEPRODUCER,
-        producerId: producer.id,
-        address: producer.address,
-      });
-    }
-    this.gate.resetCredits();
-    for (const producer of this.producers) {
-      if (producer.address !== null) this.gate.requestInitialCredits(producer.address);
-    }
+    await this.restorer.restore(temporaryQueues, this.consumers, this.producers);
     // Only a session whose sends are transacted is rolled back (DESIGN.md's contract; HornetQ
     // also marks a session that only batches acknowledgements, JMS CLIENT_ACKNOWLEDGE): what
     // such a session lost is acknowledgements, and their messages come back marked redelivered,
@@ -458,22 +440,6 @@ export class ClientSession {
     // it see each message twice.
     if (!this.settings.autoCommitSends && this.workDone) this.rollbackOnly = true;
     if (this.started) this.sendOneWay({ type: PacketType.SESS_START });
-  }
-
-  private async restoreQueue(queue: QueueToRestore): Promise<void> {
-    try {
-      await this.channel.sendBlocking({
-        type: PacketType.CREATE_QUEUE,
-        address: queue.address,
-        queueName: queue.name,
-        filter: queue.filter,
-        durable: false,
-        temporary: queue.temporary,
-        requiresResponse: true,
-      });
-    } catch (error) {
-      if (!HornetQException.is(error, 'QUEUE_EXISTS')) throw error;
-    }
   }
 
   // ---- used by producers and consumers ----
@@ -484,158 +450,7 @@ export class ClientSession {
    */
   sendMessage(message: CoreMessage, address: string, pacing?: Promise<void>): Promise<void> {
     if (this.isClosed) return Promise.reject(closedSession(this.name));
-    message.address = address;
-    const blocking = message.durable ? this.options.blockOnDurableSend : this.options.blockOnNonDurableSend;
-    if (message.body.length >= this.largeThreshold()) {
-      const head = message.copy();
-      return pacing === undefined
-        ? this.sendLarge(head, blocking)
-        : pacing.then(() => this.sendLarge(head, blocking));
-    }
-    const packet: Packet = { type: PacketType.SESS_SEND, message, requiresResponse: blocking };
-    let frame: Buffer;
-    try {
-      frame = this.channel.encode(packet);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    if (pacing !== undefined) return pacing.then(() => this.sendEncoded(packet, frame, blocking));
-    return this.sendEncoded(packet, frame, blocking);
-  }
-
-  /**
-   * Hands the encoded send to the gate. The common case goes straight there (one promise per
-   * send); during a failover or a large message, sends wait, and while any waits, later ones
-   * queue behind it so that none overtakes another.
-   */
-  private sendEncoded(packet: Packet, frame: Buffer, blocking: boolean): Promise<void> {
-    if (this.waitingSends === 0 && this.largeSend === null && !this.factory.failingOver) {
-      return this.submitSend(packet, frame, blocking);
-    }
-    return this.sendWhenReady(packet, frame, blocking);
-  }
-
-  /**
-   * Submits only once no failover is in progress (a large message may have ended during another
-   * one): a held channel without a resend buffer would neither write nor keep the send, and it
-   * would resolve all the same. A send that waits out call-failover-timeout rejects unsent.
-   */
-  private async sendWhenReady(packet: Packet, frame: Buffer, blocking: boolean): Promise<void> {
-    this.waitingSends++;
-    try {
-      do {
-        await this.ready();
-        while (this.largeSend !== null) await this.largeSend;
-      } while (this.factory.failingOver);
-    } finally {
-      this.waitingSends--;
-    }
-    await this.submitSend(packet, frame, blocking);
-  }
-
-  private submitSend(packet: Packet, frame: Buffer, blocking: boolean): Promise<void> {
-    if (this.transacted) this.workDone = true;
-    const address = (packet as { message: CoreMessage }).message.address;
-    if (!blocking && this.gate.tryTake(address, frame.length - SEND_FRAME_OVERHEAD)) {
-      // The common non-blocking send: written now, and answered with one shared settled promise.
-      try {
-        this.channel.send(packet, frame);
-      } catch (error) {
-        return Promise.reject(error);
-      }
-      return SENT;
-    }
-    return this.gate
-      .submit<unknown>(address, frame.length - SEND_FRAME_OVERHEAD, () =>
-        blocking ? this.sendBlockingUntilDecided(packet, frame, address) : this.channel.send(packet, frame),
-      )
-      .then(ignore);
-  }
-
-  /**
-   * A blocking send. With a resend buffer its request is held for replay until the broker
-   * confirms it, so a missing answer does not mean it failed: it waits for the failover to decide
-   * (see awaitHeldAnswer). Without one nothing is replayed, and call-timeout is the end of it.
-   */
-  private sendBlockingUntilDecided(packet: Packet, frame: Buffer, address: string): Promise<unknown> {
-    if (this.channel.confirmationWindowSize < 0) {
-      return this.channel.sendBlocking(packet, this.options.callTimeout, frame);
-    }
-    const times = this.heldCallTimes();
-    const answer = this.channel.sendBlocking(packet, heldCallChannelTimeout(times), frame);
-    return awaitHeldAnswer(answer, `a blocking send to ${address}`, times, this.factory);
-  }
-
-  private heldCallTimes(): HeldCallTimes {
-    return {
-      callTimeout: this.options.callTimeout,
-      deadLinkNoticedWithin: deadLinkNoticedWithin(
-        this.options.connectionTTL,
-        this.options.clientFailureCheckPeriod,
-      ),
-      callFailoverTimeout: this.options.callFailoverTimeout,
-    };
-  }
-
-  /**
-   * A body of min-large-message-size or more travels as a head packet and chunks, so that no
-   * frame holds it whole; each chunk takes producer credits and a place in the resend buffer like
-   * any send. Other sends of the session wait until the last chunk is out. A re-creation of the
-   * session cuts the transmission off (the new broker session never saw its head).
-   */
-  private async sendLarge(message: CoreMessage, blocking: boolean): Promise<void> {
-    const body = message.body;
-    if (body.length > this.options.maxLargeMessageBytes) {
-      throw new HornetQException(
-        'LARGE_MESSAGE_ERROR_BODY',
-        `message body of ${body.length} bytes exceeds maxLargeMessageBytes (${this.options.maxLargeMessageBytes})`,
-      );
-    }
-    const head = message.copy();
-    head.body = Buffer.alloc(0);
-    await this.ready();
-    while (this.largeSend !== null) await this.largeSend;
-    const transmission = this.transmitLarge(head, body, blocking);
-    this.largeSend = transmission.then(
-      () => undefined,
-      () => undefined,
-    );
-    try {
-      await transmission;
-    } finally {
-      this.largeSend = null;
-    }
-  }
-
-  private async transmitLarge(head: CoreMessage, body: Buffer, blocking: boolean): Promise<void> {
-    const generation = this.generation;
-    const address = head.address;
-    if (this.transacted) this.workDone = true;
-    await this.gate.submit(address, head.encodedSize(), () =>
-      this.channel.send({ type: PacketType.SESS_SEND_LARGE, message: head, bodySize: body.length }),
-    );
-    for (const { chunk, continues } of largeBodyChunks(body, this.largeThreshold())) {
-      if (generation !== this.generation) {
-        throw new HornetQException('UNBLOCKED', 'Large message transmission interrupted by a reconnection');
-      }
-      const last = !continues;
-      const packet: Packet = {
-        type: PacketType.SESS_SEND_CONTINUATION,
-        chunk,
-        continues: !last,
-        requiresResponse: last && blocking,
-      };
-      await this.gate.submit<unknown>(address, chunk.length, () =>
-        last && blocking
-          ? this.channel.sendBlocking(packet, this.options.callTimeout)
-          : this.channel.send(packet),
-      );
-    }
-  }
-
-  /** min-large-message-size, capped so that a message below it always fits in one frame. */
-  private largeThreshold(): number {
-    return Math.min(this.options.minLargeMessageSize, Math.floor(this.options.maxFrameBytes / 2));
+    return this.sender.send(message, address, pacing);
   }
 
   sendAcknowledgement(packet: Acknowledge): Promise<void> {
@@ -691,17 +506,22 @@ export class ClientSession {
 
   private async call(packet: Packet): Promise<Packet> {
     await this.ready();
-    return this.channel.sendBlocking(packet, this.options.callTimeout);
+    return this.calls.call(packet);
+  }
+
+  /** Sent or received something: work of the transaction, when the session is transacted. */
+  private noteWork(): void {
+    if (this.transacted) this.workDone = true;
   }
 
   private handlePacket(packet: Packet, commandId: number, size: number): void {
     switch (packet.type) {
       case PacketType.SESS_RECEIVE_MSG:
-        if (this.transacted) this.workDone = true;
+        this.noteWork();
         this.consumers.get(packet.consumerId)?.handleDelivery(packet, size);
         break;
       case PacketType.SESS_RECEIVE_LARGE_MSG:
-        if (this.transacted) this.workDone = true;
+        this.noteWork();
         this.consumers.get(packet.consumerId)?.handleLargeMessage(packet);
         break;
       case PacketType.SESS_RECEIVE_CONTINUATION:
@@ -738,9 +558,7 @@ export class ClientSession {
   }
 }
 
-function ignore(): void {}
-
-/** What every non-blocking send that went out at once resolves with. */
+/** What every one-way call resolves with. */
 const SENT: Promise<void> = Promise.resolve();
 
 function closedSession(name: string): HornetQException {

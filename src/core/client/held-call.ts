@@ -49,14 +49,14 @@ export function heldCallChannelTimeout(times: HeldCallTimes): number {
  *
  * Why not fail it at call-timeout, as HornetQ does: the request stays in the resend buffer, so if
  * the link was dead the reattach replays it and the broker applies it; an application told
- * "timed out" that sends again gets the message twice. The outcome is decided by the failover, so
- * the call waits for it: past call-timeout it waits until the link is found dead (connection-ttl
- * plus two check periods) and then for the failover (call-failover-timeout). A reattach replays
- * the request or its answer, and the call completes with it (applied exactly once); a
- * re-creation drops the request and releases the call with UNBLOCKED (the old broker session may
- * or may not have applied it). Only when no failover decides in time does the call reject with
- * SEND_OUTCOME_UNKNOWN: the request may still be applied, so the application must resend with the
- * same duplicate id. Every wait is bounded except one the settings ask for: a failover with
+ * "timed out" that tries again gets the message twice, or consumes one it was told it did not. The
+ * outcome is decided by the failover, so the call waits for it: past call-timeout it waits until
+ * the link is found dead (connection-ttl plus two check periods) and then for the failover
+ * (call-failover-timeout). A reattach replays the request or its answer, and the call completes
+ * with it (applied exactly once); a re-creation drops the request and releases the call with
+ * UNBLOCKED (the old broker session may or may not have applied it). Only when no failover
+ * decides in time does the call reject with SEND_OUTCOME_UNKNOWN: the request may still be
+ * applied. Every wait is bounded except one the settings ask for: a failover with
  * call-failover-timeout -1.
  */
 export function awaitHeldAnswer<T>(
@@ -140,7 +140,8 @@ class HeldCall<T> {
         new HornetQException(
           'SEND_OUTCOME_UNKNOWN',
           `No answer to ${this.what} ${why}: it is held for replay, so the broker may still apply it. ` +
-            'Whether it did is not known: send it again with the same duplicate id',
+            'Whether it did is not known: repeat it only where doing it twice is harmless ' +
+            '(a send with the same duplicate id is)',
         ),
       ),
     );

@@ -1,4 +1,4 @@
-import { DeliveryMode, JMSException, Session, type HornetQConnectionFactory } from '../../../src';
+import { DeliveryMode, Session, type HornetQConnectionFactory } from '../../../src';
 import {
   linkedCore,
   numbered,
@@ -14,12 +14,13 @@ import {
 
 /**
  * hornetq-spec §7.9 ExceptionListenerForConnectionTimedOutExceptionTest, over a real black hole:
- * the proxy silently drops every byte, so a blocking acknowledgement never gets its answer. It
- * rejects after call-timeout (500 ms) with a JMSException whose linked exception is
- * CONNECTION_TIMEDOUT. A blocking send instead waits for the failover to decide its outcome (its
- * request is held for replay; see held-send.test.ts). The timeout alone does not fail the connection (HornetQ; Artemis fails it
- * at once); the pings do, once connection-ttl has passed in silence, and with reconnection on the
- * ExceptionListener then hears FAILOVER, also with CONNECTION_TIMEDOUT linked.
+ * the proxy silently drops every byte, so a blocking call never gets its answer within
+ * call-timeout (500 ms). HornetQ rejects it then with CONNECTION_TIMEDOUT; here a call whose
+ * request is held for replay (a send, an acknowledgement) waits for the failover to decide its
+ * outcome instead (issue 11, item 8; see test/integration/reattach/held-calls.test.ts), since the
+ * reattach may still apply it. The timeout alone does not fail the connection (HornetQ; Artemis
+ * fails it at once); the pings do, once connection-ttl has passed in silence, and with
+ * reconnection on the ExceptionListener then hears FAILOVER, with CONNECTION_TIMEDOUT linked.
  */
 
 const rig = useJmsReattach();
@@ -54,17 +55,6 @@ async function heardOfTheBlackHole(heard: Heard): Promise<void> {
   );
 }
 
-/** The timed-out call rejected with a JMSException linked to CONNECTION_TIMEDOUT, after the timeout. */
-function expectTimedOut(result: Awaited<ReturnType<typeof settle>>): void {
-  expect(result.ok).toBe(false);
-  if (result.ok) return;
-  expect(result.error).toBeInstanceOf(JMSException);
-  expect(linkedCore(result.error).code).toBe('CONNECTION_TIMEDOUT');
-  expect((result.error as JMSException).getErrorCode()).toBe('CONNECTION_TIMEDOUT');
-  expect(result.ms).toBeGreaterThanOrEqual(CALL_TIMEOUT - 5);
-  expect(result.ms).toBeLessThan(CALL_TIMEOUT + MARGIN);
-}
-
 test('a blocking send that gets no answer waits past call-timeout for the failover, and its result says whether the message went; the ExceptionListener hears of the failure', async () => {
   await rig.start();
   const { connection, heard } = await rig.connect(configure);
@@ -96,7 +86,7 @@ test('a blocking send that gets no answer waits past call-timeout for the failov
   expect(seqs).toEqual(sent.ok ? [0, 1, 2] : [0, 2]);
 });
 
-test('a blocking acknowledgement that never gets an answer rejects the receive with CONNECTION_TIMEDOUT; the ExceptionListener hears of the failure', async () => {
+test('a blocking acknowledgement that gets no answer waits past call-timeout for the failover, and the receive says whether the message was consumed; the ExceptionListener hears of the failure', async () => {
   await rig.start();
   const { connection, heard } = await rig.connect((cf) => {
     configure(cf);
@@ -113,15 +103,25 @@ test('a blocking acknowledgement that never gets an answer rejects the receive w
   await waitFor(() => consumer.core.bufferedCount === 2, 'two messages buffered');
 
   rig.proxy.blackHole();
-  expectTimedOut(await settle(consumer.receive(5_000)));
-  expect(heard.exceptions).toEqual([]);
-
+  let settled = false;
+  const receiving = settle(consumer.receive(5_000)).finally(() => (settled = true));
+  await waitFor(
+    () => heard.events.some((event) => event.type === 'FAILURE_DETECTED'),
+    'the pings to find the black hole',
+    TTL + MARGIN,
+  );
+  // Well past call-timeout, and still open: whether the acknowledgement was applied is not known.
+  expect(settled).toBe(false);
   await heardOfTheBlackHole(heard);
-  // The session goes on; seq 1 was handed out with the failed acknowledgement and may come back
-  // (re-created session), seq 2 comes, nothing more.
+  const received = await receiving;
+  if (received.ok) expect(received.value === null ? null : seqOf(received.value)).toBe(1);
+  else expect(linkedCore(received.error).code).toBe('UNBLOCKED');
+
+  // Reattached: the acknowledgement was replayed, seq 1 is consumed and only seq 2 comes.
+  // Re-created: the acknowledgement was lost with the old session, and seq 1 comes back.
   const seqs: number[] = [];
   for (let message = await consumer.receive(5_000); message !== null; message = await consumer.receive(300)) {
     seqs.push(seqOf(message));
   }
-  expect([[2], [1, 2]]).toContainEqual(seqs);
+  expect(seqs).toEqual(received.ok ? [2] : [1, 2]);
 });

@@ -1,0 +1,150 @@
+import type { CoreMessage, Packet } from '../protocol';
+import { SEND_FRAME_OVERHEAD } from '../protocol/packet-codec';
+import { PacketType } from '../protocol/packet-type';
+import type { Channel } from '../remoting';
+import type { ClientOptions } from './client-options';
+import { LargeMessageSender, type LargeMessageLimits } from './large-message-sender';
+import type { SendGate } from './send-gate';
+import type { SessionCalls } from './session-calls';
+
+/** What sending needs from its session. */
+export interface SendingSession {
+  /** True while the factory handles a failure: sends made meanwhile wait for it. */
+  readonly failingOver: boolean;
+  /** Waits out a failover in progress (rejecting after call-failover-timeout); throws once closed. */
+  ready(): Promise<void>;
+  /** A send is work of the session's transaction, when it has one. */
+  workDone(): void;
+}
+
+/** The settings that decide how a message is sent. */
+export type SendSettings = Pick<ClientOptions, 'blockOnDurableSend' | 'blockOnNonDurableSend'> &
+  LargeMessageLimits;
+
+/**
+ * Puts a session's messages on the wire in the order they were sent. The common send goes
+ * straight to the SendGate; during a failover or a large message, sends wait, and while any
+ * waits, later ones queue behind it so that none overtakes another and no large message's chunks
+ * are interleaved with other sends.
+ */
+export class MessageSender {
+  /** Sends waiting for a failover or a large message to end; later sends queue behind them. */
+  private waitingSends = 0;
+  /** A large message being sent: other sends wait for it, so its chunks are not interleaved. */
+  private largeSend: Promise<void> | null = null;
+  private readonly large: LargeMessageSender;
+
+  constructor(
+    private readonly session: SendingSession,
+    private readonly channel: Pick<Channel, 'encode' | 'send'>,
+    private readonly calls: Pick<SessionCalls, 'call'>,
+    private readonly gate: Pick<SendGate, 'tryTake' | 'submit'>,
+    private readonly settings: SendSettings,
+  ) {
+    this.large = new LargeMessageSender(gate, channel, calls, settings);
+  }
+
+  /**
+   * Sends a message to `address` once `pacing` (the producer's rate limit) allows. It is encoded
+   * at once, so the caller may change or reuse the message object as soon as this returns; it
+   * goes on the wire after every send made before it.
+   */
+  send(message: CoreMessage, address: string, pacing?: Promise<void>): Promise<void> {
+    message.address = address;
+    const blocking = message.durable ? this.settings.blockOnDurableSend : this.settings.blockOnNonDurableSend;
+    if (this.large.isLarge(message.body)) {
+      const copy = message.copy();
+      return pacing === undefined
+        ? this.sendLarge(copy, blocking)
+        : pacing.then(() => this.sendLarge(copy, blocking));
+    }
+    const packet: Packet = { type: PacketType.SESS_SEND, message, requiresResponse: blocking };
+    let frame: Buffer;
+    try {
+      frame = this.channel.encode(packet);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (pacing !== undefined) return pacing.then(() => this.sendEncoded(packet, frame, blocking));
+    return this.sendEncoded(packet, frame, blocking);
+  }
+
+  /** The session was re-created on the broker: a large message under way is cut off. */
+  sessionRecreated(): void {
+    this.large.sessionRecreated();
+  }
+
+  /**
+   * Hands the encoded send to the gate. The common case goes straight there (one promise per
+   * send); during a failover or a large message, sends wait, and while any waits, later ones
+   * queue behind it so that none overtakes another.
+   */
+  private sendEncoded(packet: Packet, frame: Buffer, blocking: boolean): Promise<void> {
+    if (this.waitingSends === 0 && this.largeSend === null && !this.session.failingOver) {
+      return this.submit(packet, frame, blocking);
+    }
+    return this.sendWhenReady(packet, frame, blocking);
+  }
+
+  /**
+   * Submits only once no failover is in progress (a large message may have ended during another
+   * one): a held channel without a resend buffer would neither write nor keep the send, and it
+   * would resolve all the same. A send that waits out call-failover-timeout rejects unsent.
+   */
+  private async sendWhenReady(packet: Packet, frame: Buffer, blocking: boolean): Promise<void> {
+    this.waitingSends++;
+    try {
+      do {
+        await this.session.ready();
+        while (this.largeSend !== null) await this.largeSend;
+      } while (this.session.failingOver);
+    } finally {
+      this.waitingSends--;
+    }
+    await this.submit(packet, frame, blocking);
+  }
+
+  private submit(packet: Packet, frame: Buffer, blocking: boolean): Promise<void> {
+    this.session.workDone();
+    const address = (packet as { message: CoreMessage }).message.address;
+    if (!blocking && this.gate.tryTake(address, frame.length - SEND_FRAME_OVERHEAD)) {
+      // The common non-blocking send: written now, and answered with one shared settled promise.
+      try {
+        this.channel.send(packet, frame);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return SENT;
+    }
+    return this.gate
+      .submit<unknown>(address, frame.length - SEND_FRAME_OVERHEAD, () =>
+        blocking
+          ? this.calls.call(packet, `a blocking send to ${address}`, frame)
+          : this.channel.send(packet, frame),
+      )
+      .then(ignore);
+  }
+
+  /** Other sends of the session wait until the last chunk is out. */
+  private async sendLarge(message: CoreMessage, blocking: boolean): Promise<void> {
+    this.large.checkSize(message.body);
+    await this.session.ready();
+    while (this.largeSend !== null) await this.largeSend;
+    this.session.workDone();
+    const transmission = this.large.transmit(message, blocking);
+    this.largeSend = transmission.then(
+      () => undefined,
+      () => undefined,
+    );
+    try {
+      await transmission;
+    } finally {
+      this.largeSend = null;
+    }
+  }
+}
+
+function ignore(): void {}
+
+/** What every non-blocking send that went out at once resolves with. */
+const SENT: Promise<void> = Promise.resolve();

@@ -1,0 +1,93 @@
+import { HornetQException, type Packet } from '../protocol';
+import { PacketType } from '../protocol/packet-type';
+import type { SendGate } from './send-gate';
+import type { SessionCalls } from './session-calls';
+
+/** A queue to re-create on a broker that lost it (temporary queues, non-durable subscriptions). */
+export interface QueueToRestore {
+  address: string;
+  name: string;
+  filter: string | null;
+  /** Temporary queues come back temporary; a non-durable subscription comes back as it was. */
+  temporary: boolean;
+}
+
+/** A consumer as a re-creation sees it. */
+export interface RestorableConsumer {
+  /** The queue it reads, when the broker may have lost it with the session. */
+  queueToRestore(): QueueToRestore | null;
+  /** Creates it again (same id, fresh credits) on the new broker session. */
+  recreate(): void;
+}
+
+export interface RestorableProducer {
+  readonly id: number;
+  readonly address: string | null;
+}
+
+/**
+ * Tells a re-created broker session what the lost one had: the queues that may have gone with it,
+ * the session's unique metadata, its consumers and its producers (who ask for their credits
+ * again). Everything goes through the session's channel, so it is counted like any other
+ * command; the blocking calls are bounded by call-timeout, since they run inside the failover.
+ */
+export class SessionRestorer {
+  /** Unique metadata the broker holds for the session. */
+  private readonly uniqueMetadata = new Map<string, string>();
+
+  constructor(
+    private readonly calls: Pick<SessionCalls, 'callWithinTimeout'>,
+    private readonly sendOneWay: (packet: Packet) => void,
+    private readonly gate: Pick<SendGate, 'resetCredits' | 'requestInitialCredits'>,
+  ) {}
+
+  /** The broker accepted key=data for the session: a re-created session gets it again. */
+  metadataAdded(key: string, data: string): void {
+    this.uniqueMetadata.set(key, data);
+  }
+
+  /** Run once the new broker session exists and the channel's counts have restarted. */
+  async restore(
+    temporaryQueues: readonly QueueToRestore[],
+    consumers: ReadonlyMap<number, RestorableConsumer>,
+    producers: ReadonlySet<RestorableProducer>,
+  ): Promise<void> {
+    const queues = [...temporaryQueues];
+    for (const consumer of consumers.values()) {
+      const restore = consumer.queueToRestore();
+      if (restore !== null) queues.push(restore);
+    }
+    for (const queue of queues) await this.restoreQueue(queue);
+    for (const [key, data] of this.uniqueMetadata) {
+      await this.calls.callWithinTimeout({ type: PacketType.SESS_UNIQUE_ADD_METADATA, key, data });
+    }
+    for (const consumer of consumers.values()) consumer.recreate();
+    for (const producer of producers) {
+      this.sendOneWay({
+        type: PacketType.SESS_CREATEPRODUCER,
+        producerId: producer.id,
+        address: producer.address,
+      });
+    }
+    this.gate.resetCredits();
+    for (const producer of producers) {
+      if (producer.address !== null) this.gate.requestInitialCredits(producer.address);
+    }
+  }
+
+  private async restoreQueue(queue: QueueToRestore): Promise<void> {
+    try {
+      await this.calls.callWithinTimeout({
+        type: PacketType.CREATE_QUEUE,
+        address: queue.address,
+        queueName: queue.name,
+        filter: queue.filter,
+        durable: false,
+        temporary: queue.temporary,
+        requiresResponse: true,
+      });
+    } catch (error) {
+      if (!HornetQException.is(error, 'QUEUE_EXISTS')) throw error;
+    }
+  }
+}

@@ -1,0 +1,88 @@
+import { SessionRestorer, type QueueToRestore } from '../../../src/core/client/session-restorer';
+import { HornetQException, type Packet, type ResponsePacket } from '../../../src/core/protocol';
+import { PacketType } from '../../../src/core/protocol/packet-type';
+
+const NULL_RESPONSE: ResponsePacket = { type: PacketType.NULL_RESPONSE, correlationId: 0 };
+
+/** Records, in order, every call, one-way packet and credit step the restorer makes. */
+class Session {
+  readonly log: string[] = [];
+  /** Queue names whose creation the broker answers with QUEUE_EXISTS. */
+  readonly existing = new Set<string>();
+
+  readonly calls = {
+    callWithinTimeout: (packet: Packet): Promise<ResponsePacket> => {
+      if (packet.type === PacketType.CREATE_QUEUE) {
+        this.log.push(`create-queue ${packet.queueName}`);
+        if (this.existing.has(packet.queueName)) {
+          return Promise.reject(new HornetQException('QUEUE_EXISTS', packet.queueName));
+        }
+      } else if (packet.type === PacketType.SESS_UNIQUE_ADD_METADATA) {
+        this.log.push(`metadata ${packet.key}=${packet.data}`);
+      }
+      return Promise.resolve(NULL_RESPONSE);
+    },
+  };
+
+  readonly gate = {
+    resetCredits: (): void => void this.log.push('reset-credits'),
+    requestInitialCredits: (address: string): void => void this.log.push(`credits ${address}`),
+  };
+
+  sendOneWay(packet: Packet): void {
+    if (packet.type === PacketType.SESS_CREATEPRODUCER) this.log.push(`producer ${packet.producerId}`);
+  }
+
+  restorer(): SessionRestorer {
+    return new SessionRestorer(this.calls, (packet) => this.sendOneWay(packet), this.gate);
+  }
+
+  consumer(
+    id: number,
+    queue: QueueToRestore | null,
+  ): [number, { queueToRestore(): QueueToRestore | null; recreate(): void }] {
+    return [id, { queueToRestore: () => queue, recreate: () => void this.log.push(`consumer ${id}`) }];
+  }
+}
+
+const TEMPORARY: QueueToRestore = { address: 'tmp', name: 'tmp', filter: null, temporary: true };
+const SUBSCRIPTION: QueueToRestore = { address: 'topic', name: 'sub', filter: null, temporary: false };
+
+describe('SessionRestorer', () => {
+  it('restores queues, then unique metadata, consumers, producers and their credits, in that order', async () => {
+    const session = new Session();
+    const restorer = session.restorer();
+    restorer.metadataAdded('jms-client-id', 'c1');
+    const consumers = new Map([session.consumer(0, SUBSCRIPTION), session.consumer(1, null)]);
+    const producers = new Set([
+      { id: 0, address: 'q' },
+      { id: 1, address: null },
+    ]);
+    await restorer.restore([TEMPORARY], consumers, producers);
+    expect(session.log).toEqual([
+      'create-queue tmp',
+      'create-queue sub',
+      'metadata jms-client-id=c1',
+      'consumer 0',
+      'consumer 1',
+      'producer 0',
+      'producer 1',
+      'reset-credits',
+      'credits q',
+    ]);
+  });
+
+  it('a queue the broker still has is not an error; any other failure ends the restore', async () => {
+    const session = new Session();
+    session.existing.add('tmp');
+    await session.restorer().restore([TEMPORARY], new Map(), new Set());
+    expect(session.log).toEqual(['create-queue tmp', 'reset-credits']);
+
+    const failing = new Session();
+    failing.calls.callWithinTimeout = () =>
+      Promise.reject(new HornetQException('CONNECTION_TIMEDOUT', 'no answer'));
+    await expect(failing.restorer().restore([TEMPORARY], new Map(), new Set())).rejects.toMatchObject({
+      code: 'CONNECTION_TIMEDOUT',
+    });
+  });
+});
