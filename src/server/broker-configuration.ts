@@ -69,6 +69,8 @@ export interface BrokerConfiguration {
   maxSessionsPerConnection: number;
   /** Ours: consumers (and browsers) one connection may hold at a time, over all its sessions. */
   maxConsumersPerConnection: number;
+  /** Ours: producers one connection may hold at a time, over all its sessions. */
+  maxProducersPerConnection: number;
   /** Ours: queues on the broker in all (durable, non-durable and temporary ones). */
   maxQueues: number;
   /** Ours: the longest queue name or address, in characters (from clients and from configuration). */
@@ -89,6 +91,7 @@ export type BrokerLimits = Pick<
   | 'sessionlessConnectionTimeout'
   | 'maxSessionsPerConnection'
   | 'maxConsumersPerConnection'
+  | 'maxProducersPerConnection'
   | 'maxQueues'
   | 'maxNameLength'
 >;
@@ -101,6 +104,7 @@ export const DEFAULT_BROKER_LIMITS: Readonly<BrokerLimits> = Object.freeze({
   sessionlessConnectionTimeout: 10_000,
   maxSessionsPerConnection: 2_000,
   maxConsumersPerConnection: 10_000,
+  maxProducersPerConnection: 10_000,
   maxQueues: 100_000,
   maxNameLength: 4_096,
 });
@@ -256,6 +260,12 @@ function limitProblems(config: BrokerConfiguration): string[] {
     ...rangeProblem(
       'maxConsumersPerConnection (max-consumers-per-connection)',
       config.maxConsumersPerConnection,
+      1,
+      MAX_INT,
+    ),
+    ...rangeProblem(
+      'maxProducersPerConnection (max-producers-per-connection)',
+      config.maxProducersPerConnection,
       1,
       MAX_INT,
     ),
