@@ -244,3 +244,26 @@ test('whatever fails while the broker gives up on a client that never confirms s
   await producer.send(m);
   expect(await consumer.receive(10_000)).not.toBeNull();
 });
+
+test('metadata a session sets is one value per key, under a bounded number of keys; a value replaced is free for others', async () => {
+  const broker = await startBroker();
+  const raw = await rawSession(broker);
+  for (let i = 0; i < 20; i++)
+    raw.send(RAW_SESSION_CHANNEL, { type: PacketType.SESS_UNIQUE_ADD_METADATA, key: `key-${i}`, data: 'x' });
+  for (let i = 0; i < 500; i++)
+    raw.send(RAW_SESSION_CHANNEL, { type: PacketType.SESS_UNIQUE_ADD_METADATA, key: 'key-0', data: `v${i}` });
+  await roundTrip(raw);
+  const refusals = received(raw, PacketType.EXCEPTION);
+  expect(refusals).toHaveLength(4);
+  expect(refusals[0]).toMatchObject({
+    message: expect.stringMatching(/at most 16 keys; 'key-16' would be one more/) as unknown,
+  });
+  expect(received(raw, PacketType.NULL_RESPONSE)).toHaveLength(516);
+  expect(broker.metadata.size).toBe(16);
+
+  const other = await (await brokers.connect(broker)).createSession();
+  await other.addUniqueMetadata('key-0', 'x');
+  await expect(other.addUniqueMetadata('key-0', 'v499')).rejects.toThrow(/key-0=v499 had been set already/);
+  await raw.close();
+  await waitFor(() => broker.metadata.size === 1, 'the closed session to release its metadata');
+});
