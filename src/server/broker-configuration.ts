@@ -71,6 +71,11 @@ export interface BrokerConfiguration {
   maxConsumersPerConnection: number;
   /** Ours: producers one connection may hold at a time, over all its sessions. */
   maxProducersPerConnection: number;
+  /**
+   * Ours: bytes of large-message bodies the broker assembles for one connection at a time, over all
+   * its sessions (each session's message is also bounded by maxLargeMessageBytes).
+   */
+  maxLargeMessageBytesPerConnection: number;
   /** Ours: queues on the broker in all (durable, non-durable and temporary ones). */
   maxQueues: number;
   /** Ours: the longest queue name or address, in characters (from clients and from configuration). */
@@ -92,6 +97,7 @@ export type BrokerLimits = Pick<
   | 'maxSessionsPerConnection'
   | 'maxConsumersPerConnection'
   | 'maxProducersPerConnection'
+  | 'maxLargeMessageBytesPerConnection'
   | 'maxQueues'
   | 'maxNameLength'
 >;
@@ -105,6 +111,7 @@ export const DEFAULT_BROKER_LIMITS: Readonly<BrokerLimits> = Object.freeze({
   maxSessionsPerConnection: 2_000,
   maxConsumersPerConnection: 10_000,
   maxProducersPerConnection: 10_000,
+  maxLargeMessageBytesPerConnection: 200 * 1024 * 1024,
   maxQueues: 100_000,
   maxNameLength: 4_096,
 });
@@ -268,6 +275,13 @@ function limitProblems(config: BrokerConfiguration): string[] {
       config.maxProducersPerConnection,
       1,
       MAX_INT,
+    ),
+    ...rangeProblem(
+      'maxLargeMessageBytesPerConnection (max-large-message-bytes-per-connection)',
+      config.maxLargeMessageBytesPerConnection,
+      1,
+      Number.MAX_SAFE_INTEGER,
+      ' bytes',
     ),
     ...rangeProblem('maxQueues (max-queues)', config.maxQueues, 1, MAX_INT),
     ...rangeProblem('maxNameLength (max-name-length)', config.maxNameLength, 1, MAX_NAME_LENGTH),

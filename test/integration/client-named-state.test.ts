@@ -36,10 +36,10 @@ function message(address: string, duplicateId?: string): CoreMessage {
   return m;
 }
 
-/** Packets of `type` the raw client has received on its session channel. */
-function received(raw: RawClient, type: Packet['type']): Packet[] {
+/** Packets of `type` the raw client has received on a session channel. */
+function received(raw: RawClient, type: Packet['type'], channelId = RAW_SESSION_CHANNEL): Packet[] {
   return raw.frames
-    .filter((frame) => frame.channelId === RAW_SESSION_CHANNEL && frame.packet.type === type)
+    .filter((frame) => frame.channelId === channelId && frame.packet.type === type)
     .map((frame) => frame.packet);
 }
 
@@ -266,4 +266,56 @@ test('metadata a session sets is one value per key, under a bounded number of ke
   await expect(other.addUniqueMetadata('key-0', 'v499')).rejects.toThrow(/key-0=v499 had been set already/);
   await raw.close();
   await waitFor(() => broker.metadata.size === 1, 'the closed session to release its metadata');
+});
+
+test('large messages being assembled are bounded per connection, over its sessions: the chunk that would pass the bound refuses its message, naming the setting; the other completes', async () => {
+  const KiB = 1024;
+  const broker = await startBroker({ maxLargeMessageBytesPerConnection: 250 * KiB });
+  const raw = await rawSession(broker);
+  const first = RAW_SESSION_CHANNEL;
+  const second = RAW_SESSION_CHANNEL + 1;
+  expect((await raw.createSession(second)).type).toBe(PacketType.CREATESESSION_RESP);
+  const chunk = Buffer.alloc(100 * KiB, 3);
+  const start = (channelId: number, chunks: number): void =>
+    raw.send(channelId, {
+      type: PacketType.SESS_SEND_LARGE,
+      message: message(QUEUE),
+      bodySize: chunks * chunk.length,
+    });
+  const sendChunk = (channelId: number, continues: boolean): void =>
+    raw.send(channelId, {
+      type: PacketType.SESS_SEND_CONTINUATION,
+      chunk,
+      continues,
+      requiresResponse: !continues,
+    });
+  const answers = (channelId: number): number =>
+    received(raw, PacketType.NULL_RESPONSE, channelId).length +
+    received(raw, PacketType.EXCEPTION, channelId).length;
+
+  start(first, 2);
+  start(second, 2);
+  sendChunk(first, true); // 100 KiB held for the connection
+  sendChunk(second, true); // 200 KiB
+  sendChunk(first, false); // 300 KiB would pass 250: the first session's message is refused
+  sendChunk(second, false); // 200 KiB: complete
+  await waitFor(() => answers(first) === 1 && answers(second) === 1, 'both last chunks to be answered');
+  expect(received(raw, PacketType.EXCEPTION, first)).toMatchObject([
+    {
+      code: 'LARGE_MESSAGE_ERROR_BODY',
+      message: expect.stringMatching(
+        /already sending 204800 bytes .* 102400 more would pass the 256000 bytes .*maxLargeMessageBytesPerConnection/,
+      ) as unknown,
+    },
+  ]);
+  expect(received(raw, PacketType.NULL_RESPONSE, second)).toHaveLength(1);
+  expect(broker.postOffice.requireQueue(QUEUE).messageCount).toBe(1);
+
+  // The bound is on what is held at a time: the refused session may send again now.
+  start(first, 2);
+  sendChunk(first, true);
+  sendChunk(first, false);
+  await waitFor(() => answers(first) === 2, 'the next large message to be answered');
+  expect(received(raw, PacketType.NULL_RESPONSE, first)).toHaveLength(1);
+  expect(broker.postOffice.requireQueue(QUEUE).messageCount).toBe(2);
 });

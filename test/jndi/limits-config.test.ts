@@ -37,6 +37,7 @@ describe('resource limits in hornetq-configuration.xml', () => {
   <max-sessions-per-connection>50</max-sessions-per-connection>
   <max-consumers-per-connection>500</max-consumers-per-connection>
   <max-producers-per-connection>700</max-producers-per-connection>
+  <max-large-message-bytes-per-connection>52428800</max-large-message-bytes-per-connection>
   <max-queues>2000</max-queues>`);
     const broker = brokerConfigurationOf(
       config,
@@ -52,6 +53,7 @@ describe('resource limits in hornetq-configuration.xml', () => {
       maxSessionsPerConnection: 50,
       maxConsumersPerConnection: 500,
       maxProducersPerConnection: 700,
+      maxLargeMessageBytesPerConnection: 52_428_800,
       maxQueues: 2_000,
       maxNameLength: 4_096,
     });

@@ -372,6 +372,17 @@ export class ServerConnection implements SessionOwner {
     }
   }
 
+  largeMessageRefusal(bytes: number): HornetQException | null {
+    const max = this.broker.limits.maxLargeMessageBytesPerConnection;
+    let held = 0;
+    for (const session of this.sessions) held += session.largeMessageBytes;
+    if (held + bytes <= max) return null;
+    return new HornetQException(
+      'LARGE_MESSAGE_ERROR_BODY',
+      `large message refused: this connection's sessions are already sending ${held} bytes of large messages to the broker, and ${bytes} more would pass the ${max} bytes it assembles for one connection at a time (maxLargeMessageBytesPerConnection)`,
+    );
+  }
+
   /** Throws when the connection already holds as many producers as the broker allows one. */
   checkProducerLimit(): void {
     const max = this.broker.limits.maxProducersPerConnection;

@@ -54,6 +54,11 @@ export interface SessionOwner {
   checkConsumerLimit(): void;
   /** Throws when the connection may hold no more producers. */
   checkProducerLimit(): void;
+  /**
+   * Why `bytes` more of large-message body may not be assembled for this connection (over all its
+   * sessions), or null when there is room.
+   */
+  largeMessageRefusal(bytes: number): HornetQException | null;
 }
 
 /**
@@ -118,6 +123,11 @@ export class ServerSession {
     return this.producers.size;
   }
 
+  /** Bytes of the large message being assembled (sent to the broker in chunks, not yet whole). */
+  get largeMessageBytes(): number {
+    return this.largeMessages.heldBytes;
+  }
+
   get isClosed(): boolean {
     return this.closed;
   }
@@ -150,6 +160,7 @@ export class ServerSession {
         this.largeMessages.begin(packet.message, packet.bodySize);
         return null;
       case PacketType.SESS_SEND_CONTINUATION: {
+        this.makeRoomFor(packet.chunk.length);
         const step = this.largeMessages.append(packet.chunk, packet.continues);
         if (step.kind === 'refused') throw step.error;
         if (step.kind === 'complete')
@@ -472,6 +483,16 @@ export class ServerSession {
     if (!this.closed) {
       this.channel.send({ type: PacketType.SESS_PRODUCER_CREDITS, address, credits: pending.credits });
     }
+  }
+
+  /**
+   * A large message is kept in memory until its last chunk: one that would take its connection
+   * past what the broker assembles for one is refused (its chunks dropped, its last answered).
+   */
+  private makeRoomFor(chunkBytes: number): void {
+    if (!this.largeMessages.accepting) return;
+    const refusal = this.owner.largeMessageRefusal(chunkBytes);
+    if (refusal !== null) this.largeMessages.refuse(refusal);
   }
 
   /** Refused (the client hears of it asynchronously) when the connection holds its limit. */
