@@ -67,7 +67,9 @@ describe('resource limits in hornetq-configuration.xml', () => {
     ['max-name-length', '2000000', 'must be at most 1048576 characters (actual value: 2000000)'],
   ])('<%s>%s</…> is refused at its line', (element, value, message) => {
     const error = failure(() => server(`  <${element}>${value}</${element}>`));
-    expect(error.problems).toEqual([{ file: SERVER_FILE, line: 2, element, message }]);
+    expect(error.problems).toEqual([
+      { file: SERVER_FILE, line: 2, element, message: `<${element}> ${message}` },
+    ]);
   });
 
   it('a core queue whose name or address is longer than max-name-length is refused at its line', () => {
@@ -85,13 +87,13 @@ describe('resource limits in hornetq-configuration.xml', () => {
         file: SERVER_FILE,
         line: 5,
         element: 'queue',
-        message: 'has a name longer than max-name-length (64 characters)',
+        message: '<queue> has a name longer than max-name-length (64 characters)',
       },
       {
         file: SERVER_FILE,
         line: 6,
         element: 'queue',
-        message: 'has an address longer than max-name-length (64 characters)',
+        message: '<queue> has an address longer than max-name-length (64 characters)',
       },
     ]);
   });
@@ -113,13 +115,13 @@ describe('resource limits in hornetq-configuration.xml', () => {
         file: JMS_FILE,
         line: 2,
         element: 'queue',
-        message: 'has a name (as jms.queue.<name>) longer than max-name-length (64 characters)',
+        message: '<queue> has a name (as jms.queue.<name>) longer than max-name-length (64 characters)',
       },
       {
         file: JMS_FILE,
         line: 4,
         element: 'topic',
-        message: 'has a name (as jms.topic.<name>) longer than max-name-length (64 characters)',
+        message: '<topic> has a name (as jms.topic.<name>) longer than max-name-length (64 characters)',
       },
     ]);
   });
