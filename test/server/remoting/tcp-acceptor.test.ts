@@ -16,8 +16,15 @@ afterEach(async () => {
   await Promise.all(acceptors.splice(0).map((acceptor) => acceptor.stop(50)));
 });
 
-async function started(onTransport: (transport: Transport) => void, logger: CapturingLogger): Promise<TcpAcceptor> {
-  const acceptor = new TcpAcceptor({ name: 'test', type: 'tcp', host: '127.0.0.1', port: 0 }, onTransport, logger);
+async function started(
+  onTransport: (transport: Transport) => void,
+  logger: CapturingLogger,
+): Promise<TcpAcceptor> {
+  const acceptor = new TcpAcceptor(
+    { name: 'test', type: 'tcp', host: '127.0.0.1', port: 0 },
+    onTransport,
+    logger,
+  );
   acceptors.push(acceptor);
   await acceptor.start();
   return acceptor;
@@ -47,7 +54,11 @@ test('a connection whose handling throws is closed and logged; the next one is a
 
   const first = await client(acceptor.port);
   await waitFor(first.closed, 'the acceptor to close the connection it could not hand over');
-  expect(logger.find(/taking the connection from .* failed; it is closed \(the broker could not take it\)/, ['error'])).toHaveLength(1);
+  expect(
+    logger.find(/taking the connection from .* failed; it is closed \(the broker could not take it\)/, [
+      'error',
+    ]),
+  ).toHaveLength(1);
 
   const second = await client(acceptor.port);
   await waitFor(() => taken.length === 1, 'the next connection to be handed over');
