@@ -2,7 +2,7 @@ import type { Broker, BrokerConfiguration, ConnectionStatistics } from '../../sr
 import { CoreMessage, PacketType, PropertyKind, type Packet } from '../../src/core/protocol';
 import { MessageHeader } from '../../src/core/protocol/message-header';
 import { RAW_SESSION_CHANNEL, RawClient } from '../support/raw-client';
-import { CapturingLogger, useTestBrokers, waitFor } from '../support/test-broker';
+import { CapturingLogger, useTestBrokers, waitFor, type LogLine } from '../support/test-broker';
 
 /**
  * What a client names (addresses to send to or ask credits for, producers, credit requests) and
@@ -197,8 +197,11 @@ test('credit requests for a full BLOCK address wait as one grant per address and
 
 /** A logger that fails, as a real one may (a full disk, a closed stream), on lines matching `pattern`. */
 class FailingLogger extends CapturingLogger {
-  constructor(private readonly pattern: RegExp) {
-    super();
+  constructor(
+    private readonly pattern: RegExp,
+    lines: LogLine[] = [],
+  ) {
+    super(lines);
   }
 
   override warn(object: object, text?: string): void {
@@ -206,14 +209,9 @@ class FailingLogger extends CapturingLogger {
     if (this.pattern.test(text ?? '')) throw new Error('the log stream is broken');
   }
 
+  /** Children share the lines and fail alike (the broker logs through a child per connection). */
   override child(): FailingLogger {
-    return this.withLines(this.pattern);
-  }
-
-  private withLines(pattern: RegExp): FailingLogger {
-    const child = new FailingLogger(pattern);
-    (child as unknown as { lines: unknown }).lines = this.lines;
-    return child;
+    return new FailingLogger(this.pattern, this.lines);
   }
 }
 
