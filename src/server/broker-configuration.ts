@@ -69,6 +69,13 @@ export interface BrokerConfiguration {
   maxSessionsPerConnection: number;
   /** Ours: consumers (and browsers) one connection may hold at a time, over all its sessions. */
   maxConsumersPerConnection: number;
+  /** Ours: producers one connection may hold at a time, over all its sessions. */
+  maxProducersPerConnection: number;
+  /**
+   * Ours: bytes of large-message bodies the broker assembles for one connection at a time, over all
+   * its sessions (each session's message is also bounded by maxLargeMessageBytes).
+   */
+  maxLargeMessageBytesPerConnection: number;
   /** Ours: queues on the broker in all (durable, non-durable and temporary ones). */
   maxQueues: number;
   /** Ours: the longest queue name or address, in characters (from clients and from configuration). */
@@ -89,6 +96,8 @@ export type BrokerLimits = Pick<
   | 'sessionlessConnectionTimeout'
   | 'maxSessionsPerConnection'
   | 'maxConsumersPerConnection'
+  | 'maxProducersPerConnection'
+  | 'maxLargeMessageBytesPerConnection'
   | 'maxQueues'
   | 'maxNameLength'
 >;
@@ -101,6 +110,8 @@ export const DEFAULT_BROKER_LIMITS: Readonly<BrokerLimits> = Object.freeze({
   sessionlessConnectionTimeout: 10_000,
   maxSessionsPerConnection: 2_000,
   maxConsumersPerConnection: 10_000,
+  maxProducersPerConnection: 10_000,
+  maxLargeMessageBytesPerConnection: 200 * 1024 * 1024,
   maxQueues: 100_000,
   maxNameLength: 4_096,
 });
@@ -258,6 +269,19 @@ function limitProblems(config: BrokerConfiguration): string[] {
       config.maxConsumersPerConnection,
       1,
       MAX_INT,
+    ),
+    ...rangeProblem(
+      'maxProducersPerConnection (max-producers-per-connection)',
+      config.maxProducersPerConnection,
+      1,
+      MAX_INT,
+    ),
+    ...rangeProblem(
+      'maxLargeMessageBytesPerConnection (max-large-message-bytes-per-connection)',
+      config.maxLargeMessageBytesPerConnection,
+      1,
+      Number.MAX_SAFE_INTEGER,
+      ' bytes',
     ),
     ...rangeProblem('maxQueues (max-queues)', config.maxQueues, 1, MAX_INT),
     ...rangeProblem('maxNameLength (max-name-length)', config.maxNameLength, 1, MAX_NAME_LENGTH),

@@ -42,6 +42,7 @@ export interface ConnectionStatistics {
   remoteAddress: string;
   sessionCount: number;
   consumerCount: number;
+  producerCount: number;
   /** Messages delivered to its consumers and not yet acknowledged. */
   deliveringCount: number;
   /** Bytes written to the connection that its client has not taken yet. */
@@ -122,7 +123,7 @@ export class Broker implements BrokerServices {
       this.expiryReaper.start();
       const createAcceptor = this.config.acceptorFactory ?? defaultAcceptorFactory;
       this.acceptors = this.config.acceptors.map((acceptor) =>
-        createAcceptor(acceptor, (transport) => this.accept(transport)),
+        createAcceptor(acceptor, (transport) => this.accept(transport), this.logger),
       );
       for (const acceptor of this.acceptors) await acceptor.start();
       this.ttlTimer = setInterval(() => this.checkConnections(), this.config.connectionTtlCheckInterval);
@@ -172,14 +173,15 @@ export class Broker implements BrokerServices {
   }
 
   listConnections(): ConnectionStatistics[] {
-    return [...this.connections].map(({ remoting, sessionCount, consumerCount, deliveringCount }) => ({
-      id: remoting.id,
-      remoteAddress: remoting.remoteAddress,
-      sessionCount,
-      consumerCount,
-      deliveringCount,
-      pendingOutputBytes: remoting.transport.pendingBytes,
-      congested: remoting.congested,
+    return [...this.connections].map((connection) => ({
+      id: connection.remoting.id,
+      remoteAddress: connection.remoting.remoteAddress,
+      sessionCount: connection.sessionCount,
+      consumerCount: connection.consumerCount,
+      producerCount: connection.producerCount,
+      deliveringCount: connection.deliveringCount,
+      pendingOutputBytes: connection.remoting.transport.pendingBytes,
+      congested: connection.remoting.congested,
     }));
   }
 

@@ -36,6 +36,8 @@ describe('resource limits in hornetq-configuration.xml', () => {
   <sessionless-connection-timeout>5000</sessionless-connection-timeout>
   <max-sessions-per-connection>50</max-sessions-per-connection>
   <max-consumers-per-connection>500</max-consumers-per-connection>
+  <max-producers-per-connection>700</max-producers-per-connection>
+  <max-large-message-bytes-per-connection>52428800</max-large-message-bytes-per-connection>
   <max-queues>2000</max-queues>`);
     const broker = brokerConfigurationOf(
       config,
@@ -50,6 +52,8 @@ describe('resource limits in hornetq-configuration.xml', () => {
       sessionlessConnectionTimeout: 5_000,
       maxSessionsPerConnection: 50,
       maxConsumersPerConnection: 500,
+      maxProducersPerConnection: 700,
+      maxLargeMessageBytesPerConnection: 52_428_800,
       maxQueues: 2_000,
       maxNameLength: 4_096,
     });

@@ -99,6 +99,8 @@ describe('broker configuration: resource limits', () => {
       sessionlessConnectionTimeout: 10_000,
       maxSessionsPerConnection: 2_000,
       maxConsumersPerConnection: 10_000,
+      maxProducersPerConnection: 10_000,
+      maxLargeMessageBytesPerConnection: 200 * 1024 * 1024,
       maxQueues: 100_000,
       maxNameLength: 4_096,
     });
@@ -126,6 +128,14 @@ describe('broker configuration: resource limits', () => {
       /maxSessionsPerConnection \(max-sessions-per-connection\).*actual value: 0/,
     ],
     [{ maxConsumersPerConnection: 1.5 }, /maxConsumersPerConnection.*actual value: 1\.5/],
+    [
+      { maxLargeMessageBytesPerConnection: 0 },
+      /maxLargeMessageBytesPerConnection \(max-large-message-bytes-per-connection\) must be an integer in 1\.\.\d+ bytes \(actual value: 0\)/,
+    ],
+    [
+      { maxProducersPerConnection: 0 },
+      /maxProducersPerConnection \(max-producers-per-connection\) must be an integer in 1\.\.2147483647 \(actual value: 0\)/,
+    ],
     [{ maxQueues: 0 }, /maxQueues \(max-queues\) must be an integer in 1\.\.2147483647 \(actual value: 0\)/],
     [
       { maxNameLength: 2 * 1024 * 1024 },

@@ -43,6 +43,26 @@ export class LargeMessageAssembler {
     return this.head !== null;
   }
 
+  /** In progress and not refused: its chunks are being kept. */
+  get accepting(): boolean {
+    return this.head !== null && this.refusal === null;
+  }
+
+  /** Bytes of body kept so far (none once the message is refused). */
+  get heldBytes(): number {
+    return this.refusal === null ? this.received : 0;
+  }
+
+  /**
+   * Refuses the message in progress for a reason of the receiver's (a limit shared with others):
+   * what it kept goes, its later chunks are dropped as they come, and the last reports `error`.
+   */
+  refuse(error: HornetQException): void {
+    if (!this.accepting) return;
+    this.refusal = error;
+    this.chunks = [];
+  }
+
   /** Starts a message; the peer must not start one before the last ends (ILLEGAL_STATE). */
   begin(head: CoreMessage, bodySize: number): void {
     if (this.head !== null) {

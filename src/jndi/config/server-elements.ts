@@ -72,6 +72,11 @@ export const LIMIT_ELEMENTS: ReadonlyMap<string, { field: keyof BrokerLimits; sp
   ],
   ['max-sessions-per-connection', { field: 'maxSessionsPerConnection', spec: int(GT_ZERO) }],
   ['max-consumers-per-connection', { field: 'maxConsumersPerConnection', spec: int(GT_ZERO) }],
+  ['max-producers-per-connection', { field: 'maxProducersPerConnection', spec: int(GT_ZERO) }],
+  [
+    'max-large-message-bytes-per-connection',
+    { field: 'maxLargeMessageBytesPerConnection', spec: long(GT_ZERO) },
+  ],
   ['max-queues', { field: 'maxQueues', spec: int(GT_ZERO) }],
   ['max-name-length', { field: 'maxNameLength', spec: int(both(GT_ZERO, AT_MOST_NAME_LENGTH)) }],
 ] as const);

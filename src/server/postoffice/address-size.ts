@@ -31,13 +31,27 @@ export class AddressSize {
 
   remove(bytes: number): void {
     this.bytes -= bytes;
-    if (this.waiting.length > 0 && !this.isFull()) this.releaseWaiting();
+    if (this.waiting.length > 0 && !this.mustWait()) this.releaseWaiting();
+  }
+
+  /** Nothing counted and nobody waiting: the address' table need not keep it (see AddressSizeTable). */
+  get isIdle(): boolean {
+    return this.bytes === 0 && this.waiting.length === 0;
   }
 
   /** Runs `action` now if there is room, else once there is (BLOCK). */
   whenRoom(action: () => void): void {
-    if (this.isFull()) this.waiting.push(action);
+    if (this.mustWait()) this.waiting.push(action);
     else action();
+  }
+
+  /**
+   * An address that holds nothing has room, whatever its limit (as in HornetQ, BLOCK waits only
+   * for messages to leave): with max-size-bytes 0 a producer would otherwise wait for ever, with
+   * nothing to free, and the broker would keep a waiter for any address a client names.
+   */
+  private mustWait(): boolean {
+    return this.bytes > 0 && this.isFull();
   }
 
   /** Forgets waiting actions that belong to a closed session. */

@@ -31,6 +31,14 @@ export class DuplicateIdCache {
     this.store?.storeDuplicateId(this.address, id);
   }
 
+  /** Forgets every id, in storage too (the address lost its last queue). */
+  clear(): void {
+    for (const id of this.ring) this.store?.deleteDuplicateId(this.address, id);
+    this.ring.length = 0;
+    this.present.clear();
+    this.position = 0;
+  }
+
   /** Refills from storage (oldest first); ids beyond the capacity, the oldest, leave storage too. */
   restore(ids: readonly string[]): void {
     const excess = Math.max(ids.length - this.capacity, 0);
@@ -55,7 +63,10 @@ export class DuplicateIdCache {
   }
 }
 
-/** One duplicate-id cache per address (the same id may go to different addresses). */
+/**
+ * One duplicate-id cache per address (the same id may go to different addresses). The post office
+ * keeps caches only for addresses with queues, so their number is bounded by the queues'.
+ */
 export class DuplicateIdCaches {
   private readonly caches = new Map<string, DuplicateIdCache>();
 
@@ -65,10 +76,27 @@ export class DuplicateIdCaches {
     private readonly persist: boolean,
   ) {}
 
-  /** Rebuilds the caches from storage (broker start); nothing to load when ids are not persisted. */
-  load(): void {
+  get count(): number {
+    return this.caches.size;
+  }
+
+  /**
+   * Rebuilds the caches of the addresses `kept` keeps (by default all) from storage (broker
+   * start); the ids stored for any other address leave storage. Nothing to load when ids are not
+   * persisted.
+   */
+  load(kept: (address: string) => boolean = () => true): void {
     if (!this.persist) return;
-    for (const { address, ids } of this.storage.loadDuplicateIds()) this.cacheFor(address).restore(ids);
+    for (const { address, ids } of this.storage.loadDuplicateIds()) {
+      if (kept(address)) this.cacheFor(address).restore(ids);
+      else for (const id of ids) this.storage.deleteDuplicateId(address, id);
+    }
+  }
+
+  /** Drops the address' cache and the ids it stored. */
+  forget(address: string): void {
+    this.caches.get(address)?.clear();
+    this.caches.delete(address);
   }
 
   contains(address: string, id: string): boolean {

@@ -3,7 +3,8 @@ import { silentLogger, type Logger } from '../../core/remoting';
 import { DEFAULT_BROKER_LIMITS } from '../broker-configuration';
 import type { StorageManager } from '../storage/storage-manager';
 import { AddressSettingsRepository, type AddressSettings } from './address-settings';
-import { AddressSize } from './address-size';
+import type { AddressSize } from './address-size';
+import { AddressSizeTable } from './address-size-table';
 import { DuplicateIdCaches } from './duplicate-id-cache';
 import type { Filter } from './filter';
 import {
@@ -71,7 +72,7 @@ export class PostOffice {
   private readonly bindings = new Map<string, Queue[]>();
   /** Temporary queues whose connection has gone while another connection consumed from them. */
   private readonly orphans = new Set<Queue>();
-  private readonly addressSizes = new Map<string, AddressSize>();
+  private readonly addressSizes: AddressSizeTable;
   private readonly duplicateIds: DuplicateIdCaches;
   private readonly logger: Logger;
   private readonly maxQueues: number;
@@ -87,6 +88,7 @@ export class PostOffice {
       ...DEFAULT_POST_OFFICE_OPTIONS,
       ...options,
     };
+    this.addressSizes = new AddressSizeTable((address) => addressSettings.getMatch(address));
     this.duplicateIds = new DuplicateIdCaches(idCacheSize, storage, persistIdCache);
     this.maxQueues = maxQueues;
     this.maxNameLength = maxNameLength;
@@ -107,7 +109,7 @@ export class PostOffice {
         if (shared === undefined) {
           shared = new RoutedMessage(message, message.encodedSize());
           routed.set(message.messageId, shared);
-          this.addressSize(message.address).add(shared.size);
+          this.addressSizes.add(message.address, shared.size);
         }
         const reference = new MessageReference(shared, queue);
         reference.deliveryCount = deliveryCount;
@@ -115,7 +117,7 @@ export class PostOffice {
         else queue.addTail(reference);
       }
     }
-    this.duplicateIds.load();
+    this.duplicateIds.load((address) => this.bindings.has(address));
   }
 
   /** The broker stops: queue timers go; messages stay where they are (durable ones in storage). */
@@ -154,7 +156,7 @@ export class PostOffice {
     this.orphans.delete(queue);
     const bound = (this.bindings.get(queue.address) ?? []).filter((q) => q !== queue);
     if (bound.length > 0) this.bindings.set(queue.address, bound);
-    else this.bindings.delete(queue.address);
+    else this.unbindAddress(queue.address);
     queue.delete();
     if (queue.durable) this.storage.deleteQueue(name);
   }
@@ -215,13 +217,19 @@ export class PostOffice {
     return this.bindings.get(address) ?? [];
   }
 
+  /** The address' size now (see AddressSizeTable.of: use it at once, do not keep it). */
   addressSize(address: string): AddressSize {
-    let size = this.addressSizes.get(address);
-    if (size === undefined) {
-      size = new AddressSize(address, this.addressSettings.getMatch(address));
-      this.addressSizes.set(address, size);
-    }
-    return size;
+    return this.addressSizes.of(address);
+  }
+
+  /** Addresses whose size the broker keeps: those holding messages. */
+  get addressSizeCount(): number {
+    return this.addressSizes.count;
+  }
+
+  /** Addresses with a duplicate-id cache: only addresses with queues have one. */
+  get duplicateIdCacheCount(): number {
+    return this.duplicateIds.count;
   }
 
   /**
@@ -259,7 +267,7 @@ export class PostOffice {
         );
         return 0;
       }
-      this.duplicateIds.add(route.address, route.duplicateId);
+      this.recordDuplicateId(route.address, route.duplicateId);
     }
     return this.route(route);
   }
@@ -282,7 +290,7 @@ export class PostOffice {
   /** Routes the sends of a committed transaction, recording their duplicate ids (see findDuplicate). */
   routeCommitted(routes: readonly PreparedRoute[]): void {
     for (const route of routes) {
-      if (route.duplicateId !== null) this.duplicateIds.add(route.address, route.duplicateId);
+      if (route.duplicateId !== null) this.recordDuplicateId(route.address, route.duplicateId);
       this.route(route);
     }
   }
@@ -305,7 +313,7 @@ export class PostOffice {
         for (const name of durableQueues)
           this.storage.updateScheduledDeliveryTime(name, message.messageId, time);
     }
-    this.addressSize(message.address).add(routed.size);
+    this.addressSizes.add(message.address, routed.size);
     for (const queue of live) {
       const reference = new MessageReference(routed, queue);
       if (scheduled) queue.schedule(reference, time);
@@ -480,6 +488,21 @@ export class PostOffice {
     });
   }
 
+  /**
+   * Only an address with queues remembers duplicate ids: a message sent to one without goes
+   * nowhere (or to the dead-letter address), so there is nothing a repeat of it could duplicate,
+   * and clients may name any number of such addresses.
+   */
+  private recordDuplicateId(address: string, id: string): void {
+    if (this.bindings.has(address)) this.duplicateIds.add(address, id);
+  }
+
+  /** The address' last queue went: its duplicate-id cache goes too (the next queue starts afresh). */
+  private unbindAddress(address: string): void {
+    this.bindings.delete(address);
+    this.duplicateIds.forget(address);
+  }
+
   private moveTargets(): MoveTargets {
     return {
       deadLetterAddress: this.addressSettings.longestAddress('deadLetterAddress'),
@@ -500,7 +523,7 @@ export class PostOffice {
       this.storage.storeAcknowledge(reference.queue.name, reference.message.messageId);
     }
     if (--reference.routed.referenceCount === 0)
-      this.addressSize(reference.message.address).remove(reference.size);
+      this.addressSizes.remove(reference.message.address, reference.size);
   }
 }
 

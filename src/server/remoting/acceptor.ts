@@ -1,4 +1,4 @@
-import type { Transport } from '../../core/remoting';
+import type { Logger, Transport } from '../../core/remoting';
 import type { AcceptorConfiguration } from '../broker-configuration';
 import { InVmAcceptor } from './in-vm-acceptor';
 import { TcpAcceptor } from './tcp-acceptor';
@@ -14,15 +14,19 @@ export interface Acceptor {
 }
 
 /**
- * Makes the acceptor for one configured acceptor; it hands every link it accepts to `onTransport`.
+ * Makes the acceptor for one configured acceptor; it hands every link it accepts to `onTransport`
+ * and reports what fails outside any caller (socket events, timers) to `logger` (the broker's; silent when absent).
  * A seam for embedders and tests (an instrumented or in-VM-only transport); the broker uses
  * `defaultAcceptorFactory` unless its configuration names another.
  */
 export type AcceptorFactory = (
   config: AcceptorConfiguration,
   onTransport: (transport: Transport) => void,
+  logger?: Logger,
 ) => Acceptor;
 
 /** TCP for a 'tcp' acceptor, the in-VM registry for an 'invm' one. */
-export const defaultAcceptorFactory: AcceptorFactory = (config, onTransport) =>
-  config.type === 'tcp' ? new TcpAcceptor(config, onTransport) : new InVmAcceptor(config, onTransport);
+export const defaultAcceptorFactory: AcceptorFactory = (config, onTransport, logger) =>
+  config.type === 'tcp'
+    ? new TcpAcceptor(config, onTransport, logger)
+    : new InVmAcceptor(config, onTransport);

@@ -85,6 +85,13 @@ export class ServerConnection implements SessionOwner {
     return count;
   }
 
+  /** Producers over all the connection's sessions. */
+  get producerCount(): number {
+    let count = 0;
+    for (const session of this.sessions) count += session.producerCount;
+    return count;
+  }
+
   /** Messages delivered over this connection's sessions and not yet acknowledged. */
   get deliveringCount(): number {
     let count = 0;
@@ -365,14 +372,45 @@ export class ServerConnection implements SessionOwner {
     }
   }
 
+  largeMessageRefusal(bytes: number): HornetQException | null {
+    const max = this.broker.limits.maxLargeMessageBytesPerConnection;
+    let held = 0;
+    for (const session of this.sessions) held += session.largeMessageBytes;
+    if (held + bytes <= max) return null;
+    return new HornetQException(
+      'LARGE_MESSAGE_ERROR_BODY',
+      `large message refused: this connection's sessions are already sending ${held} bytes of large messages to the broker, and ${bytes} more would pass the ${max} bytes it assembles for one connection at a time (maxLargeMessageBytesPerConnection)`,
+    );
+  }
+
+  /** Throws when the connection already holds as many producers as the broker allows one. */
+  checkProducerLimit(): void {
+    const max = this.broker.limits.maxProducersPerConnection;
+    if (this.producerCount >= max) {
+      throw new HornetQException(
+        'ILLEGAL_STATE',
+        `this connection already has ${max} producers, the most the broker allows one connection (maxProducersPerConnection)`,
+      );
+    }
+  }
+
   /**
    * The client leaves far more unconfirmed than the protocol lets it (section 6 of PROTOCOL.md):
    * what the session's resend buffer holds would grow without bound. A connected client loses its
    * connection (it may reattach, which confirms what it has); a detached session is closed (its
-   * client will re-create it).
+   * client will re-create it). It runs from a tick of its own (the channel's limit check), with
+   * nothing above it to catch: whatever goes wrong here fails this connection, never the broker.
    */
   clientFellBehind(session: ServerSession, channelId: number): void {
     const reason = `the client left more than the broker keeps unconfirmed on session channel ${channelId}`;
+    try {
+      this.giveUpOn(session, reason);
+    } catch (error) {
+      this.containFailure(error, reason);
+    }
+  }
+
+  private giveUpOn(session: ServerSession, reason: string): void {
     if (!this.transportGone) {
       this.logger.warn({ reason }, `closing connection ${this.remoting.id}: ${reason}`);
       this.remoting.fail(new HornetQException('UNSUPPORTED_PACKET', `protocol error: ${reason}`));
@@ -380,6 +418,31 @@ export class ServerConnection implements SessionOwner {
       this.logger.warn({ reason }, `closing detached session ${session.name}: ${reason}`);
       session.close(true);
       this.sessionClosed(session);
+    }
+  }
+
+  /**
+   * Something failed where no caller can catch it: logged (if the logger itself still works) and
+   * the connection is failed, which closes its sessions; the broker and its other clients go on.
+   */
+  private containFailure(error: unknown, activity: string): void {
+    const detail = error instanceof Error ? error.message : String(error);
+    this.logError(error, `handling "${activity}" failed (${detail}); closing the connection`);
+    try {
+      this.remoting.fail(new HornetQException('INTERNAL_ERROR', `${activity}: ${detail}`, { cause: error }));
+      // A link already gone is not failed again: its detached sessions go now instead.
+      if (this.transportGone) this.end(true);
+    } catch (closeError) {
+      this.logError(closeError, `closing the connection after "${activity}" failed as well`);
+    }
+  }
+
+  /** Logs where nothing may throw: a logger that fails is not allowed to take the broker with it. */
+  private logError(error: unknown, message: string): void {
+    try {
+      this.logger.error({ err: error }, `connection ${this.remoting.id}: ${message}`);
+    } catch {
+      // Nothing is left to report to; the caller goes on containing the failure.
     }
   }
 

@@ -1,8 +1,12 @@
 import net from 'node:net';
-import { TcpTransport, type Transport } from '../../core/remoting';
+import { TcpTransport, silentLogger, type Logger, type Transport } from '../../core/remoting';
 import type { TcpAcceptorConfiguration } from '../broker-configuration';
 
-/** Listens on host:port and hands each accepted socket to the broker as a transport. */
+/**
+ * Listens on host:port and hands each accepted socket to the broker as a transport. Everything it
+ * runs comes from socket events and timers, where a throw would end the process: a failure is
+ * logged and costs at most the socket it concerns.
+ */
 export class TcpAcceptor {
   private readonly server: net.Server;
   private readonly sockets = new Set<net.Socket>();
@@ -10,12 +14,9 @@ export class TcpAcceptor {
   constructor(
     readonly config: TcpAcceptorConfiguration,
     onTransport: (transport: Transport) => void,
+    private readonly logger: Logger = silentLogger,
   ) {
-    this.server = net.createServer((socket) => {
-      this.sockets.add(socket);
-      socket.once('close', () => this.sockets.delete(socket));
-      onTransport(new TcpTransport(socket));
-    });
+    this.server = net.createServer((socket) => this.accept(socket, onTransport));
   }
 
   /** The port actually bound (the configured one, or the one picked for port 0). */
@@ -36,6 +37,9 @@ export class TcpAcceptor {
       this.server.once('error', onError);
       this.server.listen(this.config.port, this.config.host, () => {
         this.server.removeListener('error', onError);
+        // Once listening, errors are those of accepting (out of file descriptors while clients
+        // flood it): the server goes on listening, and an unheard 'error' would end the process.
+        this.server.on('error', (error) => this.logFailure(error, 'accepting a connection failed'));
         resolve();
       });
     });
@@ -47,19 +51,52 @@ export class TcpAcceptor {
    */
   async stop(graceMs = 500): Promise<void> {
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    await Promise.all([...this.sockets].map((socket) => closeWithin(socket, graceMs)));
+    await Promise.all([...this.sockets].map((socket) => this.closeWithin(socket, graceMs)));
     await closed;
   }
-}
 
-function closeWithin(socket: net.Socket, graceMs: number): Promise<void> {
-  if (socket.destroyed) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => socket.destroy(), graceMs);
-    socket.once('close', () => {
-      clearTimeout(timer);
-      resolve();
+  private accept(socket: net.Socket, onTransport: (transport: Transport) => void): void {
+    this.sockets.add(socket);
+    socket.once('close', () => this.sockets.delete(socket));
+    try {
+      onTransport(new TcpTransport(socket));
+    } catch (error) {
+      this.logFailure(
+        error,
+        `taking the connection from ${socket.remoteAddress}:${socket.remotePort} failed; it is closed`,
+      );
+      socket.destroy();
+    }
+  }
+
+  private closeWithin(socket: net.Socket, graceMs: number): Promise<void> {
+    if (socket.destroyed) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        try {
+          socket.destroy();
+        } catch (error) {
+          this.logFailure(error, 'destroying a socket that did not close in time failed');
+          resolve();
+        }
+      }, graceMs);
+      socket.once('close', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      socket.end();
     });
-    socket.end();
-  });
+  }
+
+  private logFailure(error: unknown, what: string): void {
+    const detail = error instanceof Error ? error.message : String(error);
+    try {
+      this.logger.error(
+        { err: error, acceptor: this.config.name },
+        `acceptor '${this.config.name}': ${what} (${detail})`,
+      );
+    } catch {
+      // A logger that throws must not take the broker down with it.
+    }
+  }
 }

@@ -1,24 +1,53 @@
 import { HornetQException } from '../../core/protocol';
 
 /**
+ * Keys one session may hold metadata under. A JMS client sets one (its client id); the bound keeps
+ * a client that invents keys from making the broker hold a pair for each.
+ */
+export const MAX_METADATA_KEYS_PER_SESSION = 16;
+
+/**
  * Key/value pairs that at most one session may hold at a time (a JMS client id): the broker is
- * the one place that sees every connection, so uniqueness is decided here.
+ * the one place that sees every connection, so uniqueness is decided here. A session holds one
+ * value per key, as in HornetQ's session metadata: setting a key again replaces its value.
  */
 export class MetadataRegistry<Owner> {
   private readonly holders = new Map<string, Owner>();
+  /** What each owner holds, key to pair: a release touches only its own pairs. */
+  private readonly held = new Map<Owner, Map<string, string>>();
 
-  /** Records the pair for `owner`; DUPLICATE_METADATA while another owner holds it. */
+  /** Pairs held over all owners. */
+  get size(): number {
+    return this.holders.size;
+  }
+
+  /**
+   * Records the pair for `owner`; DUPLICATE_METADATA while another owner holds it, ILLEGAL_STATE
+   * when the owner already holds MAX_METADATA_KEYS_PER_SESSION other keys.
+   */
   add(owner: Owner, key: string, data: string): void {
-    const id = `${key}\u0000${data}`;
-    const holder = this.holders.get(id);
+    const pair = `${key}\u0000${data}`;
+    const holder = this.holders.get(pair);
     if (holder !== undefined && holder !== owner) {
       throw new HornetQException('DUPLICATE_METADATA', `Metadata ${key}=${data} had been set already`);
     }
-    this.holders.set(id, owner);
+    const pairs = this.held.get(owner) ?? new Map<string, string>();
+    const previous = pairs.get(key);
+    if (previous === undefined && pairs.size >= MAX_METADATA_KEYS_PER_SESSION) {
+      throw new HornetQException(
+        'ILLEGAL_STATE',
+        `a session may hold metadata under at most ${MAX_METADATA_KEYS_PER_SESSION} keys; '${key.slice(0, 40)}' would be one more`,
+      );
+    }
+    if (previous !== undefined && previous !== pair) this.holders.delete(previous);
+    pairs.set(key, pair);
+    this.held.set(owner, pairs);
+    this.holders.set(pair, owner);
   }
 
   /** Releases every pair `owner` holds (its session closed). */
   release(owner: Owner): void {
-    for (const [id, holder] of this.holders) if (holder === owner) this.holders.delete(id);
+    for (const pair of this.held.get(owner)?.values() ?? []) this.holders.delete(pair);
+    this.held.delete(owner);
   }
 }

@@ -52,6 +52,13 @@ export interface SessionOwner {
   clientFellBehind(session: ServerSession, channelId: number): void;
   /** Throws when the connection may hold no more consumers. */
   checkConsumerLimit(): void;
+  /** Throws when the connection may hold no more producers. */
+  checkProducerLimit(): void;
+  /**
+   * Why `bytes` more of large-message body may not be assembled for this connection (over all its
+   * sessions), or null when there is room.
+   */
+  largeMessageRefusal(bytes: number): HornetQException | null;
 }
 
 /**
@@ -72,7 +79,11 @@ export class ServerSession {
   /** HornetQ's pre-acknowledge: a message counts as acknowledged as soon as it is delivered. */
   private readonly preAcknowledge: boolean;
   private readonly largeMessages: LargeMessageAssembler;
-  private readonly pendingCreditGrants = new Map<() => void, string>();
+  /**
+   * Credits asked for and not yet granted (BLOCK: the address is full), by address: one waiting
+   * grant per address adds up every request for it, so a client that keeps asking costs nothing more.
+   */
+  private readonly pendingCreditGrants = new Map<string, { credits: number; grant: () => void }>();
   private started = false;
   private closed = false;
 
@@ -112,6 +123,11 @@ export class ServerSession {
     return this.producers.size;
   }
 
+  /** Bytes of the large message being assembled (sent to the broker in chunks, not yet whole). */
+  get largeMessageBytes(): number {
+    return this.largeMessages.heldBytes;
+  }
+
   get isClosed(): boolean {
     return this.closed;
   }
@@ -144,6 +160,7 @@ export class ServerSession {
         this.largeMessages.begin(packet.message, packet.bodySize);
         return null;
       case PacketType.SESS_SEND_CONTINUATION: {
+        this.makeRoomFor(packet.chunk.length);
         const step = this.largeMessages.append(packet.chunk, packet.continues);
         if (step.kind === 'refused') throw step.error;
         if (step.kind === 'complete')
@@ -173,8 +190,7 @@ export class ServerSession {
       case PacketType.SESS_FORCE_CONSUMER_DELIVERY:
         return this.forceDelivery(packet.consumerId, packet.sequence);
       case PacketType.SESS_CREATEPRODUCER:
-        if (packet.address !== null) this.postOffice.checkName('address', packet.address);
-        this.producers.set(packet.producerId, packet.address);
+        this.createProducer(packet.producerId, packet.address);
         return null;
       case PacketType.SESS_UNIQUE_ADD_METADATA:
         this.owner.addUniqueMetadata(this, packet.key, packet.data);
@@ -447,13 +463,43 @@ export class ServerSession {
       this.channel.send({ type: PacketType.SESS_PRODUCER_FAIL_CREDITS, address, credits });
       return;
     }
-    const grant = (): void => {
-      this.pendingCreditGrants.delete(grant);
-      if (!this.closed) this.channel.send({ type: PacketType.SESS_PRODUCER_CREDITS, address, credits });
-    };
-    this.pendingCreditGrants.set(grant, address);
+    const pending = this.pendingCreditGrants.get(address);
+    if (pending !== undefined) {
+      // Capped at what the answer can carry (a Java int); an honest client asks for far less.
+      pending.credits = Math.min(pending.credits + credits, MAX_CREDITS);
+      return;
+    }
+    const grant = (): void => this.grantCredits(address);
+    this.pendingCreditGrants.set(address, { credits, grant });
     if (addressSize.policy === 'BLOCK') addressSize.whenRoom(grant);
     else grant();
+  }
+
+  /** Sends every credit asked for the address since its grant began to wait. */
+  private grantCredits(address: string): void {
+    const pending = this.pendingCreditGrants.get(address);
+    if (pending === undefined) return;
+    this.pendingCreditGrants.delete(address);
+    if (!this.closed) {
+      this.channel.send({ type: PacketType.SESS_PRODUCER_CREDITS, address, credits: pending.credits });
+    }
+  }
+
+  /**
+   * A large message is kept in memory until its last chunk: one that would take its connection
+   * past what the broker assembles for one is refused (its chunks dropped, its last answered).
+   */
+  private makeRoomFor(chunkBytes: number): void {
+    if (!this.largeMessages.accepting) return;
+    const refusal = this.owner.largeMessageRefusal(chunkBytes);
+    if (refusal !== null) this.largeMessages.refuse(refusal);
+  }
+
+  /** Refused (the client hears of it asynchronously) when the connection holds its limit. */
+  private createProducer(producerId: number, address: string | null): void {
+    if (address !== null) this.postOffice.checkName('address', address);
+    if (!this.producers.has(producerId)) this.owner.checkProducerLimit();
+    this.producers.set(producerId, address);
   }
 
   /** The connection drained (or the session moved to another): consumers may take messages again. */
@@ -504,7 +550,7 @@ export class ServerSession {
     this.consumers.clear();
     this.producers.clear();
     this.postOffice.cancel(delivered, unseen);
-    for (const [grant, address] of this.pendingCreditGrants) {
+    for (const [address, { grant }] of this.pendingCreditGrants) {
       this.postOffice.addressSize(address).cancelWaiting(new Set([grant]));
     }
     this.pendingCreditGrants.clear();
@@ -536,6 +582,9 @@ export class ServerSession {
     return this.transaction;
   }
 }
+
+/** The most credits one SESS_PRODUCER_CREDITS carries (an int on the wire). */
+const MAX_CREDITS = 2_147_483_647;
 
 /** Requests whose caller waits for an answer (the rest are one-way). */
 function expectsResponse(packet: Packet): boolean {

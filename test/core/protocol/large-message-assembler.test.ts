@@ -66,6 +66,17 @@ describe('LargeMessageAssembler', () => {
     expect(step?.kind === 'complete' ? step.message.messageId : step?.kind).toBe(2);
   });
 
+  it('a message refused for a reason of the receiver drops what it held and reports that reason at its last chunk', () => {
+    const assembler = new LargeMessageAssembler(100, "the broker's");
+    assembler.begin(head(), 8);
+    assembler.append(Buffer.from('abcd'), true);
+    expect([assembler.accepting, assembler.heldBytes]).toEqual([true, 4]);
+    assembler.refuse(new HornetQException('LARGE_MESSAGE_ERROR_BODY', 'no room on this connection'));
+    expect([assembler.accepting, assembler.heldBytes]).toEqual([false, 0]);
+    expect(refusalOf(assembler.append(Buffer.from('efgh'), false))).toBe('no room on this connection');
+    expect([assembler.inProgress, assembler.heldBytes]).toEqual([false, 0]);
+  });
+
   it('a chunk without a head, or a head before the last message ended, is ILLEGAL_STATE', () => {
     const assembler = new LargeMessageAssembler(100, "the broker's");
     expect(() => assembler.append(Buffer.alloc(1), false)).toThrow(/chunk arrived without its head/);

@@ -27,6 +27,20 @@ describe('AddressSize', () => {
     expect(size.isFull()).toBe(true);
   });
 
+  it('BLOCK with max-size-bytes 0: waits only while the address holds something (nothing else could make room)', () => {
+    const size = new AddressSize('a', { maxSizeBytes: 0, addressFullPolicy: 'BLOCK' });
+    const ran = jest.fn();
+    size.whenRoom(ran);
+    expect(ran).toHaveBeenCalledTimes(1);
+    expect(size.isIdle).toBe(true);
+    size.add(10);
+    size.whenRoom(ran);
+    expect(size.isIdle).toBe(false);
+    size.remove(10);
+    expect(ran).toHaveBeenCalledTimes(2);
+    expect(size.isIdle).toBe(true);
+  });
+
   it('BLOCK: runs an action at once while there is room, else waits until messages leave', () => {
     const size = new AddressSize('a', { maxSizeBytes: 100, addressFullPolicy: 'BLOCK' });
     const order: string[] = [];

@@ -75,8 +75,8 @@ function setUp(
   return { office, storage, log };
 }
 
-function queue(office: PostOffice, name: string, durable = false): Queue {
-  return office.createQueue({ name, address: name, filter: null, durable, temporary: false });
+function queue(office: PostOffice, name: string, durable = false, address = name): Queue {
+  return office.createQueue({ name, address, filter: null, durable, temporary: false });
 }
 
 function message(
@@ -421,6 +421,10 @@ describe('durability of the new state', () => {
     expect(entry.time).toBeGreaterThan(Date.now() + 50_000);
   });
 
+  const idOf = (id: string): Record<string, TypedValue> => ({
+    [MessageHeader.DUPLICATE_DETECTION_ID]: str(id),
+  });
+
   it('the duplicate-id cache survives a reload when persisted, and not otherwise', () => {
     for (const persistIdCache of [true, false]) {
       const storage = new InMemoryStorage();
@@ -435,6 +439,37 @@ describe('durability of the new state', () => {
       );
       expect({ persistIdCache, routed }).toEqual({ persistIdCache, routed: persistIdCache ? 0 : 1 });
     }
+  });
+
+  it('only an address with queues remembers ids; it forgets them, in storage too, when its last queue goes', () => {
+    const storage = new InMemoryStorage();
+    const { office } = setUp({}, { persistIdCache: true }, storage);
+    expect(send(office, message('nowhere', '1', { properties: idOf('x') }))).toBe(0);
+    expect(office.duplicateIdCacheCount).toBe(0);
+    queue(office, 'q1', true, 'a');
+    queue(office, 'q2', true, 'a');
+    expect(send(office, message('a', '2', { properties: idOf('x') }))).toBe(2);
+    expect(storage.loadDuplicateIds()).toEqual([{ address: 'a', ids: ['s:x'] }]);
+    office.deleteQueue('q1');
+    // q2 is still bound to a: its ids stay.
+    expect(send(office, message('a', '3', { properties: idOf('x') }))).toBe(0);
+    office.deleteQueue('q2');
+    expect(office.duplicateIdCacheCount).toBe(0);
+    expect(storage.loadDuplicateIds()).toEqual([]);
+    queue(office, 'q3', false, 'a');
+    expect(send(office, message('a', '4', { properties: idOf('x') }))).toBe(1);
+  });
+
+  it('on reload, ids stored for an address that no longer has queues leave storage', () => {
+    const storage = new InMemoryStorage();
+    storage.storeDuplicateId('gone', 's:x');
+    const before = setUp({}, { persistIdCache: true }, storage).office;
+    queue(before, 'q', true);
+    send(before, message('q', '1', { properties: idOf('y') }));
+    const after = setUp({}, { persistIdCache: true }, storage).office;
+    after.load();
+    expect(after.duplicateIdCacheCount).toBe(1);
+    expect(storage.loadDuplicateIds()).toEqual([{ address: 'q', ids: ['s:y'] }]);
   });
 });
 
