@@ -289,7 +289,7 @@ export class ClientSession {
    * session rolls back and throws TRANSACTION_ROLLED_BACK. A commit cut off by such a failure
    * may or may not have happened: TRANSACTION_OUTCOME_UNKNOWN (retry with duplicate ids). A
    * commit whose answer is late waits for the failover to decide (SessionCalls): reattached, it
-   * completes; no decision in time, SEND_OUTCOME_UNKNOWN.
+   * completes; no decision in time, CALL_OUTCOME_UNKNOWN.
    */
   async commit(): Promise<void> {
     await this.ready();
@@ -304,6 +304,11 @@ export class ClientSession {
     try {
       await this.call({ type: PacketType.SESS_COMMIT });
     } catch (error) {
+      if (HornetQException.is(error, 'CALL_OUTCOME_UNKNOWN')) {
+        // No failover decided in time: the session is still being failed over (or gone), so there
+        // is nothing to roll back yet; the transaction's fate is what the broker made of it.
+        throw new HornetQException('TRANSACTION_OUTCOME_UNKNOWN', error.message, { cause: error });
+      }
       if (!HornetQException.is(error, 'UNBLOCKED')) throw error;
       await this.rollback().catch(() => undefined);
       throw new HornetQException(

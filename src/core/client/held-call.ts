@@ -55,7 +55,7 @@ export function heldCallChannelTimeout(times: HeldCallTimes): number {
  * (call-failover-timeout). A reattach replays the request or its answer, and the call completes
  * with it (applied exactly once); a re-creation drops the request and releases the call with
  * UNBLOCKED (the old broker session may or may not have applied it). Only when no failover
- * decides in time does the call reject with SEND_OUTCOME_UNKNOWN: the request may still be
+ * decides in time does the call reject with CALL_OUTCOME_UNKNOWN: the request may still be
  * applied. Every wait is bounded except one the settings ask for: a failover with
  * call-failover-timeout -1.
  */
@@ -138,7 +138,7 @@ class HeldCall<T> {
     this.finish(() =>
       this.reject(
         new HornetQException(
-          'SEND_OUTCOME_UNKNOWN',
+          'CALL_OUTCOME_UNKNOWN',
           `No answer to ${this.what} ${why}: it is held for replay, so the broker may still apply it. ` +
             'Whether it did is not known: repeat it only where doing it twice is harmless ' +
             '(a send with the same duplicate id is)',

@@ -28,10 +28,11 @@ export const ErrorCode = {
   ADDRESS_FULL: 119,
   /**
    * Ours, raised by the client only (numbered outside HornetQ's and Artemis' ranges): a blocking
-   * call (a send, an acknowledgement, a commit...) got no answer and no failover decided its fate
-   * in time, while its command was still held for replay, so the broker may yet apply it.
+   * call got no answer and no failover decided its fate in time, while its command was still held
+   * for replay, so the broker may yet apply it. (An undecided commit says
+   * TRANSACTION_OUTCOME_UNKNOWN instead.)
    */
-  SEND_OUTCOME_UNKNOWN: 1001,
+  CALL_OUTCOME_UNKNOWN: 1001,
   GENERIC_EXCEPTION: 999,
 } as const;
 

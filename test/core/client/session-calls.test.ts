@@ -100,13 +100,13 @@ describe('SessionCalls', () => {
     expect(call).toMatchObject({ settled: true, value: ANSWER });
   });
 
-  it('with one, a call whose link is never found dead rejects with SEND_OUTCOME_UNKNOWN naming it', async () => {
+  it('with one, a call whose link is never found dead rejects with CALL_OUTCOME_UNKNOWN naming it', async () => {
     const channel = new FakeChannel(1024);
     const call = track(new SessionCalls(channel, SETTINGS, new FakeWatch()).call(COMMIT, 'the commit'));
     await jest.advanceTimersByTimeAsync(SETTINGS.callTimeout + 1_500 - 1);
     expect(call.settled).toBe(false);
     await jest.advanceTimersByTimeAsync(1);
-    expect(HornetQException.is(call.error, 'SEND_OUTCOME_UNKNOWN')).toBe(true);
+    expect(HornetQException.is(call.error, 'CALL_OUTCOME_UNKNOWN')).toBe(true);
     expect(String(call.error)).toMatch(/the commit within call-timeout \(100 ms\).*not known/);
   });
 

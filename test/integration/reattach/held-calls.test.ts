@@ -8,7 +8,8 @@ import { QUEUE, outcome, useReattachKit, type Rig } from './rig';
  * for replay, so its outcome is not known until the failover decides, and the call waits for
  * that instead of failing at call-timeout: reattached, the request is replayed and the call
  * completes (applied once); re-created, the request is gone and the call rejects with UNBLOCKED
- * (a commit with TRANSACTION_OUTCOME_UNKNOWN); no decision within the bounds, SEND_OUTCOME_UNKNOWN.
+ * (a commit with TRANSACTION_OUTCOME_UNKNOWN); no decision within the bounds, CALL_OUTCOME_UNKNOWN
+ * (a commit, again, with TRANSACTION_OUTCOME_UNKNOWN).
  * Whatever the call's result, the broker's state agrees with it.
  */
 
@@ -172,14 +173,14 @@ describe('a commit', () => {
     expect(await queuedSeqs(rig, 1)).toEqual([3]);
   });
 
-  test('undecided: with the link gone for good it rejects with SEND_OUTCOME_UNKNOWN, naming the commit and the failover', async () => {
+  test('undecided: with the link gone for good it rejects with TRANSACTION_OUTCOME_UNKNOWN, naming the commit and the failover', async () => {
     const rig = await kit.rig({ client: { ...CLIENT, callFailoverTimeout: 500 } });
     const session = await threeSentInATransaction(rig);
     rig.proxy.blackHole();
     const started = performance.now();
     const result = await outcome(session.commit());
     const elapsed = performance.now() - started;
-    expect(result).toMatchObject({ ok: false, code: 'SEND_OUTCOME_UNKNOWN' });
+    expect(result).toMatchObject({ ok: false, code: 'TRANSACTION_OUTCOME_UNKNOWN' });
     expect(String(result.ok ? '' : result.error)).toMatch(
       /SESS_COMMIT.*failover did not end within call-failover-timeout \(500 ms\).*not known/,
     );

@@ -8,7 +8,7 @@ import { QUEUE, outcome, useReattachKit, type Rig } from './rig';
  * failover decides, and the send waits for that instead of failing at call-timeout: reattached,
  * the request is replayed and the send resolves (the message delivered once); re-created, the
  * request is gone and the send rejects with UNBLOCKED (the message was not applied); no decision
- * within the bounds, it rejects with SEND_OUTCOME_UNKNOWN.
+ * within the bounds, it rejects with CALL_OUTCOME_UNKNOWN.
  */
 
 const kit = useReattachKit();
@@ -82,13 +82,13 @@ test('re-created: the send rejects with UNBLOCKED saying the outcome is not know
   expect(await queuedSeqs(rig, 1)).toEqual([0]);
 });
 
-test('undecided: with the link gone for good the send rejects with SEND_OUTCOME_UNKNOWN, naming the failover and its timeout', async () => {
+test('undecided: with the link gone for good the send rejects with CALL_OUTCOME_UNKNOWN, naming the failover and its timeout', async () => {
   const rig = await kit.rig({ client: { ...CLIENT, callFailoverTimeout: 500 } });
   const started = performance.now();
   const { send } = await sendOneThenBlackHole(rig);
   const result = await outcome(send);
   const elapsed = performance.now() - started;
-  expect(result).toMatchObject({ ok: false, code: 'SEND_OUTCOME_UNKNOWN' });
+  expect(result).toMatchObject({ ok: false, code: 'CALL_OUTCOME_UNKNOWN' });
   expect(String(result.ok ? '' : result.error)).toMatch(
     /failover did not end within call-failover-timeout \(500 ms\).*duplicate id/,
   );

@@ -108,8 +108,8 @@ test('with the link dead for good, sends settle: one made during the failover re
   expect(duringFailover.ms).toBeLessThan(CALL_FAILOVER_TIMEOUT + MARGIN);
 
   const held = await inFlight;
-  expect(errorCodeOf(held)).toBe('SEND_OUTCOME_UNKNOWN');
-  expect(linkedCore(held.ok ? null : held.error).code).toBe('SEND_OUTCOME_UNKNOWN');
+  expect(errorCodeOf(held)).toBe('CALL_OUTCOME_UNKNOWN');
+  expect(linkedCore(held.ok ? null : held.error).code).toBe('CALL_OUTCOME_UNKNOWN');
   expect(String(held.ok ? '' : held.error)).toMatch(/call-failover-timeout \(500 ms\)/);
   // call-timeout + the link found dead (ttl + 2 check periods) + call-failover-timeout.
   expect(held.ms).toBeLessThan(CALL_TIMEOUT + TTL + 2 * CHECK_PERIOD + CALL_FAILOVER_TIMEOUT + MARGIN);
