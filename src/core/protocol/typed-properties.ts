@@ -41,6 +41,16 @@ const NO_VALUES: ReadonlyMap<string, TypedValue> = new Map();
 /** Smallest encoding of one property: name length (4) + kind (1). */
 const MIN_PROPERTY_BYTES = 5;
 
+/**
+ * Heap bytes one property costs besides the characters of its name and value, measured with
+ * bench/message-memory.mjs (Node 20, 64-bit): its Map entry (with the room a table that has just
+ * doubled leaves spare), its TypedValue object, the headers of its name and value strings, or a
+ * heap number for a value that is not a small integer.
+ */
+export const PROPERTY_MEMORY_OVERHEAD = 140;
+/** What a BYTES value costs on top of that and of its bytes: its Buffer object. */
+const BYTES_VALUE_MEMORY_OVERHEAD = 128;
+
 /** Source of content stamps; shared by every instance so that a stamp names one content. */
 let lastStamp = 0;
 
@@ -52,6 +62,10 @@ export class TypedProperties {
   /** Created on the first set: most messages carry no properties, and decoding makes many. */
   private values: Map<string, TypedValue> | null = null;
   private stamp = ++lastStamp;
+  /** What decodeFrom read, valid while the content is as read (stamp `decodedStamp`). */
+  private decodedSize = 0;
+  private decodedContentBytes = 0;
+  private decodedStamp = 0;
 
   /**
    * Changes whenever the content changes, and differs between instances unless one is a copy of
@@ -101,15 +115,35 @@ export class TypedProperties {
     const copy = new TypedProperties();
     if (this.values !== null) copy.values = new Map(this.values);
     copy.stamp = this.stamp;
+    copy.decodedSize = this.decodedSize;
+    copy.decodedContentBytes = this.decodedContentBytes;
+    copy.decodedStamp = this.decodedStamp;
     return copy;
   }
 
   /** Exactly the bytes `encode` writes. */
   encodedSize(): number {
     if (this.values === null) return 4;
+    if (this.decodedStamp === this.stamp) return this.decodedSize;
     let size = 4;
     for (const [name, typed] of this.entries()) size += 4 + utf8Length(name) + 1 + valueSize(typed);
     return size;
+  }
+
+  /**
+   * At least what these properties cost in V8's heap: PROPERTY_MEMORY_OVERHEAD each, the
+   * characters of their names and values (see stringHeapBytes), and BYTES values' Buffers.
+   * O(1) for properties as decoded; otherwise it walks them.
+   */
+  memoryEstimate(): number {
+    if (this.values === null) return 0;
+    let content = this.decodedContentBytes;
+    if (this.decodedStamp !== this.stamp) {
+      content = 0;
+      for (const [name, typed] of this.entries())
+        content += stringHeapBytes(name, utf8Length(name)) + valueHeapBytes(typed, valueSize(typed));
+    }
+    return this.size * PROPERTY_MEMORY_OVERHEAD + content;
   }
 
   encode(writer: BufferWriter): void {
@@ -127,13 +161,28 @@ export class TypedProperties {
     return properties;
   }
 
-  /** Adds the properties `encode` wrote (into an empty instance: a message being decoded). */
+  /**
+   * Adds the properties `encode` wrote (into an empty instance: a message being decoded), noting
+   * their encoded size and heap bytes so that the broker sizes a received message without
+   * walking its properties again.
+   */
   decodeFrom(reader: BufferReader): void {
+    const start = reader.position;
     const count = reader.readCount('property', MIN_PROPERTY_BYTES);
+    let content = 0;
     for (let i = 0; i < count; i++) {
+      const nameStart = reader.position;
       const name = reader.readRecurringString();
-      this.set(name, readTypedValue(reader));
+      const valueStart = reader.position;
+      const typed = readTypedValue(reader);
+      // The encoding around them: a name's int length; a value's kind byte (and int length).
+      content += stringHeapBytes(name, valueStart - nameStart - 4);
+      content += valueHeapBytes(typed, reader.position - valueStart - 1);
+      this.set(name, typed);
     }
+    this.decodedSize = reader.position - start;
+    this.decodedContentBytes = content;
+    this.decodedStamp = this.stamp;
   }
 }
 
@@ -197,6 +246,28 @@ function valueSize(typed: TypedValue): number {
       return 4 + Buffer.byteLength(typed.value);
     case PropertyKind.BYTES:
       return 4 + typed.value.length;
+  }
+}
+
+/**
+ * At least the bytes of `value`'s characters in V8's heap, given its length in UTF-8: one per
+ * character when it is ASCII (then the lengths are equal), else at most two per UTF-16 unit (a
+ * string with any character above U+00FF is two-byte throughout).
+ */
+function stringHeapBytes(value: string, utf8Bytes: number): number {
+  return value.length === utf8Bytes ? utf8Bytes : 2 * value.length;
+}
+
+/** The heap bytes of a value besides PROPERTY_MEMORY_OVERHEAD, given its encoded size after the kind. */
+function valueHeapBytes(typed: TypedValue, encodedBytes: number): number {
+  switch (typed.kind) {
+    case PropertyKind.STRING:
+    case PropertyKind.CHAR:
+      return stringHeapBytes(typed.value, encodedBytes - 4);
+    case PropertyKind.BYTES:
+      return BYTES_VALUE_MEMORY_OVERHEAD + typed.value.length;
+    default:
+      return 0;
   }
 }
 

@@ -107,8 +107,8 @@ export class PostOffice {
         if (shared === undefined) {
           shared = new RoutedMessage(message, message.encodedSize());
           routed.set(message.messageId, shared);
-          this.addressSize(message.address).add(shared.size);
         }
+        this.addressSize(message.address).add(shared.addressBytesFor(1));
         const reference = new MessageReference(shared, queue);
         reference.deliveryCount = deliveryCount;
         if (scheduledDeliveryTime > now) queue.schedule(reference, scheduledDeliveryTime);
@@ -305,7 +305,7 @@ export class PostOffice {
         for (const name of durableQueues)
           this.storage.updateScheduledDeliveryTime(name, message.messageId, time);
     }
-    this.addressSize(message.address).add(routed.size);
+    this.addressSize(message.address).add(routed.addressBytesFor(live.length));
     for (const queue of live) {
       const reference = new MessageReference(routed, queue);
       if (scheduled) queue.schedule(reference, time);
@@ -499,8 +499,7 @@ export class PostOffice {
     if (reference.message.durable && reference.queue.durable) {
       this.storage.storeAcknowledge(reference.queue.name, reference.message.messageId);
     }
-    if (--reference.routed.referenceCount === 0)
-      this.addressSize(reference.message.address).remove(reference.size);
+    this.addressSize(reference.message.address).remove(reference.routed.releaseReference());
   }
 }
 
