@@ -63,8 +63,8 @@ export class CoreMessage {
    * getMemoryEstimate), which is what an address' max-size-bytes bounds: the copy of the bytes it
    * arrived as (its body is a view of them), its decoded properties, which cost several times
    * their encoding, and its address and user id as strings (two bytes a character at most). A
-   * message built or changed here is counted as if it had arrived so, a bound for it too. O(1)
-   * for a message as decoded; otherwise it walks the properties once.
+   * message built or changed here is counted as if it had arrived so, a bound for it too. It
+   * walks the properties once (so does decoding them).
    */
   memoryEstimate(): number {
     const strings = 2 * (this.address.length + (this.userId?.length ?? 0));

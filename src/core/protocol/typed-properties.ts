@@ -62,10 +62,6 @@ export class TypedProperties {
   /** Created on the first set: most messages carry no properties, and decoding makes many. */
   private values: Map<string, TypedValue> | null = null;
   private stamp = ++lastStamp;
-  /** What decodeFrom read, valid while the content is as read (stamp `decodedStamp`). */
-  private decodedSize = 0;
-  private decodedContentBytes = 0;
-  private decodedStamp = 0;
 
   /**
    * Changes whenever the content changes, and differs between instances unless one is a copy of
@@ -115,16 +111,12 @@ export class TypedProperties {
     const copy = new TypedProperties();
     if (this.values !== null) copy.values = new Map(this.values);
     copy.stamp = this.stamp;
-    copy.decodedSize = this.decodedSize;
-    copy.decodedContentBytes = this.decodedContentBytes;
-    copy.decodedStamp = this.decodedStamp;
     return copy;
   }
 
   /** Exactly the bytes `encode` writes. */
   encodedSize(): number {
     if (this.values === null) return 4;
-    if (this.decodedStamp === this.stamp) return this.decodedSize;
     let size = 4;
     for (const [name, typed] of this.entries()) size += 4 + utf8Length(name) + 1 + valueSize(typed);
     return size;
@@ -132,18 +124,14 @@ export class TypedProperties {
 
   /**
    * At least what these properties cost in V8's heap: PROPERTY_MEMORY_OVERHEAD each, the
-   * characters of their names and values (see stringHeapBytes), and BYTES values' Buffers.
-   * O(1) for properties as decoded; otherwise it walks them.
+   * characters of their names and values (see stringHeapBytes), and BYTES values' Buffers. It
+   * walks them, as decoding did: the broker takes it once per message it routes.
    */
   memoryEstimate(): number {
     if (this.values === null) return 0;
-    let content = this.decodedContentBytes;
-    if (this.decodedStamp !== this.stamp) {
-      content = 0;
-      for (const [name, typed] of this.entries())
-        content += stringHeapBytes(name, utf8Length(name)) + valueHeapBytes(typed, valueSize(typed));
-    }
-    return this.size * PROPERTY_MEMORY_OVERHEAD + content;
+    let bytes = this.values.size * PROPERTY_MEMORY_OVERHEAD;
+    for (const [name, typed] of this.values) bytes += stringHeapBytes(name) + valueHeapBytes(typed);
+    return bytes;
   }
 
   encode(writer: BufferWriter): void {
@@ -161,28 +149,13 @@ export class TypedProperties {
     return properties;
   }
 
-  /**
-   * Adds the properties `encode` wrote (into an empty instance: a message being decoded), noting
-   * their encoded size and heap bytes so that the broker sizes a received message without
-   * walking its properties again.
-   */
+  /** Adds the properties `encode` wrote (into an empty instance: a message being decoded). */
   decodeFrom(reader: BufferReader): void {
-    const start = reader.position;
     const count = reader.readCount('property', MIN_PROPERTY_BYTES);
-    let content = 0;
     for (let i = 0; i < count; i++) {
-      const nameStart = reader.position;
       const name = reader.readRecurringString();
-      const valueStart = reader.position;
-      const typed = readTypedValue(reader);
-      // The encoding around them: a name's int length; a value's kind byte (and int length).
-      content += stringHeapBytes(name, valueStart - nameStart - 4);
-      content += valueHeapBytes(typed, reader.position - valueStart - 1);
-      this.set(name, typed);
+      this.set(name, readTypedValue(reader));
     }
-    this.decodedSize = reader.position - start;
-    this.decodedContentBytes = content;
-    this.decodedStamp = this.stamp;
   }
 }
 
@@ -249,21 +222,27 @@ function valueSize(typed: TypedValue): number {
   }
 }
 
+/** Strings up to this long are counted at two bytes a character unseen: cheaper than looking. */
+const UNSEEN_STRING_LENGTH = 64;
+
 /**
- * At least the bytes of `value`'s characters in V8's heap, given its length in UTF-8: one per
- * character when it is ASCII (then the lengths are equal), else at most two per UTF-16 unit (a
- * string with any character above U+00FF is two-byte throughout).
+ * At least the bytes of `value`'s characters in V8's heap: one per character when it is ASCII
+ * (then its UTF-8 length is its length), else at most two per UTF-16 unit (a string with any
+ * character above U+00FF is two-byte throughout). Its length in UTF-8 as it arrived would not
+ * do: bytes that are no UTF-8 decode one each to U+FFFD, a two-byte character.
  */
-function stringHeapBytes(value: string, utf8Bytes: number): number {
-  return value.length === utf8Bytes ? utf8Bytes : 2 * value.length;
+function stringHeapBytes(value: string): number {
+  const length = value.length;
+  if (length > UNSEEN_STRING_LENGTH && Buffer.byteLength(value) === length) return length;
+  return 2 * length;
 }
 
-/** The heap bytes of a value besides PROPERTY_MEMORY_OVERHEAD, given its encoded size after the kind. */
-function valueHeapBytes(typed: TypedValue, encodedBytes: number): number {
+/** The heap bytes of a value besides PROPERTY_MEMORY_OVERHEAD. */
+function valueHeapBytes(typed: TypedValue): number {
   switch (typed.kind) {
     case PropertyKind.STRING:
     case PropertyKind.CHAR:
-      return stringHeapBytes(typed.value, encodedBytes - 4);
+      return stringHeapBytes(typed.value);
     case PropertyKind.BYTES:
       return BYTES_VALUE_MEMORY_OVERHEAD + typed.value.length;
     default:
