@@ -63,8 +63,9 @@ export class CoreMessage {
    * getMemoryEstimate), which is what an address' max-size-bytes bounds: the copy of the bytes it
    * arrived as (its body is a view of them), its decoded properties, which cost several times
    * their encoding, and its address and user id as strings (two bytes a character at most). A
-   * message built or changed here is counted as if it had arrived so, a bound for it too. It
-   * walks the properties once (so does decoding them).
+   * message built or changed here holds no more than if it had arrived as it is now (a moved copy
+   * shares its original's body), so the same count bounds it. Walks the properties once, as
+   * decoding them did.
    */
   memoryEstimate(): number {
     const strings = 2 * (this.address.length + (this.userId?.length ?? 0));

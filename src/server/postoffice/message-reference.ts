@@ -5,8 +5,8 @@ import type { Queue } from './queue';
 /**
  * Heap bytes one reference costs in its address' size (HornetQ's MessageReferenceImpl estimate),
  * measured with bench/message-memory.mjs (Node 20, 64-bit): the MessageReference, its node in the
- * queue's list and, for a durable message, its entry in the in-memory storage. Counted per reference, so that a message routed to many subscriptions counts
- * for what each of them holds.
+ * queue's list and, for a durable message, its entry in the in-memory storage. Counted per
+ * reference, so that a message routed to many subscriptions counts for what each of them holds.
  */
 export const REFERENCE_MEMORY_ESTIMATE = 250;
 
@@ -32,7 +32,10 @@ export class RoutedMessage {
     this.memoryEstimate = message.memoryEstimate();
   }
 
-  /** What `references` new references add to the address' size (the message itself with the first). */
+  /**
+   * What `references` references about to be made add to the address' size: the message itself
+   * comes with the first.
+   */
   addressBytesFor(references: number): number {
     const message = this.referenceCount === 0 ? this.memoryEstimate : 0;
     return message + references * REFERENCE_MEMORY_ESTIMATE;
