@@ -109,8 +109,8 @@ export class PostOffice {
         if (shared === undefined) {
           shared = new RoutedMessage(message, message.encodedSize());
           routed.set(message.messageId, shared);
-          this.addressSizes.add(message.address, shared.size);
         }
+        this.addressSizes.add(message.address, shared.addressBytesFor(1));
         const reference = new MessageReference(shared, queue);
         reference.deliveryCount = deliveryCount;
         if (scheduledDeliveryTime > now) queue.schedule(reference, scheduledDeliveryTime);
@@ -313,7 +313,7 @@ export class PostOffice {
         for (const name of durableQueues)
           this.storage.updateScheduledDeliveryTime(name, message.messageId, time);
     }
-    this.addressSizes.add(message.address, routed.size);
+    this.addressSizes.add(message.address, routed.addressBytesFor(live.length));
     for (const queue of live) {
       const reference = new MessageReference(routed, queue);
       if (scheduled) queue.schedule(reference, time);
@@ -522,8 +522,7 @@ export class PostOffice {
     if (reference.message.durable && reference.queue.durable) {
       this.storage.storeAcknowledge(reference.queue.name, reference.message.messageId);
     }
-    if (--reference.routed.referenceCount === 0)
-      this.addressSizes.remove(reference.message.address, reference.size);
+    this.addressSizes.remove(reference.message.address, reference.routed.releaseReference());
   }
 }
 

@@ -7,7 +7,10 @@ import {
   type AddressSettings,
 } from '../../../src/server/postoffice/address-settings';
 import { MessageHeader } from '../../../src/server/postoffice/message-headers';
-import type { MessageReference } from '../../../src/server/postoffice/message-reference';
+import {
+  REFERENCE_MEMORY_ESTIMATE,
+  type MessageReference,
+} from '../../../src/server/postoffice/message-reference';
 import { PostOffice, type PostOfficeOptions } from '../../../src/server/postoffice/post-office';
 import { HandleStatus, type Queue, type QueueConsumer } from '../../../src/server/postoffice/queue';
 import { Transaction } from '../../../src/server/session/transaction';
@@ -488,6 +491,7 @@ describe('last-value queues from address settings', () => {
     expect(prices.isLastValue).toBe(true);
     expect(prices.snapshot().map((r) => r.message.body.toString())).toEqual(['2']);
     expect(plain.snapshot().map((r) => r.message.body.toString())).toEqual(['1', '2']);
-    expect(office.addressSize('prices.stock').size).toBe(prices.snapshot()[0]?.size);
+    const newest = prices.snapshot()[0]?.message as CoreMessage;
+    expect(office.addressSize('prices.stock').size).toBe(newest.memoryEstimate() + REFERENCE_MEMORY_ESTIMATE);
   });
 });
