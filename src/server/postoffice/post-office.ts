@@ -40,6 +40,17 @@ export interface PreparedRoute {
   duplicateId: string | null;
 }
 
+/**
+ * A transacted send, counted in its address' size from the send until its transaction ends (as in
+ * HornetQ, where the address grows at routing, in a transaction or not): an open transaction
+ * cannot grow the broker while its address reports room.
+ */
+export interface HeldSend {
+  route: PreparedRoute;
+  /** What it counts for in the address of its message until it is routed or rolled back. */
+  bytes: number;
+}
+
 export interface PostOfficeOptions {
   /** Ids each address' duplicate-id cache holds (id-cache-size). */
   idCacheSize: number;
@@ -287,11 +298,29 @@ export class PostOffice {
     return null;
   }
 
-  /** Routes the sends of a committed transaction, recording their duplicate ids (see findDuplicate). */
-  routeCommitted(routes: readonly PreparedRoute[]): void {
-    for (const route of routes) {
+  /** Counts a transacted send in its message's address until its transaction ends. */
+  hold(route: PreparedRoute): HeldSend {
+    const held = { route, bytes: route.message.encodedSize() };
+    this.addressSizes.add(route.message.address, held.bytes);
+    return held;
+  }
+
+  /** A transaction ended without routing these sends: they no longer count in their addresses. */
+  releaseHeld(sends: readonly HeldSend[]): void {
+    for (const { route, bytes } of sends) this.addressSizes.remove(route.message.address, bytes);
+  }
+
+  /**
+   * Routes the sends of a committed transaction, recording their duplicate ids (see findDuplicate).
+   * Each is routed before its hold is released, so that the address does not seem to have room in
+   * between (and let a waiting producer in) for what it is about to hold anyway.
+   */
+  routeCommitted(sends: readonly HeldSend[]): void {
+    for (const held of sends) {
+      const { route } = held;
       if (route.duplicateId !== null) this.recordDuplicateId(route.address, route.duplicateId);
       this.route(route);
+      this.releaseHeld([held]);
     }
   }
 

@@ -333,8 +333,8 @@ describe('duplicate detection', () => {
 
     const tx = new Transaction();
     tx.addAcknowledgements([consumed]);
-    tx.addSend(office.prepare(message('a', 'new', { properties: dupl('new') })));
-    tx.addSend(office.prepare(message('a', 'again', { properties: dupl('seen') })));
+    tx.addSend(office, office.prepare(message('a', 'new', { properties: dupl('new') })));
+    tx.addSend(office, office.prepare(message('a', 'again', { properties: dupl('seen') })));
     let error: unknown;
     try {
       tx.commit(office);
@@ -348,8 +348,8 @@ describe('duplicate detection', () => {
     expect(send(office, message('a', 'new', { properties: dupl('new') }))).toBe(1);
 
     const within = new Transaction();
-    within.addSend(office.prepare(message('a', '1', { properties: dupl('twice') })));
-    within.addSend(office.prepare(message('a', '2', { properties: dupl('twice') })));
+    within.addSend(office, office.prepare(message('a', '1', { properties: dupl('twice') })));
+    within.addSend(office, office.prepare(message('a', '2', { properties: dupl('twice') })));
     expect(() => within.commit(office)).toThrow(
       expect.objectContaining({ code: 'DUPLICATE_ID_REJECTED' }) as Error,
     );
@@ -359,12 +359,12 @@ describe('duplicate detection', () => {
     const { office } = setUp();
     queue(office, 'a');
     const rolledBack = new Transaction();
-    rolledBack.addSend(office.prepare(message('a', '1', { properties: dupl('r') })));
-    rolledBack.rollback();
+    rolledBack.addSend(office, office.prepare(message('a', '1', { properties: dupl('r') })));
+    rolledBack.rollback(office);
     expect(send(office, message('a', '2', { properties: dupl('r') }))).toBe(1);
 
     const committed = new Transaction();
-    committed.addSend(office.prepare(message('a', '3', { properties: dupl('c') })));
+    committed.addSend(office, office.prepare(message('a', '3', { properties: dupl('c') })));
     committed.commit(office);
     expect(send(office, message('a', '4', { properties: dupl('c') }))).toBe(0);
   });
