@@ -14,7 +14,7 @@ import {
   setOriginalHeaders,
   type MoveTargets,
 } from './message-copy';
-import { duplicateIdKey, scheduledDeliveryTime } from './message-headers';
+import { MessageHeader, duplicateIdKey, duplicateIdLength, scheduledDeliveryTime } from './message-headers';
 import { MessageReference, RoutedMessage } from './message-reference';
 import { Queue } from './queue';
 import { deliveriesExhausted, redeliveryDelay } from './redelivery';
@@ -60,6 +60,8 @@ export interface PostOfficeOptions {
   maxQueues: number;
   /** The longest queue name or address, in characters. */
   maxNameLength: number;
+  /** The longest duplicate-detection id, in characters (a string id) or bytes (a bytes id). */
+  maxDuplicateIdLength: number;
   logger: Logger;
 }
 
@@ -68,6 +70,7 @@ export const DEFAULT_POST_OFFICE_OPTIONS: Readonly<PostOfficeOptions> = Object.f
   persistIdCache: true,
   maxQueues: DEFAULT_BROKER_LIMITS.maxQueues,
   maxNameLength: DEFAULT_BROKER_LIMITS.maxNameLength,
+  maxDuplicateIdLength: DEFAULT_BROKER_LIMITS.maxDuplicateIdLength,
   logger: silentLogger,
 });
 
@@ -88,6 +91,7 @@ export class PostOffice {
   private readonly logger: Logger;
   private readonly maxQueues: number;
   private readonly maxNameLength: number;
+  private readonly maxDuplicateIdLength: number;
 
   constructor(
     private readonly storage: StorageManager,
@@ -95,7 +99,7 @@ export class PostOffice {
     readonly createFilter: FilterFactory,
     options: Partial<PostOfficeOptions> = {},
   ) {
-    const { idCacheSize, persistIdCache, maxQueues, maxNameLength, logger } = {
+    const { idCacheSize, persistIdCache, maxQueues, maxNameLength, maxDuplicateIdLength, logger } = {
       ...DEFAULT_POST_OFFICE_OPTIONS,
       ...options,
     };
@@ -103,6 +107,7 @@ export class PostOffice {
     this.duplicateIds = new DuplicateIdCaches(idCacheSize, storage, persistIdCache);
     this.maxQueues = maxQueues;
     this.maxNameLength = maxNameLength;
+    this.maxDuplicateIdLength = maxDuplicateIdLength;
     this.logger = logger;
   }
 
@@ -224,6 +229,19 @@ export class PostOffice {
     );
   }
 
+  /**
+   * Refuses a duplicate-detection id longer than the broker allows: each address remembers
+   * id-cache-size of them, so their length bounds what a cache can hold.
+   */
+  private checkDuplicateId(message: CoreMessage): void {
+    const length = duplicateIdLength(message);
+    if (length <= this.maxDuplicateIdLength) return;
+    throw new HornetQException(
+      'ILLEGAL_STATE',
+      `Message to ${message.address} refused: its duplicate-detection id (${MessageHeader.DUPLICATE_DETECTION_ID}) is ${length} long; the broker allows at most ${this.maxDuplicateIdLength} (maxDuplicateIdLength: characters of a string id, bytes of a bytes id)`,
+    );
+  }
+
   queuesBoundTo(address: string): readonly Queue[] {
     return this.bindings.get(address) ?? [];
   }
@@ -247,9 +265,10 @@ export class PostOffice {
    * Gives the message its id (and its expiration under expiry-delay) and picks its queues, without
    * delivering it yet: a transaction prepares at send time (so the id is fixed) and routes at
    * commit. A message no queue takes is headed for the dead-letter address under
-   * send-to-dla-on-no-route.
+   * send-to-dla-on-no-route. A duplicate id longer than the broker keeps is refused.
    */
   prepare(message: CoreMessage): PreparedRoute {
+    this.checkDuplicateId(message);
     const address = message.address;
     const settings = this.addressSettings.getMatch(address);
     message.messageId = this.storage.generateMessageId();
