@@ -1,5 +1,7 @@
 import { HornetQException, type Broker, type ClientSession, type ClientSessionFactory } from '../../src';
 import { CoreMessage, PacketType, type Packet } from '../../src/core/protocol';
+import { MessageHeader } from '../../src/core/protocol/message-header';
+import { PropertyKind } from '../../src/core/protocol/typed-properties';
 import type { AddressSettings } from '../../src/server/postoffice/address-settings';
 import { RAW_SESSION_CHANNEL, RawClient, createSessionPacket } from '../support/raw-client';
 import { receiveCount, sequenced, useTestBrokers, waitFor } from '../support/test-broker';
@@ -59,10 +61,15 @@ async function rawSession(
   return raw;
 }
 
-function rawSend(raw: RawClient): void {
+function rawSend(raw: RawClient, address = QUEUE, duplicateId?: string): void {
   const message = new CoreMessage();
-  message.address = QUEUE;
+  message.address = address;
   message.body = BODY;
+  if (duplicateId !== undefined)
+    message.properties.set(MessageHeader.DUPLICATE_DETECTION_ID, {
+      kind: PropertyKind.STRING,
+      value: duplicateId,
+    });
   raw.send(RAW_SESSION_CHANNEL, { type: PacketType.SESS_SEND, message, requiresResponse: false });
 }
 
@@ -172,6 +179,27 @@ describe('transacted sends count in their address from the send', () => {
       'the failed session to release what its transaction held',
     );
     expect(broker.postOffice.addressSizeCount).toBe(0);
+  });
+});
+
+describe('an open transaction keeps only sends its commit can route', () => {
+  const env = useTestBrokers();
+
+  test('transacted sends (with duplicate ids) to thousands of addresses without queues are neither kept nor counted', async () => {
+    const broker = await startWith(env, { addressFullPolicy: 'FAIL' });
+    const raw = await rawSession(env, broker, true);
+    for (let i = 0; i < 2_000; i++) rawSend(raw, `jms.queue.nowhere-${i}`, `id-${i}`);
+    rawSend(raw, QUEUE, 'real');
+    await roundTrip(raw);
+    expect(exceptions(raw)).toEqual([]);
+    // Only the send to the address with a queue is held, and counted there.
+    expect(broker.postOffice.addressSizeCount).toBe(1);
+    expect(addressBytes(broker)).toBeGreaterThan(BODY.length);
+    raw.send(RAW_SESSION_CHANNEL, { type: PacketType.SESS_COMMIT });
+    await roundTrip(raw);
+    expect(exceptions(raw)).toEqual([]);
+    expect(broker.postOffice.duplicateIdCacheCount).toBe(1);
+    expect(broker.listQueues().find((queue) => queue.name === QUEUE)?.messageCount).toBe(1);
   });
 });
 

@@ -317,8 +317,15 @@ export class PostOffice {
     return null;
   }
 
-  /** Counts a transacted send in its message's address until its transaction ends. */
-  hold(route: PreparedRoute): HeldSend {
+  /**
+   * Counts a transacted send in its message's address until its transaction ends. Null for one
+   * that its commit could do nothing with, which the transaction need not keep: no queue takes it
+   * (they were chosen at the send) and its address has no queue to remember its duplicate id.
+   * Kept sends are thus bounded by addresses with queues, each by its max-size-bytes.
+   */
+  hold(route: PreparedRoute): HeldSend | null {
+    const remembersId = route.duplicateId !== null && this.bindings.has(route.address);
+    if (route.queues.length === 0 && !remembersId) return null;
     const held = { route, bytes: route.message.encodedSize() };
     this.addressSizes.add(route.message.address, held.bytes);
     return held;

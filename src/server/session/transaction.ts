@@ -15,13 +15,10 @@ export class Transaction {
     return this.sends.length > 0 || this.acknowledgements.length > 0;
   }
 
-  /**
-   * Holds a send until commit. One that no queue takes is not kept unless its duplicate id must
-   * be checked and recorded at commit: routing it would do nothing (its queues were chosen now).
-   */
+  /** Holds a send until commit, unless its commit could do nothing with it (see PostOffice.hold). */
   addSend(postOffice: PostOffice, route: PreparedRoute): void {
-    if (route.queues.length === 0 && route.duplicateId === null) return;
-    this.sends.push(postOffice.hold(route));
+    const held = postOffice.hold(route);
+    if (held !== null) this.sends.push(held);
   }
 
   addAcknowledgements(references: readonly MessageReference[]): void {
