@@ -99,9 +99,11 @@ describe('transacted sends count in their address from the send', () => {
 
     const { sent, failure } = await sendUntilRefused(tx);
     expect(HornetQException.is(failure, 'ADDRESS_FULL')).toBe(true);
-    expect(sent * BODY.length).toBeGreaterThanOrEqual(LIMIT - BODY.length);
-    expect(sent * BODY.length).toBeLessThanOrEqual(LIMIT + 16 * KiB);
+    // Refused once the open transaction's sends fill the address, not after: each counts for at
+    // least its body and (with its headers and overhead) less than twice it.
     expect(addressBytes(broker)).toBeGreaterThanOrEqual(LIMIT);
+    expect(addressBytes(broker)).toBeLessThan(LIMIT + 2 * BODY.length);
+    expect(sent).toBeGreaterThan(LIMIT / (2 * BODY.length));
     expect((await tx.queueQuery(QUEUE)).messageCount).toBe(0);
 
     await tx.rollback();
@@ -139,8 +141,9 @@ describe('transacted sends count in their address from the send', () => {
     await tx.commit();
     const { messageCount } = await tx.queueQuery(QUEUE);
     expect(messageCount).toBeLessThan(40);
-    expect(messageCount * BODY.length).toBeGreaterThanOrEqual(LIMIT - BODY.length);
-    expect(messageCount * BODY.length).toBeLessThanOrEqual(LIMIT + BODY.length);
+    expect(messageCount).toBeGreaterThan(LIMIT / (2 * BODY.length));
+    expect(addressBytes(broker)).toBeGreaterThanOrEqual(LIMIT);
+    expect(addressBytes(broker)).toBeLessThan(LIMIT + 2 * BODY.length);
   });
 
   test('BLOCK: an honest transacted producer waits for credits once its open transaction fills the address', async () => {
