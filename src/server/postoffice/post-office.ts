@@ -339,14 +339,21 @@ export class PostOffice {
   /**
    * Routes the sends of a committed transaction, recording their duplicate ids (see findDuplicate).
    * Each is routed before its hold is released, so that the address does not seem to have room in
-   * between (and let a waiting producer in) for what it is about to hold anyway.
+   * between (and let a waiting producer in) for what it is about to hold anyway. Should routing
+   * throw (storage), the sends not routed are released all the same.
    */
   routeCommitted(sends: readonly HeldSend[]): void {
-    for (const held of sends) {
-      const { route } = held;
-      if (route.duplicateId !== null) this.recordDuplicateId(route.address, route.duplicateId);
-      this.route(route);
-      this.releaseHeld([held]);
+    let routed = 0;
+    try {
+      for (; routed < sends.length; routed++) {
+        const held = sends[routed] as HeldSend;
+        const { route } = held;
+        if (route.duplicateId !== null) this.recordDuplicateId(route.address, route.duplicateId);
+        this.route(route);
+        this.releaseHeld([held]);
+      }
+    } finally {
+      this.releaseHeld(sends.slice(routed));
     }
   }
 
