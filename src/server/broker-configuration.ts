@@ -80,6 +80,11 @@ export interface BrokerConfiguration {
   maxQueues: number;
   /** Ours: the longest queue name or address, in characters (from clients and from configuration). */
   maxNameLength: number;
+  /**
+   * Ours: the longest duplicate-detection id (_HQ_DUPL_ID) a message may carry: characters of a
+   * string id, bytes of a bytes id. Each address remembers id-cache-size of them.
+   */
+  maxDuplicateIdLength: number;
   /** Where durable state lives; an in-memory store when absent. */
   storage?: StorageManager;
   logger?: Logger;
@@ -100,6 +105,7 @@ export type BrokerLimits = Pick<
   | 'maxLargeMessageBytesPerConnection'
   | 'maxQueues'
   | 'maxNameLength'
+  | 'maxDuplicateIdLength'
 >;
 
 /** Ours: generous for any honest client, yet a bound on what one (or all) can make the broker hold. */
@@ -114,6 +120,8 @@ export const DEFAULT_BROKER_LIMITS: Readonly<BrokerLimits> = Object.freeze({
   maxLargeMessageBytesPerConnection: 200 * 1024 * 1024,
   maxQueues: 100_000,
   maxNameLength: 4_096,
+  // A UUID is 36 characters; 512 bounds each address' cache to id-cache-size × 512.
+  maxDuplicateIdLength: 512,
 });
 
 /** HornetQ's defaults where HornetQ has one. */
@@ -285,5 +293,11 @@ function limitProblems(config: BrokerConfiguration): string[] {
     ),
     ...rangeProblem('maxQueues (max-queues)', config.maxQueues, 1, MAX_INT),
     ...rangeProblem('maxNameLength (max-name-length)', config.maxNameLength, 1, MAX_NAME_LENGTH),
+    ...rangeProblem(
+      'maxDuplicateIdLength (max-duplicate-id-length)',
+      config.maxDuplicateIdLength,
+      1,
+      MAX_NAME_LENGTH,
+    ),
   ];
 }

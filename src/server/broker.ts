@@ -244,6 +244,7 @@ export class Broker implements BrokerServices {
       persistIdCache: this.config.persistIdCache,
       maxQueues: this.config.maxQueues,
       maxNameLength: this.config.maxNameLength,
+      maxDuplicateIdLength: this.config.maxDuplicateIdLength,
       logger: this.logger,
     });
     office.load();

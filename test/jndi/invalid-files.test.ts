@@ -443,6 +443,13 @@ const SERVER_CASES: Array<[string, string, number, string, string]> = [
     '',
   ],
   [
+    '<address-settings>\n<address-setting match="#"><max-size-bytes-reject-threshold>-2</max-size-bytes-reject-threshold></address-setting></address-settings>',
+    'max-size-bytes-reject-threshold',
+    4,
+    'must be -1 or greater than or equal to 0 (actual value: -2)',
+    '',
+  ],
+  [
     '<address-settings>\n<address-setting match="#"><address-full-policy>SPILL</address-full-policy></address-setting></address-settings>',
     'address-full-policy',
     4,

@@ -38,7 +38,8 @@ describe('resource limits in hornetq-configuration.xml', () => {
   <max-consumers-per-connection>500</max-consumers-per-connection>
   <max-producers-per-connection>700</max-producers-per-connection>
   <max-large-message-bytes-per-connection>52428800</max-large-message-bytes-per-connection>
-  <max-queues>2000</max-queues>`);
+  <max-queues>2000</max-queues>
+  <max-duplicate-id-length>64</max-duplicate-id-length>`);
     const broker = brokerConfigurationOf(
       config,
       parseJmsConfiguration('<configuration xmlns="urn:hornetq"/>', JMS_FILE, { env: {}, server: config }),
@@ -56,6 +57,7 @@ describe('resource limits in hornetq-configuration.xml', () => {
       maxLargeMessageBytesPerConnection: 52_428_800,
       maxQueues: 2_000,
       maxNameLength: 4_096,
+      maxDuplicateIdLength: 64,
     });
     expect(config.warnings).toEqual([]);
   });
@@ -65,6 +67,7 @@ describe('resource limits in hornetq-configuration.xml', () => {
     ['max-client-connection-ttl', '-1', 'must be greater than 0 (actual value: -1)'],
     ['max-queues', 'many', "requires a valid Integer value, but 'many' cannot be parsed as an Integer"],
     ['max-name-length', '2000000', 'must be at most 1048576 characters (actual value: 2000000)'],
+    ['max-duplicate-id-length', '0', 'must be greater than 0 (actual value: 0)'],
   ])('<%s>%s</…> is refused at its line', (element, value, message) => {
     const error = failure(() => server(`  <${element}>${value}</${element}>`));
     expect(error.problems).toEqual([

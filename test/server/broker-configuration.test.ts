@@ -103,6 +103,7 @@ describe('broker configuration: resource limits', () => {
       maxLargeMessageBytesPerConnection: 200 * 1024 * 1024,
       maxQueues: 100_000,
       maxNameLength: 4_096,
+      maxDuplicateIdLength: 512,
     });
   });
 
@@ -140,6 +141,10 @@ describe('broker configuration: resource limits', () => {
     [
       { maxNameLength: 2 * 1024 * 1024 },
       /maxNameLength \(max-name-length\) must be an integer in 1\.\.1048576 \(actual value: 2097152\)/,
+    ],
+    [
+      { maxDuplicateIdLength: 0 },
+      /maxDuplicateIdLength \(max-duplicate-id-length\) must be an integer in 1\.\.1048576 \(actual value: 0\)/,
     ],
   ])('refuses %j naming the setting, the value and the range', (overrides, expected) => {
     expect(problemsOf(overrides)).toMatch(expected);

@@ -16,7 +16,7 @@ export const RAW_SESSION_CHANNEL = 10;
 /** A CREATESESSION as a well-behaved client sends it, for a session on `channelId`. */
 export function createSessionPacket(
   channelId = RAW_SESSION_CHANNEL,
-  options: { windowSize?: number; correlationId?: number } = {},
+  options: { windowSize?: number; correlationId?: number; transacted?: boolean } = {},
 ): Packet {
   return {
     type: PacketType.CREATESESSION,
@@ -28,8 +28,8 @@ export function createSessionPacket(
     password: null,
     minLargeMessageSize: 100 * 1024,
     xa: false,
-    autoCommitSends: true,
-    autoCommitAcks: true,
+    autoCommitSends: options.transacted !== true,
+    autoCommitAcks: options.transacted !== true,
     preAcknowledge: false,
     windowSize: options.windowSize ?? -1,
     defaultAddress: null,

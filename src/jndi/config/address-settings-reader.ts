@@ -24,6 +24,10 @@ const SETTINGS = new Map<string, Setting>([
     { spec: { kind: 'int', check: MINUS_ONE_OR_GE_ZERO }, field: 'maxDeliveryAttempts' },
   ],
   ['max-size-bytes', { spec: { kind: 'long', check: MINUS_ONE_OR_GE_ZERO }, field: 'maxSizeBytes' }],
+  [
+    'max-size-bytes-reject-threshold',
+    { spec: { kind: 'long', check: MINUS_ONE_OR_GE_ZERO }, field: 'maxSizeBytesRejectThreshold' },
+  ],
   ['address-full-policy', { spec: { kind: ['PAGE', 'DROP', 'BLOCK', 'FAIL'] }, field: 'addressFullPolicy' }],
   ['last-value-queue', { spec: { kind: 'boolean' }, field: 'lastValueQueue' }],
   ['send-to-dla-on-no-route', { spec: { kind: 'boolean' }, field: 'sendToDlaOnNoRoute' }],

@@ -79,6 +79,10 @@ export const LIMIT_ELEMENTS: ReadonlyMap<string, { field: keyof BrokerLimits; sp
   ],
   ['max-queues', { field: 'maxQueues', spec: int(GT_ZERO) }],
   ['max-name-length', { field: 'maxNameLength', spec: int(both(GT_ZERO, AT_MOST_NAME_LENGTH)) }],
+  [
+    'max-duplicate-id-length',
+    { field: 'maxDuplicateIdLength', spec: int(both(GT_ZERO, AT_MOST_NAME_LENGTH)) },
+  ],
 ] as const);
 
 /**

@@ -5,6 +5,13 @@ export interface AddressSettings {
   /** Bytes of messages the address may hold; -1 for no limit. */
   maxSizeBytes: number;
   addressFullPolicy: AddressFullPolicy;
+  /**
+   * BLOCK holds back only clients that wait for producer credits: a send to a BLOCK address that
+   * already holds more than this many bytes is refused (ADDRESS_FULL), which stops a client that
+   * sends without credits. -1 derives it: max-size-bytes plus REJECT_HEADROOM_BYTES (no limit when
+   * max-size-bytes is -1). Artemis' max-size-bytes-reject-threshold.
+   */
+  maxSizeBytesRejectThreshold: number;
   /** Where a message goes after max-delivery-attempts failed deliveries; null drops it. */
   deadLetterAddress: string | null;
   /** Where expired messages go; null drops them. */
@@ -29,6 +36,7 @@ export interface AddressSettings {
 export const DEFAULT_ADDRESS_SETTINGS: Readonly<AddressSettings> = Object.freeze({
   maxSizeBytes: -1,
   addressFullPolicy: 'PAGE',
+  maxSizeBytesRejectThreshold: -1,
   deadLetterAddress: null,
   expiryAddress: null,
   expiryDelay: -1,
@@ -39,6 +47,15 @@ export const DEFAULT_ADDRESS_SETTINGS: Readonly<AddressSettings> = Object.freeze
   sendToDlaOnNoRoute: false,
   lastValueQueue: false,
 });
+
+/**
+ * How far past max-size-bytes a BLOCK address may go before sends are refused, when its reject
+ * threshold is derived. An honest client sends only with credits, and none are granted while the
+ * address is full, so it overshoots by at most the credits it held when the address filled: one
+ * producer window per session sending there (64 KiB by default) or one message larger than that.
+ * 64 MiB covers a thousand such sessions at once; a client ignoring credits stops here.
+ */
+export const REJECT_HEADROOM_BYTES = 64 * 1024 * 1024;
 
 /** The settings that send a message to another address (a move: see message-copy.ts). */
 export type MoveSetting = 'deadLetterAddress' | 'expiryAddress';
@@ -53,6 +70,11 @@ const isAddress = (v: unknown): boolean => v === null || (typeof v === 'string' 
 /** What each setting accepts; a setting left out of a match is not checked (it inherits). */
 const RULES: Rule[] = [
   ['maxSizeBytes', (v) => isInteger(v) && v >= -1, '-1 or an integer >= 0'],
+  [
+    'maxSizeBytesRejectThreshold',
+    (v) => isInteger(v) && v >= -1,
+    '-1 (derived from max-size-bytes) or an integer >= 0',
+  ],
   ['addressFullPolicy', (v) => FULL_POLICIES.includes(v as AddressFullPolicy), FULL_POLICIES.join(', ')],
   ['deadLetterAddress', isAddress, 'null or a non-empty address'],
   ['expiryAddress', isAddress, 'null or a non-empty address'],

@@ -1,5 +1,4 @@
-import type { AddressSettings } from './address-settings';
-import { AddressSize } from './address-size';
+import { AddressSize, type AddressSizeSettings } from './address-size';
 
 /**
  * The sizes of the addresses that hold messages. Clients name addresses freely (a send, a request
@@ -10,11 +9,7 @@ import { AddressSize } from './address-size';
 export class AddressSizeTable {
   private readonly held = new Map<string, AddressSize>();
 
-  constructor(
-    private readonly settingsFor: (
-      address: string,
-    ) => Pick<AddressSettings, 'maxSizeBytes' | 'addressFullPolicy'>,
-  ) {}
+  constructor(private readonly settingsFor: (address: string) => AddressSizeSettings) {}
 
   /** Addresses kept: those with messages counted (or producers waiting for them to leave). */
   get count(): number {

@@ -1,4 +1,13 @@
-import type { AddressSettings } from './address-settings';
+import { REJECT_HEADROOM_BYTES, type AddressSettings } from './address-settings';
+
+/** The settings an address' size is checked against. */
+export type AddressSizeSettings = Pick<
+  AddressSettings,
+  'maxSizeBytes' | 'addressFullPolicy' | 'maxSizeBytesRejectThreshold'
+>;
+
+/** What becomes of a message sent to an address now (see AddressSize.admit). */
+export type SendAdmission = 'accept' | 'drop' | 'refuse';
 
 /**
  * Bytes of messages an address holds, against its max-size-bytes. Producers get credits only
@@ -10,7 +19,7 @@ export class AddressSize {
 
   constructor(
     readonly address: string,
-    private readonly settings: Pick<AddressSettings, 'maxSizeBytes' | 'addressFullPolicy'>,
+    private readonly settings: AddressSizeSettings,
   ) {}
 
   get size(): number {
@@ -23,6 +32,37 @@ export class AddressSize {
 
   isFull(): boolean {
     return this.settings.maxSizeBytes >= 0 && this.bytes >= this.settings.maxSizeBytes;
+  }
+
+  /**
+   * Whether a send may add to the address now. A full address refuses it under FAIL and drops it
+   * under DROP. Under BLOCK honest clients are held back by credits, so a send is refused only
+   * past the reject threshold, which only a client that ignores credits reaches.
+   */
+  admit(): SendAdmission {
+    const full = this.isFull();
+    switch (this.settings.addressFullPolicy) {
+      case 'FAIL':
+        return full ? 'refuse' : 'accept';
+      case 'DROP':
+        return full ? 'drop' : 'accept';
+      case 'BLOCK':
+        return this.beyondRejectThreshold() ? 'refuse' : 'accept';
+      case 'PAGE':
+        return 'accept';
+    }
+  }
+
+  /** The size past which a BLOCK address refuses sends, or -1 for none. */
+  get rejectThreshold(): number {
+    const { maxSizeBytes, maxSizeBytesRejectThreshold } = this.settings;
+    if (maxSizeBytesRejectThreshold >= 0) return maxSizeBytesRejectThreshold;
+    return maxSizeBytes < 0 ? -1 : maxSizeBytes + REJECT_HEADROOM_BYTES;
+  }
+
+  private beyondRejectThreshold(): boolean {
+    const threshold = this.rejectThreshold;
+    return threshold >= 0 && this.bytes > threshold;
   }
 
   add(bytes: number): void {

@@ -30,6 +30,17 @@ function propertyKey(message: CoreMessage, name: string): string | null {
   return null;
 }
 
+/**
+ * The length of the duplicate-detection id as its address would keep it: characters of a STRING
+ * id, bytes of a BYTES one; 0 when the message has none (or one of another type, which is ignored).
+ */
+export function duplicateIdLength(message: CoreMessage): number {
+  const value = message.properties.get(MessageHeader.DUPLICATE_DETECTION_ID);
+  if (value === undefined) return 0;
+  if (value.kind === PropertyKind.STRING || value.kind === PropertyKind.BYTES) return value.value.length;
+  return 0;
+}
+
 /** The duplicate-detection id as a cache key (see propertyKey), or null. */
 export function duplicateIdKey(message: CoreMessage): string | null {
   return propertyKey(message, MessageHeader.DUPLICATE_DETECTION_ID);

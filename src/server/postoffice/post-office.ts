@@ -14,7 +14,7 @@ import {
   setOriginalHeaders,
   type MoveTargets,
 } from './message-copy';
-import { duplicateIdKey, scheduledDeliveryTime } from './message-headers';
+import { MessageHeader, duplicateIdKey, duplicateIdLength, scheduledDeliveryTime } from './message-headers';
 import { MessageReference, RoutedMessage } from './message-reference';
 import { Queue } from './queue';
 import { deliveriesExhausted, redeliveryDelay } from './redelivery';
@@ -40,6 +40,17 @@ export interface PreparedRoute {
   duplicateId: string | null;
 }
 
+/**
+ * A transacted send, counted in its address' size from the send until its transaction ends (as in
+ * HornetQ, where the address grows at routing, in a transaction or not): an open transaction
+ * cannot grow the broker while its address reports room.
+ */
+export interface HeldSend {
+  route: PreparedRoute;
+  /** What it counts for in the address of its message until it is routed or rolled back. */
+  bytes: number;
+}
+
 export interface PostOfficeOptions {
   /** Ids each address' duplicate-id cache holds (id-cache-size). */
   idCacheSize: number;
@@ -49,6 +60,8 @@ export interface PostOfficeOptions {
   maxQueues: number;
   /** The longest queue name or address, in characters. */
   maxNameLength: number;
+  /** The longest duplicate-detection id, in characters (a string id) or bytes (a bytes id). */
+  maxDuplicateIdLength: number;
   logger: Logger;
 }
 
@@ -57,6 +70,7 @@ export const DEFAULT_POST_OFFICE_OPTIONS: Readonly<PostOfficeOptions> = Object.f
   persistIdCache: true,
   maxQueues: DEFAULT_BROKER_LIMITS.maxQueues,
   maxNameLength: DEFAULT_BROKER_LIMITS.maxNameLength,
+  maxDuplicateIdLength: DEFAULT_BROKER_LIMITS.maxDuplicateIdLength,
   logger: silentLogger,
 });
 
@@ -77,6 +91,7 @@ export class PostOffice {
   private readonly logger: Logger;
   private readonly maxQueues: number;
   private readonly maxNameLength: number;
+  private readonly maxDuplicateIdLength: number;
 
   constructor(
     private readonly storage: StorageManager,
@@ -84,7 +99,7 @@ export class PostOffice {
     readonly createFilter: FilterFactory,
     options: Partial<PostOfficeOptions> = {},
   ) {
-    const { idCacheSize, persistIdCache, maxQueues, maxNameLength, logger } = {
+    const { idCacheSize, persistIdCache, maxQueues, maxNameLength, maxDuplicateIdLength, logger } = {
       ...DEFAULT_POST_OFFICE_OPTIONS,
       ...options,
     };
@@ -92,6 +107,7 @@ export class PostOffice {
     this.duplicateIds = new DuplicateIdCaches(idCacheSize, storage, persistIdCache);
     this.maxQueues = maxQueues;
     this.maxNameLength = maxNameLength;
+    this.maxDuplicateIdLength = maxDuplicateIdLength;
     this.logger = logger;
   }
 
@@ -213,6 +229,19 @@ export class PostOffice {
     );
   }
 
+  /**
+   * Refuses a duplicate-detection id longer than the broker allows: each address remembers
+   * id-cache-size of them, so their length bounds what a cache can hold.
+   */
+  private checkDuplicateId(message: CoreMessage): void {
+    const length = duplicateIdLength(message);
+    if (length <= this.maxDuplicateIdLength) return;
+    throw new HornetQException(
+      'ILLEGAL_STATE',
+      `Message to ${message.address} refused: its duplicate-detection id (${MessageHeader.DUPLICATE_DETECTION_ID}) is ${length} long; the broker allows at most ${this.maxDuplicateIdLength} (maxDuplicateIdLength: characters of a string id, bytes of a bytes id)`,
+    );
+  }
+
   queuesBoundTo(address: string): readonly Queue[] {
     return this.bindings.get(address) ?? [];
   }
@@ -236,9 +265,10 @@ export class PostOffice {
    * Gives the message its id (and its expiration under expiry-delay) and picks its queues, without
    * delivering it yet: a transaction prepares at send time (so the id is fixed) and routes at
    * commit. A message no queue takes is headed for the dead-letter address under
-   * send-to-dla-on-no-route.
+   * send-to-dla-on-no-route. A duplicate id longer than the broker keeps is refused.
    */
   prepare(message: CoreMessage): PreparedRoute {
+    this.checkDuplicateId(message);
     const address = message.address;
     const settings = this.addressSettings.getMatch(address);
     message.messageId = this.storage.generateMessageId();
@@ -287,11 +317,43 @@ export class PostOffice {
     return null;
   }
 
-  /** Routes the sends of a committed transaction, recording their duplicate ids (see findDuplicate). */
-  routeCommitted(routes: readonly PreparedRoute[]): void {
-    for (const route of routes) {
-      if (route.duplicateId !== null) this.recordDuplicateId(route.address, route.duplicateId);
-      this.route(route);
+  /**
+   * Counts a transacted send in its message's address until its transaction ends. Null for one
+   * that its commit could do nothing with, which the transaction need not keep: no queue takes it
+   * (they were chosen at the send) and its address has no queue to remember its duplicate id.
+   * Kept sends are thus bounded by addresses with queues, each by its max-size-bytes.
+   */
+  hold(route: PreparedRoute): HeldSend | null {
+    const remembersId = route.duplicateId !== null && this.bindings.has(route.address);
+    if (route.queues.length === 0 && !remembersId) return null;
+    const held = { route, bytes: route.message.encodedSize() };
+    this.addressSizes.add(route.message.address, held.bytes);
+    return held;
+  }
+
+  /** A transaction ended without routing these sends: they no longer count in their addresses. */
+  releaseHeld(sends: readonly HeldSend[]): void {
+    for (const { route, bytes } of sends) this.addressSizes.remove(route.message.address, bytes);
+  }
+
+  /**
+   * Routes the sends of a committed transaction, recording their duplicate ids (see findDuplicate).
+   * Each is routed before its hold is released, so that the address does not seem to have room in
+   * between (and let a waiting producer in) for what it is about to hold anyway. Should routing
+   * throw (storage), the sends not routed are released all the same.
+   */
+  routeCommitted(sends: readonly HeldSend[]): void {
+    let routed = 0;
+    try {
+      for (; routed < sends.length; routed++) {
+        const held = sends[routed] as HeldSend;
+        const { route } = held;
+        if (route.duplicateId !== null) this.recordDuplicateId(route.address, route.duplicateId);
+        this.route(route);
+        this.releaseHeld([held]);
+      }
+    } finally {
+      this.releaseHeld(sends.slice(routed));
     }
   }
 

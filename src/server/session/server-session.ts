@@ -12,6 +12,7 @@ import { largeBodyChunks } from '../../core/protocol/large-body-chunks';
 import { LargeMessageAssembler } from '../../core/protocol/large-message-assembler';
 import { PacketType } from '../../core/protocol/packet-type';
 import type { Channel, Logger } from '../../core/remoting';
+import type { AddressSize } from '../postoffice/address-size';
 import type { MessageReference } from '../postoffice/message-reference';
 import type { PostOffice, PreparedRoute } from '../postoffice/post-office';
 import {
@@ -281,14 +282,13 @@ export class ServerSession {
   private send({ message }: SessionSend): void {
     this.postOffice.checkName('address', message.address);
     const addressSize = this.postOffice.addressSize(message.address);
-    if (addressSize.isFull() && addressSize.policy === 'FAIL') {
-      throw new HornetQException('ADDRESS_FULL', `Address ${message.address} is full`);
-    }
-    if (addressSize.isFull() && addressSize.policy === 'DROP') return;
+    const admission = addressSize.admit();
+    if (admission === 'refuse') throw addressFull(addressSize);
+    if (admission === 'drop') return;
     const route = this.postOffice.prepare(message);
     this.refuseUndeliverable(route);
     if (this.autoCommitSends) this.postOffice.send(route);
-    else this.requireTransaction().addSend(route);
+    else this.requireTransaction().addSend(this.postOffice, route);
   }
 
   /**
@@ -520,7 +520,7 @@ export class ServerSession {
    * delivery count undone. The client stops the session first, so nothing is in flight.
    */
   private rollback(seenConsumerIds: readonly number[]): void {
-    const delivered = this.transaction?.rollback() ?? [];
+    const delivered = this.transaction?.rollback(this.postOffice) ?? [];
     const unseen: MessageReference[] = [];
     for (const consumer of this.consumers.values()) {
       const taken = consumer.takeBackDelivering(seenConsumerIds.includes(consumer.id) ? 1 : 0);
@@ -539,7 +539,7 @@ export class ServerSession {
     if (this.closed) return;
     this.closed = true;
     this.largeMessages.abandon();
-    const delivered: MessageReference[] = this.transaction?.rollback() ?? [];
+    const delivered: MessageReference[] = this.transaction?.rollback(this.postOffice) ?? [];
     const unseen: MessageReference[] = [];
     for (const consumer of this.consumers.values()) {
       consumer.close();
@@ -610,6 +610,20 @@ function expectsResponse(packet: Packet): boolean {
     default:
       return false;
   }
+}
+
+/**
+ * The refusal of a send to a full address: FAIL's at max-size-bytes, BLOCK's past the reject
+ * threshold (a client sending without the credits that would have made it wait).
+ */
+function addressFull(addressSize: AddressSize): HornetQException {
+  if (addressSize.policy === 'BLOCK') {
+    return new HornetQException(
+      'ADDRESS_FULL',
+      `Address ${addressSize.address} is full: it holds ${addressSize.size} bytes, over its reject threshold of ${addressSize.rejectThreshold} (max-size-bytes-reject-threshold); under BLOCK a producer must wait for credits`,
+    );
+  }
+  return new HornetQException('ADDRESS_FULL', `Address ${addressSize.address} is full`);
 }
 
 /** The refusal of a message whose delivery frame would exceed the frame cap. */

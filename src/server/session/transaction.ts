@@ -1,21 +1,24 @@
 import type { MessageReference } from '../postoffice/message-reference';
-import type { PostOffice, PreparedRoute } from '../postoffice/post-office';
+import type { HeldSend, PostOffice, PreparedRoute } from '../postoffice/post-office';
 
 /**
- * A local transaction: sends held until commit, acknowledgements applied at commit. A rollback
+ * A local transaction: sends held until commit, acknowledgements applied at commit. Held sends
+ * count in their addresses' sizes from the send (see PostOffice.hold). A rollback
  * returns the acknowledged messages to the head of their queues, in the order they were received,
  * with their delivery count kept (so they come back marked redelivered).
  */
 export class Transaction {
-  private sends: PreparedRoute[] = [];
+  private sends: HeldSend[] = [];
   private acknowledgements: MessageReference[] = [];
 
   get hasWork(): boolean {
     return this.sends.length > 0 || this.acknowledgements.length > 0;
   }
 
-  addSend(route: PreparedRoute): void {
-    this.sends.push(route);
+  /** Holds a send until commit, unless its commit could do nothing with it (see PostOffice.hold). */
+  addSend(postOffice: PostOffice, route: PreparedRoute): void {
+    const held = postOffice.hold(route);
+    if (held !== null) this.sends.push(held);
   }
 
   addAcknowledgements(references: readonly MessageReference[]): void {
@@ -29,8 +32,9 @@ export class Transaction {
    */
   commit(postOffice: PostOffice): void {
     const { sends, acknowledgements } = this.take();
-    const duplicate = postOffice.findDuplicate(sends);
+    const duplicate = postOffice.findDuplicate(sends.map((held) => held.route));
     if (duplicate !== null) {
+      postOffice.releaseHeld(sends);
       postOffice.cancel(acknowledgements);
       throw duplicate;
     }
@@ -38,12 +42,17 @@ export class Transaction {
     for (const reference of acknowledgements) reference.queue.acknowledge(reference);
   }
 
-  /** Forgets the sends and returns the acknowledged messages, for the caller to cancel. */
-  rollback(): MessageReference[] {
-    return this.take().acknowledgements;
+  /**
+   * Forgets the sends (their addresses no longer count them) and returns the acknowledged
+   * messages, for the caller to cancel.
+   */
+  rollback(postOffice: PostOffice): MessageReference[] {
+    const { sends, acknowledgements } = this.take();
+    postOffice.releaseHeld(sends);
+    return acknowledgements;
   }
 
-  private take(): { sends: PreparedRoute[]; acknowledgements: MessageReference[] } {
+  private take(): { sends: HeldSend[]; acknowledgements: MessageReference[] } {
     const taken = { sends: this.sends, acknowledgements: this.acknowledgements };
     this.sends = [];
     this.acknowledgements = [];

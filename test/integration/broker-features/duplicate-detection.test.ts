@@ -1,4 +1,7 @@
 import { HornetQException, InMemoryStorage, type ClientProducer, type ClientSession } from '../../../src';
+import { MessageHeader } from '../../../src/core/protocol/message-header';
+import { PropertyKind } from '../../../src/core/protocol/typed-properties';
+import { DEFAULT_BROKER_LIMITS } from '../../../src/server/broker-configuration';
 import { useTestBrokers } from '../../support/test-broker';
 import { drainBodies, queues, queueStats, text, transacted } from './support';
 
@@ -158,5 +161,57 @@ describe('duplicate detection', () => {
     const session = await (await env.connect(broker)).createSession();
     await session.createProducer(Q).send(text('after restart', { duplicateId: 'R' }));
     expect(await consumeAll(session)).toEqual(expected);
+  });
+
+  test('a duplicate id longer than maxDuplicateIdLength is refused, naming the limit; ids up to it are kept', async () => {
+    const broker = await env.startBroker({ queues: queues(Q), maxDuplicateIdLength: 40 });
+    const factory = await env.connect(broker);
+    const session = await factory.createSession();
+    const producer = session.createProducer(Q);
+    const uuid = '123e4567-e89b-12d3-a456-426614174000';
+    await producer.send(text('uuid', { duplicateId: uuid }));
+    await producer.send(text('40', { duplicateId: 'x'.repeat(40) }));
+    const refusal = (sent: Promise<void>): Promise<unknown> =>
+      sent.then(
+        () => null,
+        (error: unknown) => error,
+      );
+    const long = await refusal(producer.send(text('41', { duplicateId: 'x'.repeat(41) })));
+    expect(HornetQException.is(long, 'ILLEGAL_STATE')).toBe(true);
+    expect((long as Error).message).toMatch(
+      /duplicate-detection id \(_HQ_DUPL_ID\) is 41 long; the broker allows at most 40 \(maxDuplicateIdLength/,
+    );
+
+    // A bytes id counts its bytes; a transacted send is refused at the send too.
+    const bytes = text('bytes');
+    bytes.properties.set(MessageHeader.DUPLICATE_DETECTION_ID, {
+      kind: PropertyKind.BYTES,
+      value: Buffer.alloc(41, 7),
+    });
+    expect(HornetQException.is(await refusal(producer.send(bytes)), 'ILLEGAL_STATE')).toBe(true);
+    const tx = await transacted(factory);
+    const txProducer = tx.createProducer(Q);
+    expect(
+      HornetQException.is(
+        await refusal(txProducer.send(text('tx', { duplicateId: 'y'.repeat(41) }))),
+        'ILLEGAL_STATE',
+      ),
+    ).toBe(true);
+    await tx.commit();
+
+    // The session carries on; only the ids within the limit were kept (their repeats are dropped).
+    await producer.send(text('uuid again', { duplicateId: uuid }));
+    await producer.send(text('40 again', { duplicateId: 'x'.repeat(40) }));
+    expect(await consumeAll(session)).toEqual(['uuid', '40']);
+  });
+
+  test('by default a duplicate id may be 512 long', async () => {
+    expect(DEFAULT_BROKER_LIMITS.maxDuplicateIdLength).toBe(512);
+    const broker = await env.startBroker({ queues: queues(Q) });
+    const producer = (await (await env.connect(broker)).createSession()).createProducer(Q);
+    await expect(producer.send(text('512', { duplicateId: 'z'.repeat(512) }))).resolves.toBeUndefined();
+    await expect(producer.send(text('513', { duplicateId: 'z'.repeat(513) }))).rejects.toMatchObject({
+      code: 'ILLEGAL_STATE',
+    });
   });
 });

@@ -89,6 +89,7 @@ describe('AddressSettingsRepository', () => {
     expect(DEFAULT_ADDRESS_SETTINGS).toEqual({
       maxSizeBytes: -1,
       addressFullPolicy: 'PAGE',
+      maxSizeBytesRejectThreshold: -1,
       deadLetterAddress: null,
       expiryAddress: null,
       expiryDelay: -1,
