@@ -15,7 +15,7 @@ import {
   type MoveTargets,
 } from './message-copy';
 import { MessageHeader, duplicateIdKey, duplicateIdLength, scheduledDeliveryTime } from './message-headers';
-import { MessageReference, RoutedMessage } from './message-reference';
+import { MessageReference, REFERENCE_MEMORY_ESTIMATE, RoutedMessage } from './message-reference';
 import { Queue } from './queue';
 import { deliveriesExhausted, redeliveryDelay } from './redelivery';
 
@@ -326,7 +326,9 @@ export class PostOffice {
   hold(route: PreparedRoute): HeldSend | null {
     const remembersId = route.duplicateId !== null && this.bindings.has(route.address);
     if (route.queues.length === 0 && !remembersId) return null;
-    const held = { route, bytes: route.message.encodedSize() };
+    // What routing it at commit will count (RoutedMessage.addressBytesFor), so the hold hands over.
+    const bytes = route.message.memoryEstimate() + route.queues.length * REFERENCE_MEMORY_ESTIMATE;
+    const held = { route, bytes };
     this.addressSizes.add(route.message.address, held.bytes);
     return held;
   }
