@@ -10,6 +10,7 @@ import {
 import type { Filter } from '../../src/server/postoffice/filter';
 import { CapturingLogger, seqOf, sequenced, useTestBrokers, waitFor } from '../support/test-broker';
 import { queueStats } from './broker-features/support';
+import { useNoUncaughtErrors } from '../support/uncaught-errors';
 
 /**
  * A delivery that throws is the broker's fault, not a client's, and it runs from a delivery pass
@@ -35,20 +36,7 @@ function filterFactory(expression: string): Filter {
 
 describe('an exception from a delivery fails its connection alone', () => {
   const env = useTestBrokers();
-  const uncaught: unknown[] = [];
-  const recordUncaught = (error: unknown): void => {
-    uncaught.push(error);
-  };
-
-  beforeEach(() => {
-    uncaught.length = 0;
-    process.on('uncaughtException', recordUncaught);
-  });
-
-  afterEach(() => {
-    process.off('uncaughtException', recordUncaught);
-    expect(uncaught).toEqual([]);
-  });
+  useNoUncaughtErrors();
 
   async function startBroker(config: Partial<BrokerConfiguration>): Promise<Broker> {
     const broker = new Broker(

@@ -6,6 +6,7 @@ import {
 } from '../../src/core/protocol';
 import { useTestBrokers, waitFor } from '../support/test-broker';
 import { propertyOf, queueStats, transacted } from './broker-features/support';
+import { useNoUncaughtErrors } from '../support/uncaught-errors';
 
 /**
  * A message the broker accepts must be one it can deliver: its delivery frame (consumer id and
@@ -58,20 +59,7 @@ function refusal(error: unknown, frameBytes: number): void {
 
 describe('a message no delivery could frame is refused at send time', () => {
   const env = useTestBrokers();
-  const uncaught: unknown[] = [];
-  const recordUncaught = (error: unknown): void => {
-    uncaught.push(error);
-  };
-
-  beforeEach(() => {
-    uncaught.length = 0;
-    process.on('uncaughtException', recordUncaught);
-  });
-
-  afterEach(() => {
-    process.off('uncaughtException', recordUncaught);
-    expect(uncaught).toEqual([]);
-  });
+  useNoUncaughtErrors();
 
   const queues = (...names: string[]) =>
     names.map((name) => ({ name, address: name, filter: null, durable: true }));

@@ -1,6 +1,6 @@
 import type { ClientOptions, ClientSession, QueueStatistics, ReceivedMessage } from '../../../src';
 import { receiveCount, seqOf, sequenced, waitFor } from '../../support/test-broker';
-import { QUEUE, outcome, useReattachKit, type Rig } from './rig';
+import { QUEUE, outcome, useReattachKit, type Rig, HELD_CALL_CLIENT } from './rig';
 
 /**
  * Every blocking call whose answer does not come within call-timeout because the link went
@@ -15,13 +15,7 @@ import { QUEUE, outcome, useReattachKit, type Rig } from './rig';
 
 const kit = useReattachKit();
 
-/** call-timeout well below the time the pings need to find the black hole. */
-const CLIENT: Partial<ClientOptions> = {
-  callTimeout: 300,
-  connectionTTL: 1_000,
-  clientFailureCheckPeriod: 250,
-  callFailoverTimeout: 10_000,
-};
+const CLIENT = HELD_CALL_CLIENT;
 /** Each acknowledgement goes to the broker at once and waits for its answer. */
 const BLOCKING_ACKS: Partial<ClientOptions> = { ...CLIENT, blockOnAcknowledge: true, ackBatchSize: 0 };
 /** The broker keeps the silent connection's session (its TTL is long), so the client reattaches. */

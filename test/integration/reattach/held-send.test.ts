@@ -1,6 +1,5 @@
-import type { ClientOptions } from '../../../src';
 import { range, receiveCount, seqOf, sequenced, waitFor } from '../../support/test-broker';
-import { QUEUE, outcome, useReattachKit, type Rig } from './rig';
+import { HELD_CALL_CLIENT, QUEUE, outcome, useReattachKit, type Rig } from './rig';
 
 /**
  * A blocking send whose answer does not come within call-timeout because the link went silent
@@ -13,13 +12,7 @@ import { QUEUE, outcome, useReattachKit, type Rig } from './rig';
 
 const kit = useReattachKit();
 
-/** call-timeout well below the time the pings need to find the black hole. */
-const CLIENT: Partial<ClientOptions> = {
-  callTimeout: 300,
-  connectionTTL: 1_000,
-  clientFailureCheckPeriod: 250,
-  callFailoverTimeout: 10_000,
-};
+const CLIENT = HELD_CALL_CLIENT;
 /** How late a settlement may be on a loaded 2-core machine. */
 const MARGIN = 4_000;
 

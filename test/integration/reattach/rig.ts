@@ -30,6 +30,17 @@ export const REATTACH_CLIENT: Partial<ClientOptions> = {
   callTimeout: 20_000,
 };
 
+/**
+ * For calls held across a black-holed link: call-timeout well below the time the pings need to
+ * find the black hole, so that a call outlives its call-timeout before the failover decides it.
+ */
+export const HELD_CALL_CLIENT: Partial<ClientOptions> = {
+  callTimeout: 300,
+  connectionTTL: 1_000,
+  clientFailureCheckPeriod: 250,
+  callFailoverTimeout: 10_000,
+};
+
 export const QUEUE = 'q';
 
 export const REATTACH_BROKER: Partial<BrokerConfiguration> = {
