@@ -1,6 +1,6 @@
 import type { ClientOptions, ClientSession, QueueStatistics, ReceivedMessage } from '../../../src';
 import { receiveCount, seqOf, sequenced, waitFor } from '../../support/test-broker';
-import { QUEUE, outcome, useReattachKit, type Rig, HELD_CALL_CLIENT } from './rig';
+import { HELD_CALL_CLIENT, QUEUE, outcome, useReattachKit, type Rig } from './rig';
 
 /**
  * Every blocking call whose answer does not come within call-timeout because the link went
