@@ -2,22 +2,18 @@ import { HornetQException, type CoreMessage } from '../../core/protocol';
 import { silentLogger, type Logger } from '../../core/remoting';
 import { DEFAULT_BROKER_LIMITS } from '../broker-configuration';
 import type { StorageManager } from '../storage/storage-manager';
-import { AddressSettingsRepository, type AddressSettings } from './address-settings';
+import type { AddressSettingsRepository } from './address-settings';
 import type { AddressSize } from './address-size';
 import { AddressSizeTable } from './address-size-table';
 import { DuplicateIdCaches } from './duplicate-id-cache';
 import type { Filter } from './filter';
-import {
-  copyForMove,
-  largestMoveCopies,
-  moveGrowthBound,
-  setOriginalHeaders,
-  type MoveTargets,
-} from './message-copy';
+import { DeliveryCanceller } from './delivery-canceller';
 import { MessageHeader, duplicateIdKey, duplicateIdLength, scheduledDeliveryTime } from './message-headers';
 import { MessageReference, REFERENCE_MEMORY_ESTIMATE, RoutedMessage } from './message-reference';
+import { MessageMover } from './message-mover';
 import { Queue } from './queue';
-import { deliveriesExhausted, redeliveryDelay } from './redelivery';
+import { QueueRegistry } from './queue-registry';
+import { loadStoredQueues } from './stored-state-loader';
 
 /** Turns a filter expression into a Filter; throws INVALID_FILTER_EXPRESSION when it cannot. */
 export type FilterFactory = (expression: string) => Filter;
@@ -77,21 +73,21 @@ export const DEFAULT_POST_OFFICE_OPTIONS: Readonly<PostOfficeOptions> = Object.f
 /**
  * Addresses, their bindings (queues) and routing. A message sent to an address goes to every
  * queue bound to it whose filter accepts it: one queue for a JMS queue, one per subscription for a
- * topic. Also keeps each address' size for producer flow control and duplicate-id cache, and
- * decides what becomes of failed deliveries (redelivery delay, dead-letter address) and of
- * expired messages (expiry address).
+ * topic. Also keeps each address' size for producer flow control and duplicate-id cache. Which
+ * queues exist is the QueueRegistry's bookkeeping; creating and deleting them (storage, messages,
+ * orphaned temporary queues) is done here. What becomes of failed deliveries is the
+ * DeliveryCanceller's to decide, and moves to dead-letter and expiry addresses are the
+ * MessageMover's: the post office lends them its routing through narrow interfaces.
  */
 export class PostOffice {
-  private readonly queues = new Map<string, Queue>();
-  private readonly bindings = new Map<string, Queue[]>();
-  /** Temporary queues whose connection has gone while another connection consumed from them. */
-  private readonly orphans = new Set<Queue>();
+  private readonly registry: QueueRegistry;
   private readonly addressSizes: AddressSizeTable;
   private readonly duplicateIds: DuplicateIdCaches;
   private readonly logger: Logger;
-  private readonly maxQueues: number;
   private readonly maxNameLength: number;
   private readonly maxDuplicateIdLength: number;
+  private readonly mover: MessageMover;
+  private readonly canceller: DeliveryCanceller;
 
   constructor(
     private readonly storage: StorageManager,
@@ -105,54 +101,45 @@ export class PostOffice {
     };
     this.addressSizes = new AddressSizeTable((address) => addressSettings.getMatch(address));
     this.duplicateIds = new DuplicateIdCaches(idCacheSize, storage, persistIdCache);
-    this.maxQueues = maxQueues;
+    this.registry = new QueueRegistry(maxQueues);
     this.maxNameLength = maxNameLength;
     this.maxDuplicateIdLength = maxDuplicateIdLength;
     this.logger = logger;
+    this.mover = new MessageMover(
+      addressSettings,
+      {
+        nextMessageId: () => storage.generateMessageId(),
+        queuesFor: (address, message) => this.queuesFor(address, message),
+        deliver: (message, queues) =>
+          this.route({ message, queues: [...queues], address: message.address, duplicateId: null }),
+      },
+      logger,
+    );
+    this.canceller = new DeliveryCanceller(storage, addressSettings, this.mover);
   }
 
   /** Rebuilds durable queues, their messages and the duplicate-id caches from storage (broker start). */
   load(): void {
-    // A message stored for several queues is one routed message again, counted once in its address.
-    const routed = new Map<number, RoutedMessage>();
-    const now = Date.now();
-    for (const stored of this.storage.loadQueues()) {
-      const queue = this.addQueue({ ...stored, durable: true, temporary: false });
-      for (const { message, deliveryCount, scheduledDeliveryTime } of this.storage.loadReferences(
-        stored.name,
-      )) {
-        let shared = routed.get(message.messageId);
-        if (shared === undefined) {
-          shared = new RoutedMessage(message, message.encodedSize());
-          routed.set(message.messageId, shared);
-        }
-        this.addressSizes.add(message.address, shared.addressBytesFor(1));
-        const reference = new MessageReference(shared, queue);
-        reference.deliveryCount = deliveryCount;
-        if (scheduledDeliveryTime > now) queue.schedule(reference, scheduledDeliveryTime);
-        else queue.addTail(reference);
-      }
-    }
-    this.duplicateIds.load((address) => this.bindings.has(address));
+    loadStoredQueues(
+      this.storage,
+      {
+        addQueue: (stored) => this.addQueue({ ...stored, durable: true, temporary: false }),
+        countInAddress: (address, bytes) => this.addressSizes.add(address, bytes),
+      },
+      Date.now(),
+    );
+    this.duplicateIds.load((address) => this.registry.hasBindings(address));
   }
 
   /** The broker stops: queue timers go; messages stay where they are (durable ones in storage). */
   stop(): void {
-    for (const queue of this.queues.values()) queue.stop();
+    for (const queue of this.registry.values()) queue.stop();
   }
 
   createQueue(options: CreateQueueOptions): Queue {
     this.checkName('queue name', options.name);
     this.checkName('address', options.address);
-    if (this.queues.has(options.name)) {
-      throw new HornetQException('QUEUE_EXISTS', `Queue ${options.name} already exists`);
-    }
-    if (this.queues.size >= this.maxQueues) {
-      throw new HornetQException(
-        'ILLEGAL_STATE',
-        `Cannot create queue ${options.name}: the broker already has ${this.maxQueues} queues, the most it allows (maxQueues)`,
-      );
-    }
+    this.registry.checkRoomFor(options.name);
     const queue = this.addQueue(options);
     if (queue.durable)
       this.storage.storeQueue({ name: queue.name, address: queue.address, filter: options.filter });
@@ -168,11 +155,8 @@ export class PostOffice {
         `Cannot delete queue ${name} on binding ${queue.address} - it has consumers`,
       );
     }
-    this.queues.delete(name);
-    this.orphans.delete(queue);
-    const bound = (this.bindings.get(queue.address) ?? []).filter((q) => q !== queue);
-    if (bound.length > 0) this.bindings.set(queue.address, bound);
-    else this.unbindAddress(queue.address);
+    // When the address' last queue goes, its duplicate-id cache goes too (the next queue starts afresh).
+    if (this.registry.remove(queue)) this.duplicateIds.forget(queue.address);
     queue.delete();
     if (queue.durable) this.storage.deleteQueue(name);
   }
@@ -183,34 +167,31 @@ export class PostOffice {
    * it neither outlives every user nor takes a consumer's queue away from under it.
    */
   deleteTemporaryQueue(name: string): void {
-    const queue = this.queues.get(name);
+    const queue = this.registry.get(name);
     if (queue === undefined) return;
     if (queue.consumerCount === 0) this.deleteQueue(name);
-    else this.orphans.add(queue);
+    else this.registry.markOrphaned(queue);
   }
 
   getQueue(name: string): Queue | undefined {
-    return this.queues.get(name);
+    return this.registry.get(name);
   }
 
   requireQueue(name: string): Queue {
-    const queue = this.queues.get(name);
-    if (queue === undefined)
-      throw new HornetQException('QUEUE_DOES_NOT_EXIST', `Queue ${name} does not exist`);
-    return queue;
+    return this.registry.require(name);
   }
 
   allQueues(): Queue[] {
-    return [...this.queues.values()];
+    return [...this.registry.values()];
   }
 
   /** The queues in creation order, without copying them (a page of statistics walks part of it). */
   eachQueue(): IterableIterator<Queue> {
-    return this.queues.values();
+    return this.registry.values();
   }
 
   get queueCount(): number {
-    return this.queues.size;
+    return this.registry.size;
   }
 
   acceptsName(name: string): boolean {
@@ -243,7 +224,7 @@ export class PostOffice {
   }
 
   queuesBoundTo(address: string): readonly Queue[] {
-    return this.bindings.get(address) ?? [];
+    return this.registry.boundTo(address);
   }
 
   /** The address' size now (see AddressSizeTable.of: use it at once, do not keep it). */
@@ -275,7 +256,8 @@ export class PostOffice {
     if (settings.expiryDelay >= 0 && message.expiration === 0)
       message.expiration = Date.now() + settings.expiryDelay;
     let queues = this.queuesFor(address, message);
-    if (queues.length === 0 && settings.sendToDlaOnNoRoute) queues = this.divertUnrouted(message, settings);
+    if (queues.length === 0 && settings.sendToDlaOnNoRoute)
+      queues = this.mover.divertUnrouted(message, settings);
     return { message, queues, address, duplicateId: duplicateIdKey(message) };
   }
 
@@ -324,7 +306,7 @@ export class PostOffice {
    * Kept sends are thus bounded by addresses with queues, each by its max-size-bytes.
    */
   hold(route: PreparedRoute): HeldSend | null {
-    const remembersId = route.duplicateId !== null && this.bindings.has(route.address);
+    const remembersId = route.duplicateId !== null && this.registry.hasBindings(route.address);
     if (route.queues.length === 0 && !remembersId) return null;
     // What routing it at commit will count (RoutedMessage.addressBytesFor), so the hold hands over.
     const bytes = route.message.memoryEstimate() + route.queues.length * REFERENCE_MEMORY_ESTIMATE;
@@ -390,20 +372,10 @@ export class PostOffice {
    * Returns references whose delivery did not complete. `delivered` ones reached the application:
    * each is a failed delivery, so it goes to the dead-letter address once it has had
    * max-delivery-attempts, or waits out the redelivery delay. `undelivered` ones never left the
-   * client's buffer and go straight back. Per queue, what goes straight back keeps its order at
-   * the head: delivered first, then undelivered.
+   * client's buffer and go straight back (see DeliveryCanceller.cancel).
    */
   cancel(delivered: readonly MessageReference[], undelivered: readonly MessageReference[] = []): void {
-    const back = new Map<Queue, MessageReference[]>();
-    const add = (reference: MessageReference): void => {
-      const list = back.get(reference.queue);
-      if (list === undefined) back.set(reference.queue, [reference]);
-      else list.push(reference);
-    };
-    const now = Date.now();
-    for (const reference of delivered) if (this.failedDelivery(reference, now)) add(reference);
-    for (const reference of undelivered) add(reference);
-    for (const [queue, list] of back) queue.cancelAll(list);
+    this.canceller.cancel(delivered, undelivered, Date.now());
   }
 
   /**
@@ -411,12 +383,12 @@ export class PostOffice {
    * largestMoveCopies): what a send must also be able to deliver.
    */
   largestMoveCopies(route: PreparedRoute): CoreMessage[] {
-    return largestMoveCopies(route.message, queueNamesOf(route), this.moveTargets());
+    return this.mover.largestMoveCopies(route.message, queueNamesOf(route));
   }
 
   /** At least how many bytes a move adds to a prepared message (see moveGrowthBound). */
   moveGrowthBound(route: PreparedRoute): number {
-    return moveGrowthBound(route.message, queueNamesOf(route), this.moveTargets());
+    return this.mover.moveGrowthBound(route.message, queueNamesOf(route));
   }
 
   /**
@@ -425,91 +397,13 @@ export class PostOffice {
    * above it to catch.
    */
   expireMessages(now: number): void {
-    for (const queue of this.queues.values()) {
+    for (const queue of this.registry.values()) {
       try {
         queue.expireWaiting(now);
       } catch (error) {
         this.queueFailed(queue, error, 'the expiry scan');
       }
     }
-  }
-
-  /** Applies the redelivery rules; true when the reference may go straight back to its queue. */
-  private failedDelivery(reference: MessageReference, now: number): boolean {
-    const queue = reference.queue;
-    if (queue.isDeleted) return true;
-    const persistent = reference.message.durable && queue.durable;
-    if (persistent)
-      this.storage.updateDeliveryCount(queue.name, reference.message.messageId, reference.deliveryCount);
-    const settings = this.addressSettings.getMatch(queue.address);
-    if (deliveriesExhausted(settings, reference.deliveryCount)) {
-      this.sendToDeadLetter(reference, settings);
-      queue.acknowledge(reference, 'killed');
-      return false;
-    }
-    const delay = redeliveryDelay(settings, reference.deliveryCount);
-    if (delay <= 0) return true;
-    if (persistent)
-      this.storage.updateScheduledDeliveryTime(queue.name, reference.message.messageId, now + delay);
-    queue.cancelUntil(reference, now + delay);
-    return false;
-  }
-
-  private sendToDeadLetter(reference: MessageReference, settings: AddressSettings): void {
-    const target = settings.deadLetterAddress;
-    const context = { queue: reference.queue.name, messageId: reference.message.messageId };
-    if (target === null) {
-      this.logger.warn(
-        context,
-        `Message has exceeded max delivery attempts. No Dead Letter Address configured for queue ${reference.queue.name} so dropping it`,
-      );
-    } else if (!this.move(reference, target)) {
-      this.logger.warn(
-        context,
-        `Message has exceeded max delivery attempts. No bindings for Dead Letter Address ${target} so dropping it`,
-      );
-    }
-  }
-
-  /** The queue hook for an expired message: its copy goes to the expiry address, if there is one. */
-  private moveExpired(reference: MessageReference, now: number): void {
-    const target = this.addressSettings.getMatch(reference.queue.address).expiryAddress;
-    const context = { queue: reference.queue.name, messageId: reference.message.messageId };
-    if (target === null) {
-      this.logger.debug(context, 'Message has expired. No expiry address configured so dropping it');
-    } else if (!this.move(reference, target, now)) {
-      this.logger.warn(
-        context,
-        `Message has expired. No bindings for Expiry Address ${target} so dropping it`,
-      );
-    }
-  }
-
-  /** Routes a copy of the reference's message to `address`; false when no queue took it. */
-  private move(reference: MessageReference, address: string, expiredAt?: number): boolean {
-    const copy = copyForMove(reference.message, {
-      messageId: this.storage.generateMessageId(),
-      address,
-      queueName: reference.queue.name,
-      ...(expiredAt === undefined ? {} : { expiredAt }),
-    });
-    const queues = this.queuesFor(address, copy);
-    return this.route({ message: copy, queues, address, duplicateId: null }) > 0;
-  }
-
-  /** send-to-dla-on-no-route: readdresses an unroutable message to the dead-letter address. */
-  private divertUnrouted(message: CoreMessage, settings: AddressSettings): Queue[] {
-    const target = settings.deadLetterAddress;
-    if (target === null) {
-      this.logger.warn(
-        { address: message.address },
-        `Message sent to ${message.address} has no route and no Dead Letter Address is configured; it is dropped`,
-      );
-      return [];
-    }
-    setOriginalHeaders(message, message, null);
-    message.address = target;
-    return this.queuesFor(target, message);
   }
 
   private queuesFor(address: string, message: CoreMessage): Queue[] {
@@ -524,15 +418,12 @@ export class PostOffice {
       { ...options, filter, lastValue },
       (reference) => this.onReferenceRemoved(reference),
       {
-        expired: (reference, now) => this.moveExpired(reference, now),
+        expired: (reference, now) => this.mover.moveExpired(reference, now),
         failed: (error, activity) => this.queueFailed(queue, error, activity),
         unused: (unused) => this.deleteIfOrphaned(unused),
       },
     );
-    this.queues.set(queue.name, queue);
-    const bound = this.bindings.get(queue.address);
-    if (bound === undefined) this.bindings.set(queue.address, [queue]);
-    else bound.push(queue);
+    this.registry.add(queue);
     return queue;
   }
 
@@ -541,11 +432,11 @@ export class PostOffice {
    * unacknowledged messages are still to go back): deleted once that is done.
    */
   private deleteIfOrphaned(queue: Queue): void {
-    if (!this.orphans.has(queue)) return;
+    if (!this.registry.isOrphaned(queue)) return;
     process.nextTick(() => {
-      if (!this.orphans.has(queue) || queue.consumerCount > 0) return;
+      if (!this.registry.isOrphaned(queue) || queue.consumerCount > 0) return;
       try {
-        if (this.queues.get(queue.name) === queue) this.deleteQueue(queue.name);
+        if (this.registry.get(queue.name) === queue) this.deleteQueue(queue.name);
       } catch (error) {
         this.queueFailed(queue, error, 'deleting a temporary queue whose connection has gone');
       }
@@ -558,20 +449,7 @@ export class PostOffice {
    * and clients may name any number of such addresses.
    */
   private recordDuplicateId(address: string, id: string): void {
-    if (this.bindings.has(address)) this.duplicateIds.add(address, id);
-  }
-
-  /** The address' last queue went: its duplicate-id cache goes too (the next queue starts afresh). */
-  private unbindAddress(address: string): void {
-    this.bindings.delete(address);
-    this.duplicateIds.forget(address);
-  }
-
-  private moveTargets(): MoveTargets {
-    return {
-      deadLetterAddress: this.addressSettings.longestAddress('deadLetterAddress'),
-      expiryAddress: this.addressSettings.longestAddress('expiryAddress'),
-    };
+    if (this.registry.hasBindings(address)) this.duplicateIds.add(address, id);
   }
 
   private queueFailed(queue: Queue, error: unknown, activity: string): void {

@@ -1,0 +1,37 @@
+import type { StorageManager, StoredQueue } from '../storage/storage-manager';
+import { MessageReference, RoutedMessage } from './message-reference';
+import type { Queue } from './queue';
+
+/** What loading needs from the post office: to recreate a durable queue, and to count bytes in an address. */
+export interface LoadTarget {
+  addQueue(stored: StoredQueue): Queue;
+  countInAddress(address: string, bytes: number): void;
+}
+
+/**
+ * Rebuilds the durable queues and their messages from storage (broker start). A message stored for
+ * several queues becomes one routed message again, counted once in its address, as when it was
+ * sent. A message whose scheduled (or redelivery) time is still ahead waits for it again.
+ */
+export function loadStoredQueues(
+  storage: Pick<StorageManager, 'loadQueues' | 'loadReferences'>,
+  target: LoadTarget,
+  now: number,
+): void {
+  const routed = new Map<number, RoutedMessage>();
+  for (const stored of storage.loadQueues()) {
+    const queue = target.addQueue(stored);
+    for (const { message, deliveryCount, scheduledDeliveryTime } of storage.loadReferences(stored.name)) {
+      let shared = routed.get(message.messageId);
+      if (shared === undefined) {
+        shared = new RoutedMessage(message, message.encodedSize());
+        routed.set(message.messageId, shared);
+      }
+      target.countInAddress(message.address, shared.addressBytesFor(1));
+      const reference = new MessageReference(shared, queue);
+      reference.deliveryCount = deliveryCount;
+      if (scheduledDeliveryTime > now) queue.schedule(reference, scheduledDeliveryTime);
+      else queue.addTail(reference);
+    }
+  }
+}
