@@ -5,24 +5,17 @@ import {
   type CreateConsumer,
   type CreateQueue,
   type Packet,
-  type ProducerRequestCredits,
   type SessionSend,
 } from '../../core/protocol';
-import { largeBodyChunks } from '../../core/protocol/large-body-chunks';
 import { LargeMessageAssembler } from '../../core/protocol/large-message-assembler';
 import { PacketType } from '../../core/protocol/packet-type';
 import type { Channel, Logger } from '../../core/remoting';
-import type { AddressSize } from '../postoffice/address-size';
-import type { MessageReference } from '../postoffice/message-reference';
-import type { PostOffice, PreparedRoute } from '../postoffice/post-office';
-import {
-  MAX_CHUNK_BYTES,
-  chunkBytesFor,
-  deliveryFrameBound,
-  largeMessageHead,
-  largestDeliveryFrameBytes,
-} from './delivery-frames';
+import type { PostOffice } from '../postoffice/post-office';
+import { DeliveryWriter } from './delivery-writer';
+import { ProducerCredits } from './producer-credits';
 import { queueStatsPage } from './queue-stats-page';
+import { SendAdmission } from './send-admission';
+import { SessionConsumers } from './session-consumers';
 import { ServerConsumer } from './server-consumer';
 import { Transaction } from './transaction';
 
@@ -65,27 +58,26 @@ export interface SessionOwner {
 /**
  * A client session on the broker: one channel, its consumers and producers, and its transaction
  * when transacted. Packets are handled in the order they arrive; each is confirmed once handled,
- * then answered, so a confirmation always means "done".
+ * then answered, so a confirmation always means "done". Deciding whether a send is taken
+ * (SendAdmission), writing deliveries (DeliveryWriter) and answering producer credit requests
+ * (ProducerCredits) are separate jobs, each behind the narrow view of the session it needs; the
+ * consumers and the started state they follow are kept by SessionConsumers.
  */
 export class ServerSession {
   readonly name: string;
   readonly reattachToken: Buffer;
   readonly username: string | null;
-  private readonly consumers = new Map<number, ServerConsumer>();
+  private readonly consumers: SessionConsumers<ServerConsumer>;
   private readonly producers = new Map<number, string | null>();
   private readonly transaction: Transaction | null;
   private readonly autoCommitSends: boolean;
   private readonly autoCommitAcks: boolean;
-  private readonly minLargeMessageSize: number;
   /** HornetQ's pre-acknowledge: a message counts as acknowledged as soon as it is delivered. */
   private readonly preAcknowledge: boolean;
   private readonly largeMessages: LargeMessageAssembler;
-  /**
-   * Credits asked for and not yet granted (BLOCK: the address is full), by address: one waiting
-   * grant per address adds up every request for it, so a client that keeps asking costs nothing more.
-   */
-  private readonly pendingCreditGrants = new Map<string, { credits: number; grant: () => void }>();
-  private started = false;
+  private readonly admission: SendAdmission;
+  private readonly deliveries: DeliveryWriter;
+  private readonly producerCredits: ProducerCredits;
   private closed = false;
 
   constructor(
@@ -99,10 +91,17 @@ export class ServerSession {
     this.name = options.name;
     this.reattachToken = options.reattachToken;
     this.username = options.username;
+    this.consumers = new SessionConsumers(options.name);
     this.preAcknowledge = options.preAcknowledge;
     this.autoCommitAcks = options.autoCommitAcks;
-    // Capped so that a client asking for a huge threshold still gets frames well under the cap.
-    this.minLargeMessageSize = Math.min(options.minLargeMessageSize, MAX_CHUNK_BYTES);
+    // The frame cap is read when needed: a reattach moves the channel to another connection.
+    const maxFrameBytes = (): number => channel.connection.maxFrameBytes;
+    this.admission = new SendAdmission(postOffice, maxFrameBytes);
+    this.deliveries = new DeliveryWriter(
+      { send: (packet) => channel.send(packet), maxFrameBytes },
+      options.minLargeMessageSize,
+    );
+    this.producerCredits = new ProducerCredits(postOffice, (packet) => channel.send(packet));
     this.largeMessages = new LargeMessageAssembler(options.maxLargeMessageBytes, "the broker's");
     this.transaction = options.autoCommitSends && options.autoCommitAcks ? null : new Transaction();
     this.autoCommitSends = options.autoCommitSends;
@@ -115,9 +114,7 @@ export class ServerSession {
 
   /** Messages delivered to the session's consumers and not yet acknowledged. */
   get deliveringCount(): number {
-    let count = 0;
-    for (const consumer of this.consumers.values()) count += consumer.deliveringCount;
-    return count;
+    return this.consumers.deliveringCount;
   }
 
   get producerCount(): number {
@@ -173,7 +170,7 @@ export class ServerSession {
         this.acknowledge(packet);
         return packet.requiresResponse ? nullResponse(commandId) : null;
       case PacketType.SESS_EXPIRED: {
-        const reference = this.requireConsumer(packet.consumerId).acknowledgeOne(packet.messageId);
+        const reference = this.consumers.require(packet.consumerId).acknowledgeOne(packet.messageId);
         reference.queue.expireDelivering(reference, Date.now());
         return null;
       }
@@ -181,7 +178,7 @@ export class ServerSession {
         this.takeBackRefused(packet.consumerId, packet.messageId);
         return null;
       case PacketType.SESS_FLOWTOKEN:
-        this.requireConsumer(packet.consumerId).receiveCredits(packet.credits);
+        this.consumers.require(packet.consumerId).receiveCredits(packet.credits);
         return null;
       case PacketType.SESS_CREATECONSUMER:
         return this.createConsumer(packet, commandId);
@@ -200,7 +197,7 @@ export class ServerSession {
         this.producers.delete(packet.producerId);
         return null;
       case PacketType.SESS_PRODUCER_REQUEST_CREDITS:
-        this.requestProducerCredits(packet);
+        this.producerCredits.request(packet.address, packet.credits);
         return null;
       case PacketType.CREATE_QUEUE:
         this.createQueue(packet);
@@ -227,10 +224,10 @@ export class ServerSession {
         };
       }
       case PacketType.SESS_START:
-        this.setStarted(true);
+        this.consumers.setStarted(true);
         return null;
       case PacketType.SESS_STOP:
-        this.setStarted(false);
+        this.consumers.setStarted(false);
         return nullResponse(commandId);
       case PacketType.SESS_COMMIT:
         this.requireTransaction().commit(this.postOffice);
@@ -280,40 +277,14 @@ export class ServerSession {
   }
 
   private send({ message }: SessionSend): void {
-    this.postOffice.checkName('address', message.address);
-    const addressSize = this.postOffice.addressSize(message.address);
-    const admission = addressSize.admit();
-    if (admission === 'refuse') throw addressFull(addressSize);
-    if (admission === 'drop') return;
-    const route = this.postOffice.prepare(message);
-    this.refuseUndeliverable(route);
+    const route = this.admission.admit(message);
+    if (route === null) return;
     if (this.autoCommitSends) this.postOffice.send(route);
     else this.requireTransaction().addSend(this.postOffice, route);
   }
 
-  /**
-   * Refuses a message that some delivery could not frame: the message as routed, whole or as the
-   * head of a large message (a body goes in chunks, its properties never do), and the copies it
-   * may become on its way to a dead-letter or expiry address. Sent frames are capped like
-   * delivered ones, but a delivery frame is larger (consumer id, delivery count, and the headers a
-   * move adds), so without this a message the broker accepted could never leave it.
-   */
-  private refuseUndeliverable(route: PreparedRoute): void {
-    const maxFrameBytes = this.channel.connection.maxFrameBytes;
-    // Most messages are far below the cap: a bound settles them without copying anything.
-    if (deliveryFrameBound(route.message) + this.postOffice.moveGrowthBound(route) <= maxFrameBytes) return;
-    const direct = largestDeliveryFrameBytes(route.message);
-    if (direct > maxFrameBytes) throw undeliverable(route, direct, maxFrameBytes, '');
-    for (const copy of this.postOffice.largestMoveCopies(route)) {
-      const moved = largestDeliveryFrameBytes(copy);
-      if (moved > maxFrameBytes) {
-        throw undeliverable(route, moved, maxFrameBytes, ' once moved to a dead-letter or expiry address');
-      }
-    }
-  }
-
   private acknowledge(packet: Acknowledge): void {
-    const consumer = this.requireConsumer(packet.consumerId);
+    const consumer = this.consumers.require(packet.consumerId);
     const references =
       packet.type === PacketType.SESS_ACKNOWLEDGE
         ? consumer.acknowledgeUpTo(packet.messageId)
@@ -339,36 +310,15 @@ export class ServerSession {
       filter,
       packet.browseOnly,
       {
-        deliver: (id, ref, count) => this.deliver(id, ref, count),
+        deliver: (id, ref, count) => this.deliveries.deliver(id, ref.message, count),
         failed: (failed, error) => this.consumerFailed(failed, error),
       },
       this.preAcknowledge,
       // The connection's client is not taking what was written: other consumers get the messages.
       () => this.channel.connection.congested,
     );
-    this.consumers.set(packet.consumerId, consumer);
-    consumer.setStarted(this.started);
+    this.consumers.add(consumer);
     return packet.requiresResponse ? this.queueQuery(packet.queueName, commandId) : null;
-  }
-
-  /** A body of the client's min-large-message-size or more goes as a head and chunks. */
-  private deliver(consumerId: number, reference: MessageReference, deliveryCount: number): void {
-    const message = reference.message;
-    if (message.body.length < this.minLargeMessageSize) {
-      this.channel.send({ type: PacketType.SESS_RECEIVE_MSG, consumerId, deliveryCount, message });
-      return;
-    }
-    this.channel.send({
-      type: PacketType.SESS_RECEIVE_LARGE_MSG,
-      consumerId,
-      deliveryCount,
-      message: largeMessageHead(message),
-      bodySize: message.body.length,
-    });
-    const chunkBytes = chunkBytesFor(this.minLargeMessageSize, this.channel.connection.maxFrameBytes);
-    for (const { chunk, continues } of largeBodyChunks(message.body, chunkBytes)) {
-      this.channel.send({ type: PacketType.SESS_RECEIVE_CONTINUATION, consumerId, chunk, continues });
-    }
   }
 
   /**
@@ -376,7 +326,7 @@ export class ServerSession {
    * the dead-letter address after max-delivery-attempts), as if the application had rolled it back.
    */
   private takeBackRefused(consumerId: number, messageId: number): void {
-    const reference = this.requireConsumer(consumerId).acknowledgeOne(messageId);
+    const reference = this.consumers.require(consumerId).acknowledgeOne(messageId);
     this.logger.warn(
       { session: this.name, consumer: consumerId, messageId, deliveryCount: reference.deliveryCount },
       `the client refused message ${messageId} (too large for it, or its body was incomplete)`,
@@ -411,15 +361,12 @@ export class ServerSession {
   }
 
   private forceDelivery(consumerId: number, sequence: number): Packet {
-    this.requireConsumer(consumerId).deliverNow();
+    this.consumers.require(consumerId).deliverNow();
     return { type: PacketType.SESS_FORCED_DELIVERY_EMPTY, consumerId, sequence };
   }
 
   private closeConsumer(consumerId: number): void {
-    const consumer = this.requireConsumer(consumerId);
-    this.consumers.delete(consumerId);
-    consumer.close();
-    this.postOffice.cancel([], consumer.takeBackDelivering(0).unseen);
+    this.postOffice.cancel([], this.consumers.close(consumerId));
   }
 
   private createQueue(packet: CreateQueue): void {
@@ -449,43 +396,6 @@ export class ServerSession {
   }
 
   /**
-   * Grants producer credits while the address has room; with BLOCK the grant waits for room, with
-   * FAIL a full address answers with fail-credits so the client refuses the send itself.
-   */
-  private requestProducerCredits({ address, credits }: ProducerRequestCredits): void {
-    if (!this.postOffice.acceptsName(address)) {
-      // Nothing is kept for a name too long: the send itself is refused, and says why.
-      this.channel.send({ type: PacketType.SESS_PRODUCER_CREDITS, address, credits });
-      return;
-    }
-    const addressSize = this.postOffice.addressSize(address);
-    if (addressSize.isFull() && addressSize.policy === 'FAIL') {
-      this.channel.send({ type: PacketType.SESS_PRODUCER_FAIL_CREDITS, address, credits });
-      return;
-    }
-    const pending = this.pendingCreditGrants.get(address);
-    if (pending !== undefined) {
-      // Capped at what the answer can carry (a Java int); an honest client asks for far less.
-      pending.credits = Math.min(pending.credits + credits, MAX_CREDITS);
-      return;
-    }
-    const grant = (): void => this.grantCredits(address);
-    this.pendingCreditGrants.set(address, { credits, grant });
-    if (addressSize.policy === 'BLOCK') addressSize.whenRoom(grant);
-    else grant();
-  }
-
-  /** Sends every credit asked for the address since its grant began to wait. */
-  private grantCredits(address: string): void {
-    const pending = this.pendingCreditGrants.get(address);
-    if (pending === undefined) return;
-    this.pendingCreditGrants.delete(address);
-    if (!this.closed) {
-      this.channel.send({ type: PacketType.SESS_PRODUCER_CREDITS, address, credits: pending.credits });
-    }
-  }
-
-  /**
    * A large message is kept in memory until its last chunk: one that would take its connection
    * past what the broker assembles for one is refused (its chunks dropped, its last answered).
    */
@@ -504,12 +414,7 @@ export class ServerSession {
 
   /** The connection drained (or the session moved to another): consumers may take messages again. */
   resumeDelivery(): void {
-    for (const consumer of this.consumers.values()) consumer.promptDelivery();
-  }
-
-  private setStarted(started: boolean): void {
-    this.started = started;
-    for (const consumer of this.consumers.values()) consumer.setStarted(started);
+    this.consumers.promptDelivery();
   }
 
   /**
@@ -521,13 +426,8 @@ export class ServerSession {
    */
   private rollback(seenConsumerIds: readonly number[]): void {
     const delivered = this.transaction?.rollback(this.postOffice) ?? [];
-    const unseen: MessageReference[] = [];
-    for (const consumer of this.consumers.values()) {
-      const taken = consumer.takeBackDelivering(seenConsumerIds.includes(consumer.id) ? 1 : 0);
-      delivered.push(...taken.seen);
-      unseen.push(...taken.unseen);
-    }
-    this.postOffice.cancel(delivered, unseen);
+    const taken = this.consumers.takeBack((consumer) => (seenConsumerIds.includes(consumer.id) ? 1 : 0));
+    this.postOffice.cancel([...delivered, ...taken.seen], taken.unseen);
   }
 
   /**
@@ -538,22 +438,13 @@ export class ServerSession {
   close(failed: boolean): void {
     if (this.closed) return;
     this.closed = true;
+    // First: returning messages to their queues may make room, and a closed session grants nothing.
+    this.producerCredits.close();
     this.largeMessages.abandon();
-    const delivered: MessageReference[] = this.transaction?.rollback(this.postOffice) ?? [];
-    const unseen: MessageReference[] = [];
-    for (const consumer of this.consumers.values()) {
-      consumer.close();
-      const taken = consumer.takeBackDelivering(failed ? Infinity : 0);
-      delivered.push(...taken.seen);
-      unseen.push(...taken.unseen);
-    }
-    this.consumers.clear();
+    const delivered = this.transaction?.rollback(this.postOffice) ?? [];
+    const taken = this.consumers.closeAll(failed);
     this.producers.clear();
-    this.postOffice.cancel(delivered, unseen);
-    for (const [address, { grant }] of this.pendingCreditGrants) {
-      this.postOffice.addressSize(address).cancelWaiting(new Set([grant]));
-    }
-    this.pendingCreditGrants.clear();
+    this.postOffice.cancel([...delivered, ...taken.seen], taken.unseen);
     if (failed) this.release();
   }
 
@@ -564,17 +455,6 @@ export class ServerSession {
     this.owner.sessionClosed(this);
   }
 
-  private requireConsumer(consumerId: number): ServerConsumer {
-    const consumer = this.consumers.get(consumerId);
-    if (consumer === undefined) {
-      throw new HornetQException(
-        'ILLEGAL_STATE',
-        `Consumer ${consumerId} does not exist in session ${this.name}`,
-      );
-    }
-    return consumer;
-  }
-
   private requireTransaction(): Transaction {
     if (this.transaction === null) {
       throw new HornetQException('ILLEGAL_STATE', `Session ${this.name} is not transacted`);
@@ -582,9 +462,6 @@ export class ServerSession {
     return this.transaction;
   }
 }
-
-/** The most credits one SESS_PRODUCER_CREDITS carries (an int on the wire). */
-const MAX_CREDITS = 2_147_483_647;
 
 /** Requests whose caller waits for an answer (the rest are one-way). */
 function expectsResponse(packet: Packet): boolean {
@@ -610,34 +487,6 @@ function expectsResponse(packet: Packet): boolean {
     default:
       return false;
   }
-}
-
-/**
- * The refusal of a send to a full address: FAIL's at max-size-bytes, BLOCK's past the reject
- * threshold (a client sending without the credits that would have made it wait).
- */
-function addressFull(addressSize: AddressSize): HornetQException {
-  if (addressSize.policy === 'BLOCK') {
-    return new HornetQException(
-      'ADDRESS_FULL',
-      `Address ${addressSize.address} is full: it holds ${addressSize.size} bytes, over its reject threshold of ${addressSize.rejectThreshold} (max-size-bytes-reject-threshold); under BLOCK a producer must wait for credits`,
-    );
-  }
-  return new HornetQException('ADDRESS_FULL', `Address ${addressSize.address} is full`);
-}
-
-/** The refusal of a message whose delivery frame would exceed the frame cap. */
-function undeliverable(
-  route: PreparedRoute,
-  frameBytes: number,
-  maxFrameBytes: number,
-  when: string,
-): HornetQException {
-  const { message } = route;
-  return new HornetQException(
-    'GENERIC_EXCEPTION',
-    `Message to ${route.address} refused: delivering it would take a frame of ${frameBytes} bytes${when}, over the maximum frame size of ${maxFrameBytes} bytes (its properties take ${message.properties.encodedSize()} bytes, its body ${message.body.length}; a body of ${MAX_CHUNK_BYTES} bytes or more goes in chunks, properties never do)`,
-  );
 }
 
 /** The answer to a request that has nothing to say but that it was done. */

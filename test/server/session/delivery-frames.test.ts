@@ -37,7 +37,7 @@ function received(message: CoreMessage, corruptUtf8 = false): CoreMessage {
   return packet.message;
 }
 
-/** The first frame a consumer with min-large-message-size `threshold` gets (see ServerSession.deliver). */
+/** The first frame a consumer with min-large-message-size `threshold` gets (see DeliveryWriter.deliver). */
 function firstDeliveryFrame(message: CoreMessage, threshold: number): number {
   const common = { consumerId: 1, deliveryCount: 1 };
   if (message.body.length < Math.min(threshold, MAX_CHUNK_BYTES))

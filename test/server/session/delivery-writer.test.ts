@@ -1,0 +1,90 @@
+import type { Packet } from '../../../src/core/protocol';
+import { CoreMessage } from '../../../src/core/protocol/core-message';
+import { encodePacket } from '../../../src/core/protocol/packet-codec';
+import { PacketType } from '../../../src/core/protocol/packet-type';
+import { MAX_CHUNK_BYTES } from '../../../src/server/session/delivery-frames';
+import { DeliveryWriter } from '../../../src/server/session/delivery-writer';
+
+const MAX_FRAME_BYTES = 4096;
+
+function messageWithBody(bytes: number): CoreMessage {
+  const message = new CoreMessage();
+  message.address = 'jms.queue.q';
+  message.body = Buffer.alloc(bytes, 0x61);
+  return message;
+}
+
+/** A writer over a channel that keeps what it was sent, with a frame cap the test can change. */
+function writerWith(minLargeMessageSize: number): {
+  writer: DeliveryWriter;
+  sent: Packet[];
+  cap: { bytes: number };
+} {
+  const sent: Packet[] = [];
+  const cap = { bytes: MAX_FRAME_BYTES };
+  const writer = new DeliveryWriter(
+    { send: (packet) => sent.push(packet), maxFrameBytes: () => cap.bytes },
+    minLargeMessageSize,
+  );
+  return { writer, sent, cap };
+}
+
+function bodyOf(sent: Packet[]): Buffer {
+  const chunks: Buffer[] = [];
+  for (const packet of sent)
+    if (packet.type === PacketType.SESS_RECEIVE_CONTINUATION) chunks.push(packet.chunk);
+  return Buffer.concat(chunks);
+}
+
+describe('DeliveryWriter', () => {
+  it('writes a body under min-large-message-size whole, in one SESS_RECEIVE_MSG', () => {
+    const { writer, sent } = writerWith(100);
+    const message = messageWithBody(99);
+    writer.deliver(3, message, 2);
+    expect(sent).toEqual([{ type: PacketType.SESS_RECEIVE_MSG, consumerId: 3, deliveryCount: 2, message }]);
+  });
+
+  it('writes a body of min-large-message-size or more as a bodiless head, then chunks that rebuild it', () => {
+    const { writer, sent } = writerWith(100);
+    const message = messageWithBody(250);
+    writer.deliver(3, message, 1);
+    const [head, ...chunks] = sent;
+    expect(head).toMatchObject({
+      type: PacketType.SESS_RECEIVE_LARGE_MSG,
+      consumerId: 3,
+      deliveryCount: 1,
+      bodySize: 250,
+    });
+    if (head?.type !== PacketType.SESS_RECEIVE_LARGE_MSG) throw new Error('no head');
+    expect(head.message.body.length).toBe(0);
+    expect(message.body.length).toBe(250);
+    expect(
+      chunks.map((packet) => packet.type === PacketType.SESS_RECEIVE_CONTINUATION && packet.chunk.length),
+    ).toEqual([100, 100, 50]);
+    expect(
+      chunks.map((packet) => packet.type === PacketType.SESS_RECEIVE_CONTINUATION && packet.continues),
+    ).toEqual([true, true, false]);
+    expect(bodyOf(sent).equals(message.body)).toBe(true);
+  });
+
+  it('sizes chunks to the frame cap of the moment, so every chunk frame fits after a reattach to a smaller cap', () => {
+    const { writer, sent, cap } = writerWith(MAX_FRAME_BYTES);
+    cap.bytes = 1024;
+    const message = messageWithBody(3 * MAX_FRAME_BYTES);
+    writer.deliver(1, message, 1);
+    const chunkFrames = sent
+      .filter((packet) => packet.type === PacketType.SESS_RECEIVE_CONTINUATION)
+      .map((packet) => encodePacket(10, packet).length);
+    expect(chunkFrames.length).toBeGreaterThan(3);
+    expect(Math.max(...chunkFrames)).toBeLessThanOrEqual(1024);
+    expect(bodyOf(sent).equals(message.body)).toBe(true);
+  });
+
+  it('caps a huge min-large-message-size at MAX_CHUNK_BYTES: such a body still goes in chunks', () => {
+    const { writer, sent, cap } = writerWith(Number.MAX_SAFE_INTEGER);
+    cap.bytes = 2 * MAX_CHUNK_BYTES;
+    writer.deliver(1, messageWithBody(MAX_CHUNK_BYTES), 1);
+    expect(sent[0]?.type).toBe(PacketType.SESS_RECEIVE_LARGE_MSG);
+    expect(sent.slice(1).map((packet) => packet.type)).toEqual([PacketType.SESS_RECEIVE_CONTINUATION]);
+  });
+});
