@@ -203,7 +203,9 @@ export class RemotingConnection {
   writeFrame(frame: Buffer): void {
     if (this.isClosed) return;
     this.transport.write(frame);
-    if (!this.isCongested && this.transport.pendingBytes > this.outputHighWaterMark) {
+    // Without a mark (clients) nothing is measured: this runs for every frame.
+    if (this.outputHighWaterMark === Infinity || this.isCongested) return;
+    if (this.transport.pendingBytes > this.outputHighWaterMark) {
       this.isCongested = true;
       this.congestionListener?.(true);
     }
