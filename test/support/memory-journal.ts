@@ -14,6 +14,9 @@ export type MemoryJournalEntry =
 /** Fills a body the visitor was handed once the call returns: keeping it without a copy shows. */
 const STALE_BYTE = 0xee;
 
+/** What the file journal's frame and ids add to a record's body (a transaction's records: the most). */
+const FRAME_BYTES = 42;
+
 /**
  * A Journal in memory for unit tests, as strict as HornetQ's about ids (an update or delete of a
  * record that is not live, or a second add of a live one, throws). A sync makes everything
@@ -38,7 +41,11 @@ export class MemoryJournal implements Journal {
   /** What the next load reports about the last crash. */
   private lostInCrash = { entries: 0, transactions: 0, at: 0 };
 
-  constructor(readonly name = 'memory') {}
+  constructor(
+    readonly name = 'memory',
+    /** The largest record, or transaction with its commit, taken in one write (as the file journal). */
+    readonly maxRecordBytes = Number.MAX_SAFE_INTEGER,
+  ) {}
 
   get syncRequests(): number {
     return this.requests;
@@ -181,6 +188,9 @@ export class MemoryJournal implements Journal {
   private append(entry: MemoryJournalEntry): void {
     if (this.failure !== null) throw this.failure;
     if (!this.loaded) throw new Error(`${this.name}: append before load (or after close)`);
+    const size = sizeOf(entry);
+    if (size > this.maxRecordBytes)
+      throw new RangeError(`${this.name}: a write of ${size} bytes exceeds ${this.maxRecordBytes}`);
     if (entry.kind === 'transaction') {
       // All or nothing, as the transaction: checked on a copy.
       const live = new Set(this.live);
@@ -207,6 +217,11 @@ export class MemoryJournal implements Journal {
       live.delete(record.id);
     }
   }
+}
+
+function sizeOf(entry: MemoryJournalEntry): number {
+  const records = entry.kind === 'transaction' ? [...entry.records, { kind: 'delete' as const, id: 0 }] : [entry];
+  return records.reduce((sum, record) => sum + FRAME_BYTES + (record.kind === 'delete' ? 0 : record.body.length), 0);
 }
 
 function replay(record: JournalTransactionRecord, visitor: JournalRecordVisitor): void {

@@ -34,6 +34,12 @@ export const LARGE_MESSAGE_THRESHOLD = 100 * 1024;
  */
 const ID_BATCH_SIZE = 100_000;
 
+/**
+ * Bytes a journal record's frame, ids and transaction id add to its body, at most (the engine's
+ * are 21 to 42): what a message inline in the journal costs beyond its encoding.
+ */
+const RECORD_OVERHEAD = 64;
+
 /** At most this many notes of one kind in the load report; the rest are counted. */
 const MAX_NOTES_PER_KIND = 10;
 
@@ -49,6 +55,11 @@ export interface JournalStorageOptions {
   persistIdCache: boolean;
   /** A message whose encoding has at least this many bytes goes to a large-message file. */
   largeMessageThreshold: number;
+  /**
+   * The largest record, or transaction with its commit, the message journal takes (its buffer, or
+   * a file less its header): a message that would not fit inline goes to a large-message file.
+   */
+  maxRecordBytes: number;
   /** Where the journals are, for the load report. */
   location: string;
   logger: Logger;
@@ -88,6 +99,8 @@ export class JournalStorageManager implements StorageManager {
   private readonly duplicateIdRecords = new Map<string, Map<string, number>>();
   /** The records of the open transaction, or null outside one. */
   private transaction: JournalTransactionRecord[] | null = null;
+  /** What the open transaction's records take in the journal, at most. */
+  private transactionBytes = 0;
   /** Large-message files whose deletes are in the open transaction. */
   private transactionFileRemovals: number[] = [];
   /** What open() found and the broker has not taken yet (loadReferences). */
@@ -314,6 +327,7 @@ export class JournalStorageManager implements StorageManager {
     if (this.transaction !== null)
       throw new Error('storage transactions do not nest: beginTransaction called inside one');
     this.transaction = [];
+    this.transactionBytes = RECORD_OVERHEAD;
   }
 
   commitTransaction(): void {
@@ -415,7 +429,7 @@ export class JournalStorageManager implements StorageManager {
     const writer = new BufferWriter(message.encodedSize());
     message.encode(writer);
     const encoding = writer.toBuffer();
-    if (encoding.length < this.options.largeMessageThreshold) {
+    if (this.fitsInline(encoding.length)) {
       this.appendMessageAdd(message.messageId, StorageRecordType.ADD_MESSAGE, encoding, false);
       return;
     }
@@ -423,6 +437,17 @@ export class JournalStorageManager implements StorageManager {
     this.largeMessageIds.add(message.messageId);
     const header = encodeLargeMessageHeader(largeMessageHeaderOf(encoding));
     this.appendMessageAdd(message.messageId, StorageRecordType.ADD_LARGE_MESSAGE, header, false);
+  }
+
+  /**
+   * Whether a message's encoding goes in its add record: below the large-message threshold, and
+   * small enough for one journal write. A transaction is one write with its commit, so in one
+   * inline messages take at most half of that, leaving the rest to references and acknowledgements.
+   */
+  private fitsInline(length: number): boolean {
+    const cost = length + RECORD_OVERHEAD;
+    if (length >= this.options.largeMessageThreshold || cost > this.options.maxRecordBytes) return false;
+    return this.transaction === null || this.transactionBytes + cost <= this.options.maxRecordBytes / 2;
   }
 
   /** One queue let go of a message; the last one deletes it (not synced, as HornetQ). */
@@ -450,18 +475,23 @@ export class JournalStorageManager implements StorageManager {
   }
 
   private appendMessageAdd(id: number, userType: number, body: Buffer, sync: boolean): void {
-    if (this.transaction !== null) this.transaction.push({ kind: 'add', id, userType, body });
+    if (this.transaction !== null) this.collect({ kind: 'add', id, userType, body }, body.length);
     else this.messages.appendAdd(id, userType, body, sync);
   }
 
   private appendMessageUpdate(id: number, userType: number, body: Buffer, sync: boolean): void {
-    if (this.transaction !== null) this.transaction.push({ kind: 'update', id, userType, body });
+    if (this.transaction !== null) this.collect({ kind: 'update', id, userType, body }, body.length);
     else this.messages.appendUpdate(id, userType, body, sync);
   }
 
   private appendMessageDelete(id: number): void {
-    if (this.transaction !== null) this.transaction.push({ kind: 'delete', id });
+    if (this.transaction !== null) this.collect({ kind: 'delete', id }, 0);
     else this.messages.appendDelete(id, false);
+  }
+
+  private collect(record: JournalTransactionRecord, bodyLength: number): void {
+    this.transaction?.push(record);
+    this.transactionBytes += bodyLength + RECORD_OVERHEAD;
   }
 
   /**

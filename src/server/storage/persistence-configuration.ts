@@ -82,26 +82,25 @@ const MAX_INT = 2_147_483_647;
 const MIN_FILE_SIZE = 1024;
 /** Below this a buffer holds too few records for group commit to share a sync among them. */
 const MIN_BUFFER_SIZE = 4096;
+/** Files created ahead of need: more would only take disk space (and the engine stops there). */
+const MAX_JOURNAL_MIN_FILES = 10_000;
+/** A journal of more files than this is not compacted anyway. */
+const MAX_COMPACT_MIN_FILES = 1_000_000;
 /** One second: a longer wait would hold every durable answer that long. */
 const MAX_BUFFER_TIMEOUT_NS = 1_000_000_000;
 
-type NumberRule = [
-  keyof PersistenceConfiguration,
-  number,
-  (config: PersistenceConfiguration) => number,
-  string,
-];
+/** [setting, lowest, highest, unit]. */
+type NumberRule = [keyof PersistenceConfiguration, number, number, string];
 
-/** [setting, lowest, highest (from the configuration, for settings bounded by another), unit]. */
 const NUMBER_RULES: NumberRule[] = [
-  ['journalFileSize', MIN_FILE_SIZE, () => MAX_INT, ' bytes'],
+  ['journalFileSize', MIN_FILE_SIZE, MAX_INT, ' bytes'],
   // HornetQ: "minFiles cannot be less than 2".
-  ['journalMinFiles', 2, () => MAX_INT, ''],
-  ['journalCompactMinFiles', 0, () => MAX_INT, ''],
-  ['journalCompactPercentage', 0, () => 100, ''],
-  ['journalBufferTimeout', 0, () => MAX_BUFFER_TIMEOUT_NS, ' ns'],
-  // The buffer is bounded by the room left in the current file, so it cannot outgrow a file.
-  ['journalBufferSize', MIN_BUFFER_SIZE, (config) => config.journalFileSize, ' bytes (journal-file-size)'],
+  ['journalMinFiles', 2, MAX_JOURNAL_MIN_FILES, ''],
+  ['journalCompactMinFiles', 0, MAX_COMPACT_MIN_FILES, ''],
+  ['journalCompactPercentage', 0, 100, ''],
+  ['journalBufferTimeout', 0, MAX_BUFFER_TIMEOUT_NS, ' ns'],
+  // A buffer larger than a file is used up to the file's size (HornetQ's TimedBuffer does the same).
+  ['journalBufferSize', MIN_BUFFER_SIZE, MAX_INT, ' bytes'],
 ];
 
 const DIRECTORY_SETTINGS: Array<keyof PersistenceConfiguration> = [
@@ -136,9 +135,8 @@ export function persistenceConfigurationProblems(config: PersistenceConfiguratio
     if (typeof value !== 'boolean')
       problems.push(`${settingName(key)} must be true or false (actual value: ${String(value)})`);
   }
-  for (const [key, min, maxOf, unit] of NUMBER_RULES) {
+  for (const [key, min, max, unit] of NUMBER_RULES) {
     const value = config[key];
-    const max = maxOf(config);
     if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max)
       problems.push(
         `${settingName(key)} must be an integer in ${min}..${max}${unit} (actual value: ${String(value)})`,

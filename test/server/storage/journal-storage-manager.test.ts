@@ -13,11 +13,14 @@ import { MemoryJournal, type MemoryJournalEntry } from '../../support/memory-jou
 
 const LARGE_DIRECTORY = '/broker/data/largemessages';
 const ADDRESS = 'jms.queue.orders';
+/** Small settings, so that a few messages reach them. */
+const LARGE_MESSAGE_THRESHOLD = 1000;
+const MAX_RECORD_BYTES = 4096;
 
 /** Two journals and a file system that outlive the storage managers opened on them (restarts). */
 class Disk {
   readonly bindings = new MemoryJournal('bindings');
-  readonly messages = new MemoryJournal('messages');
+  readonly messages = new MemoryJournal('messages', MAX_RECORD_BYTES);
   readonly fileSystem = new MemoryFileSystem();
 
   constructor(private readonly options: Partial<JournalStorageOptions> = {}) {}
@@ -31,7 +34,8 @@ class Disk {
         syncTransactional: true,
         syncNonTransactional: true,
         persistIdCache: true,
-        largeMessageThreshold: 1000,
+        largeMessageThreshold: LARGE_MESSAGE_THRESHOLD,
+        maxRecordBytes: MAX_RECORD_BYTES,
         location: 'memory journals',
         logger: silentLogger,
         ...this.options,
@@ -366,7 +370,8 @@ describe('JournalStorageManager', () => {
         syncTransactional: true,
         syncNonTransactional: true,
         persistIdCache: false,
-        largeMessageThreshold: 1000,
+        largeMessageThreshold: LARGE_MESSAGE_THRESHOLD,
+        maxRecordBytes: MAX_RECORD_BYTES,
         location: 'memory journals',
         logger: silentLogger,
       },
@@ -589,6 +594,22 @@ describe('JournalStorageManager', () => {
       expect(await disk.fileSystem.exists(disk.largeFile(77))).toBe(false);
       expect(await disk.fileSystem.exists(`${LARGE_DIRECTORY}/notes.txt`)).toBe(true);
       await storage.close();
+    });
+
+    it('keeps a transaction within one journal write: its later messages go to files', async () => {
+      const disk = new Disk();
+      const storage = await disk.opened();
+      storage.storeQueue({ name: 'orders', address: ADDRESS, filter: null });
+      storage.beginTransaction();
+      const sent = ['a', 'b', 'c', 'd', 'e', 'f'].map((letter) => message(storage, letter.repeat(800)));
+      for (const m of sent) storage.storeMessage(m, ['orders']);
+      storage.commitTransaction();
+      expect(recordsOfType(disk.messages.entries, StorageRecordType.ADD_MESSAGE)).toBeGreaterThan(0);
+      expect(recordsOfType(disk.messages.entries, StorageRecordType.ADD_LARGE_MESSAGE)).toBeGreaterThan(0);
+      await storage.close();
+      const reopened = await disk.opened();
+      expect(bodies(reopened, 'orders')).toEqual(sent.map((m) => m.body.toString()));
+      await reopened.close();
     });
 
     it('writes the file of a message sent in a transaction, and drops it with the transaction', async () => {
