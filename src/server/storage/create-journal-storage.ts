@@ -77,8 +77,7 @@ export function createJournalStorage(
     logger.child({ store: 'large-messages' }),
   );
   return new JournalStorageManager(
-    createJournal(options.bindings),
-    createJournal(options.messages),
+    () => ({ bindings: createJournal(options.bindings), messages: createJournal(options.messages) }),
     largeMessages,
     {
       syncTransactional: config.journalSyncTransactional,

@@ -43,6 +43,12 @@ const RECORD_OVERHEAD = 64;
 /** At most this many notes of one kind in the load report; the rest are counted. */
 const MAX_NOTES_PER_KIND = 10;
 
+/** The two journals the storage writes: queues and id checkpoints; messages and what refers to them. */
+export interface StorageJournals {
+  bindings: Journal;
+  messages: Journal;
+}
+
 export interface JournalStorageOptions {
   /** journal-sync-transactional: a commit is on disk before it is answered. */
   syncTransactional: boolean;
@@ -109,20 +115,21 @@ export class JournalStorageManager implements StorageManager {
   private loadedDuplicateIds: StoredDuplicateIds[] = [];
   private failure: Error | null = null;
   private readonly failureListeners: Array<(error: Error) => void> = [];
+  /** The journals of this opening, or null while closed. */
+  private journals: StorageJournals | null = null;
+  /** Sync requests of the journals of earlier openings, so that syncRequests only grows. */
+  private retiredSyncRequests = 0;
 
   constructor(
-    private readonly bindings: Journal,
-    private readonly messages: Journal,
+    /** Makes the two journals, at each open (a journal is loaded once: a reopened store needs new ones). */
+    private readonly openJournals: () => StorageJournals,
     private readonly largeMessages: LargeMessageStore,
     private readonly options: JournalStorageOptions,
   ) {
     this.ids = new IdReservation(ID_BATCH_SIZE, (recordId, highWaterMark) =>
       this.checkpointIds(recordId, highWaterMark),
     );
-    const forward = (error: Error): void => this.fail(error);
-    bindings.onFailure(forward);
-    messages.onFailure(forward);
-    largeMessages.onFailure(forward);
+    largeMessages.onFailure((error) => this.fail(error));
   }
 
   /**
@@ -132,23 +139,24 @@ export class JournalStorageManager implements StorageManager {
    * (which takes ids as well) never waits for a sync.
    */
   get syncRequests(): number {
-    return (
-      this.bindings.syncRequests -
-      this.checkpointSyncs +
-      this.messages.syncRequests +
-      this.largeMessages.writesStarted
-    );
+    const journals = this.journals;
+    const current =
+      journals === null
+        ? 0
+        : journals.bindings.syncRequests - this.checkpointSyncs + journals.messages.syncRequests;
+    return this.retiredSyncRequests + current + this.largeMessages.writesStarted;
   }
 
   afterSync(done: (error: Error | null) => void): void {
-    let waiting = 3;
+    const journals = this.journals;
+    let waiting = journals === null ? 1 : 3;
     let firstError: Error | null = null;
     const oneDone = (error: Error | null): void => {
       firstError ??= error;
       if (--waiting === 0) done(firstError ?? this.failure);
     };
-    this.bindings.afterSync(oneDone);
-    this.messages.afterSync(oneDone);
+    journals?.bindings.afterSync(oneDone);
+    journals?.messages.afterSync(oneDone);
     this.largeMessages.afterWrites(oneDone);
   }
 
@@ -157,20 +165,31 @@ export class JournalStorageManager implements StorageManager {
   }
 
   async open(): Promise<StorageLoadReport> {
-    if (this.opened) throw new Error('the journal storage is already open');
+    if (this.journals !== null) throw new Error('the journal storage is already open');
     const started = Date.now();
     this.resetState();
+    const journals = this.openJournals();
+    this.journals = journals;
+    const forward = (error: Error): void => {
+      if (this.journals === journals) this.fail(error);
+    };
+    journals.bindings.onFailure(forward);
+    journals.messages.onFailure(forward);
+    try {
+      return await this.load(started);
+    } catch (error) {
+      this.retire();
+      await Promise.allSettled([journals.bindings.close(), journals.messages.close()]);
+      throw error;
+    }
+  }
+
+  private async load(started: number): Promise<StorageLoadReport> {
     const bindingsLoad = new BindingsJournalLoader();
     const bindingsReport = await this.bindings.load(bindingsLoad);
     const messageLoad = new MessageJournalLoader(new Set(bindingsLoad.queues.keys()));
-    let messagesReport: JournalLoadReport;
-    try {
-      messagesReport = await this.messages.load(messageLoad);
-    } catch (error) {
-      await this.bindings.close().catch(() => undefined);
-      throw error;
-    }
-    try {
+    const messagesReport = await this.messages.load(messageLoad);
+    {
       const notes = [...journalNotes('bindings', bindingsReport), ...journalNotes('message', messagesReport)];
       const largeBytes = await this.recoverLargeMessages(messageLoad, notes);
       this.adoptQueues(bindingsLoad);
@@ -187,22 +206,21 @@ export class JournalStorageManager implements StorageManager {
         milliseconds: Date.now() - started,
         notes,
       };
-    } catch (error) {
-      await Promise.allSettled([this.bindings.close(), this.messages.close()]);
-      throw error;
     }
   }
 
   async close(): Promise<void> {
-    if (!this.opened) return;
+    const journals = this.journals;
+    if (journals === null) return;
     this.opened = false;
     this.transaction = null;
     // The journals first: their last sync lets the large-message files of deleted messages go,
     // and the store then waits for those removals as well as for its writes.
-    const journals = await Promise.allSettled([this.bindings.close(), this.messages.close()]);
+    const closed = await Promise.allSettled([journals.bindings.close(), journals.messages.close()]);
+    this.retire();
     const files = await Promise.allSettled([this.largeMessages.close()]);
     this.resetState();
-    for (const result of [...journals, ...files]) if (result.status === 'rejected') throw result.reason;
+    for (const result of [...closed, ...files]) if (result.status === 'rejected') throw result.reason;
   }
 
   generateMessageId(): number {
@@ -369,6 +387,30 @@ export class JournalStorageManager implements StorageManager {
     return loaded;
   }
 
+  /** Closed: the journals' sync requests count on in retiredSyncRequests. */
+  private retire(): void {
+    const journals = this.journals;
+    if (journals === null) return;
+    this.retiredSyncRequests +=
+      journals.bindings.syncRequests - this.checkpointSyncs + journals.messages.syncRequests;
+    this.checkpointSyncs = 0;
+    this.journals = null;
+    this.opened = false;
+  }
+
+  private get bindings(): Journal {
+    return this.currentJournals().bindings;
+  }
+
+  private get messages(): Journal {
+    return this.currentJournals().messages;
+  }
+
+  private currentJournals(): StorageJournals {
+    if (this.journals === null) throw new Error('the journal storage is not open');
+    return this.journals;
+  }
+
   private requireOpen(): void {
     if (!this.opened) throw new Error('the journal storage is not open');
     if (this.failure !== null) throw this.failure;
@@ -387,7 +429,6 @@ export class JournalStorageManager implements StorageManager {
     this.pendingMessages = new Map();
     this.loadedDuplicateIds = [];
     this.liveCounterRecords = [];
-    this.checkpointSyncs = 0;
   }
 
   private fail(error: Error): void {

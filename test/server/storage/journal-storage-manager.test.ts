@@ -25,10 +25,9 @@ class Disk {
 
   constructor(private readonly options: Partial<JournalStorageOptions> = {}) {}
 
-  storage(): JournalStorageManager {
+  storage(overrides: Partial<JournalStorageOptions> = {}): JournalStorageManager {
     return new JournalStorageManager(
-      this.bindings,
-      this.messages,
+      () => ({ bindings: this.bindings, messages: this.messages }),
       new LargeMessageStore(LARGE_DIRECTORY, this.fileSystem, true, silentLogger),
       {
         syncTransactional: true,
@@ -39,6 +38,7 @@ class Disk {
         location: 'memory journals',
         logger: silentLogger,
         ...this.options,
+        ...overrides,
       },
     );
   }
@@ -362,20 +362,7 @@ describe('JournalStorageManager', () => {
     storage.storeDuplicateId(ADDRESS, 'kept before');
     await storage.close();
 
-    const off = new JournalStorageManager(
-      persisted.bindings,
-      persisted.messages,
-      new LargeMessageStore(LARGE_DIRECTORY, persisted.fileSystem, true, silentLogger),
-      {
-        syncTransactional: true,
-        syncNonTransactional: true,
-        persistIdCache: false,
-        largeMessageThreshold: LARGE_MESSAGE_THRESHOLD,
-        maxRecordBytes: MAX_RECORD_BYTES,
-        location: 'memory journals',
-        logger: silentLogger,
-      },
-    );
+    const off = persisted.storage({ persistIdCache: false });
     const report = await off.open();
     expect(report.notes).toEqual(['1 stored duplicate id(s) deleted: persist-id-cache is false']);
     expect(off.loadDuplicateIds()).toEqual([]);
