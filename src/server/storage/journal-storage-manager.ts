@@ -559,14 +559,14 @@ export class JournalStorageManager implements StorageManager {
       this.options.logger.warn({ messageId }, `large message ${messageId} dropped: ${problem}`);
       dropped.push(`large message ${messageId} dropped (never confirmed): ${problem}`);
       this.messages.appendDelete(messageId, false);
-      fileIds.delete(messageId);
     }
     notes.push(...bounded(dropped, 'large messages dropped'));
     let orphans = 0;
     for (const messageId of fileIds) {
       if (this.largeMessageIds.has(messageId)) continue;
+      // A dropped message's file goes too; only files without any header count as orphans.
       await this.largeMessages.removeNow(messageId);
-      orphans++;
+      if (!load.largeHeaders.has(messageId)) orphans++;
     }
     if (orphans > 0) notes.push(`${orphans} large-message file(s) without a journal record removed`);
     return bytes;
