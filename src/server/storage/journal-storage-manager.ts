@@ -257,6 +257,7 @@ export class JournalStorageManager implements StorageManager {
     this.queueIds.delete(name);
     this.storedQueues.delete(queueId);
     this.queueMessages.delete(queueId);
+    for (const messageId of this.loadedReferences.get(queueId)?.keys() ?? []) this.letGoOfLoaded(messageId);
     this.loadedReferences.delete(queueId);
   }
 
@@ -284,6 +285,7 @@ export class JournalStorageManager implements StorageManager {
     this.requireOpen();
     const queueId = this.queueIds.get(queueName);
     if (queueId === undefined || !this.queueMessages.get(queueId)?.delete(messageId)) return;
+    if (this.loadedReferences.get(queueId)?.delete(messageId) === true) this.letGoOfLoaded(messageId);
     this.appendMessageUpdate(
       messageId,
       StorageRecordType.ACKNOWLEDGE_REF,
@@ -636,10 +638,20 @@ export class JournalStorageManager implements StorageManager {
     const pending = this.pendingMessages.get(messageId);
     if (pending === undefined) return null;
     const message = pending.decoded ?? decodeStoredMessage(messageId, pending.encoding);
+    pending.decoded = message;
+    this.letGoOfLoaded(messageId);
+    return message;
+  }
+
+  /**
+   * One queue will not take a loaded message (it took it, or it went before the broker took it):
+   * once none will, its bytes are let go (what the broker holds of them, it holds itself).
+   */
+  private letGoOfLoaded(messageId: number): void {
+    const pending = this.pendingMessages.get(messageId);
+    if (pending === undefined) return;
     pending.queuesLeft--;
     if (pending.queuesLeft <= 0) this.pendingMessages.delete(messageId);
-    else pending.decoded = message;
-    return message;
   }
 }
 

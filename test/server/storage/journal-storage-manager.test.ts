@@ -398,6 +398,25 @@ describe('JournalStorageManager', () => {
     await reopened.close();
   });
 
+  it('hands over what is left when a queue goes or a message is acknowledged before the broker takes it', async () => {
+    const disk = new Disk();
+    const storage = await disk.opened();
+    storage.storeQueue({ name: 'orders', address: ADDRESS, filter: null });
+    storage.storeQueue({ name: 'audit', address: ADDRESS, filter: null });
+    const shared = message(storage, 'shared');
+    const acked = message(storage, 'acked early');
+    storage.storeMessage(shared, ['orders', 'audit']);
+    storage.storeMessage(acked, ['audit']);
+    await storage.close();
+
+    const reopened = await disk.opened();
+    reopened.deleteQueue('orders');
+    reopened.storeAcknowledge('audit', acked.messageId);
+    expect(bodies(reopened, 'audit')).toEqual(['shared']);
+    expect(bodies(reopened, 'orders')).toEqual([]);
+    await reopened.close();
+  });
+
   it('ignores references to a queue whose delete reached the disk before its acknowledgements', async () => {
     const disk = new Disk();
     const storage = await disk.opened();
