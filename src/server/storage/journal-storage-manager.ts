@@ -2,7 +2,7 @@ import { BufferReader, BufferWriter, CoreMessage } from '../../core/protocol';
 import type { Logger } from '../../core/remoting';
 import { BindingsJournalLoader } from './bindings-journal-loader';
 import { IdReservation } from './id-reservation';
-import type { Journal, JournalLoadReport, JournalTransactionRecord } from './journal/journal';
+import type { Journal, JournalLoadReport } from './journal/journal';
 import type { LargeMessageStore } from './large-message-store';
 import { MessageJournalLoader, type LoadedReference } from './message-journal-loader';
 import type {
@@ -12,6 +12,7 @@ import type {
   StoredQueue,
   StoredReference,
 } from './storage-manager';
+import { StorageTransaction } from './storage-transaction';
 import {
   encodeDeliveryCount,
   encodeDuplicateId,
@@ -103,12 +104,8 @@ export class JournalStorageManager implements StorageManager {
   private readonly largeMessageIds = new Set<number>();
   /** Address → duplicate id → its record id. */
   private readonly duplicateIdRecords = new Map<string, Map<string, number>>();
-  /** The records of the open transaction, or null outside one. */
-  private transaction: JournalTransactionRecord[] | null = null;
-  /** What the open transaction's records take in the journal, at most. */
-  private transactionBytes = 0;
-  /** Large-message files whose deletes are in the open transaction. */
-  private transactionFileRemovals: number[] = [];
+  /** The open transaction, or null outside one. */
+  private transaction: StorageTransaction | null = null;
   /** What open() found and the broker has not taken yet (loadReferences). */
   private loadedReferences = new Map<number, Map<number, LoadedReference>>();
   private pendingMessages = new Map<number, PendingMessage>();
@@ -246,6 +243,8 @@ export class JournalStorageManager implements StorageManager {
 
   deleteQueue(name: string): void {
     this.requireOpen();
+    // Its delete goes to the bindings journal, which no transaction spans: a commit deletes no queue.
+    if (this.transaction !== null) throw new Error(`deleteQueue(${name}) inside a storage transaction`);
     const queueId = this.queueIds.get(name);
     if (queueId === undefined) return;
     this.bindings.appendDelete(queueId, true);
@@ -276,16 +275,18 @@ export class JournalStorageManager implements StorageManager {
         encodeQueueId(queueId),
         last && this.options.syncNonTransactional,
       );
-      this.queueMessages.get(queueId)?.add(messageId);
+      this.addReference(queueId, messageId);
     });
-    this.referenceCounts.set(messageId, (this.referenceCounts.get(messageId) ?? 0) + queues.length);
+    this.setReferenceCount(messageId, (this.referenceCounts.get(messageId) ?? 0) + queues.length);
   }
 
   storeAcknowledge(queueName: string, messageId: number): void {
     this.requireOpen();
     const queueId = this.queueIds.get(queueName);
-    if (queueId === undefined || !this.queueMessages.get(queueId)?.delete(messageId)) return;
-    if (this.loadedReferences.get(queueId)?.delete(messageId) === true) this.letGoOfLoaded(messageId);
+    if (queueId === undefined || !this.removeReference(queueId, messageId)) return;
+    this.afterCommit(() => {
+      if (this.loadedReferences.get(queueId)?.delete(messageId) === true) this.letGoOfLoaded(messageId);
+    });
     this.appendMessageUpdate(
       messageId,
       StorageRecordType.ACKNOWLEDGE_REF,
@@ -328,6 +329,7 @@ export class JournalStorageManager implements StorageManager {
     if (records.has(id)) return;
     const recordId = this.ids.next();
     records.set(id, recordId);
+    this.changed(() => records.delete(id));
     const body = encodeDuplicateId({ address, id });
     this.appendMessageAdd(recordId, StorageRecordType.DUPLICATE_ID, body, this.options.syncNonTransactional);
   }
@@ -339,6 +341,7 @@ export class JournalStorageManager implements StorageManager {
     if (records === undefined || recordId === undefined) return;
     records.delete(id);
     if (records.size === 0) this.duplicateIdRecords.delete(address);
+    this.changed(() => this.duplicateIdRecords.set(address, records.set(id, recordId)));
     this.appendMessageDelete(recordId);
   }
 
@@ -346,19 +349,28 @@ export class JournalStorageManager implements StorageManager {
     this.requireOpen();
     if (this.transaction !== null)
       throw new Error('storage transactions do not nest: beginTransaction called inside one');
-    this.transaction = [];
-    this.transactionBytes = RECORD_OVERHEAD;
+    this.transaction = new StorageTransaction(RECORD_OVERHEAD);
   }
 
+  /**
+   * Writes the transaction's records and its commit. When the journal refuses them (too large for
+   * one write, or failed), the storage is left as if the transaction had never begun, and the
+   * error is thrown.
+   */
   commitTransaction(): void {
     this.requireOpen();
-    const records = this.transaction;
-    if (records === null) throw new Error('commitTransaction called outside a storage transaction');
+    const transaction = this.transaction;
+    if (transaction === null) throw new Error('commitTransaction called outside a storage transaction');
     this.transaction = null;
-    if (records.length > 0) this.messages.appendTransaction(records, this.options.syncTransactional);
-    const removals = this.transactionFileRemovals;
-    this.transactionFileRemovals = [];
-    for (const messageId of removals) this.removeFileOnceDeleted(messageId);
+    if (transaction.records.length > 0) {
+      try {
+        this.messages.appendTransaction(transaction.records, this.options.syncTransactional);
+      } catch (error) {
+        transaction.undo();
+        throw error;
+      }
+    }
+    transaction.committed();
   }
 
   loadQueues(): StoredQueue[] {
@@ -426,7 +438,6 @@ export class JournalStorageManager implements StorageManager {
     this.largeMessageIds.clear();
     this.duplicateIdRecords.clear();
     this.transaction = null;
-    this.transactionFileRemovals = [];
     this.loadedReferences = new Map();
     this.pendingMessages = new Map();
     this.loadedDuplicateIds = [];
@@ -476,8 +487,13 @@ export class JournalStorageManager implements StorageManager {
       this.appendMessageAdd(message.messageId, StorageRecordType.ADD_MESSAGE, encoding, false);
       return;
     }
-    this.largeMessages.write(message.messageId, encoding);
-    this.largeMessageIds.add(message.messageId);
+    const messageId = message.messageId;
+    this.largeMessages.write(messageId, encoding);
+    this.largeMessageIds.add(messageId);
+    this.changed(() => {
+      this.largeMessageIds.delete(messageId);
+      this.largeMessages.remove(messageId);
+    });
     const header = encodeLargeMessageHeader(largeMessageHeaderOf(encoding));
     this.appendMessageAdd(message.messageId, StorageRecordType.ADD_LARGE_MESSAGE, header, false);
   }
@@ -490,21 +506,56 @@ export class JournalStorageManager implements StorageManager {
   private fitsInline(length: number): boolean {
     const cost = length + RECORD_OVERHEAD;
     if (length >= this.options.largeMessageThreshold || cost > this.options.maxRecordBytes) return false;
-    return this.transaction === null || this.transactionBytes + cost <= this.options.maxRecordBytes / 2;
+    return this.transaction === null || this.transaction.bytes + cost <= this.options.maxRecordBytes / 2;
   }
 
   /** One queue let go of a message; the last one deletes it (not synced, as HornetQ). */
   private release(messageId: number): void {
     const count = (this.referenceCounts.get(messageId) ?? 1) - 1;
-    if (count > 0) {
-      this.referenceCounts.set(messageId, count);
-      return;
-    }
-    this.referenceCounts.delete(messageId);
+    this.setReferenceCount(messageId, count);
+    if (count > 0) return;
     this.appendMessageDelete(messageId);
     if (!this.largeMessageIds.delete(messageId)) return;
-    if (this.transaction !== null) this.transactionFileRemovals.push(messageId);
-    else this.removeFileOnceDeleted(messageId);
+    this.changed(() => this.largeMessageIds.add(messageId));
+    this.afterCommit(() => this.removeFileOnceDeleted(messageId));
+  }
+
+  /**
+   * Within a transaction, how to take back a change to the bookkeeping just made, should the
+   * commit not be written; outside one, a change is final.
+   */
+  private changed(undo: () => void): void {
+    this.transaction?.onUndo(undo);
+  }
+
+  /** Runs `step` now, or within a transaction once its commit is written. */
+  private afterCommit(step: () => void): void {
+    if (this.transaction === null) step();
+    else this.transaction.onCommit(step);
+  }
+
+  private addReference(queueId: number, messageId: number): void {
+    const messageIds = this.queueMessages.get(queueId);
+    messageIds?.add(messageId);
+    this.changed(() => messageIds?.delete(messageId));
+  }
+
+  private removeReference(queueId: number, messageId: number): boolean {
+    const messageIds = this.queueMessages.get(queueId);
+    if (messageIds?.delete(messageId) !== true) return false;
+    this.changed(() => messageIds.add(messageId));
+    return true;
+  }
+
+  /** 0 forgets the message. */
+  private setReferenceCount(messageId: number, count: number): void {
+    const previous = this.referenceCounts.get(messageId);
+    if (count > 0) this.referenceCounts.set(messageId, count);
+    else this.referenceCounts.delete(messageId);
+    this.changed(() => {
+      if (previous === undefined) this.referenceCounts.delete(messageId);
+      else this.referenceCounts.set(messageId, previous);
+    });
   }
 
   /**
@@ -518,23 +569,18 @@ export class JournalStorageManager implements StorageManager {
   }
 
   private appendMessageAdd(id: number, userType: number, body: Buffer, sync: boolean): void {
-    if (this.transaction !== null) this.collect({ kind: 'add', id, userType, body }, body.length);
+    if (this.transaction !== null) this.transaction.add({ kind: 'add', id, userType, body });
     else this.messages.appendAdd(id, userType, body, sync);
   }
 
   private appendMessageUpdate(id: number, userType: number, body: Buffer, sync: boolean): void {
-    if (this.transaction !== null) this.collect({ kind: 'update', id, userType, body }, body.length);
+    if (this.transaction !== null) this.transaction.add({ kind: 'update', id, userType, body });
     else this.messages.appendUpdate(id, userType, body, sync);
   }
 
   private appendMessageDelete(id: number): void {
-    if (this.transaction !== null) this.collect({ kind: 'delete', id }, 0);
+    if (this.transaction !== null) this.transaction.add({ kind: 'delete', id });
     else this.messages.appendDelete(id, false);
-  }
-
-  private collect(record: JournalTransactionRecord, bodyLength: number): void {
-    this.transaction?.push(record);
-    this.transactionBytes += bodyLength + RECORD_OVERHEAD;
   }
 
   /**

@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import { CoreMessage } from '../../../src/core/protocol/core-message';
 import { PropertyKind } from '../../../src/core/protocol/typed-properties';
 import { silentLogger } from '../../../src/core/remoting/logger';
@@ -228,6 +229,46 @@ describe('JournalStorageManager', () => {
       ]),
     );
     await reopened.close();
+  });
+
+  it('leaves the storage as it was when the journal refuses a commit', async () => {
+    const disk = new Disk();
+    const storage = await disk.opened();
+    storage.storeQueue({ name: 'orders', address: ADDRESS, filter: null });
+    const stored = Array.from({ length: 100 }, (_, i) => message(storage, `m${i}`));
+    for (const m of stored) storage.storeMessage(m, ['orders']);
+    storage.beginTransaction();
+    for (const m of stored) storage.storeAcknowledge('orders', m.messageId);
+    storage.storeDuplicateId(ADDRESS, 'sent in the transaction');
+    const big = message(storage, 'b'.repeat(5000));
+    storage.storeMessage(big, ['orders']);
+    // A hundred acknowledgements and deletes do not fit one 4 KiB journal write.
+    expect(() => storage.commitTransaction()).toThrow(RangeError);
+    await waitFor(
+      () => !disk.fileSystem.files.has(path.resolve(disk.largeFile(big.messageId))),
+      'the file to go',
+    );
+
+    // As if the transaction had never begun: the references are there to acknowledge, the id to store.
+    const appended = disk.messages.appendedRecords;
+    storage.storeAcknowledge('orders', stored[0]?.messageId ?? 0);
+    expect(disk.messages.appendedRecords).toBe(appended + 2);
+    storage.storeDuplicateId(ADDRESS, 'sent in the transaction');
+    expect(disk.messages.appendedRecords).toBe(appended + 3);
+    await storage.close();
+    const reopened = await disk.opened();
+    expect(bodies(reopened, 'orders')).toEqual(stored.slice(1).map((m) => m.body.toString()));
+    expect(reopened.loadDuplicateIds()).toEqual([{ address: ADDRESS, ids: ['sent in the transaction'] }]);
+    await reopened.close();
+  });
+
+  it('refuses to delete a queue inside a transaction', async () => {
+    const storage = await new Disk().opened();
+    storage.storeQueue({ name: 'orders', address: ADDRESS, filter: null });
+    storage.beginTransaction();
+    expect(() => storage.deleteQueue('orders')).toThrow('deleteQueue(orders) inside a storage transaction');
+    storage.commitTransaction();
+    await storage.close();
   });
 
   it('refuses nested transactions and a commit outside one', async () => {
