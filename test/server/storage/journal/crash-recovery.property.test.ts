@@ -79,8 +79,7 @@ const scenario = fc.record({
 });
 
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-  new Map([...state].map(([id, bodies]) => [id, [...bodies]]));
-const describe = (state: JournalState): string => JSON.stringify([...state].sort((a, b) => a[0] - b[0]));
+const render = (state: JournalState): string => JSON.stringify([...state].sort((a, b) => a[0] - b[0]));
 
 function bodyOf(index: number, size: number): Buffer {
   return Buffer.alloc(size, index % 251);
@@ -150,7 +149,7 @@ test('after a crash in any mode the journal loads a prefix holding everything sy
             : operation !== 'read' && operation !== 'open';
         fileSystem.crashWhen(({ operation }) => counted(operation) && ++operations > crashAtOperation);
         const model: JournalState = new Map();
-        const states: string[] = [describe(model)];
+        const states: string[] = [render(model)];
         let acked = 0;
         for (const current of steps) {
           if (current.kind === 'turn') await turn();
@@ -179,7 +178,7 @@ test('after a crash in any mode the journal loads a prefix holding everything sy
               else journal.appendDelete(record.id, current.sync);
             }
             for (const record of records) applyTo(model, record);
-            states.push(describe(model));
+            states.push(render(model));
             if (current.sync)
               journal.afterSync((error) => (acked = error === null ? Math.max(acked, index) : acked));
           }
@@ -190,7 +189,7 @@ test('after a crash in any mode the journal loads a prefix holding everything sy
         await journal.close().catch(() => undefined);
 
         const reloaded = await openJournal(options);
-        const loaded = describe(reloaded.state);
+        const loaded = render(reloaded.state);
         const prefix = states.findIndex((state, index) => index >= ackedAtCrash && state === loaded);
         expect({ loaded, prefixFound: prefix >= 0, ackedAtCrash }).toEqual({
           loaded,
@@ -226,7 +225,7 @@ test('after a crash in any mode the journal loads a prefix holding everything sy
         expect(skipping.report.skipped).toContainEqual({ file: target.file, offset: target.offset });
         const touched = idsTouchedBy(target, records);
         const untouched = (state: JournalState): string =>
-          describe(new Map([...state].filter(([id]) => !touched.has(id))));
+          render(new Map([...state].filter(([id]) => !touched.has(id))));
         expect(untouched(skipping.state)).toBe(untouched(reloaded.state));
         await skipping.journal.close();
       },
