@@ -82,7 +82,7 @@ describe('createJournalStorage', () => {
     const entry = journals.get('hornetq-data')?.entries.at(0);
     expect(entry?.kind === 'add' && entry.userType).toBe(StorageRecordType.ADD_LARGE_MESSAGE);
     await storage.close();
-    expect(fileSystem.files.has(path.resolve(`/hq/large/${large.messageId}.msg`))).toBe(true);
+    expect(await fileSystem.exists(`/hq/large/${large.messageId}.msg`)).toBe(true);
   });
 
   it('makes new journals at each open (a journal loads once), and its sync requests only grow', async () => {

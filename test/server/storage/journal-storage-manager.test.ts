@@ -9,6 +9,7 @@ import {
 import { LargeMessageStore } from '../../../src/server/storage/large-message-store';
 import type { StorageManager, StoredReference } from '../../../src/server/storage/storage-manager';
 import { StorageRecordType } from '../../../src/server/storage/storage-records';
+import type { JournalFile, JournalFileSystem } from '../../../src/server/storage/journal/journal-file-system';
 import { MemoryFileSystem } from '../../support/memory-file-system';
 import { MemoryJournal, type MemoryJournalEntry } from '../../support/memory-journal';
 
@@ -18,11 +19,90 @@ const ADDRESS = 'jms.queue.orders';
 const LARGE_MESSAGE_THRESHOLD = 1000;
 const MAX_RECORD_BYTES = 4096;
 
+/**
+ * Files in memory whose datasyncs a test may hold, to see that afterSync waits for them; with
+ * helpers to put, read and cut a file as a crash or an operator would.
+ */
+class HeldSyncFileSystem implements JournalFileSystem {
+  private readonly disk = new MemoryFileSystem();
+  holdDatasyncs = false;
+  private held: Array<() => void> = [];
+
+  mkdir(directory: string): Promise<void> {
+    return this.disk.mkdir(directory);
+  }
+
+  list(directory: string): Promise<string[]> {
+    return this.disk.list(directory);
+  }
+
+  exists(filePath: string): Promise<boolean> {
+    return this.disk.exists(filePath);
+  }
+
+  rename(from: string, to: string): Promise<void> {
+    return this.disk.rename(from, to);
+  }
+
+  remove(filePath: string): Promise<void> {
+    return this.disk.remove(filePath);
+  }
+
+  syncDirectory(): Promise<void> {
+    return this.disk.syncDirectory();
+  }
+
+  async open(filePath: string, create: boolean): Promise<JournalFile> {
+    const file = await this.disk.open(filePath, create);
+    return {
+      path: file.path,
+      size: () => file.size(),
+      read: (buffer, offset, length, position) => file.read(buffer, offset, length, position),
+      write: (buffer, offset, length, position) => file.write(buffer, offset, length, position),
+      datasync: async () => {
+        if (this.holdDatasyncs) await new Promise<void>((resolve) => this.held.push(resolve));
+        await file.datasync();
+      },
+      truncate: (size) => file.truncate(size),
+      close: () => file.close(),
+    };
+  }
+
+  get heldDatasyncs(): number {
+    return this.held.length;
+  }
+
+  releaseDatasyncs(): void {
+    for (const release of this.held.splice(0)) release();
+  }
+
+  async sizeOf(filePath: string): Promise<number> {
+    const file = await this.disk.open(filePath, false);
+    const size = await file.size();
+    await file.close();
+    return size;
+  }
+
+  async put(filePath: string, contents: Buffer): Promise<void> {
+    await this.disk.mkdir(path.dirname(filePath));
+    const file = await this.disk.open(filePath, true);
+    await file.truncate(0);
+    await file.write(contents, 0, contents.length, 0);
+    await file.close();
+  }
+
+  async cut(filePath: string, size: number): Promise<void> {
+    const file = await this.disk.open(filePath, false);
+    await file.truncate(size);
+    await file.close();
+  }
+}
+
 /** Two journals and a file system that outlive the storage managers opened on them (restarts). */
 class Disk {
   readonly bindings = new MemoryJournal('bindings');
   readonly messages = new MemoryJournal('messages', MAX_RECORD_BYTES);
-  readonly fileSystem = new MemoryFileSystem();
+  readonly fileSystem = new HeldSyncFileSystem();
 
   constructor(private readonly options: Partial<JournalStorageOptions> = {}) {}
 
@@ -108,9 +188,9 @@ function deletes(entries: MemoryJournalEntry[]): number[] {
   return ids;
 }
 
-async function waitFor(condition: () => boolean, what: string): Promise<void> {
+async function waitFor(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
   const deadline = Date.now() + 10_000;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
@@ -245,7 +325,7 @@ describe('JournalStorageManager', () => {
     // A hundred acknowledgements and deletes do not fit one 4 KiB journal write.
     expect(() => storage.commitTransaction()).toThrow(RangeError);
     await waitFor(
-      () => !disk.fileSystem.files.has(path.resolve(disk.largeFile(big.messageId))),
+      async () => !(await disk.fileSystem.exists(disk.largeFile(big.messageId))),
       'the file to go',
     );
 
@@ -560,7 +640,7 @@ describe('JournalStorageManager', () => {
       expect(recordsOfType(disk.messages.entries, StorageRecordType.ADD_LARGE_MESSAGE)).toBe(1);
       expect(recordsOfType(disk.messages.entries, StorageRecordType.ADD_MESSAGE)).toBe(0);
       await storage.close();
-      expect(disk.fileSystem.contentsOf(disk.largeFile(big.messageId)).length).toBe(big.encodedSize());
+      expect(await disk.fileSystem.sizeOf(disk.largeFile(big.messageId))).toBe(big.encodedSize());
 
       const reopened = disk.storage();
       const report = await reopened.open();
@@ -611,7 +691,7 @@ describe('JournalStorageManager', () => {
       await storage.close();
       await disk.fileSystem.remove(disk.largeFile(missing.messageId));
       const tornFile = disk.largeFile(torn.messageId);
-      disk.fileSystem.setContents(tornFile, disk.fileSystem.contentsOf(tornFile).subarray(0, 100));
+      await disk.fileSystem.cut(tornFile, 100);
 
       const reopened = disk.storage();
       const report = await reopened.open();
@@ -631,9 +711,8 @@ describe('JournalStorageManager', () => {
 
     it('removes large-message files the journal has no record of', async () => {
       const disk = new Disk();
-      await disk.fileSystem.mkdir(LARGE_DIRECTORY);
-      disk.fileSystem.setContents(disk.largeFile(77), Buffer.from('orphan of an upload cut short'));
-      disk.fileSystem.setContents(`${LARGE_DIRECTORY}/notes.txt`, Buffer.from('not ours'));
+      await disk.fileSystem.put(disk.largeFile(77), Buffer.from('orphan of an upload cut short'));
+      await disk.fileSystem.put(`${LARGE_DIRECTORY}/notes.txt`, Buffer.from('not ours'));
       const storage = disk.storage();
       const report = await storage.open();
       expect(report.notes).toEqual(['1 large-message file(s) without a journal record removed']);
@@ -665,7 +744,7 @@ describe('JournalStorageManager', () => {
       storage.beginTransaction();
       const big = message(storage, 'q'.repeat(5000));
       storage.storeMessage(big, ['orders']);
-      await waitFor(() => disk.fileSystem.files.has(disk.largeFile(big.messageId)), 'the file');
+      await waitFor(() => disk.fileSystem.exists(disk.largeFile(big.messageId)), 'the file');
       disk.crash();
       const reopened = disk.storage();
       const report = await reopened.open();
