@@ -24,6 +24,7 @@ import {
   largeMessageHeaderOf,
   largeMessageMatches,
   StorageRecordType,
+  type LargeMessageHeader,
 } from './storage-records';
 
 /** HornetQ's min-large-message-size: a message encoded this large keeps its bytes in a file. */
@@ -600,10 +601,7 @@ export class JournalStorageManager implements StorageManager {
         this.largeMessageIds.add(messageId);
         continue;
       }
-      const problem =
-        encoding === null
-          ? `its file ${this.largeMessages.pathOf(messageId)} is missing`
-          : `its file ${this.largeMessages.pathOf(messageId)} holds ${encoding.length} bytes, not ${header.length}`;
+      const problem = largeFileProblem(this.largeMessages.pathOf(messageId), header, encoding);
       this.options.logger.warn({ messageId }, `large message ${messageId} dropped: ${problem}`);
       dropped.push(`large message ${messageId} dropped (never confirmed): ${problem}`);
       this.messages.appendDelete(messageId, false);
@@ -712,6 +710,14 @@ function decodeStoredMessage(messageId: number, encoding: Buffer): CoreMessage {
       cause: error,
     });
   }
+}
+
+/** Why a large message's file is not the one its header confirmed. */
+function largeFileProblem(file: string, header: LargeMessageHeader, encoding: Buffer | null): string {
+  if (encoding === null) return `its file ${file} is missing`;
+  if (encoding.length !== header.length)
+    return `its file ${file} holds ${encoding.length} bytes, not ${header.length}`;
+  return `its file ${file} does not match its checksum`;
 }
 
 /** What a journal's load had to repair, one line each. */

@@ -91,6 +91,15 @@ class HeldSyncFileSystem implements JournalFileSystem {
     await file.close();
   }
 
+  async flipBit(filePath: string, offset: number): Promise<void> {
+    const file = await this.disk.open(filePath, false);
+    const byte = Buffer.alloc(1);
+    await file.read(byte, 0, 1, offset);
+    byte[0] = (byte[0] ?? 0) ^ 0x10;
+    await file.write(byte, 0, 1, offset);
+    await file.close();
+  }
+
   async cut(filePath: string, size: number): Promise<void> {
     const file = await this.disk.open(filePath, false);
     await file.truncate(size);
@@ -680,18 +689,21 @@ describe('JournalStorageManager', () => {
       expect(await disk.fileSystem.exists(disk.largeFile(big.messageId))).toBe(false);
     });
 
-    it('drops a large message whose file is missing or torn, with a note', async () => {
+    it('drops a large message whose file is missing, torn or flipped, with a note', async () => {
       const disk = new Disk();
       const storage = await disk.opened();
       storage.storeQueue({ name: 'orders', address: ADDRESS, filter: null });
       const missing = message(storage, 'm'.repeat(5000));
       const torn = message(storage, 't'.repeat(5000));
+      const flipped = message(storage, 'f'.repeat(5000));
       const whole = message(storage, 'w'.repeat(5000));
-      for (const m of [missing, torn, whole]) storage.storeMessage(m, ['orders']);
+      for (const m of [missing, torn, flipped, whole]) storage.storeMessage(m, ['orders']);
       await storage.close();
       await disk.fileSystem.remove(disk.largeFile(missing.messageId));
       const tornFile = disk.largeFile(torn.messageId);
       await disk.fileSystem.cut(tornFile, 100);
+      const flippedFile = disk.largeFile(flipped.messageId);
+      await disk.fileSystem.flipBit(flippedFile, 2500);
 
       const reopened = disk.storage();
       const report = await reopened.open();
@@ -699,6 +711,7 @@ describe('JournalStorageManager', () => {
       expect(report.notes).toEqual([
         `large message ${missing.messageId} dropped (never confirmed): its file ${disk.largeFile(missing.messageId)} is missing`,
         `large message ${torn.messageId} dropped (never confirmed): its file ${tornFile} holds 100 bytes, not ${torn.encodedSize()}`,
+        `large message ${flipped.messageId} dropped (never confirmed): its file ${flippedFile} does not match its checksum`,
       ]);
       expect(bodies(reopened, 'orders')).toEqual(['w'.repeat(5000)]);
       await reopened.close();
