@@ -652,7 +652,7 @@ export class JournalStorageManager implements StorageManager {
         continue;
       }
       this.messages.appendDelete(messageId, false);
-      if (this.largeMessageIds.delete(messageId)) this.largeMessages.remove(messageId);
+      if (this.largeMessageIds.delete(messageId)) this.removeFileOnceDeleted(messageId);
     }
     load.encodings.clear();
   }
