@@ -187,24 +187,22 @@ export class JournalStorageManager implements StorageManager {
     const bindingsReport = await this.bindings.load(bindingsLoad);
     const messageLoad = new MessageJournalLoader(new Set(bindingsLoad.queues.keys()));
     const messagesReport = await this.messages.load(messageLoad);
-    {
-      const notes = [...journalNotes('bindings', bindingsReport), ...journalNotes('message', messagesReport)];
-      const largeBytes = await this.recoverLargeMessages(messageLoad, notes);
-      this.adoptQueues(bindingsLoad);
-      this.adoptMessages(messageLoad);
-      this.adoptDuplicateIds(messageLoad, notes);
-      this.ids.restore(bindingsLoad.highWaterMark, Math.max(bindingsLoad.highestId, messageLoad.highestId));
-      this.liveCounterRecords = [...bindingsLoad.counterRecordIds];
-      this.opened = true;
-      return {
-        location: this.options.location,
-        queues: this.storedQueues.size,
-        messages: this.pendingMessages.size,
-        bytes: bindingsReport.bytes + messagesReport.bytes + largeBytes,
-        milliseconds: Date.now() - started,
-        notes,
-      };
-    }
+    const notes = [...journalNotes('bindings', bindingsReport), ...journalNotes('message', messagesReport)];
+    const largeBytes = await this.recoverLargeMessages(messageLoad, notes);
+    this.adoptQueues(bindingsLoad);
+    this.adoptMessages(messageLoad);
+    this.adoptDuplicateIds(messageLoad, notes);
+    this.ids.restore(bindingsLoad.highWaterMark, Math.max(bindingsLoad.highestId, messageLoad.highestId));
+    this.liveCounterRecords = [...bindingsLoad.counterRecordIds];
+    this.opened = true;
+    return {
+      location: this.options.location,
+      queues: this.storedQueues.size,
+      messages: this.pendingMessages.size,
+      bytes: bindingsReport.bytes + messagesReport.bytes + largeBytes,
+      milliseconds: Date.now() - started,
+      notes,
+    };
   }
 
   async close(): Promise<void> {
