@@ -29,7 +29,7 @@ import {
  * offset, and with skipCorruptRecords the rest must load.
  */
 const IDS = 12;
-const RUNS = Number(process.env.JOURNAL_PROPERTY_RUNS ?? 2500);
+const RUNS = Number(process.env.JOURNAL_PROPERTY_RUNS ?? 2000);
 
 type Part = { kind: 'add' | 'update' | 'delete'; pick: number; size: number };
 type Step =
