@@ -53,7 +53,9 @@ export class FaultFileSystem implements JournalFileSystem {
 
   /** The operations attempted on `path`, in order. */
   operationsOn(path: string): Array<FileOperation['operation']> {
-    return this.operations.filter((operation) => operation.path === path).map((operation) => operation.operation);
+    return this.operations
+      .filter((operation) => operation.path === path)
+      .map((operation) => operation.operation);
   }
 
   /** Holds every datasync (a slow disk) until the returned function is called. */
@@ -70,6 +72,9 @@ export class FaultFileSystem implements JournalFileSystem {
   async datasyncAllowed(): Promise<void> {
     while (this.datasyncGate !== null) await this.datasyncGate;
   }
+
+  /** Runs `action` just before each operation (a test acting at an exact point of the journal's work). */
+  beforeOperation: ((operation: FileOperation) => void) | null = null;
 
   /** From the first operation matching `predicate`, every operation fails until `crash`. */
   crashWhen(predicate: (operation: FileOperation) => boolean): void {
@@ -158,6 +163,7 @@ export class FaultFileSystem implements JournalFileSystem {
   /** @internal Fails the operation when frozen, crashed since the handle was opened, or triggered. */
   check(operation: FileOperation, generation: number): void {
     this.operations.push(operation);
+    this.beforeOperation?.(operation);
     if (generation !== this.generation)
       throw new Error(`crashed: ${operation.operation} ${operation.path} after a crash`);
     if (this.frozenAt === null && this.trigger?.(operation) === true) this.frozenAt = operation;
