@@ -119,7 +119,7 @@ describe('record frame', () => {
     trailing.writeUInt32BE(7, length - 4);
     expect(checkRecord(trailing, 0, length, record.fileId)).toMatch(/trailing length/);
     const flipped = fresh();
-    flipped[FRAME_OVERHEAD] ^= 0x10;
+    flipped.writeUInt8(flipped.readUInt8(FRAME_OVERHEAD) ^ 0x10, FRAME_OVERHEAD);
     expect(checkRecord(flipped, 0, length, record.fileId)).toMatch(/CRC32C/);
   });
 
@@ -129,7 +129,7 @@ describe('record frame', () => {
       kind: FileKind.COMPACTED,
       fileId: 2 ** 45 + 3,
     });
-    header[20] ^= 1;
+    header.writeUInt8(header.readUInt8(20) ^ 1, 20);
     expect(decodeFileHeader(header, header.length)).toMatch(/CRC32C/);
     expect(decodeFileHeader(Buffer.alloc(32), 32)).toMatch(/magic/);
     expect(decodeFileHeader(header, 10)).toMatch(/shorter/);

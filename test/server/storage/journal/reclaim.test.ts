@@ -1,6 +1,13 @@
 import { FaultFileSystem } from '../../../support/fault-file-system';
 import { MemoryFileSystem } from '../../../support/memory-file-system';
-import { DIRECTORY, filesPrepared, journalOptions, openJournal, scanJournal, synced } from './journal-test-kit';
+import {
+  DIRECTORY,
+  filesPrepared,
+  journalOptions,
+  openJournal,
+  scanJournal,
+  synced,
+} from './journal-test-kit';
 
 const FILE_SIZE = 4096;
 const RECORD_BODY = Buffer.alloc(200, 7);
