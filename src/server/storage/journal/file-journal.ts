@@ -45,6 +45,7 @@ export class FileJournal implements Journal {
   private maintenanceQueued = false;
   /** The compaction running, if any: deletes appended meanwhile must reach its copies. */
   private compactor: JournalCompactor | null = null;
+  private closing: Promise<void> | null = null;
 
   constructor(private readonly options: JournalOptions) {
     validateJournalOptions(options);
@@ -195,9 +196,14 @@ export class FileJournal implements Journal {
 
   /** Flushes and syncs what is pending, lets background work finish, closes every file. After a
    * failure (already reported to onFailure and every afterSync) it only releases the files. */
-  async close(): Promise<void> {
-    if (this.state === 'closed' || this.state === 'closing') return;
-    if (this.state !== 'open') throw new Error(`journal cannot close while ${this.state}`);
+  close(): Promise<void> {
+    if (this.state === 'new') this.state = 'closed';
+    if (this.state === 'loading') return Promise.reject(new Error('journal cannot close while loading'));
+    this.closing ??= this.state === 'closed' ? Promise.resolve() : this.closeFiles();
+    return this.closing;
+  }
+
+  private async closeFiles(): Promise<void> {
     this.state = 'closing';
     try {
       if (this.failure === null) await this.writer!.drain();
