@@ -30,6 +30,14 @@ export class AddressSize {
     return this.settings.addressFullPolicy;
   }
 
+  /**
+   * Room in memory for one more message: below max-size-bytes, or holding nothing at all (see
+   * mustWait). A PAGE address without room pages what is routed to it.
+   */
+  hasRoom(): boolean {
+    return !this.mustWait();
+  }
+
   isFull(): boolean {
     return this.settings.maxSizeBytes >= 0 && this.bytes >= this.settings.maxSizeBytes;
   }
