@@ -16,6 +16,8 @@ export interface PageStoreOptions {
   ready: Promise<void>;
   /** A page has come into memory from disk: more entries can be read. */
   onReadable(): void;
+  /** A sealed page's write is over (done, failed, or no longer needed): unwrittenBytes fell. */
+  onWritten(): void;
   /**
    * Entries that will never be read back (a page could not be read, or is corrupt from an entry
    * on), with the number of them each queue had.
@@ -61,6 +63,8 @@ export class PageStore {
   private unreadEntries = 0;
   private io: Promise<void>;
   private retired = false;
+  private unwritten = 0;
+  private unwrittenByteCount = 0;
 
   constructor(private readonly options: PageStoreOptions) {
     this.io = options.ready.then(() => this.createDirectory());
@@ -89,9 +93,12 @@ export class PageStore {
 
   /** Sealed pages whose write has not completed yet. */
   get unwrittenPages(): number {
-    let count = 0;
-    for (const page of this.pages) if (page.file === 'writing') count++;
-    return count;
+    return this.unwritten;
+  }
+
+  /** Bytes of the sealed pages whose write has not completed yet. */
+  get unwrittenBytes(): number {
+    return this.unwrittenByteCount;
   }
 
   append(entry: PageEntry): void {
@@ -168,10 +175,21 @@ export class PageStore {
 
   /** The page is full: its bytes are copied to their exact size (the writer doubles) and written out. */
   private seal(page: Page): void {
-    page.bytes = Buffer.from((page.writer as BufferWriter).toBuffer());
+    const bytes = Buffer.from((page.writer as BufferWriter).toBuffer());
+    page.bytes = bytes;
     page.writer = null;
     page.file = 'writing';
-    this.enqueue(`writing ${this.pathOf(page)}`, () => this.write(page));
+    this.unwritten++;
+    this.unwrittenByteCount += bytes.length;
+    this.enqueue(`writing ${this.pathOf(page)}`, async () => {
+      try {
+        await this.write(page);
+      } finally {
+        this.unwritten--;
+        this.unwrittenByteCount -= bytes.length;
+        this.options.onWritten();
+      }
+    });
   }
 
   private async write(page: Page): Promise<void> {

@@ -25,6 +25,8 @@ export interface PagingHooks {
   hasRoom(address: string): boolean;
   /** Puts a message read back into its queues, in memory, counted in its address. */
   enqueue(message: CoreMessage, targets: QueueTarget[]): void;
+  /** A page of the address is written out (or its write is over): producers may go on. */
+  pageWritten(address: string): void;
 }
 
 /** What an address' paging holds now (for statistics and tests). */
@@ -137,6 +139,11 @@ export class PagingManager {
     queue.pagedCount = 0;
   }
 
+  /** Bytes of the address' sealed pages not yet written: producers wait while there are any. */
+  unwrittenBytes(address: string): number {
+    return this.addresses.get(address)?.store.unwrittenBytes ?? 0;
+  }
+
   stats(address: string): PagingStats | null {
     const paging = this.addresses.get(address);
     if (paging === undefined) return null;
@@ -183,6 +190,7 @@ export class PagingManager {
       fileSystem: this.options.fileSystem,
       ready: previous === undefined ? this.ready : Promise.all([this.ready, previous]).then(() => undefined),
       onReadable: () => this.drainFromIo(address),
+      onWritten: () => this.hooks.pageWritten(address),
       onLost: (error, count, unreadByQueue) => {
         if (paging !== null) paging.read += count;
         this.lost(address, error, count, unreadByQueue);

@@ -114,7 +114,10 @@ export class PostOffice {
       ...options,
     };
     this.paging = this.createPaging({ ...DEFAULT_POST_OFFICE_OPTIONS, ...options });
-    this.addressSizes = new AddressSizeTable((address) => addressSettings.getMatch(address));
+    this.addressSizes = new AddressSizeTable(
+      (address) => addressSettings.getMatch(address),
+      (address) => this.paging.unwrittenBytes(address),
+    );
     this.duplicateIds = new DuplicateIdCaches(idCacheSize, storage, persistIdCache);
     this.registry = new QueueRegistry(maxQueues);
     this.maxNameLength = maxNameLength;
@@ -432,6 +435,7 @@ export class PostOffice {
         queueNamed: (name) => this.registry.get(name),
         hasRoom: (address) => this.addressSizes.of(address).hasRoom(),
         enqueue: (message, targets) => this.enqueue(message, targets),
+        pageWritten: (address) => this.addressSizes.pageWritten(address),
       },
     );
   }

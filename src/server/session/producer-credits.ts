@@ -47,8 +47,8 @@ export class ProducerCredits {
     }
     const grant = (): void => this.grant(address);
     this.pending.set(address, { credits, grant });
-    if (addressSize.policy === 'BLOCK') addressSize.whenRoom(grant);
-    else grant();
+    // Waits under BLOCK for room, under PAGE for the page store's writes (see AddressSize.mustWait).
+    addressSize.whenRoom(grant);
   }
 
   /** The session closed: waiting grants leave their addresses' queues, and none is sent. */

@@ -59,6 +59,7 @@ describe('PageStore', () => {
       fileSystem: new NodePageFileSystem(),
       ready: Promise.resolve(),
       onReadable: () => readable++,
+      onWritten: () => undefined,
       onLost: (error, count, unread) => lost.push({ error, count, unread }),
       onError: (error, activity) => errors.push(`${activity}: ${error.message}`),
     });
