@@ -13,6 +13,7 @@ import {
 import { AddressSize } from '../../../src/server/postoffice/address-size';
 import { PostOffice } from '../../../src/server/postoffice/post-office';
 import { ProducerCredits } from '../../../src/server/session/producer-credits';
+import { SendAdmission } from '../../../src/server/session/send-admission';
 import { InMemoryStorage } from '../../../src/server/storage/in-memory-storage';
 import type { StorageManager } from '../../../src/server/storage/storage-manager';
 
@@ -123,5 +124,32 @@ describe('PAGE holds producers back while pages wait to be written', () => {
     // Full but written out: PAGE never waits for room, only for writes.
     size.whenRoom(granted);
     expect(granted).toHaveBeenCalledTimes(2);
+  });
+
+  it('the refusal says why and what the producer should have done', () => {
+    const size = new AddressSize(
+      'orders',
+      { maxSizeBytes: 100, addressFullPolicy: 'PAGE', maxSizeBytesRejectThreshold: -1 },
+      () => REJECT_HEADROOM_BYTES + 1,
+    );
+    size.add(500);
+    const unused = (): never => {
+      throw new Error('not reached: the send is refused first');
+    };
+    const admission = new SendAdmission(
+      {
+        checkName: () => undefined,
+        addressSize: () => size,
+        prepare: unused,
+        moveGrowthBound: unused,
+        largestMoveCopies: unused,
+      },
+      () => 1024 * 1024,
+    );
+    const m = new CoreMessage();
+    m.address = 'orders';
+    expect(() => admission.admit(m)).toThrow(
+      `Address orders is paging and more than ${REJECT_HEADROOM_BYTES} bytes of its pages wait to be written; under PAGE a producer must wait for credits`,
+    );
   });
 });

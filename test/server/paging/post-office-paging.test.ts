@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CoreMessage } from '../../../src/core/protocol/core-message';
@@ -224,6 +224,72 @@ describe('PostOffice under address-full-policy PAGE', () => {
     expect(await consume(office, queue, 150)).toEqual(range(150).map((i) => i + 150));
     expect(office.pagingStats('files')).toBeNull();
     await eventually(async () => (await readdir(root)).length === 0, 'the address directory to be removed');
+  });
+
+  it('expires paged messages when they are read back', async () => {
+    const office = postOffice();
+    const queue = office.createQueue({
+      name: 'q',
+      address: 'fresh',
+      filter: null,
+      durable: false,
+      temporary: false,
+    });
+    for (let i = 0; i < 100; i++) send(office, message('fresh', i));
+    const paged = office.pagingStats('fresh')?.messages ?? 0;
+    expect(paged).toBeGreaterThan(50);
+    // The next 20 paged messages expire while they wait in the page store.
+    for (let i = 100; i < 120; i++) {
+      const m = message('fresh', i);
+      m.expiration = Date.now() + 20;
+      send(office, m);
+    }
+    for (let i = 120; i < 130; i++) send(office, message('fresh', i));
+    expect(queue.messageCount).toBe(130);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    const kept = [...range(100), ...range(10).map((i) => i + 120)];
+    expect(await consume(office, queue, kept.length)).toEqual(kept);
+    expect(queue.messagesExpired).toBe(20);
+    expect(queue.messageCount).toBe(0);
+  });
+
+  it('a page that cannot be read back is given up, logged with its file and offset, and no longer counted', async () => {
+    const office = postOffice();
+    const queue = office.createQueue({
+      name: 'q',
+      address: 'broken',
+      filter: null,
+      durable: false,
+      temporary: false,
+    });
+    for (let i = 0; i < 300; i++) send(office, message('broken', i));
+    await waitFor(() => (office.pagingStats('broken')?.unwrittenPages ?? 0) === 0, 'the pages to be written');
+    const [directory] = await readdir(root);
+    // Page 5 is outside the cache window (2 pages), so it is read back from disk.
+    const file = join(root, directory as string, '000000005.page');
+    const bytes = await readFile(file);
+    bytes[20] = (bytes[20] as number) ^ 0xff;
+    await writeFile(file, bytes);
+
+    const consumer = new Collector();
+    queue.addConsumer(consumer);
+    const indexes: number[] = [];
+    await waitFor(() => {
+      for (const reference of consumer.references.splice(0)) {
+        indexes.push(indexOf(reference));
+        queue.acknowledge(reference);
+      }
+      return queue.messageCount === 0;
+    }, 'the queue to empty');
+    expect(logger.errors).toHaveLength(1);
+    expect(logger.errors[0]).toMatch(
+      new RegExp(
+        `^address broken: (\\d+) paged messages cannot be read back and are lost from memory \\(page file ${file.replace(/[.]/g, '\\.')} is corrupt at offset 0: checksum`,
+      ),
+    );
+    const lost = Number(/: (\d+) paged/.exec(logger.errors[0] as string)?.[1]);
+    expect(indexes.length + lost).toBe(300);
+    expect(indexes).toEqual([...indexes].sort((a, b) => a - b));
   });
 
   it('BLOCK never pages, and PAGE without a paging directory keeps accepting in memory and says so', () => {
