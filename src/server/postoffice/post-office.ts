@@ -109,11 +109,9 @@ export class PostOffice {
     readonly createFilter: FilterFactory,
     options: Partial<PostOfficeOptions> = {},
   ) {
-    const { idCacheSize, persistIdCache, maxQueues, maxNameLength, maxDuplicateIdLength, logger } = {
-      ...DEFAULT_POST_OFFICE_OPTIONS,
-      ...options,
-    };
-    this.paging = this.createPaging({ ...DEFAULT_POST_OFFICE_OPTIONS, ...options });
+    const settings = { ...DEFAULT_POST_OFFICE_OPTIONS, ...options };
+    const { idCacheSize, persistIdCache, maxQueues, maxNameLength, maxDuplicateIdLength, logger } = settings;
+    this.paging = this.createPaging(settings);
     this.addressSizes = new AddressSizeTable(
       (address) => addressSettings.getMatch(address),
       (address) => this.paging.unwrittenBytes(address),

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CoreMessage } from '../../../src/core/protocol/core-message';
@@ -290,6 +290,18 @@ describe('PostOffice under address-full-policy PAGE', () => {
     const lost = Number(/: (\d+) paged/.exec(logger.errors[0] as string)?.[1]);
     expect(indexes.length + lost).toBe(300);
     expect(indexes).toEqual([...indexes].sort((a, b) => a - b));
+  });
+
+  it('clears what an earlier run left in the paging directory, and nothing else', async () => {
+    const stale = join(root, '0123456789abcdef0123456789abcdef');
+    await mkdir(stale);
+    await writeFile(join(stale, '000000001.page'), 'left over');
+    await writeFile(join(stale, 'address.txt'), 'orders');
+    await writeFile(join(root, 'notes.txt'), 'an operator file');
+    const office = postOffice();
+    office.stop();
+    await office.closePaging();
+    expect(await readdir(root)).toEqual(['notes.txt']);
   });
 
   it('BLOCK never pages, and PAGE without a paging directory keeps accepting in memory and says so', () => {
