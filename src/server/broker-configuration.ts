@@ -1,3 +1,4 @@
+import { isAbsolute } from 'node:path';
 import { DEFAULT_MAX_FRAME_BYTES, DEFAULT_PRE_AUTH_MAX_FRAME_BYTES } from '../core/protocol';
 import type { Logger } from '../core/remoting';
 import { validateAddressSettings, type AddressSettings } from './postoffice/address-settings';
@@ -87,6 +88,12 @@ export interface BrokerConfiguration {
   maxDuplicateIdLength: number;
   /** Where durable state lives; an in-memory store when absent. */
   storage?: StorageManager;
+  /**
+   * Where addresses under address-full-policy PAGE page once past max-size-bytes (paging-directory,
+   * an absolute path; its page files are removed at start and stop). Absent: such an address
+   * keeps accepting in memory.
+   */
+  pagingDirectory?: string;
   logger?: Logger;
   /** How each of `acceptors` is made; TCP and in-VM (`defaultAcceptorFactory`) when absent. */
   acceptorFactory?: AcceptorFactory;
@@ -190,6 +197,11 @@ export function validateBrokerConfiguration(config: BrokerConfiguration): void {
   if (!(config.preAuthMaxFrameBytes >= 1024 && config.preAuthMaxFrameBytes <= config.maxFrameBytes)) {
     problems.push(
       `preAuthMaxFrameBytes must be between 1024 and maxFrameBytes (${config.maxFrameBytes}) (actual value: ${config.preAuthMaxFrameBytes})`,
+    );
+  }
+  if (config.pagingDirectory !== undefined && !isAbsolute(config.pagingDirectory)) {
+    problems.push(
+      `pagingDirectory must be an absolute path (actual value: ${JSON.stringify(config.pagingDirectory)})`,
     );
   }
   problems.push(...messagingProblems(config), ...limitProblems(config));

@@ -131,7 +131,7 @@ export class Broker implements BrokerServices {
       this.logger.info({ acceptors: this.describeAcceptors() }, 'broker started');
     } catch (error) {
       await this.stopAcceptors();
-      this.stopPostOffice();
+      await this.stopPostOffice();
       this.state = 'stopped';
       throw error;
     }
@@ -146,7 +146,7 @@ export class Broker implements BrokerServices {
     await this.stopAcceptors();
     this.connections.clear();
     this.sessions.clear();
-    this.stopPostOffice();
+    await this.stopPostOffice();
     this.state = 'stopped';
     this.logger.info({}, 'broker stopped');
   }
@@ -245,6 +245,7 @@ export class Broker implements BrokerServices {
       maxQueues: this.config.maxQueues,
       maxNameLength: this.config.maxNameLength,
       maxDuplicateIdLength: this.config.maxDuplicateIdLength,
+      pagingDirectory: this.config.pagingDirectory ?? null,
       logger: this.logger,
     });
     office.load();
@@ -254,12 +255,17 @@ export class Broker implements BrokerServices {
     return office;
   }
 
-  /** Stops the expiry scan and every queue timer, then lets the post office go. */
-  private stopPostOffice(): void {
+  /**
+   * Stops the expiry scan and every queue timer, then lets the post office go once its page files
+   * are settled and removed.
+   */
+  private async stopPostOffice(): Promise<void> {
     this.expiryReaper?.stop();
     this.expiryReaper = null;
-    this.office?.stop();
+    const office = this.office;
     this.office = null;
+    office?.stop();
+    await office?.closePaging();
   }
 
   private accept(transport: Transport): void {

@@ -1,12 +1,24 @@
-import type { AddressSettings } from '../../server/postoffice/address-settings';
+import { MAX_PAGE_SIZE_BYTES, type AddressSettings } from '../../server/postoffice/address-settings';
 import type { Problems } from '../problems';
 import type { XmlElement } from '../xml/xml-element';
 import { checkShape } from './element-shape';
-import { GE_ZERO, GT_ZERO, MINUS_ONE_OR_GE_ZERO, readValue, type Value, type ValueSpec } from './values';
+import {
+  GE_ZERO,
+  GT_ZERO,
+  MINUS_ONE_OR_GE_ZERO,
+  both,
+  readValue,
+  type RangeCheck,
+  type Value,
+  type ValueSpec,
+} from './values';
 
 type Setting = { spec: ValueSpec; field: keyof AddressSettings } | { spec: ValueSpec; ignored: string };
 
-const PAGING = 'paging is not implemented (PAGE keeps messages in memory); ignored';
+/** A page is one Buffer in memory (and an int in HornetQ's PagingStoreImpl). */
+const PAGE_SIZE: RangeCheck = both(GT_ZERO, (v) =>
+  v <= MAX_PAGE_SIZE_BYTES ? null : `must be at most ${MAX_PAGE_SIZE_BYTES} (actual value: ${v})`,
+);
 
 /** The children of `<address-setting>` (xsd:all) and the broker setting each one sets. */
 const SETTINGS = new Map<string, Setting>([
@@ -31,8 +43,8 @@ const SETTINGS = new Map<string, Setting>([
   ['address-full-policy', { spec: { kind: ['PAGE', 'DROP', 'BLOCK', 'FAIL'] }, field: 'addressFullPolicy' }],
   ['last-value-queue', { spec: { kind: 'boolean' }, field: 'lastValueQueue' }],
   ['send-to-dla-on-no-route', { spec: { kind: 'boolean' }, field: 'sendToDlaOnNoRoute' }],
-  ['page-size-bytes', { spec: { kind: 'long', check: GT_ZERO }, ignored: PAGING }],
-  ['page-max-cache-size', { spec: { kind: 'int', check: GT_ZERO }, ignored: PAGING }],
+  ['page-size-bytes', { spec: { kind: 'long', check: PAGE_SIZE }, field: 'pageSizeBytes' }],
+  ['page-max-cache-size', { spec: { kind: 'int', check: GT_ZERO }, field: 'pageMaxCacheSize' }],
   [
     'message-counter-history-day-limit',
     { spec: { kind: 'int', check: GE_ZERO }, ignored: 'message counters are not implemented; ignored' },

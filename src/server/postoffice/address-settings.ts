@@ -30,6 +30,13 @@ export interface AddressSettings {
   sendToDlaOnNoRoute: boolean;
   /** Queues created on the address keep only the newest message per _HQ_LVQ_NAME. */
   lastValueQueue: boolean;
+  /**
+   * PAGE: bytes of a page file. A page fills in memory and is written out once it holds this
+   * much (a message larger than a page makes a page of its own).
+   */
+  pageSizeBytes: number;
+  /** PAGE: pages held in memory at the head of a paging address, read ahead of its queues. */
+  pageMaxCacheSize: number;
 }
 
 /** HornetQ's defaults (AddressSettings.DEFAULT_*). */
@@ -46,7 +53,12 @@ export const DEFAULT_ADDRESS_SETTINGS: Readonly<AddressSettings> = Object.freeze
   maxDeliveryAttempts: 10,
   sendToDlaOnNoRoute: false,
   lastValueQueue: false,
+  pageSizeBytes: 10 * 1024 * 1024,
+  pageMaxCacheSize: 5,
 });
+
+/** The largest page-size-bytes: a page is one Buffer in memory, and an int in HornetQ. */
+export const MAX_PAGE_SIZE_BYTES = 2_147_483_647;
 
 /**
  * How far past max-size-bytes a BLOCK address may go before sends are refused, when its reject
@@ -89,6 +101,12 @@ const RULES: Rule[] = [
   ['maxDeliveryAttempts', (v) => isInteger(v) && v >= -1, '-1 (no limit) or an integer >= 0'],
   ['sendToDlaOnNoRoute', (v) => typeof v === 'boolean', 'true or false'],
   ['lastValueQueue', (v) => typeof v === 'boolean', 'true or false'],
+  [
+    'pageSizeBytes',
+    (v) => isInteger(v) && v >= 1 && v <= MAX_PAGE_SIZE_BYTES,
+    `an integer from 1 to ${MAX_PAGE_SIZE_BYTES} (bytes)`,
+  ],
+  ['pageMaxCacheSize', (v) => isInteger(v) && v >= 1, 'an integer >= 1 (pages)'],
 ];
 
 /** Throws RangeError naming each bad setting of a match, its value and what is allowed. */

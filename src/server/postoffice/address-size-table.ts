@@ -1,4 +1,4 @@
-import { AddressSize, type AddressSizeSettings } from './address-size';
+import { AddressSize, type AddressSizeSettings, type PageWriteBacklog } from './address-size';
 
 /**
  * The sizes of the addresses that hold messages. Clients name addresses freely (a send, a request
@@ -9,7 +9,10 @@ import { AddressSize, type AddressSizeSettings } from './address-size';
 export class AddressSizeTable {
   private readonly held = new Map<string, AddressSize>();
 
-  constructor(private readonly settingsFor: (address: string) => AddressSizeSettings) {}
+  constructor(
+    private readonly settingsFor: (address: string) => AddressSizeSettings,
+    private readonly pageWriteBacklog?: PageWriteBacklog,
+  ) {}
 
   /** Addresses kept: those with messages counted (or producers waiting for them to leave). */
   get count(): number {
@@ -21,16 +24,28 @@ export class AddressSizeTable {
    * nothing is not kept, so a later call may return another object.
    */
   of(address: string): AddressSize {
-    return this.held.get(address) ?? new AddressSize(address, this.settingsFor(address));
+    return this.held.get(address) ?? this.create(address);
   }
 
   add(address: string, bytes: number): void {
     let size = this.held.get(address);
     if (size === undefined) {
-      size = new AddressSize(address, this.settingsFor(address));
+      size = this.create(address);
       this.held.set(address, size);
     }
     size.add(bytes);
+  }
+
+  /** The address' page store has written a page: producers waiting for that may go on. */
+  pageWritten(address: string): void {
+    const size = this.held.get(address);
+    if (size === undefined) return;
+    size.releaseIfRoom();
+    if (size.isIdle) this.held.delete(address);
+  }
+
+  private create(address: string): AddressSize {
+    return new AddressSize(address, this.settingsFor(address), this.pageWriteBacklog);
   }
 
   /** Counts bytes out; an address left holding nothing (its waiters released) is forgotten. */

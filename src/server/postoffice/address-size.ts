@@ -9,9 +9,16 @@ export type AddressSizeSettings = Pick<
 /** What becomes of a message sent to an address now (see AddressSize.admit). */
 export type SendAdmission = 'accept' | 'drop' | 'refuse';
 
+/** Bytes of pages an address' page store has sealed and not yet written out (see PagingManager). */
+export type PageWriteBacklog = (address: string) => number;
+
+const NO_PAGE_WRITES: PageWriteBacklog = () => 0;
+
 /**
  * Bytes of messages an address holds, against its max-size-bytes. Producers get credits only
  * while there is room (BLOCK waits for room; FAIL refuses); messages leaving the address make room.
+ * Under PAGE a full address pages instead, and producers wait only while its page store is behind
+ * with its writes, so that what waits to be written stays about one page.
  */
 export class AddressSize {
   private bytes = 0;
@@ -20,6 +27,7 @@ export class AddressSize {
   constructor(
     readonly address: string,
     private readonly settings: AddressSizeSettings,
+    private readonly pageWriteBacklog: PageWriteBacklog = NO_PAGE_WRITES,
   ) {}
 
   get size(): number {
@@ -30,6 +38,14 @@ export class AddressSize {
     return this.settings.addressFullPolicy;
   }
 
+  /**
+   * Room in memory for one more message: below max-size-bytes, or holding nothing at all (as
+   * BLOCK's wait: see mustWait). A PAGE address without room pages what is routed to it.
+   */
+  hasRoom(): boolean {
+    return this.bytes === 0 || !this.isFull();
+  }
+
   isFull(): boolean {
     return this.settings.maxSizeBytes >= 0 && this.bytes >= this.settings.maxSizeBytes;
   }
@@ -37,7 +53,8 @@ export class AddressSize {
   /**
    * Whether a send may add to the address now. A full address refuses it under FAIL and drops it
    * under DROP. Under BLOCK honest clients are held back by credits, so a send is refused only
-   * past the reject threshold, which only a client that ignores credits reaches.
+   * past the reject threshold, which only a client that ignores credits reaches; likewise under
+   * PAGE once more than REJECT_HEADROOM_BYTES of pages wait to be written.
    */
   admit(): SendAdmission {
     const full = this.isFull();
@@ -49,7 +66,7 @@ export class AddressSize {
       case 'BLOCK':
         return this.beyondRejectThreshold() ? 'refuse' : 'accept';
       case 'PAGE':
-        return 'accept';
+        return this.pageWriteBacklog(this.address) > REJECT_HEADROOM_BYTES ? 'refuse' : 'accept';
     }
   }
 
@@ -71,6 +88,11 @@ export class AddressSize {
 
   remove(bytes: number): void {
     this.bytes -= bytes;
+    this.releaseIfRoom();
+  }
+
+  /** Lets waiting producers go if there is room now (a page write done, messages gone). */
+  releaseIfRoom(): void {
     if (this.waiting.length > 0 && !this.mustWait()) this.releaseWaiting();
   }
 
@@ -79,7 +101,7 @@ export class AddressSize {
     return this.bytes === 0 && this.waiting.length === 0;
   }
 
-  /** Runs `action` now if there is room, else once there is (BLOCK). */
+  /** Runs `action` now if there is room, else once there is (BLOCK; PAGE behind with its writes). */
   whenRoom(action: () => void): void {
     if (this.mustWait()) this.waiting.push(action);
     else action();
@@ -91,7 +113,15 @@ export class AddressSize {
    * nothing to free, and the broker would keep a waiter for any address a client names.
    */
   private mustWait(): boolean {
-    return this.bytes > 0 && this.isFull();
+    switch (this.settings.addressFullPolicy) {
+      case 'BLOCK':
+        return !this.hasRoom();
+      case 'PAGE':
+        // Only an address that holds something waits: one that holds nothing is not kept to release it.
+        return this.bytes > 0 && this.pageWriteBacklog(this.address) > 0;
+      default:
+        return false;
+    }
   }
 
   /** Forgets waiting actions that belong to a closed session. */

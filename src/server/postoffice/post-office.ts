@@ -1,6 +1,10 @@
 import { HornetQException, type CoreMessage } from '../../core/protocol';
 import { silentLogger, type Logger } from '../../core/remoting';
 import { DEFAULT_BROKER_LIMITS } from '../broker-configuration';
+import { NodePageFileSystem } from '../paging/node-page-file-system';
+import type { PageFileSystem } from '../paging/page-file-system';
+import { PagingManager, type PagingStats } from '../paging/paging-manager';
+import type { QueueTarget } from '../paging/queue-target';
 import type { StorageManager } from '../storage/storage-manager';
 import type { AddressSettingsRepository } from './address-settings';
 import type { AddressSize } from './address-size';
@@ -58,6 +62,13 @@ export interface PostOfficeOptions {
   maxNameLength: number;
   /** The longest duplicate-detection id, in characters (a string id) or bytes (a bytes id). */
   maxDuplicateIdLength: number;
+  /**
+   * Where an address under address-full-policy PAGE pages once past max-size-bytes (an absolute
+   * path; paging-directory). Null: nowhere, and such an address keeps accepting in memory.
+   */
+  pagingDirectory: string | null;
+  /** The file layer under the page stores. */
+  pageFileSystem: PageFileSystem;
   logger: Logger;
 }
 
@@ -67,6 +78,8 @@ export const DEFAULT_POST_OFFICE_OPTIONS: Readonly<PostOfficeOptions> = Object.f
   maxQueues: DEFAULT_BROKER_LIMITS.maxQueues,
   maxNameLength: DEFAULT_BROKER_LIMITS.maxNameLength,
   maxDuplicateIdLength: DEFAULT_BROKER_LIMITS.maxDuplicateIdLength,
+  pagingDirectory: null,
+  pageFileSystem: new NodePageFileSystem(),
   logger: silentLogger,
 });
 
@@ -88,6 +101,7 @@ export class PostOffice {
   private readonly maxDuplicateIdLength: number;
   private readonly mover: MessageMover;
   private readonly canceller: DeliveryCanceller;
+  private readonly paging: PagingManager;
 
   constructor(
     private readonly storage: StorageManager,
@@ -95,11 +109,13 @@ export class PostOffice {
     readonly createFilter: FilterFactory,
     options: Partial<PostOfficeOptions> = {},
   ) {
-    const { idCacheSize, persistIdCache, maxQueues, maxNameLength, maxDuplicateIdLength, logger } = {
-      ...DEFAULT_POST_OFFICE_OPTIONS,
-      ...options,
-    };
-    this.addressSizes = new AddressSizeTable((address) => addressSettings.getMatch(address));
+    const settings = { ...DEFAULT_POST_OFFICE_OPTIONS, ...options };
+    const { idCacheSize, persistIdCache, maxQueues, maxNameLength, maxDuplicateIdLength, logger } = settings;
+    this.paging = this.createPaging(settings);
+    this.addressSizes = new AddressSizeTable(
+      (address) => addressSettings.getMatch(address),
+      (address) => this.paging.unwrittenBytes(address),
+    );
     this.duplicateIds = new DuplicateIdCaches(idCacheSize, storage, persistIdCache);
     this.registry = new QueueRegistry(maxQueues);
     this.maxNameLength = maxNameLength;
@@ -125,6 +141,7 @@ export class PostOffice {
       {
         addQueue: (stored) => this.addQueue({ ...stored, durable: true, temporary: false }),
         countInAddress: (address, bytes) => this.addressSizes.add(address, bytes),
+        pageOut: (message, target) => this.pageIfFull(message, [target]),
       },
       Date.now(),
     );
@@ -134,6 +151,19 @@ export class PostOffice {
   /** The broker stops: queue timers go; messages stay where they are (durable ones in storage). */
   stop(): void {
     for (const queue of this.registry.values()) queue.stop();
+  }
+
+  /**
+   * After stop: resolves once the page stores' file operations are done and their files removed
+   * (paged messages are not kept: durable ones are in storage).
+   */
+  closePaging(): Promise<void> {
+    return this.paging.close();
+  }
+
+  /** What the address' page store holds, or null when the address is not paging. */
+  pagingStats(address: string): PagingStats | null {
+    return this.paging.stats(address);
   }
 
   createQueue(options: CreateQueueOptions): Queue {
@@ -157,6 +187,7 @@ export class PostOffice {
     }
     // When the address' last queue goes, its duplicate-id cache goes too (the next queue starts afresh).
     if (this.registry.remove(queue)) this.duplicateIds.forget(queue.address);
+    this.paging.queueDeleted(queue);
     queue.delete();
     if (queue.durable) this.storage.deleteQueue(name);
   }
@@ -317,7 +348,10 @@ export class PostOffice {
 
   /** A transaction ended without routing these sends: they no longer count in their addresses. */
   releaseHeld(sends: readonly HeldSend[]): void {
-    for (const { route, bytes } of sends) this.addressSizes.remove(route.message.address, bytes);
+    for (const { route, bytes } of sends) {
+      this.addressSizes.remove(route.message.address, bytes);
+      this.paging.drain(route.message.address);
+    }
   }
 
   /**
@@ -349,7 +383,6 @@ export class PostOffice {
     // A transaction routes at commit what it prepared earlier: a queue deleted since takes nothing.
     const live = queues.filter((queue) => !queue.isDeleted);
     if (live.length === 0) return 0;
-    const routed = new RoutedMessage(message, message.encodedSize());
     const time = scheduledDeliveryTime(message);
     const scheduled = time > Date.now();
     if (message.durable) {
@@ -359,13 +392,50 @@ export class PostOffice {
         for (const name of durableQueues)
           this.storage.updateScheduledDeliveryTime(name, message.messageId, time);
     }
-    this.addressSizes.add(message.address, routed.addressBytesFor(live.length));
-    for (const queue of live) {
+    const targets = live.map((queue) => ({ queue, deliveryCount: 0, scheduledTime: scheduled ? time : 0 }));
+    if (!this.pageIfFull(message, targets)) this.enqueue(message, targets);
+    return live.length;
+  }
+
+  /**
+   * address-full-policy PAGE: a message for an address that pages, or that has no room in memory
+   * left, goes to the address' page store instead of its queues (and comes back as it drains).
+   * Returns false when the message is to be held in memory.
+   */
+  private pageIfFull(message: CoreMessage, targets: readonly QueueTarget[]): boolean {
+    const address = message.address;
+    if (!this.paging.isPaging(address)) {
+      const size = this.addressSizes.of(address);
+      if (size.policy !== 'PAGE' || size.hasRoom() || !this.paging.canPage(address)) return false;
+    }
+    this.paging.page(message, targets);
+    return true;
+  }
+
+  /** Puts a message into its queues (in memory), counted in its address; scheduled ones wait. */
+  private enqueue(message: CoreMessage, targets: readonly QueueTarget[]): void {
+    const routed = new RoutedMessage(message, message.encodedSize());
+    this.addressSizes.add(message.address, routed.addressBytesFor(targets.length));
+    const now = Date.now();
+    for (const { queue, deliveryCount, scheduledTime } of targets) {
       const reference = new MessageReference(routed, queue);
-      if (scheduled) queue.schedule(reference, time);
+      reference.deliveryCount = deliveryCount;
+      if (scheduledTime > now) queue.schedule(reference, scheduledTime);
       else queue.addTail(reference);
     }
-    return live.length;
+  }
+
+  private createPaging(options: PostOfficeOptions): PagingManager {
+    return new PagingManager(
+      { directory: options.pagingDirectory, fileSystem: options.pageFileSystem, logger: options.logger },
+      {
+        settingsFor: (address) => this.addressSettings.getMatch(address),
+        queueNamed: (name) => this.registry.get(name),
+        hasRoom: (address) => this.addressSizes.of(address).hasRoom(),
+        enqueue: (message, targets) => this.enqueue(message, targets),
+        pageWritten: (address) => this.addressSizes.pageWritten(address),
+      },
+    );
   }
 
   /**
@@ -465,6 +535,7 @@ export class PostOffice {
       this.storage.storeAcknowledge(reference.queue.name, reference.message.messageId);
     }
     this.addressSizes.remove(reference.message.address, reference.routed.releaseReference());
+    this.paging.drain(reference.message.address);
   }
 }
 

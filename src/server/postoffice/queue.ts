@@ -81,6 +81,8 @@ export class Queue {
   messagesExpired = 0;
   /** Given up on after max-delivery-attempts (sent to the dead-letter address or dropped). */
   messagesKilled = 0;
+  /** Messages for this queue waiting in its address' page store (see PagingManager). */
+  pagedCount = 0;
   private readonly levels: LinkedList<MessageReference>[] = [];
   private readonly consumers: QueueConsumer[] = [];
   private readonly scheduled: ScheduledDeliveries;
@@ -108,9 +110,9 @@ export class Queue {
     for (let i = 0; i < PRIORITY_LEVELS; i++) this.levels.push(new LinkedList());
   }
 
-  /** Messages in the queue: waiting, scheduled, and delivered but not yet acknowledged. */
+  /** Messages in the queue: waiting, scheduled, paged, and delivered but not yet acknowledged. */
   get messageCount(): number {
-    return this.queuedCount + this.scheduled.size + this.delivering;
+    return this.queuedCount + this.scheduled.size + this.delivering + this.pagedCount;
   }
 
   get deliveringCount(): number {

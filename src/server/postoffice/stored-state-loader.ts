@@ -1,17 +1,26 @@
+import type { CoreMessage } from '../../core/protocol';
+import type { QueueTarget } from '../paging/queue-target';
 import type { StorageManager, StoredQueue } from '../storage/storage-manager';
 import { MessageReference, RoutedMessage } from './message-reference';
 import type { Queue } from './queue';
 
-/** What loading needs from the post office: to recreate a durable queue, and to count bytes in an address. */
+/**
+ * What loading needs from the post office: to recreate a durable queue, to count bytes in an
+ * address, and to page a message out when its address is past max-size-bytes under PAGE.
+ */
 export interface LoadTarget {
   addQueue(stored: StoredQueue): Queue;
   countInAddress(address: string, bytes: number): void;
+  /** Sends the message to its address' page store if the address pages; true when it did. */
+  pageOut(message: CoreMessage, target: QueueTarget): boolean;
 }
 
 /**
  * Rebuilds the durable queues and their messages from storage (broker start). A message stored for
  * several queues becomes one routed message again, counted once in its address, as when it was
- * sent. A message whose scheduled (or redelivery) time is still ahead waits for it again.
+ * sent. A message whose scheduled (or redelivery) time is still ahead waits for it again. Loading
+ * routes through the paging decision, so that a backlog larger than max-size-bytes loads with
+ * bounded memory: only messages held in memory are kept for sharing between queues.
  */
 export function loadStoredQueues(
   storage: Pick<StorageManager, 'loadQueues' | 'loadReferences'>,
@@ -24,6 +33,7 @@ export function loadStoredQueues(
     for (const { message, deliveryCount, scheduledDeliveryTime } of storage.loadReferences(stored.name)) {
       let shared = routed.get(message.messageId);
       if (shared === undefined) {
+        if (target.pageOut(message, { queue, deliveryCount, scheduledTime: scheduledDeliveryTime })) continue;
         shared = new RoutedMessage(message, message.encodedSize());
         routed.set(message.messageId, shared);
       }

@@ -13,12 +13,13 @@ export interface CreditAddresses {
 
 /**
  * Answers a session's producer credit requests: credits are granted while the address has room;
- * with BLOCK the grant waits for room, with FAIL a full address answers with fail-credits so the
+ * with BLOCK the grant waits for room, with PAGE for the address' pages to be written (see
+ * AddressSize.whenRoom), with FAIL a full address answers with fail-credits so the
  * client refuses the send itself. One waiting grant per address adds up every request for it, so
  * a client that keeps asking while the address is full costs nothing more.
  */
 export class ProducerCredits {
-  /** Credits asked for and not yet granted (BLOCK: the address is full), by address. */
+  /** Credits asked for and not yet granted (BLOCK: no room; PAGE: pages being written), by address. */
   private readonly pending = new Map<string, { credits: number; grant: () => void }>();
   private closed = false;
 
@@ -47,8 +48,8 @@ export class ProducerCredits {
     }
     const grant = (): void => this.grant(address);
     this.pending.set(address, { credits, grant });
-    if (addressSize.policy === 'BLOCK') addressSize.whenRoom(grant);
-    else grant();
+    // Waits under BLOCK for room, under PAGE for the page store's writes (see AddressSize.mustWait).
+    addressSize.whenRoom(grant);
   }
 
   /** The session closed: waiting grants leave their addresses' queues, and none is sent. */

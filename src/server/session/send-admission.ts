@@ -1,4 +1,5 @@
 import { HornetQException, type CoreMessage } from '../../core/protocol';
+import { REJECT_HEADROOM_BYTES } from '../postoffice/address-settings';
 import type { AddressSize } from '../postoffice/address-size';
 import type { PreparedRoute } from '../postoffice/post-office';
 import { MAX_CHUNK_BYTES, deliveryFrameBound, largestDeliveryFrameBytes } from './delivery-frames';
@@ -64,13 +65,20 @@ export class SendAdmission {
 
 /**
  * The refusal of a send to a full address: FAIL's at max-size-bytes, BLOCK's past the reject
- * threshold (a client sending without the credits that would have made it wait).
+ * threshold and PAGE's past the headroom of unwritten pages (a client sending without the credits
+ * that would have made it wait).
  */
 function addressFull(addressSize: AddressSize): HornetQException {
   if (addressSize.policy === 'BLOCK') {
     return new HornetQException(
       'ADDRESS_FULL',
       `Address ${addressSize.address} is full: it holds ${addressSize.size} bytes, over its reject threshold of ${addressSize.rejectThreshold} (max-size-bytes-reject-threshold); under BLOCK a producer must wait for credits`,
+    );
+  }
+  if (addressSize.policy === 'PAGE') {
+    return new HornetQException(
+      'ADDRESS_FULL',
+      `Address ${addressSize.address} is paging and more than ${REJECT_HEADROOM_BYTES} bytes of its pages wait to be written; under PAGE a producer must wait for credits`,
     );
   }
   return new HornetQException('ADDRESS_FULL', `Address ${addressSize.address} is full`);

@@ -99,6 +99,8 @@ describe('AddressSettingsRepository', () => {
       maxDeliveryAttempts: 10,
       sendToDlaOnNoRoute: false,
       lastValueQueue: false,
+      pageSizeBytes: 10485760,
+      pageMaxCacheSize: 5,
     });
     expect(repository.getMatch('jms.queue.orders')).toEqual(DEFAULT_ADDRESS_SETTINGS);
     repository.add('jms.topic.#', { maxSizeBytes: 10 });

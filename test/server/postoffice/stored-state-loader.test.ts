@@ -38,6 +38,7 @@ describe('loadStoredQueues', () => {
           return queue;
         },
         countInAddress: (address, bytes) => counted.set(address, (counted.get(address) ?? 0) + bytes),
+        pageOut: () => false,
       },
       NOW,
     );

@@ -1,0 +1,181 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CoreMessage } from '../../../src/core/protocol/core-message';
+import { NodePageFileSystem } from '../../../src/server/paging/node-page-file-system';
+import { PageCorruptError, type PageEntry } from '../../../src/server/paging/page-entry-codec';
+import { ADDRESS_FILE, PageStore } from '../../../src/server/paging/page-store';
+
+/** Polls until `condition` holds, failing after a generous deadline. */
+async function waitFor(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  await new Promise((resolve) => setImmediate(resolve));
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+function entry(index: number, queueNames: string[] = ['q1']): PageEntry {
+  const message = new CoreMessage();
+  message.messageId = index + 1;
+  message.address = 'orders';
+  message.durable = index % 2 === 0;
+  message.body = Buffer.from(`message ${index} `.padEnd(100, '.'));
+  return {
+    message,
+    targets: queueNames.map((queueName) => ({ queueName, deliveryCount: index % 3, scheduledTime: 0 })),
+  };
+}
+
+describe('PageStore', () => {
+  let directory: string;
+  let root: string;
+  let lost: Array<{ error: Error; count: number; unread: ReadonlyMap<string, number> }>;
+  let errors: string[];
+  let stores: PageStore[];
+  let readable: number;
+
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'page-store-'));
+    directory = join(root, 'orders');
+    lost = [];
+    errors = [];
+    stores = [];
+    readable = 0;
+  });
+
+  afterEach(async () => {
+    await Promise.all(stores.map((store) => store.idle()));
+    await rm(root, { recursive: true, force: true });
+  });
+
+  function store(pageSizeBytes: number, pageMaxCacheSize: number): PageStore {
+    const created = new PageStore({
+      directory,
+      address: 'orders',
+      pageSizeBytes,
+      pageMaxCacheSize,
+      fileSystem: new NodePageFileSystem(),
+      ready: Promise.resolve(),
+      onReadable: () => readable++,
+      onWritten: () => undefined,
+      onLost: (error, count, unread) => lost.push({ error, count, unread }),
+      onError: (error, activity) => errors.push(`${activity}: ${error.message}`),
+    });
+    stores.push(created);
+    return created;
+  }
+
+  async function pageFiles(): Promise<string[]> {
+    return (await readdir(directory)).filter((name) => name.endsWith('.page')).sort();
+  }
+
+  /** Waits for the store to say that a page has come in from disk since `before`. */
+  async function pageCameIn(pages: PageStore, before: number): Promise<void> {
+    await waitFor(() => readable > before || pages.isEmpty, 'a page to come in');
+  }
+
+  /** Reads every entry, waiting for pages to come in from disk. */
+  async function readAll(pages: PageStore): Promise<PageEntry[]> {
+    const read: PageEntry[] = [];
+    while (!pages.isEmpty) {
+      const before = readable;
+      const next = pages.next();
+      if (next !== null) read.push(next);
+      else await pageCameIn(pages, before);
+    }
+    return read;
+  }
+
+  it('reads entries back in the order they were appended, across page files written to disk', async () => {
+    const pages = store(1024, 2);
+    for (let i = 0; i < 60; i++) pages.append(entry(i, i % 4 === 0 ? ['q1', 'q2'] : ['q1']));
+    await pages.idle();
+    expect(pages.size).toBe(60);
+    const files = await pageFiles();
+    expect(files.length).toBeGreaterThanOrEqual(5);
+    expect(files[0]).toBe('000000001.page');
+    expect(await readFile(join(directory, ADDRESS_FILE), 'utf8')).toBe('orders');
+    // Only the cache window (2 pages) and the page still filling stay in memory.
+    expect(pages.pagesInMemory).toBeLessThanOrEqual(3);
+
+    const read = await readAll(pages);
+    expect(read.map((e) => e.message.messageId)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
+    expect(read[4]?.targets).toEqual([
+      { queueName: 'q1', deliveryCount: 1, scheduledTime: 0 },
+      { queueName: 'q2', deliveryCount: 1, scheduledTime: 0 },
+    ]);
+    expect(read[7]?.message.body.toString()).toBe('message 7 '.padEnd(100, '.'));
+    expect(read[7]?.message.durable).toBe(false);
+    expect(lost).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('holds at most page-max-cache-size pages in memory while reading, and removes each page file once read', async () => {
+    const pages = store(1024, 2);
+    for (let i = 0; i < 80; i++) pages.append(entry(i));
+    await pages.idle();
+    const written = (await pageFiles()).length;
+    let maxInMemory = 0;
+    let read = 0;
+    while (!pages.isEmpty) {
+      maxInMemory = Math.max(maxInMemory, pages.pagesInMemory);
+      const before = readable;
+      if (pages.next() !== null) read++;
+      else await pageCameIn(pages, before);
+    }
+    expect(read).toBe(80);
+    expect(maxInMemory).toBeLessThanOrEqual(3);
+    await pages.idle();
+    expect(written).toBeGreaterThan(5);
+    expect(await pageFiles()).toEqual([]);
+  });
+
+  it('writes out a full page even while it is being read, and reads on from where it was', async () => {
+    const pages = store(1024, 1);
+    pages.append(entry(0));
+    expect(pages.next()?.message.messageId).toBe(1);
+    for (let i = 1; i < 30; i++) pages.append(entry(i));
+    const read = await readAll(pages);
+    expect(read.map((e) => e.message.messageId)).toEqual(Array.from({ length: 29 }, (_, i) => i + 2));
+    await pages.idle();
+    expect(await pageFiles()).toEqual([]);
+  });
+
+  it('gives up a page whose entry is corrupt, naming the file and the offset', async () => {
+    const pages = store(1024, 1);
+    for (let i = 0; i < 40; i++) pages.append(entry(i));
+    await pages.idle();
+    const second = join(directory, '000000002.page');
+    const bytes = await readFile(second);
+    const firstLength = bytes.readUInt32BE(0) + 8;
+    bytes[firstLength + 30] = (bytes[firstLength + 30] as number) ^ 0xff;
+    await writeFile(second, bytes);
+
+    const read = await readAll(pages);
+    expect(lost).toHaveLength(1);
+    const { error, count, unread } = lost[0] as (typeof lost)[number];
+    expect(error).toBeInstanceOf(PageCorruptError);
+    expect(error.message).toBe(
+      `page file ${second} is corrupt at offset ${firstLength}: ${(error as PageCorruptError).message.split(': ').slice(1).join(': ')}`,
+    );
+    expect((error as PageCorruptError).file).toBe(second);
+    expect((error as PageCorruptError).offset).toBe(firstLength);
+    expect(error.message).toMatch(/checksum 0x[0-9a-f]{8} does not match the stored 0x[0-9a-f]{8}/);
+    // The first entry of page 2 was read; the rest of it is lost, reported by queue.
+    expect(unread.get('q1')).toBe(count);
+    expect(read.length + count).toBe(40);
+    const ids = read.map((e) => e.message.messageId);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+  });
+
+  it('retires: its directory goes once its file operations are done', async () => {
+    const pages = store(1024, 1);
+    for (let i = 0; i < 20; i++) pages.append(entry(i));
+    await readAll(pages);
+    await pages.retire();
+    await expect(readdir(directory)).rejects.toThrow(/ENOENT/);
+    expect(errors).toEqual([]);
+  });
+});
