@@ -125,10 +125,14 @@ export class ServerConnection implements SessionOwner {
     this.broker.storageFailed(error);
   }
 
-  /** Tells the client the broker is going away, then closes (broker stop). */
+  /**
+   * Tells the client the broker is going away, then closes (broker stop). Its sessions close as
+   * if the client had vanished: it may have shown the application everything delivered to it, so
+   * those deliveries keep their counts (in storage too) and come back redelivered after a restart.
+   */
   disconnect(reason: string): void {
     this.remoting.write(CHANNEL_ID.PING, { type: PacketType.DISCONNECT, reason });
-    this.end(false);
+    this.end(true);
     this.remoting.close();
   }
 
