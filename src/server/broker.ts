@@ -16,6 +16,7 @@ import { MetadataRegistry } from './session/metadata-registry';
 import type { ServerSession } from './session/server-session';
 import { InMemoryStorage } from './storage/in-memory-storage';
 import type { Durability, StorageLoadReport, StorageManager } from './storage/storage-manager';
+import { createBrokerJournal } from './broker-journal';
 
 /** What the management view reports for one queue. */
 export interface QueueStatistics {
@@ -84,8 +85,14 @@ export class Broker implements BrokerServices {
     this.config = { ...DEFAULT_BROKER_CONFIGURATION, ...config };
     validateBrokerConfiguration(this.config);
     this.logger = this.config.logger ?? silentLogger;
-    this.storage = this.config.storage ?? new InMemoryStorage();
+    this.storage = this.config.storage ?? this.createStorage();
     this.storage.onFailure((error) => this.storageFailed(error));
+  }
+
+  /** Journals in the persistence directories, or memory when persistence-enabled is false. */
+  private createStorage(): StorageManager {
+    if (!this.config.persistenceEnabled) return new InMemoryStorage();
+    return createBrokerJournal(this.config, this.logger);
   }
 
   get durability(): Durability {
@@ -139,6 +146,12 @@ export class Broker implements BrokerServices {
       opened = true;
       const office = this.createPostOffice();
       this.logLoad(report, Date.now() - startedAt);
+      if (!this.config.persistenceEnabled) {
+        this.logger.warn(
+          { persistenceEnabled: false },
+          'persistence is disabled (persistence-enabled is false): durable queues and persistent messages are kept in memory only, and nothing survives a restart of the process',
+        );
+      }
       this.office = office;
       this.expiryReaper = new ExpiryReaper(
         this.config.messageExpiryScanPeriod,
