@@ -1,6 +1,8 @@
 import type { Logger } from '../core/remoting';
 import { resolvedPersistence, type BrokerConfiguration } from './broker-configuration';
 import { createJournalStorage } from './storage/create-journal-storage';
+import { FileJournal } from './storage/journal/file-journal';
+import { NodeFileSystem } from './storage/journal/node-file-system';
 import type { StorageManager } from './storage/storage-manager';
 
 /**
