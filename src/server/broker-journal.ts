@@ -1,7 +1,6 @@
 import type { Logger } from '../core/remoting';
 import { resolvedPersistence, type BrokerConfiguration } from './broker-configuration';
 import { createJournalStorage } from './storage/create-journal-storage';
-import { FileJournal } from './storage/journal/file-journal';
 import { NodeFileSystem } from './storage/journal/node-file-system';
 import type { StorageManager } from './storage/storage-manager';
 
@@ -13,6 +12,5 @@ import type { StorageManager } from './storage/storage-manager';
 export function createBrokerJournal(config: BrokerConfiguration, logger: Logger): StorageManager {
   return createJournalStorage(resolvedPersistence(config), new NodeFileSystem(), logger, {
     persistIdCache: config.persistIdCache,
-    createJournal: (options) => new FileJournal(options),
   });
 }
