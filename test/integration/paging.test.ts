@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Broker, ClientConsumer } from '../../src';
+import { InMemoryStorage, type Broker, type ClientConsumer } from '../../src';
 import { exposeGc } from '../support/heap';
 import { range, seqOf, sequenced, useTestBrokers, waitFor } from '../support/test-broker';
 
@@ -43,6 +43,9 @@ describe('address-full-policy PAGE over TCP', () => {
 
   function startBroker(queues: Array<{ name: string; address: string }>): Promise<Broker> {
     return env.startBroker({
+      // Paging is on with persistence; the messages themselves stay in an in-memory store here.
+      persistenceEnabled: true,
+      storage: new InMemoryStorage(),
       pagingDirectory,
       queues: queues.map((queue) => ({ ...queue, filter: null, durable: true })),
       addressSettings: {

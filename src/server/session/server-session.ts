@@ -9,8 +9,10 @@ import {
 } from '../../core/protocol';
 import { LargeMessageAssembler } from '../../core/protocol/large-message-assembler';
 import { PacketType } from '../../core/protocol/packet-type';
-import type { Channel, Logger } from '../../core/remoting';
+import { MAX_UNCONFIRMED_COMMANDS, type Channel, type Logger } from '../../core/remoting';
 import type { PostOffice } from '../postoffice/post-office';
+import type { Durability } from '../storage/storage-manager';
+import { AnswerQueue } from './answer-queue';
 import { DeliveryWriter } from './delivery-writer';
 import { ProducerCredits } from './producer-credits';
 import { queueStatsPage } from './queue-stats-page';
@@ -53,12 +55,27 @@ export interface SessionOwner {
    * sessions), or null when there is room.
    */
   largeMessageRefusal(bytes: number): HornetQException | null;
+  /** The store failed: what the session handled may not be on disk, so the broker stops. */
+  storageFailed(error: Error): void;
+  /**
+   * Stops (true) or resumes (false) reading the connection for `holder`: it is read while no
+   * holder holds it.
+   */
+  holdReading(holder: object, hold: boolean): void;
 }
 
 /**
+ * Answers a session may hold waiting for syncs before its connection stops being read: what a
+ * client sends while the disk is slow is bounded, not kept without limit. As many as the channel
+ * handles between two confirmations.
+ */
+export const MAX_HELD_ANSWERS = MAX_UNCONFIRMED_COMMANDS;
+
+/**
  * A client session on the broker: one channel, its consumers and producers, and its transaction
- * when transacted. Packets are handled in the order they arrive; each is confirmed once handled,
- * then answered, so a confirmation always means "done". Deciding whether a send is taken
+ * when transacted. Packets are handled in the order they arrive; each is confirmed once handled
+ * and what it stored is on disk, then answered, so a confirmation always means "done" (the
+ * AnswerQueue keeps confirmations and answers in packet order while syncs are pending). Deciding whether a send is taken
  * (SendAdmission), writing deliveries (DeliveryWriter) and answering producer credit requests
  * (ProducerCredits) are separate jobs, each behind the narrow view of the session it needs; the
  * consumers and the started state they follow are kept by SessionConsumers.
@@ -78,6 +95,9 @@ export class ServerSession {
   private readonly admission: SendAdmission;
   private readonly deliveries: DeliveryWriter;
   private readonly producerCredits: ProducerCredits;
+  private readonly answers: AnswerQueue;
+  /** Reading the connection is held until the held answers have gone out (see MAX_HELD_ANSWERS). */
+  private holdingReads = false;
   private closed = false;
 
   constructor(
@@ -87,6 +107,8 @@ export class ServerSession {
     /** The connection the session lives on; a reattach moves it to the new one. */
     public owner: SessionOwner,
     private readonly logger: Logger,
+    /** Only what it takes to hold an answer until the packet's records are on disk. */
+    durability: Durability,
   ) {
     this.name = options.name;
     this.reattachToken = options.reattachToken;
@@ -105,6 +127,8 @@ export class ServerSession {
     this.largeMessages = new LargeMessageAssembler(options.maxLargeMessageBytes, "the broker's");
     this.transaction = options.autoCommitSends && options.autoCommitAcks ? null : new Transaction();
     this.autoCommitSends = options.autoCommitSends;
+    // The owner at the time of the failure: a reattach moves the session to another connection.
+    this.answers = new AnswerQueue(durability, (error) => this.owner.storageFailed(error));
     channel.setHandler((packet, commandId, size) => this.handlePacket(packet, commandId, size));
   }
 
@@ -135,16 +159,50 @@ export class ServerSession {
     return this.channel.confirmationWindowSize >= 0;
   }
 
+  /** Handled packets whose confirmation and answer wait for a sync (or behind one that does). */
+  get pendingAnswers(): number {
+    return this.answers.size;
+  }
+
+  /**
+   * Calls `done` once every packet handled so far is confirmed and answered (see
+   * AnswerQueue.whenAnswered): a reattach reports the last confirmed command only then.
+   */
+  whenAnswered(done: (error: Error | null) => void): void {
+    this.answers.whenAnswered(done);
+  }
+
   private handlePacket(packet: Packet, commandId: number, size: number): void {
+    const mark = this.answers.mark();
     let response: Packet | null;
     try {
       response = this.process(packet, commandId);
     } catch (error) {
       response = this.failureResponse(packet, commandId, error);
     }
+    const closing = this.closed;
+    this.answers.settle(mark, () => this.answer(commandId, size, response, closing));
+    if (this.answers.size >= MAX_HELD_ANSWERS && !this.holdingReads) this.holdReads();
+  }
+
+  /** Nothing more is read from the connection until every held answer has gone out. */
+  private holdReads(): void {
+    this.holdingReads = true;
+    this.owner.holdReading(this, true);
+    // The owner at the time of the release: a reattach (which waits for this too) moves the session.
+    this.answers.whenAnswered(() => {
+      this.holdingReads = false;
+      this.owner.holdReading(this, false);
+    });
+  }
+
+  /** Confirms a handled packet and sends its answer; after the close answer, the session goes. */
+  private answer(commandId: number, size: number, response: Packet | null, closing: boolean): void {
+    // Closed meanwhile (its client vanished): nobody is left to answer.
+    if (this.channel.closed) return;
     this.channel.confirm(commandId, size);
     if (response !== null) this.channel.send(response);
-    if (this.closed) this.release();
+    if (closing) this.release();
   }
 
   /** Handles one packet; returns the response to send, or null for one-way packets. */
