@@ -40,7 +40,7 @@ export async function measureThroughput(spec) {
 }
 
 async function runProcesses(spec, group) {
-  const broker = group.start(spec.server, spec.brokerEnv ?? {}, spec.brokerNodeArgs ?? []);
+  const broker = group.startServer(spec.server, spec.brokerEnv ?? {}, spec.brokerNodeArgs ?? []);
   const { port } = await broker.waitFor((line) => 'port' in line);
   const env = {
     ...spec.clientEnv,
