@@ -46,7 +46,12 @@ class GroupCommitLog {
         const data = group.length === 1 ? group[0].buffer : Buffer.concat(group.map((entry) => entry.buffer));
         let written = 0;
         while (written < data.length) {
-          const { bytesWritten } = await this.handle.write(data, written, data.length - written, this.position);
+          const { bytesWritten } = await this.handle.write(
+            data,
+            written,
+            data.length - written,
+            this.position,
+          );
           written += bytesWritten;
           this.position += bytesWritten;
         }
@@ -110,7 +115,7 @@ function relayFrames(producer, confirms) {
 
 const dataDir = process.env.BENCH_DATA_DIR;
 if (dataDir === undefined || dataDir === '') {
-  throw new Error('BENCH_DATA_DIR must name the directory for the relay\'s log (bench/run.mjs makes one)');
+  throw new Error("BENCH_DATA_DIR must name the directory for the relay's log (bench/run.mjs makes one)");
 }
 log = await GroupCommitLog.open(dataDir);
 server.listen(0, '127.0.0.1', () =>

@@ -5,7 +5,9 @@
 export function brokerPersistence(env = process.env) {
   const dataDirectory = env.BENCH_DATA_DIR;
   if (dataDirectory === undefined || dataDirectory === '') {
-    throw new Error('BENCH_DATA_DIR must name the broker\'s data directory (bench/run.mjs makes one per server)');
+    throw new Error(
+      "BENCH_DATA_DIR must name the broker's data directory (bench/run.mjs makes one per server)",
+    );
   }
   return { persistenceEnabled: true, dataDirectory };
 }

@@ -50,7 +50,9 @@ export class ProcessGroup {
     const dataDir = mkdtempSync(join(tmpdir(), 'hornetq-bench-'));
     dataDirs.add(dataDir);
     this.dataDirs.push(dataDir);
-    return this.start(script, { ...env, BENCH_DATA_DIR: dataDir }, nodeArgs);
+    const handle = this.start(script, { ...env, BENCH_DATA_DIR: dataDir }, nodeArgs);
+    handle.dataDir = dataDir;
+    return handle;
   }
 
   /** Starts `node [nodeArgs] bench/<script>` with `env` added to ours. */

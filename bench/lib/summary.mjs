@@ -12,7 +12,7 @@ function groupKey(line) {
 function groups(lines) {
   const byKey = new Map();
   for (const line of lines.filter((l) => typeof l.msgs_per_s === 'number' || l.error !== undefined)) {
-    if (line.scenario === 'resume' || line.scenario === 'connections') continue;
+    if (['resume', 'connections', 'recovery'].includes(line.scenario)) continue;
     const key = groupKey(line);
     if (!byKey.has(key)) byKey.set(key, []);
     byKey.get(key).push(line);
@@ -54,6 +54,7 @@ export function summarize(lines, options) {
   const resume = single('resume');
   const connections = lines.find((l) => l.scenario === 'connections');
   const heap = single('heap-flat');
+  const recovery = single('recovery');
   const json = {
     summary: true,
     runs: options.runs,
@@ -85,6 +86,9 @@ export function summarize(lines, options) {
     all_reattached_ms: connections?.all_reattached_ms ?? null,
     connections_reattached: connections?.reattached ?? null,
     heap_flat_ratio: heap?.heap_ratio ?? null,
+    recovery_messages: recovery?.loaded ?? null,
+    recovery_load_s: recovery?.load_s ?? null,
+    recovery_msgs_per_s: recovery?.load_msgs_per_s ?? null,
     errors: lines.filter((l) => l.error !== undefined).map((l) => `${groupKey(l)}: ${l.error}`),
   };
   return { json, table: table(described, relayNp, relayP, json) };
@@ -117,6 +121,10 @@ function table(described, relayNp, relayP, json) {
     ['broker heap per idle connection KiB (target ≤ 100)', json.heap_per_connection_kib],
     ['all connections reattached ms (target ≤ 2000)', json.all_reattached_ms],
     ['heap-flat ratio end / 100k (target 0.9–1.1)', json.heap_flat_ratio],
+    [
+      'recovery: messages loaded / load s / msgs/s',
+      joined(json.recovery_messages, json.recovery_load_s, json.recovery_msgs_per_s),
+    ],
   ];
   if (rows.length > 0) rows.push('');
   rows.push('| measure | value |', '|---|---|');
