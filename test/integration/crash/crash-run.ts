@@ -99,7 +99,8 @@ export async function runCrash(settings: CrashSettings): Promise<CrashReport> {
       epoch++;
       if (schedule() < settings.startupKillChance) {
         broker = ChildBroker.spawn(dataDir);
-        await delay(schedule() * 400);
+        // Up to 600 ms: some kills land before the journal opens, some while it loads.
+        await delay(schedule() * 600);
         await broker.kill();
         startupKills++;
         continue;
