@@ -150,6 +150,19 @@ export function processCpu(pid) {
   }
 }
 
+/**
+ * Bytes the process has caused to be written to storage so far (/proc/<pid>/io write_bytes,
+ * counted when pages are dirtied; sockets are not in it), or null once it is gone.
+ */
+export function diskWriteBytes(pid) {
+  try {
+    const match = /^write_bytes: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'));
+    return match === null ? null : Number(match[1]);
+  } catch {
+    return null;
+  }
+}
+
 /** The process's peak resident set size (VmHWM) in MiB, or null once it is gone. */
 export function peakRssMb(pid) {
   try {
