@@ -1,5 +1,6 @@
 import type { Logger } from '../core/remoting';
 import { EmbeddedJMS } from '../jndi';
+import { InMemoryStorage } from '../server/storage/in-memory-storage';
 
 /** The placeholder config/hornetq-configuration.xml reads its port from: `${hornetq.remoting.netty.port:5445}`. */
 const PORT_VARIABLE = 'HORNETQ_REMOTING_NETTY_PORT';
@@ -49,7 +50,9 @@ export interface DemoBroker {
  */
 export async function startDemoBroker(configDir: string): Promise<DemoBroker> {
   const log = new BrokerLog();
-  const first = new EmbeddedJMS({ configDir, logger: log });
+  // The demo shows reattachment, not restarts: it starts empty and leaves no journal behind.
+  const storage = new InMemoryStorage();
+  const first = new EmbeddedJMS({ configDir, logger: log, storage });
   try {
     await first.start();
     return { jms: first, log, fallbackFrom: null };
@@ -57,7 +60,12 @@ export async function startDemoBroker(configDir: string): Promise<DemoBroker> {
     if (!addressInUse(error)) throw error;
   }
   const configured = process.env[PORT_VARIABLE] ?? '5445';
-  const jms = new EmbeddedJMS({ configDir, logger: log, env: { ...process.env, [PORT_VARIABLE]: '0' } });
+  const jms = new EmbeddedJMS({
+    configDir,
+    logger: log,
+    storage,
+    env: { ...process.env, [PORT_VARIABLE]: '0' },
+  });
   await jms.start();
   return { jms, log, fallbackFrom: configured };
 }

@@ -3,8 +3,7 @@ import type { TransportConfiguration } from '../core/client';
 import type { Logger } from '../core/remoting';
 import { IllegalStateException } from '../jms/exceptions';
 import type { Broker } from '../server/broker';
-import type { TcpAcceptorConfiguration } from '../server/broker-configuration';
-import { InMemoryStorage } from '../server/storage/in-memory-storage';
+import { DEFAULT_BROKER_CONFIGURATION, type TcpAcceptorConfiguration } from '../server/broker-configuration';
 import type { StorageManager } from '../server/storage/storage-manager';
 import { brokerConfigurationOf, coreQueueOf } from './config/broker-configuration-from-xml';
 import { readConfigFile } from './config/config-document';
@@ -25,8 +24,17 @@ export interface EmbeddedJMSOptions extends ConfigFiles {
   env?: Environment;
   /** The broker's and the deployer's logger; wins over the container's. */
   logger?: Logger;
-  /** Durable state, kept across stop and start; wins over the container's. */
+  /**
+   * Durable state, kept across stop and start; wins over the container's. Without either, the
+   * broker keeps it in journals as hornetq-configuration.xml's persistence settings say (in memory
+   * when persistence-enabled is false).
+   */
   storage?: StorageManager;
+  /**
+   * What relative journal, bindings, large-messages and paging directories resolve against; the
+   * working directory by default (as HornetQ's).
+   */
+  dataDirectory?: string;
   /**
    * Where every component comes from: loaders, registry, storage, broker, acceptors, filters,
    * logger (see createContainer and ServiceId). A container with the defaults when absent.
@@ -65,7 +73,7 @@ const JMS_QUEUE = 'jms.queue.';
 export class EmbeddedJMS {
   private readonly container: Container;
   private readonly context: InitialContext;
-  private readonly storage: StorageManager;
+  private readonly storage: StorageManager | null;
   private broker: Broker | null = null;
   private deployer: JmsDeployer | null = null;
   private starting = false;
@@ -73,7 +81,11 @@ export class EmbeddedJMS {
   constructor(private readonly options: EmbeddedJMSOptions = {}) {
     this.container = options.container ?? createContainer();
     this.context = resolve(this.container, ServiceId.NamingRegistry);
-    this.storage = options.storage ?? resolve(this.container, ServiceId.StorageManager);
+    this.storage =
+      options.storage ??
+      (this.container.isBound(ServiceId.StorageManager)
+        ? resolve(this.container, ServiceId.StorageManager)
+        : null);
   }
 
   /** Also after stop(): starts again from the same files (what was durable is still there). */
@@ -165,11 +177,17 @@ export class EmbeddedJMS {
         : serverLoader.parse(await readConfigFile(serverConfig), serverConfig, { env });
     refuseTls(server);
     const jms = jmsLoader.parse(await readConfigFile(jmsConfig), jmsConfig, { env, server });
-    // Persistence disabled means nothing durable, whatever storage is bound: a fresh store per start.
-    const storage = server?.persistenceEnabled === false ? new InMemoryStorage() : this.storage;
+    // Persistence disabled means nothing durable, whatever storage is bound: the broker makes a
+    // fresh in-memory store per start.
+    const storage = server?.persistenceEnabled === false ? null : this.storage;
     const createBroker = resolve(this.container, ServiceId.BrokerFactory);
     // Outside the try: its errors already name the file, element and line they are about.
-    const brokerConfig = brokerConfigurationOf(server, jms, storage, logger);
+    const brokerConfig = brokerConfigurationOf(
+      server,
+      jms,
+      { storage, dataDirectory: options.dataDirectory ?? DEFAULT_BROKER_CONFIGURATION.dataDirectory },
+      logger,
+    );
     let broker: Broker;
     try {
       broker = createBroker(brokerConfig);

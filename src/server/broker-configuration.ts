@@ -1,7 +1,13 @@
+import path from 'node:path';
 import { DEFAULT_MAX_FRAME_BYTES, DEFAULT_PRE_AUTH_MAX_FRAME_BYTES } from '../core/protocol';
 import type { Logger } from '../core/remoting';
 import { validateAddressSettings, type AddressSettings } from './postoffice/address-settings';
 import type { AcceptorFactory } from './remoting/acceptor';
+import {
+  DEFAULT_PERSISTENCE_CONFIGURATION,
+  persistenceConfigurationProblems,
+  type PersistenceConfiguration,
+} from './storage/persistence-configuration';
 import type { StorageManager } from './storage/storage-manager';
 
 export interface TcpAcceptorConfiguration {
@@ -27,7 +33,22 @@ export interface CoreQueueConfiguration {
   durable: boolean;
 }
 
-export interface BrokerConfiguration {
+/**
+ * The broker's settings. The persistence settings (PersistenceConfiguration: journal, bindings,
+ * large-messages and paging directories, journal file sizes, sync policy) are used when
+ * persistenceEnabled is true and no `storage` is given.
+ */
+export interface BrokerConfiguration extends PersistenceConfiguration {
+  /**
+   * persistence-enabled: durable queues and persistent messages are kept in journals on disk and
+   * survive a restart (or a crash). false: they are kept in memory only, and lost with the process.
+   */
+  persistenceEnabled: boolean;
+  /**
+   * Ours: the directory that relative journal, bindings, large-messages and paging directories
+   * resolve against (`hornetq server --data-dir`); the working directory by default ('.').
+   */
+  dataDirectory: string;
   acceptors: AcceptorConfiguration[];
   /** Address settings by match ('#', 'jms.queue.*', …), merged most specific last. */
   addressSettings: Record<string, Partial<AddressSettings>>;
@@ -85,7 +106,11 @@ export interface BrokerConfiguration {
    * string id, bytes of a bytes id. Each address remembers id-cache-size of them.
    */
   maxDuplicateIdLength: number;
-  /** Where durable state lives; an in-memory store when absent. */
+  /**
+   * Where durable state lives, when the caller provides it (tests, embedding); otherwise the
+   * broker makes journals from the persistence settings, or an in-memory store when
+   * persistenceEnabled is false.
+   */
   storage?: StorageManager;
   logger?: Logger;
   /** How each of `acceptors` is made; TCP and in-VM (`defaultAcceptorFactory`) when absent. */
@@ -126,6 +151,9 @@ export const DEFAULT_BROKER_LIMITS: Readonly<BrokerLimits> = Object.freeze({
 
 /** HornetQ's defaults where HornetQ has one. */
 export const DEFAULT_BROKER_CONFIGURATION: BrokerConfiguration = {
+  persistenceEnabled: true,
+  dataDirectory: '.',
+  ...DEFAULT_PERSISTENCE_CONFIGURATION,
   acceptors: [{ name: 'netty', type: 'tcp', host: 'localhost', port: 5445 }],
   addressSettings: {},
   queues: [],
@@ -192,8 +220,53 @@ export function validateBrokerConfiguration(config: BrokerConfiguration): void {
       `preAuthMaxFrameBytes must be between 1024 and maxFrameBytes (${config.maxFrameBytes}) (actual value: ${config.preAuthMaxFrameBytes})`,
     );
   }
-  problems.push(...messagingProblems(config), ...limitProblems(config));
+  problems.push(...messagingProblems(config), ...limitProblems(config), ...persistenceProblems(config));
   if (problems.length > 0) throw new RangeError(`invalid broker configuration: ${problems.join('; ')}`);
+}
+
+/** persistence-enabled, the data directory and the journal's settings. */
+function persistenceProblems(config: BrokerConfiguration): string[] {
+  const problems = persistenceConfigurationProblems(config);
+  if (typeof config.persistenceEnabled !== 'boolean') {
+    problems.push(
+      `persistenceEnabled (persistence-enabled) must be true or false (actual value: ${String(config.persistenceEnabled)})`,
+    );
+  }
+  if (
+    typeof config.dataDirectory !== 'string' ||
+    config.dataDirectory === '' ||
+    config.dataDirectory.includes('\0')
+  ) {
+    problems.push(
+      `dataDirectory must be a directory path (actual value: ${JSON.stringify(config.dataDirectory)})`,
+    );
+  }
+  return problems;
+}
+
+/**
+ * The persistence settings with each directory resolved against the data directory (an absolute
+ * one stays as it is), as the journals and the page store use them.
+ */
+export function resolvedPersistence(config: BrokerConfiguration): PersistenceConfiguration {
+  const base = path.resolve(config.dataDirectory);
+  return {
+    journalDirectory: path.resolve(base, config.journalDirectory),
+    bindingsDirectory: path.resolve(base, config.bindingsDirectory),
+    largeMessagesDirectory: path.resolve(base, config.largeMessagesDirectory),
+    pagingDirectory: path.resolve(base, config.pagingDirectory),
+    createJournalDir: config.createJournalDir,
+    createBindingsDir: config.createBindingsDir,
+    journalFileSize: config.journalFileSize,
+    journalMinFiles: config.journalMinFiles,
+    journalCompactMinFiles: config.journalCompactMinFiles,
+    journalCompactPercentage: config.journalCompactPercentage,
+    journalSyncTransactional: config.journalSyncTransactional,
+    journalSyncNonTransactional: config.journalSyncNonTransactional,
+    journalBufferTimeout: config.journalBufferTimeout,
+    journalBufferSize: config.journalBufferSize,
+    skipCorruptRecords: config.skipCorruptRecords,
+  };
 }
 
 /** The expiry scan, the duplicate-id cache and every address-settings match. */

@@ -15,7 +15,8 @@ import { ServerConnection, type BrokerServices } from './remoting/server-connect
 import { MetadataRegistry } from './session/metadata-registry';
 import type { ServerSession } from './session/server-session';
 import { InMemoryStorage } from './storage/in-memory-storage';
-import type { StorageManager } from './storage/storage-manager';
+import type { Durability, StorageLoadReport, StorageManager } from './storage/storage-manager';
+import { createBrokerJournal } from './broker-journal';
 
 /** What the management view reports for one queue. */
 export interface QueueStatistics {
@@ -84,7 +85,33 @@ export class Broker implements BrokerServices {
     this.config = { ...DEFAULT_BROKER_CONFIGURATION, ...config };
     validateBrokerConfiguration(this.config);
     this.logger = this.config.logger ?? silentLogger;
-    this.storage = this.config.storage ?? new InMemoryStorage();
+    this.storage = this.config.storage ?? this.createStorage();
+    this.storage.onFailure((error) => this.storageFailed(error));
+  }
+
+  /** Journals in the persistence directories, or memory when persistence-enabled is false. */
+  private createStorage(): StorageManager {
+    if (!this.config.persistenceEnabled) return new InMemoryStorage();
+    return createBrokerJournal(this.config, this.logger);
+  }
+
+  get durability(): Durability {
+    return this.storage;
+  }
+
+  /**
+   * The store failed after opening (a write or a sync): nothing more can be promised durable, so
+   * the broker stops (HornetQ's critical I/O error) and answers nothing it could not store.
+   */
+  storageFailed(error: Error): void {
+    if (this.state !== 'started' && this.state !== 'starting') return;
+    this.logger.error(
+      { err: error },
+      `critical I/O error in the message store (${error.message}): the broker stops, since nothing more can be stored`,
+    );
+    this.stop().catch((stopError: unknown) =>
+      this.logger.error({ err: stopError }, 'stopping after the storage failure failed as well'),
+    );
   }
 
   get postOffice(): PostOffice {
@@ -112,8 +139,19 @@ export class Broker implements BrokerServices {
     if (this.state !== 'stopped')
       throw new HornetQException('ILLEGAL_STATE', `cannot start a broker that is ${this.state}`);
     this.state = 'starting';
+    let opened = false;
     try {
+      const startedAt = Date.now();
+      const report = await this.storage.open();
+      opened = true;
       const office = this.createPostOffice();
+      this.logLoad(report, Date.now() - startedAt);
+      if (!this.config.persistenceEnabled) {
+        this.logger.warn(
+          { persistenceEnabled: false },
+          'persistence is disabled (persistence-enabled is false): durable queues and persistent messages are kept in memory only, and nothing survives a restart of the process',
+        );
+      }
       this.office = office;
       this.expiryReaper = new ExpiryReaper(
         this.config.messageExpiryScanPeriod,
@@ -132,6 +170,7 @@ export class Broker implements BrokerServices {
     } catch (error) {
       await this.stopAcceptors();
       this.stopPostOffice();
+      if (opened) await this.closeStorage();
       this.state = 'stopped';
       throw error;
     }
@@ -147,8 +186,28 @@ export class Broker implements BrokerServices {
     this.connections.clear();
     this.sessions.clear();
     this.stopPostOffice();
+    await this.closeStorage();
     this.state = 'stopped';
     this.logger.info({}, 'broker stopped');
+  }
+
+  /** Writes out and syncs what is pending; a store that cannot is reported, the stop goes on. */
+  private async closeStorage(): Promise<void> {
+    try {
+      await this.storage.close();
+    } catch (error) {
+      this.logger.error({ err: error }, `closing the message store failed: ${String(error)}`);
+    }
+  }
+
+  /** Where durable state is, what was loaded and how long it took (including building the queues). */
+  private logLoad(report: StorageLoadReport, milliseconds: number): void {
+    const { location, queues, messages, bytes } = report;
+    this.logger.info(
+      { location, queues, messages, bytes, milliseconds },
+      `message store at ${location}: loaded ${queues} durable queues and ${messages} messages (${bytes} bytes) in ${milliseconds} ms`,
+    );
+    for (const note of report.notes) this.logger.warn({ location }, `message store: ${note}`);
   }
 
   /** The port an acceptor is bound to (useful with port 0). */

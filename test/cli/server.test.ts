@@ -10,6 +10,7 @@ import {
   spawnCli,
   startServer,
   statRow,
+  tempDir,
   useCli,
   writeConfig,
 } from './support';
@@ -68,7 +69,13 @@ describe('hornetq server', () => {
     const blocker = net.createServer();
     await new Promise<void>((resolve) => blocker.listen(port, '127.0.0.1', resolve));
     try {
-      const result = await runCli(['server', '--config', await writeConfig(port)]);
+      const result = await runCli([
+        'server',
+        '--config',
+        await writeConfig(port),
+        '--data-dir',
+        await tempDir(),
+      ]);
       expect(result.code).toBe(1);
       expect(lines(result.stderr)).toEqual([
         `error: cannot listen on 127.0.0.1:${port}: the port is already in use`,
@@ -88,7 +95,7 @@ describe('hornetq server', () => {
     );
     const line = xml.split('\n').findIndex((text) => text.includes('<retry-interval>')) + 1;
 
-    const result = await runCli(['server', '--config', configDir]);
+    const result = await runCli(['server', '--config', configDir, '--data-dir', configDir]);
     expect(result.code).toBe(1);
     expect(lines(result.stderr)).toEqual([
       `error: ${file}:${line}: <retry-interval> requires a valid Long value, but 'soon' cannot be parsed as a Long`,

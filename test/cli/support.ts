@@ -189,7 +189,8 @@ export async function startServer(extraQueues: readonly string[] = []): Promise<
 }> {
   const port = await freePort();
   const configDir = await writeConfig(port, extraQueues);
-  const server = spawnCli(['server', '--config', configDir]);
+  // The journal goes in the temporary folder too, not in the working directory (the repository).
+  const server = spawnCli(['server', '--config', configDir, '--data-dir', configDir]);
   await server.waitForOutput(new RegExp(`listening on tcp://127\\.0\\.0\\.1:${port}`));
   return { server, port, configDir };
 }

@@ -100,6 +100,7 @@ describe('fuzz: valid, mutated and random frames over TCP', () => {
     broker = new Broker(
       {
         acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port: 0 }],
+        persistenceEnabled: false,
         logger,
         maxFrameBytes: MAX_FRAME_BYTES,
         maxLargeMessageBytes: 64 * 1024,

@@ -20,6 +20,7 @@ describe('large messages travel in chunks', () => {
     broker = new Broker(
       {
         acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port: 0 }],
+        persistenceEnabled: false,
         queues: [{ name: QUEUE, address: QUEUE, filter: null, durable: true }],
         // A frame cap far below the message size proves no frame carries the body whole.
         maxFrameBytes: 1024 * 1024,
@@ -96,6 +97,7 @@ describe('large messages travel in chunks', () => {
     broker = new Broker(
       {
         acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port: 0 }],
+        persistenceEnabled: false,
         queues: [{ name: QUEUE, address: QUEUE, filter: null, durable: true }],
         maxLargeMessageBytes: 200_000,
       },

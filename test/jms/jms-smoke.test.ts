@@ -5,6 +5,7 @@ test('jms smoke', async () => {
   const broker = new Broker(
     {
       acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port: 0 }],
+      persistenceEnabled: false,
       queues: [{ name: 'jms.queue.orders', address: 'jms.queue.orders', filter: null, durable: true }],
     },
     selectorFilterFactory,

@@ -8,7 +8,7 @@ import {
   type HornetQTopic,
   type TextMessage,
 } from '../../src';
-import { captureLogger } from './support';
+import { captureLogger, tempDir } from './support';
 
 const CONFIG = path.resolve(__dirname, '../../config');
 
@@ -38,7 +38,10 @@ test('the default deployment in config/ binds what the README promises, without 
 });
 
 test('EmbeddedJMS starts the default deployment (ports from placeholders) and moves messages over TCP and in-VM', async () => {
+  // The journal goes to a folder of the test's, not into the working directory (the repository).
+  const { dir, remove } = await tempDir();
   const jms = new EmbeddedJMS({
+    dataDirectory: dir,
     env: {
       HORNETQ_REMOTING_NETTY_PORT: '0',
       HORNETQ_REMOTING_NETTY_HOST: '127.0.0.1',
@@ -73,5 +76,6 @@ test('EmbeddedJMS starts the default deployment (ports from placeholders) and mo
     });
   } finally {
     await jms.stop();
+    await remove();
   }
 });

@@ -63,7 +63,7 @@ describe('EmbeddedJMS', () => {
   afterEach(async () => remove());
 
   test('start, a JMS round trip over TCP through looked-up objects, stop, start again with durable state kept', async () => {
-    const jms = new EmbeddedJMS({ configDir: dir, env: {}, logger: captureLogger() });
+    const jms = new EmbeddedJMS({ configDir: dir, dataDirectory: dir, env: {}, logger: captureLogger() });
     await jms.start();
     const factory = jms.lookup<HornetQConnectionFactory>('/ConnectionFactory');
     expect(factory.getStaticConnectors()).toEqual([{ host: '127.0.0.1', port: jms.getPort('netty') }]);
@@ -123,7 +123,7 @@ describe('EmbeddedJMS', () => {
   });
 
   test('management view: every queue on the broker, subscriptions and temporary queues included', async () => {
-    const jms = new EmbeddedJMS({ configDir: dir, env: {}, logger: captureLogger() });
+    const jms = new EmbeddedJMS({ configDir: dir, dataDirectory: dir, env: {}, logger: captureLogger() });
     await jms.start();
     try {
       const connection = await jms.lookup<HornetQConnectionFactory>('ConnectionFactory').createConnection();
@@ -157,7 +157,7 @@ describe('EmbeddedJMS', () => {
   });
 
   test('address settings from the file reach the broker (max-delivery-attempts, dead-letter address)', async () => {
-    const jms = new EmbeddedJMS({ configDir: dir, env: {}, logger: captureLogger() });
+    const jms = new EmbeddedJMS({ configDir: dir, dataDirectory: dir, env: {}, logger: captureLogger() });
     await jms.start();
     try {
       const connection = await jms.lookup<HornetQConnectionFactory>('ConnectionFactory').createConnection();
@@ -180,7 +180,7 @@ describe('EmbeddedJMS', () => {
   });
 
   test('start refuses to run twice, a TLS acceptor, and a file that does not validate', async () => {
-    const jms = new EmbeddedJMS({ configDir: dir, env: {}, logger: captureLogger() });
+    const jms = new EmbeddedJMS({ configDir: dir, dataDirectory: dir, env: {}, logger: captureLogger() });
     await jms.start();
     await expect(jms.start()).rejects.toThrow(IllegalStateException);
     await jms.stop();

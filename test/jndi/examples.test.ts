@@ -327,11 +327,7 @@ describe('every example hornetq-configuration.xml loads', () => {
       ],
       ['security is not enforced yet'],
     ],
-    [
-      'send-acknowledgements',
-      [['netty-acceptor', 5445]],
-      ['persistence, journal and directory settings are validated but not used'],
-    ],
+    ['send-acknowledgements', [['netty-acceptor', 5445]], ['placeholder ${build.directory} has no value']],
     [
       'ssl-enabled',
       [['netty-ssl-acceptor', 5500]],
@@ -370,8 +366,8 @@ describe('every example hornetq-configuration.xml loads', () => {
     );
     expect(config.connectors.get('netty')?.transport).toEqual({ host: 'localhost', port: 6000 });
     expect(config.connectors.get('netty-throughput')?.transport).toEqual({ host: 'localhost', port: 5455 });
-    expect(config.persistence.get('journal-directory')).toBe('/var/data/journal');
-    expect(config.persistence.get('journal-min-files')).toBe(10);
+    expect(config.persistence.journalDirectory).toBe('/var/data/journal');
+    expect(config.persistence.journalMinFiles).toBe(10);
     expect(config.addressSettings.get('#')).toEqual({
       deadLetterAddress: 'jms.queue.DLQ',
       expiryAddress: 'jms.queue.ExpiryQueue',

@@ -65,7 +65,13 @@ test('hot redeploy adds, changes and removes a factory, a queue and a topic whil
     ),
   );
   const logger = captureLogger();
-  const jms = new EmbeddedJMS({ configDir: dir, env: {}, logger, watch: { scanPeriodMs: 25 } });
+  const jms = new EmbeddedJMS({
+    configDir: dir,
+    dataDirectory: dir,
+    env: {},
+    logger,
+    watch: { scanPeriodMs: 25 },
+  });
   await jms.start();
   try {
     const cf = jms.lookup<HornetQConnectionFactory>('/cf');
@@ -219,7 +225,13 @@ test('a queue whose selector changes is rebound; the broker queue keeps its filt
   await fs.writeFile(path.join(dir, 'hornetq-configuration.xml'), SERVER);
   await fs.writeFile(file, jmsFile(queue('Q', 'q')));
   const logger = captureLogger();
-  const jms = new EmbeddedJMS({ configDir: dir, env: {}, logger, watch: { scanPeriodMs: 20 } });
+  const jms = new EmbeddedJMS({
+    configDir: dir,
+    dataDirectory: dir,
+    env: {},
+    logger,
+    watch: { scanPeriodMs: 20 },
+  });
   await jms.start();
   try {
     const before = jms.lookup('q');

@@ -43,7 +43,7 @@ describe('resource limits in hornetq-configuration.xml', () => {
     const broker = brokerConfigurationOf(
       config,
       parseJmsConfiguration('<configuration xmlns="urn:hornetq"/>', JMS_FILE, { env: {}, server: config }),
-      new InMemoryStorage(),
+      { storage: new InMemoryStorage(), dataDirectory: '.' },
       silentLogger,
     );
     expect(broker).toMatchObject({
@@ -112,7 +112,14 @@ describe('resource limits in hornetq-configuration.xml', () => {
       JMS_FILE,
       { env: {}, server: config },
     );
-    const error = failure(() => brokerConfigurationOf(config, jms, new InMemoryStorage(), silentLogger));
+    const error = failure(() =>
+      brokerConfigurationOf(
+        config,
+        jms,
+        { storage: new InMemoryStorage(), dataDirectory: '.' },
+        silentLogger,
+      ),
+    );
     expect(error.problems).toEqual([
       {
         file: JMS_FILE,

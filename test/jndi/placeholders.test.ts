@@ -35,7 +35,7 @@ describe('${name} and ${name:default} placeholders', () => {
       'c.xml',
       { env: {} },
     );
-    expect(config.persistence.get('journal-directory')).toBe('/journal');
+    expect(config.persistence.journalDirectory).toBe('/journal');
     expect(config.warnings[0]).toEqual({
       file: 'c.xml',
       line: 3,

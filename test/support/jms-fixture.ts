@@ -85,6 +85,7 @@ export function useJmsFixture(options: JmsFixtureOptions = {}): JmsFixture {
     broker = new Broker(
       {
         acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port: 0 }],
+        persistenceEnabled: false,
         ...options.broker,
         queues: [...queues, ...(options.broker?.queues ?? [])],
       },

@@ -78,7 +78,10 @@ export interface Closeable {
 }
 
 export interface TestBrokers {
-  /** Starts a broker with one TCP acceptor on 127.0.0.1:0 (plus whatever `config` adds). */
+  /**
+   * Starts a broker with one TCP acceptor on 127.0.0.1:0 and persistence disabled (plus whatever
+   * `config` adds or overrides).
+   */
   startBroker(config?: Partial<BrokerConfiguration>): Promise<Broker>;
   /** A factory connected straight to `broker` (or to `port`, e.g. a fault proxy in front of it). */
   connect(target: Broker | number, options?: Partial<ClientOptions>): Promise<ClientSessionFactory>;
@@ -112,6 +115,8 @@ export function useTestBrokers(): TestBrokers {
     async startBroker(config = {}) {
       const broker = new Broker({
         acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port: 0 }],
+        // No journal unless the test asks for one (in a temporary directory of its own).
+        persistenceEnabled: false,
         ...config,
       });
       await broker.start();

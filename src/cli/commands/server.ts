@@ -10,8 +10,12 @@ import { configDirOf, configOption } from '../shared/registry';
 
 interface ServerOptions {
   config?: string;
+  dataDir?: string;
   logLevel: LogLevel;
 }
+
+/** The placeholder HornetQ's own configuration files put their directories under: `${data.dir:../data}/journal`. */
+const DATA_DIR_PLACEHOLDER = 'data.dir';
 
 const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
 
@@ -19,6 +23,12 @@ export function serverCommand(): Command {
   return new Command('server')
     .description('run a broker from hornetq-configuration.xml and hornetq-jms.xml until Ctrl-C or SIGTERM')
     .addOption(configOption())
+    .addOption(
+      new Option(
+        '--data-dir <dir>',
+        'where the journal, bindings, large-messages and paging directories go (relative ones in hornetq-configuration.xml, and ${data.dir}); the working directory by default',
+      ),
+    )
     .addOption(
       new Option('--log-level <level>', 'least severe level logged').choices(LOG_LEVELS).default('info'),
     )
@@ -29,7 +39,7 @@ export function serverCommand(): Command {
 async function runServer(options: ServerOptions): Promise<void> {
   const configDir = configDirOf(options.config);
   const logger = createLogger(options.logLevel);
-  const server = new EmbeddedJMS({ configDir, logger });
+  const server = new EmbeddedJMS({ configDir, logger, ...dataDirectoryOptions(options.dataDir) });
   let stopRequested: NodeJS.Signals | null = null;
   let wake: () => void = () => undefined;
   const stopSignal = new Promise<void>((resolve) => (wake = resolve));
@@ -59,6 +69,20 @@ async function runServer(options: ServerOptions): Promise<void> {
     for (const signal of SIGNALS) process.off(signal, onSignal);
     logger.flush();
   }
+}
+
+/**
+ * --data-dir: relative persistence directories resolve against it, and it is the value of
+ * `${data.dir}` (unless the environment sets one), as HornetQ's start script sets -Ddata.dir.
+ */
+function dataDirectoryOptions(dataDir: string | undefined): {
+  dataDirectory?: string;
+  env?: NodeJS.ProcessEnv;
+} {
+  if (dataDir === undefined) return {};
+  if (dataDir.trim() === '') throw new CliError('--data-dir must name a directory (it is empty)', 1);
+  const dataDirectory = path.resolve(dataDir);
+  return { dataDirectory, env: { [DATA_DIR_PLACEHOLDER]: dataDirectory, ...process.env } };
 }
 
 /** A port in use or a bad file is the user's to fix: say which, in one line. */

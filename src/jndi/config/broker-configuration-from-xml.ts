@@ -19,11 +19,19 @@ export function coreQueueOf(queue: QueueDefinition): CoreQueueConfiguration {
   return { name, address: name, filter: queue.selector, durable: queue.durable };
 }
 
+/** Where the broker keeps durable state, besides what hornetq-configuration.xml says. */
+export interface StorageChoice {
+  /** A store to use instead of the journals the persistence settings describe. */
+  storage: StorageManager | null;
+  /** What relative persistence directories resolve against. */
+  dataDirectory: string;
+}
+
 /** The broker both files describe; without hornetq-configuration.xml, HornetQ's defaults. */
 export function brokerConfigurationOf(
   server: ServerConfiguration | null,
   jms: JmsConfiguration,
-  storage: StorageManager,
+  { storage, dataDirectory }: StorageChoice,
   logger: Logger,
 ): BrokerConfiguration {
   const limits = server?.limits ?? DEFAULT_BROKER_LIMITS;
@@ -46,7 +54,10 @@ export function brokerConfigurationOf(
     idCacheSize: server?.idCacheSize ?? DEFAULT_BROKER_CONFIGURATION.idCacheSize,
     persistIdCache: server?.persistIdCache ?? DEFAULT_BROKER_CONFIGURATION.persistIdCache,
     ...limits,
-    storage,
+    persistenceEnabled: server?.persistenceEnabled ?? DEFAULT_BROKER_CONFIGURATION.persistenceEnabled,
+    ...server?.persistence,
+    dataDirectory,
+    ...(storage === null ? {} : { storage }),
     logger,
   };
 }

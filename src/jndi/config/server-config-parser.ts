@@ -1,6 +1,7 @@
 import { selectorFilterFactory } from '../../jms/selector';
 import type { BrokerLimits, CoreQueueConfiguration } from '../../server/broker-configuration';
 import { DEFAULT_BROKER_CONFIGURATION, DEFAULT_BROKER_LIMITS } from '../../server/broker-configuration';
+import type { PersistenceConfiguration } from '../../server/storage/persistence-configuration';
 import { Problems } from '../problems';
 import type { Environment } from '../xml/placeholders';
 import type { XmlElement } from '../xml/xml-element';
@@ -58,19 +59,7 @@ function readRoot(root: XmlElement, file: string, problems: Problems): ServerCon
     const value = readValue(element, kind.spec, problems);
     if (value !== undefined) values.set(name, value);
   }
-  const persistence = new Map(
-    [...values].filter(([name]) => SERVER_ELEMENTS.get(name)?.use === 'persistence'),
-  );
-  const firstPersistence = [...children.keys()].find(
-    (name) => SERVER_ELEMENTS.get(name)?.use === 'persistence',
-  );
-  if (firstPersistence !== undefined) {
-    problems.warn(
-      first(children, firstPersistence) ?? null,
-      'persistence, journal and directory settings are validated but not used: storage is in memory here (durable state survives a stop and start in this process, not a new process), and no files are written',
-      'persistence',
-    );
-  }
+  const persistence = readPersistence(values);
   const securityEnabled = boolean(values, 'security-enabled', true);
   if (securityEnabled) {
     problems.warn(
@@ -114,6 +103,16 @@ function readRoot(root: XmlElement, file: string, problems: Problems): ServerCon
     queues: readQueues(section('queues'), limits.maxNameLength, problems),
     warnings: problems.warnings,
   };
+}
+
+/** The persistence elements the file sets, as PersistenceConfiguration settings (directories as written). */
+function readPersistence(values: ReadonlyMap<string, Value>): Partial<PersistenceConfiguration> {
+  const settings: Record<string, Value> = {};
+  for (const [name, value] of values) {
+    const kind = SERVER_ELEMENTS.get(name);
+    if (kind?.use === 'persistence') settings[kind.field] = value;
+  }
+  return settings as Partial<PersistenceConfiguration>;
 }
 
 function readConnectors(

@@ -5,8 +5,8 @@ import type {
   CoreQueueConfiguration,
 } from '../../server/broker-configuration';
 import type { AddressSettings } from '../../server/postoffice/address-settings';
+import type { PersistenceConfiguration } from '../../server/storage/persistence-configuration';
 import type { ConfigurationProblem } from '../configuration-exception';
-import type { Value } from './values';
 
 /** A `<connector>`: where clients connect, as the factories that reference it will. */
 export interface ConnectorDefinition {
@@ -51,10 +51,13 @@ export interface ServerConfiguration {
   persistIdCache: boolean;
   /** Ours (extension elements): the bounds on what clients may make the broker hold; defaults when absent. */
   limits: BrokerLimits;
-  /** false: nothing durable survives a restart (each start gets empty storage). */
+  /** persistence-enabled; false: nothing durable survives a restart (each start gets empty storage). */
   persistenceEnabled: boolean;
-  /** Journal, paging and directory settings as given (validated; storage is in memory here). */
-  persistence: ReadonlyMap<string, Value>;
+  /**
+   * The journal, paging and directory settings the file gives (the rest take HornetQ's defaults);
+   * relative directories are resolved against the broker's data directory.
+   */
+  persistence: Readonly<Partial<PersistenceConfiguration>>;
   /** Loaded and validated, not enforced yet (a warning says so). */
   securityEnabled: boolean;
   securitySettings: SecuritySetting[];

@@ -1,4 +1,5 @@
 import { MIN_OUTPUT_HIGH_WATER_MARK, type BrokerLimits } from '../../server/broker-configuration';
+import type { PersistenceConfiguration } from '../../server/storage/persistence-configuration';
 import {
   AT_MOST_TIMER,
   both,
@@ -15,8 +16,8 @@ import {
 export type TopLevelElement =
   /** A value the broker uses. */
   | { use: 'broker'; spec: ValueSpec }
-  /** A persistence or journal value: validated and kept; storage is in memory here. */
-  | { use: 'persistence'; spec: ValueSpec }
+  /** A persistence or journal value: the PersistenceConfiguration setting it gives. */
+  | { use: 'persistence'; spec: ValueSpec; field: keyof PersistenceConfiguration }
   /** Known to HornetQ, not implemented: accepted (simple values still checked) with a warning. */
   | { use: 'unsupported'; spec?: ValueSpec; meaning: string }
   /** A list this module parses itself (connectors, acceptors, ...). */
@@ -38,6 +39,16 @@ const long = (check?: ValueSpec['check']): ValueSpec =>
   check === undefined ? { kind: 'long' } : { kind: 'long', check };
 const int = (check?: ValueSpec['check']): ValueSpec =>
   check === undefined ? { kind: 'int' } : { kind: 'int', check };
+
+const persistence = (field: keyof PersistenceConfiguration, spec: ValueSpec): TopLevelElement => ({
+  use: 'persistence',
+  spec,
+  field,
+});
+
+const JOURNAL_TYPE =
+  "the journal writes through node:fs, as HornetQ's NIO journal does (there is no ASYNCIO/libaio journal)";
+const JOURNAL_IO = 'the journal has one write in flight at a time; there is no I/O concurrency to bound';
 
 const unsupported = (meaning: string, spec?: ValueSpec): TopLevelElement =>
   spec === undefined ? { use: 'unsupported', meaning } : { use: 'unsupported', spec, meaning };
@@ -102,27 +113,31 @@ export const SERVER_ELEMENTS: ReadonlyMap<string, TopLevelElement> = new Map<str
   ['persist-id-cache', { use: 'broker', spec: bool }],
   ['persistence-enabled', { use: 'broker', spec: bool }],
   ['security-enabled', { use: 'broker', spec: bool }],
-  ['bindings-directory', { use: 'persistence', spec: nonEmpty }],
-  ['journal-directory', { use: 'persistence', spec: nonEmpty }],
-  ['large-messages-directory', { use: 'persistence', spec: nonEmpty }],
-  ['paging-directory', { use: 'persistence', spec: nonEmpty }],
-  ['create-bindings-dir', { use: 'persistence', spec: bool }],
-  ['create-journal-dir', { use: 'persistence', spec: bool }],
-  ['journal-type', { use: 'persistence', spec: { kind: ['ASYNCIO', 'NIO'] } }],
-  ['journal-buffer-timeout', { use: 'persistence', spec: long(GT_ZERO) }],
-  ['journal-buffer-size', { use: 'persistence', spec: long(GT_ZERO) }],
-  ['journal-sync-transactional', { use: 'persistence', spec: bool }],
-  ['journal-sync-non-transactional', { use: 'persistence', spec: bool }],
-  ['journal-file-size', { use: 'persistence', spec: long(GT_ZERO) }],
-  ['journal-min-files', { use: 'persistence', spec: int(GT_ZERO) }],
-  ['journal-compact-percentage', { use: 'persistence', spec: int(PERCENTAGE) }],
-  ['journal-compact-min-files', { use: 'persistence', spec: int(GE_ZERO) }],
-  ['journal-max-io', { use: 'persistence', spec: int(GT_ZERO) }],
-  ['log-journal-write-rate', { use: 'persistence', spec: bool }],
-  ['page-max-concurrent-io', { use: 'persistence', spec: int(MINUS_ONE_OR_GT_ZERO) }],
-  ['perf-blast-pages', { use: 'persistence', spec: int(MINUS_ONE_OR_GT_ZERO) }],
-  ['run-sync-speed-test', { use: 'persistence', spec: bool }],
-  ['persist-delivery-count-before-delivery', { use: 'persistence', spec: bool }],
+  ['bindings-directory', persistence('bindingsDirectory', nonEmpty)],
+  ['journal-directory', persistence('journalDirectory', nonEmpty)],
+  ['large-messages-directory', persistence('largeMessagesDirectory', nonEmpty)],
+  ['paging-directory', persistence('pagingDirectory', nonEmpty)],
+  ['create-bindings-dir', persistence('createBindingsDir', bool)],
+  ['create-journal-dir', persistence('createJournalDir', bool)],
+  ['journal-type', unsupported(JOURNAL_TYPE, { kind: ['ASYNCIO', 'NIO'] })],
+  ['journal-buffer-timeout', persistence('journalBufferTimeout', long(GE_ZERO))],
+  ['journal-buffer-size', persistence('journalBufferSize', long(GT_ZERO))],
+  ['journal-sync-transactional', persistence('journalSyncTransactional', bool)],
+  ['journal-sync-non-transactional', persistence('journalSyncNonTransactional', bool)],
+  ['journal-file-size', persistence('journalFileSize', long(GT_ZERO))],
+  ['journal-min-files', persistence('journalMinFiles', int(GT_ZERO))],
+  ['journal-compact-percentage', persistence('journalCompactPercentage', int(PERCENTAGE))],
+  ['journal-compact-min-files', persistence('journalCompactMinFiles', int(GE_ZERO))],
+  ['skip-corrupt-records', persistence('skipCorruptRecords', bool)],
+  ['journal-max-io', unsupported(JOURNAL_IO, int(GT_ZERO))],
+  ['log-journal-write-rate', unsupported('journal write rates are not logged', bool)],
+  ['page-max-concurrent-io', unsupported(JOURNAL_IO, int(MINUS_ONE_OR_GT_ZERO))],
+  ['perf-blast-pages', unsupported('a HornetQ test setting', int(MINUS_ONE_OR_GT_ZERO))],
+  ['run-sync-speed-test', unsupported('no sync speed test is run at start', bool)],
+  [
+    'persist-delivery-count-before-delivery',
+    unsupported('the delivery count is always stored when a durable message is delivered (as if true)', bool),
+  ],
   ['name', unsupported('the node name only appears in cluster topology, and ' + CLUSTER, text)],
   ['clustered', unsupported('deprecated by HornetQ itself and ignored (HQ221038)', bool)],
   ['check-for-live-server', unsupported(HA, bool)],

@@ -5,7 +5,6 @@ import type { Logger } from '../../core/remoting';
 import { selectorFilterFactory } from '../../jms/selector';
 import { Broker } from '../../server/broker';
 import { defaultAcceptorFactory } from '../../server/remoting/acceptor';
-import { InMemoryStorage } from '../../server/storage/in-memory-storage';
 import { consoleLogger } from '../console-logger';
 import { InitialContext } from '../initial-context';
 import { defaultJmsConfigLoader, defaultServerConfigLoader } from './default-loaders';
@@ -18,7 +17,7 @@ export interface CreateContainerOptions {
 
 /**
  * A container with every component EmbeddedJMS (and InitialContext.load, given the container) takes
- * from it: the two configuration loaders, the naming registry, storage, the broker's acceptor
+ * from it: the two configuration loaders, the naming registry, the broker's acceptor
  * factory, the filter factory, the logger and the broker factory. Rebind one (`rebindSync`) before
  * starting to replace it and keep the rest.
  *
@@ -31,7 +30,7 @@ export function createContainer(options: CreateContainerOptions = {}): Container
   bindConstant(container, ServiceId.ServerConfigLoader, defaultServerConfigLoader);
   // Transient: every EmbeddedJMS gets its own registry and its own durable state.
   container.bind<InitialContext>(ServiceId.NamingRegistry).toDynamicValue(() => new InitialContext());
-  container.bind<InMemoryStorage>(ServiceId.StorageManager).toDynamicValue(() => new InMemoryStorage());
+  // No StorageManager: the broker keeps durable state as hornetq-configuration.xml says (bind one to replace it).
   bindConstant(container, ServiceId.AcceptorFactory, defaultAcceptorFactory);
   bindConstant(container, ServiceId.FilterFactory, selectorFilterFactory);
   bindConstant(container, ServiceId.Logger, options.logger ?? consoleLogger);

@@ -49,7 +49,11 @@ export const ServiceId = {
   ServerConfigLoader: serverConfigLoader,
   /** InitialContext that EmbeddedJMS binds into; a new empty one per EmbeddedJMS. */
   NamingRegistry: namingRegistry,
-  /** StorageManager for durable state, one per EmbeddedJMS and kept across its restarts (InMemoryStorage). */
+  /**
+   * StorageManager for durable state, kept across an EmbeddedJMS's restarts. Not bound by default:
+   * the broker then keeps durable state in journals as hornetq-configuration.xml's persistence
+   * settings say. Bind one to replace them.
+   */
   StorageManager: storageManager,
   /** AcceptorFactory making the broker's transports, TCP and in-VM (defaultAcceptorFactory). */
   AcceptorFactory: acceptorFactory,

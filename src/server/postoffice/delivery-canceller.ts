@@ -39,7 +39,11 @@ export class DeliveryCanceller {
       else list.push(reference);
     };
     for (const reference of delivered) if (this.failedDelivery(reference, now)) add(reference);
-    for (const reference of undelivered) add(reference);
+    for (const reference of undelivered) {
+      // Its delivery was undone (see ServerConsumer.takeBackDelivering): storage forgets it too.
+      reference.queue.countDelivery(reference);
+      add(reference);
+    }
     for (const [queue, list] of back) queue.cancelAll(list);
   }
 

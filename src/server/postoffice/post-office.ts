@@ -321,6 +321,20 @@ export class PostOffice {
   }
 
   /**
+   * Runs `work` as one storage transaction: after a crash, everything it stored is there or none
+   * of it is (a commit's sends and acknowledgements). Ended even when `work` throws: what it
+   * stored is what it applied in memory, and storage must not hold less than the broker acted on.
+   */
+  storeAtomically<T>(work: () => T): T {
+    this.storage.beginTransaction();
+    try {
+      return work();
+    } finally {
+      this.storage.commitTransaction();
+    }
+  }
+
+  /**
    * Routes the sends of a committed transaction, recording their duplicate ids (see findDuplicate).
    * Each is routed before its hold is released, so that the address does not seem to have room in
    * between (and let a waiting producer in) for what it is about to hold anyway. Should routing
@@ -421,6 +435,7 @@ export class PostOffice {
         expired: (reference, now) => this.mover.moveExpired(reference, now),
         failed: (error, activity) => this.queueFailed(queue, error, activity),
         unused: (unused) => this.deleteIfOrphaned(unused),
+        deliveryCounted: (reference) => this.storeDeliveryCount(reference),
       },
     );
     this.registry.add(queue);
@@ -458,6 +473,17 @@ export class PostOffice {
       { err: error, queue: queue.name },
       `queue ${queue.name}: ${activity} failed (${reason}); the broker carries on`,
     );
+  }
+
+  /** Not synced: a count lost in a crash only makes a redelivery look like a first delivery. */
+  private storeDeliveryCount(reference: MessageReference): void {
+    if (reference.message.durable && reference.queue.durable && !reference.queue.isDeleted) {
+      this.storage.updateDeliveryCount(
+        reference.queue.name,
+        reference.message.messageId,
+        reference.deliveryCount,
+      );
+    }
   }
 
   private onReferenceRemoved(reference: MessageReference): void {

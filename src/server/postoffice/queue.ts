@@ -45,6 +45,11 @@ export interface QueueHooks {
   failed(error: unknown, activity: string): void;
   /** The queue's last consumer left (a temporary queue waiting for that is deleted then). */
   unused?(queue: Queue): void;
+  /**
+   * A reference's delivery count changed (delivered, or a delivery the client never showed undone):
+   * storage keeps it, so that a message delivered before a crash comes back redelivered.
+   */
+  deliveryCounted?(reference: MessageReference): void;
 }
 
 /** Why a delivered message leaves: consumed, or given up on after too many deliveries. */
@@ -189,6 +194,11 @@ export class Queue {
     this.delivering--;
     if (this.deleted) this.onReferenceRemoved(reference);
     else this.scheduled.schedule(reference, time, 'head');
+  }
+
+  /** A consumer took `reference` (its delivery count is up by one), or gave it back unseen (down). */
+  countDelivery(reference: MessageReference): void {
+    this.hooks.deliveryCounted?.(reference);
   }
 
   acknowledge(reference: MessageReference, reason: AckReason = 'consumed'): void {

@@ -19,6 +19,7 @@ import type { BrokerLimits } from '../broker-configuration';
 import type { PostOffice } from '../postoffice/post-office';
 import type { MetadataRegistry } from '../session/metadata-registry';
 import { ServerSession, type SessionOwner } from '../session/server-session';
+import type { Durability } from '../storage/storage-manager';
 
 export const SERVER_VERSION = 1;
 
@@ -32,6 +33,10 @@ export interface BrokerServices {
   readonly maxLargeMessageBytes: number;
   /** What one connection may hold, and how long it may go without a session or stuck. */
   readonly limits: Readonly<BrokerLimits>;
+  /** Whether what a session stored is on disk yet: its answers wait for that. */
+  readonly durability: Durability;
+  /** The store failed (HornetQ's critical I/O error): the broker stops. */
+  storageFailed(error: Error): void;
   registerSession(session: ServerSession): void;
   unregisterSession(session: ServerSession): void;
   findSession(name: string): ServerSession | undefined;
@@ -116,10 +121,18 @@ export class ServerConnection implements SessionOwner {
     this.broker.unregisterSession(session);
   }
 
-  /** Tells the client the broker is going away, then closes (broker stop). */
+  storageFailed(error: Error): void {
+    this.broker.storageFailed(error);
+  }
+
+  /**
+   * Tells the client the broker is going away, then closes (broker stop). Its sessions close as
+   * if the client had vanished: it may have shown the application everything delivered to it, so
+   * those deliveries keep their counts (in storage too) and come back redelivered after a restart.
+   */
   disconnect(reason: string): void {
     this.remoting.write(CHANNEL_ID.PING, { type: PacketType.DISCONNECT, reason });
-    this.end(false);
+    this.end(true);
     this.remoting.close();
   }
 
@@ -206,7 +219,7 @@ export class ServerConnection implements SessionOwner {
     } else if (channelId === CHANNEL_ID.SESSION && packet.type === PacketType.CREATESESSION) {
       this.remoting.write(CHANNEL_ID.SESSION, this.createSession(packet));
     } else if (channelId === CHANNEL_ID.SESSION && packet.type === PacketType.REATTACH_SESSION) {
-      this.remoting.write(CHANNEL_ID.SESSION, this.reattach(packet));
+      this.reattach(packet);
     } else {
       throw new ProtocolError(`${packetTypeName(packet.type)} is not allowed on channel ${channelId}`);
     }
@@ -294,6 +307,7 @@ export class ServerConnection implements SessionOwner {
       this.broker.postOffice,
       this,
       this.logger,
+      this.broker.durability,
     );
     this.sessions.add(session);
     this.hadSession = true;
@@ -307,20 +321,56 @@ export class ServerConnection implements SessionOwner {
    * has not confirmed. Refused, with the same answer whatever the reason, unless the name and the
    * secret token match and the user is the one that created the session: knowing a session's
    * name is not enough to take it over, and a refused attempt leaves the session untouched.
+   *
+   * The answer waits until every packet the session has handled is confirmed and answered (some
+   * may be waiting for their sync, which the live broker is about to finish): the last confirmed
+   * command it reports must include them all, or the client would send them again and they would
+   * be applied twice. Their answers went into the resend buffer meanwhile, and go out with the
+   * replay if the client has not seen them.
    */
-  private reattach(packet: ReattachSession): Packet {
-    const session = this.broker.findSession(packet.sessionName);
+  private reattach(packet: ReattachSession): void {
     const refused: Packet = {
       type: PacketType.REATTACH_SESSION_RESP,
       correlationId: packet.correlationId,
       lastConfirmedCommandId: -1,
       reattached: false,
     };
-    if (session === undefined || !session.supportsReattach || session.isClosed) return refused;
+    const session = this.reattachable(packet);
+    if (session === null) {
+      this.remoting.write(CHANNEL_ID.SESSION, refused);
+      return;
+    }
+    if (session.pendingAnswers > 0) {
+      this.logger.debug(
+        { session: session.name, pending: session.pendingAnswers },
+        `reattach of session ${session.name} waits for ${session.pendingAnswers} answers to be synced and sent`,
+      );
+    }
+    session.whenAnswered((error) => {
+      try {
+        // The wait may have outlasted the session (its TTL ran out) or this connection.
+        const answer =
+          error !== null || this.ended || session.isClosed ? refused : this.moveHere(session, packet);
+        this.remoting.write(CHANNEL_ID.SESSION, answer);
+      } catch (failure) {
+        this.containFailure(failure, `reattaching session ${session.name}`);
+      }
+    });
+  }
+
+  /** The session a reattach request names, if it may be reattached by whoever sent it. */
+  private reattachable(packet: ReattachSession): ServerSession | null {
+    const session = this.broker.findSession(packet.sessionName);
+    if (session === undefined || !session.supportsReattach || session.isClosed) return null;
     if (!tokenMatches(session.reattachToken, packet.reattachToken) || session.username !== packet.username) {
       this.logger.warn({ remote: this.remoting.remoteAddress }, 'reattach refused: wrong token or user');
-      return refused;
+      return null;
     }
+    return session;
+  }
+
+  /** Takes the session over from its previous connection and replays what its client has not seen. */
+  private moveHere(session: ServerSession, packet: ReattachSession): Packet {
     const previous = session.owner;
     if (previous instanceof ServerConnection && previous !== this) previous.handOver(session, this);
     this.sessions.add(session);

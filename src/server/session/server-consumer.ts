@@ -63,6 +63,8 @@ export class ServerConsumer implements QueueConsumer {
     if (!this.hasCapacity()) return HandleStatus.BUSY;
     if (!this.matches(reference)) return this.broken ? HandleStatus.BUSY : HandleStatus.NO_MATCH;
     reference.deliveryCount++;
+    // Pre-acknowledged, it leaves storage at once: no count to keep.
+    if (!this.preAcknowledge) this.queue.countDelivery(reference);
     this.spend(reference.size);
     const messageId = reference.message.messageId;
     this.delivering.set(messageId, reference);

@@ -11,6 +11,8 @@ import { LargeMessageAssembler } from '../../core/protocol/large-message-assembl
 import { PacketType } from '../../core/protocol/packet-type';
 import type { Channel, Logger } from '../../core/remoting';
 import type { PostOffice } from '../postoffice/post-office';
+import type { Durability } from '../storage/storage-manager';
+import { AnswerQueue } from './answer-queue';
 import { DeliveryWriter } from './delivery-writer';
 import { ProducerCredits } from './producer-credits';
 import { queueStatsPage } from './queue-stats-page';
@@ -53,12 +55,15 @@ export interface SessionOwner {
    * sessions), or null when there is room.
    */
   largeMessageRefusal(bytes: number): HornetQException | null;
+  /** The store failed: what the session handled may not be on disk, so the broker stops. */
+  storageFailed(error: Error): void;
 }
 
 /**
  * A client session on the broker: one channel, its consumers and producers, and its transaction
- * when transacted. Packets are handled in the order they arrive; each is confirmed once handled,
- * then answered, so a confirmation always means "done". Deciding whether a send is taken
+ * when transacted. Packets are handled in the order they arrive; each is confirmed once handled
+ * and what it stored is on disk, then answered, so a confirmation always means "done" (the
+ * AnswerQueue keeps confirmations and answers in packet order while syncs are pending). Deciding whether a send is taken
  * (SendAdmission), writing deliveries (DeliveryWriter) and answering producer credit requests
  * (ProducerCredits) are separate jobs, each behind the narrow view of the session it needs; the
  * consumers and the started state they follow are kept by SessionConsumers.
@@ -78,6 +83,7 @@ export class ServerSession {
   private readonly admission: SendAdmission;
   private readonly deliveries: DeliveryWriter;
   private readonly producerCredits: ProducerCredits;
+  private readonly answers: AnswerQueue;
   private closed = false;
 
   constructor(
@@ -87,6 +93,8 @@ export class ServerSession {
     /** The connection the session lives on; a reattach moves it to the new one. */
     public owner: SessionOwner,
     private readonly logger: Logger,
+    /** Only what it takes to hold an answer until the packet's records are on disk. */
+    durability: Durability,
   ) {
     this.name = options.name;
     this.reattachToken = options.reattachToken;
@@ -105,6 +113,8 @@ export class ServerSession {
     this.largeMessages = new LargeMessageAssembler(options.maxLargeMessageBytes, "the broker's");
     this.transaction = options.autoCommitSends && options.autoCommitAcks ? null : new Transaction();
     this.autoCommitSends = options.autoCommitSends;
+    // The owner at the time of the failure: a reattach moves the session to another connection.
+    this.answers = new AnswerQueue(durability, (error) => this.owner.storageFailed(error));
     channel.setHandler((packet, commandId, size) => this.handlePacket(packet, commandId, size));
   }
 
@@ -135,16 +145,38 @@ export class ServerSession {
     return this.channel.confirmationWindowSize >= 0;
   }
 
+  /** Handled packets whose confirmation and answer wait for a sync (or behind one that does). */
+  get pendingAnswers(): number {
+    return this.answers.size;
+  }
+
+  /**
+   * Calls `done` once every packet handled so far is confirmed and answered (see
+   * AnswerQueue.whenAnswered): a reattach reports the last confirmed command only then.
+   */
+  whenAnswered(done: (error: Error | null) => void): void {
+    this.answers.whenAnswered(done);
+  }
+
   private handlePacket(packet: Packet, commandId: number, size: number): void {
+    const mark = this.answers.mark();
     let response: Packet | null;
     try {
       response = this.process(packet, commandId);
     } catch (error) {
       response = this.failureResponse(packet, commandId, error);
     }
+    const closing = this.closed;
+    this.answers.settle(mark, () => this.answer(commandId, size, response, closing));
+  }
+
+  /** Confirms a handled packet and sends its answer; after the close answer, the session goes. */
+  private answer(commandId: number, size: number, response: Packet | null, closing: boolean): void {
+    // Closed meanwhile (its client vanished): nobody is left to answer.
+    if (this.channel.closed) return;
     this.channel.confirm(commandId, size);
     if (response !== null) this.channel.send(response);
-    if (this.closed) this.release();
+    if (closing) this.release();
   }
 
   /** Handles one packet; returns the response to send, or null for one-way packets. */

@@ -26,7 +26,8 @@ export class Transaction {
   }
 
   /**
-   * Applies the sends (recording their duplicate ids) and the acknowledgements. A send whose
+   * Applies the sends (recording their duplicate ids) and the acknowledgements, stored as one
+   * storage transaction so that a crash keeps all of them or none. A send whose
    * duplicate id its address has already accepted fails the whole commit with
    * DUPLICATE_ID_REJECTED: nothing is sent and the acknowledged messages go back to their queues.
    */
@@ -38,8 +39,10 @@ export class Transaction {
       postOffice.cancel(acknowledgements);
       throw duplicate;
     }
-    postOffice.routeCommitted(sends);
-    for (const reference of acknowledgements) reference.queue.acknowledge(reference);
+    postOffice.storeAtomically(() => {
+      postOffice.routeCommitted(sends);
+      for (const reference of acknowledgements) reference.queue.acknowledge(reference);
+    });
   }
 
   /**

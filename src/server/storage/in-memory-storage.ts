@@ -1,5 +1,11 @@
 import type { CoreMessage } from '../../core/protocol';
-import type { StorageManager, StoredDuplicateIds, StoredQueue, StoredReference } from './storage-manager';
+import type {
+  StorageLoadReport,
+  StorageManager,
+  StoredDuplicateIds,
+  StoredQueue,
+  StoredReference,
+} from './storage-manager';
 
 interface StoredEntry {
   message: CoreMessage;
@@ -9,14 +15,55 @@ interface StoredEntry {
 
 /**
  * Durable state kept in this process: it outlives a broker's stop and start (an embedded broker
- * restarted with the same storage finds its durable queues and messages), not the process.
+ * restarted with the same storage finds its durable queues and messages), not the process. What
+ * persistence-enabled false gives, and what tests use. Nothing waits for a disk: syncRequests stays
+ * 0, afterSync calls back at once, and it never fails.
  */
 export class InMemoryStorage implements StorageManager {
+  readonly syncRequests = 0;
   private lastMessageId = 0;
+  private inTransaction = false;
   private readonly queues = new Map<string, StoredQueue>();
   private readonly messages = new Map<string, Map<number, StoredEntry>>();
   /** A Set keeps insertion order, so ids load back oldest first. */
   private readonly duplicateIds = new Map<string, Set<string>>();
+
+  async open(): Promise<StorageLoadReport> {
+    const messageIds = new Set<number>();
+    for (const entries of this.messages.values()) for (const id of entries.keys()) messageIds.add(id);
+    return {
+      location: 'in memory',
+      queues: this.queues.size,
+      messages: messageIds.size,
+      bytes: 0,
+      milliseconds: 0,
+      notes: [],
+    };
+  }
+
+  async close(): Promise<void> {
+    this.inTransaction = false;
+  }
+
+  afterSync(done: (error: Error | null) => void): void {
+    done(null);
+  }
+
+  onFailure(): void {
+    // Memory does not fail: there is nothing to report, ever.
+  }
+
+  /** Stores take effect at once; only the bracketing is checked, as a journal would. */
+  beginTransaction(): void {
+    if (this.inTransaction)
+      throw new Error('storage transactions do not nest: beginTransaction called inside one');
+    this.inTransaction = true;
+  }
+
+  commitTransaction(): void {
+    if (!this.inTransaction) throw new Error('commitTransaction called outside a storage transaction');
+    this.inTransaction = false;
+  }
 
   generateMessageId(): number {
     return ++this.lastMessageId;
@@ -57,7 +104,7 @@ export class InMemoryStorage implements StorageManager {
     return [...this.queues.values()].map((queue) => ({ ...queue }));
   }
 
-  loadReferences(queueName: string): StoredReference[] {
+  loadReferences(queueName: string): Iterable<StoredReference> {
     const entries = this.messages.get(queueName);
     return entries === undefined ? [] : [...entries.values()].map((entry) => ({ ...entry }));
   }

@@ -85,6 +85,7 @@ class Real {
     // in this test must end in a reattach.
     const broker = new Broker({
       acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port: 0 }],
+      persistenceEnabled: false,
       queues: [{ name: QUEUE, address: QUEUE, filter: null, durable: true }],
       connectionTtlOverride: 60_000,
       connectionTtlCheckInterval: 100,

@@ -87,6 +87,7 @@ export function useJmsReattach(): JmsReattachRig {
       broker = new Broker(
         {
           acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port: 0 }],
+          persistenceEnabled: false,
           connectionTtlCheckInterval: 100,
           ...config,
           queues: [

@@ -34,8 +34,7 @@ export interface Journal {
 }
 
 export type JournalTransactionRecord =
-  | { kind: 'add' | 'update'; id: number; userType: number; body: Buffer }
-  | { kind: 'delete'; id: number };
+  { kind: 'add' | 'update'; id: number; userType: number; body: Buffer } | { kind: 'delete'; id: number };
 
 /**
  * Receives the live records at load, in append order (a committed transaction's records at its

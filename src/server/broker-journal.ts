@@ -1,0 +1,18 @@
+import type { Logger } from '../core/remoting';
+import { resolvedPersistence, type BrokerConfiguration } from './broker-configuration';
+import { createJournalStorage } from './storage/create-journal-storage';
+import { FileJournal } from './storage/journal/file-journal';
+import { NodeFileSystem } from './storage/journal/node-file-system';
+import type { StorageManager } from './storage/storage-manager';
+
+/**
+ * The broker's store when persistence is enabled: the bindings and message journals and the
+ * large-message files, on node:fs, in the directories of the persistence settings (relative ones
+ * under the data directory).
+ */
+export function createBrokerJournal(config: BrokerConfiguration, logger: Logger): StorageManager {
+  return createJournalStorage(resolvedPersistence(config), new NodeFileSystem(), logger, {
+    persistIdCache: config.persistIdCache,
+    createJournal: (options) => new FileJournal(options),
+  });
+}

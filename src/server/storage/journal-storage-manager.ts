@@ -1,0 +1,640 @@
+import { BufferReader, BufferWriter, CoreMessage } from '../../core/protocol';
+import type { Logger } from '../../core/remoting';
+import { BindingsJournalLoader } from './bindings-journal-loader';
+import { IdReservation } from './id-reservation';
+import type { Journal, JournalLoadReport, JournalTransactionRecord } from './journal/journal';
+import type { LargeMessageStore } from './large-message-store';
+import { MessageJournalLoader, type LoadedReference } from './message-journal-loader';
+import type {
+  StorageLoadReport,
+  StorageManager,
+  StoredDuplicateIds,
+  StoredQueue,
+  StoredReference,
+} from './storage-manager';
+import {
+  encodeDeliveryCount,
+  encodeDuplicateId,
+  encodeIdCounter,
+  encodeLargeMessageHeader,
+  encodeQueueBinding,
+  encodeQueueId,
+  encodeScheduledTime,
+  largeMessageHeaderOf,
+  largeMessageMatches,
+  StorageRecordType,
+} from './storage-records';
+
+/** HornetQ's min-large-message-size: a message encoded this large keeps its bytes in a file. */
+export const LARGE_MESSAGE_THRESHOLD = 100 * 1024;
+
+/**
+ * Ids reserved by one checkpoint. Large, so that checkpoints are rare; a restart skips what is left
+ * of the batch (2^53 ids last for ~9·10^10 restarts).
+ */
+const ID_BATCH_SIZE = 100_000;
+
+/**
+ * Bytes a journal record's frame, ids and transaction id add to its body, at most (the engine's
+ * are 21 to 42): what a message inline in the journal costs beyond its encoding.
+ */
+const RECORD_OVERHEAD = 64;
+
+/** At most this many notes of one kind in the load report; the rest are counted. */
+const MAX_NOTES_PER_KIND = 10;
+
+export interface JournalStorageOptions {
+  /** journal-sync-transactional: a commit is on disk before it is answered. */
+  syncTransactional: boolean;
+  /** journal-sync-non-transactional: a durable send or acknowledgement outside a transaction too. */
+  syncNonTransactional: boolean;
+  /**
+   * persist-id-cache: store duplicate-detection ids. When false none are stored, and any stored
+   * earlier are deleted at open (nothing would ever read or delete them).
+   */
+  persistIdCache: boolean;
+  /** A message whose encoding has at least this many bytes goes to a large-message file. */
+  largeMessageThreshold: number;
+  /**
+   * The largest record, or transaction with its commit, the message journal takes (its buffer, or
+   * a file less its header): a message that would not fit inline goes to a large-message file.
+   */
+  maxRecordBytes: number;
+  /** Where the journals are, for the load report. */
+  location: string;
+  logger: Logger;
+}
+
+/** One load-time message: its bytes until every queue that references it has taken it. */
+interface PendingMessage {
+  encoding: Buffer;
+  /** Queues yet to take it (loadReferences). */
+  queuesLeft: number;
+  /** Decoded by the first queue to take it; the others share it, as they did before the restart. */
+  decoded: CoreMessage | null;
+}
+
+/**
+ * The broker's durable state on two journals, HornetQ's model (JournalStorageManager; research
+ * note §1.4): queues and id checkpoints in the bindings journal; messages, their references,
+ * acknowledgements, delivery counts, schedule times and duplicate ids in the message journal; the
+ * bytes of large messages in files beside it. Sync policy: what a client is answered for (a
+ * durable send's last reference, an acknowledgement, a commit, a queue) is synced per
+ * journal-sync-*; what follows from it (a message's delete, a delivery count) is not.
+ */
+export class JournalStorageManager implements StorageManager {
+  private opened = false;
+  private readonly ids: IdReservation;
+  private liveCounterRecords: number[] = [];
+  /** Checkpoint syncs, which no answer needs to wait for (see syncRequests). */
+  private checkpointSyncs = 0;
+  private readonly queueIds = new Map<string, number>();
+  private storedQueues = new Map<number, StoredQueue>();
+  /** Queue id → the ids of the messages it references. */
+  private readonly queueMessages = new Map<number, Set<number>>();
+  /** Message id → how many queues reference it: the message is deleted at 0. */
+  private readonly referenceCounts = new Map<number, number>();
+  private readonly largeMessageIds = new Set<number>();
+  /** Address → duplicate id → its record id. */
+  private readonly duplicateIdRecords = new Map<string, Map<string, number>>();
+  /** The records of the open transaction, or null outside one. */
+  private transaction: JournalTransactionRecord[] | null = null;
+  /** What the open transaction's records take in the journal, at most. */
+  private transactionBytes = 0;
+  /** Large-message files whose deletes are in the open transaction. */
+  private transactionFileRemovals: number[] = [];
+  /** What open() found and the broker has not taken yet (loadReferences). */
+  private loadedReferences = new Map<number, Map<number, LoadedReference>>();
+  private pendingMessages = new Map<number, PendingMessage>();
+  private loadedDuplicateIds: StoredDuplicateIds[] = [];
+  private failure: Error | null = null;
+  private readonly failureListeners: Array<(error: Error) => void> = [];
+
+  constructor(
+    private readonly bindings: Journal,
+    private readonly messages: Journal,
+    private readonly largeMessages: LargeMessageStore,
+    private readonly options: JournalStorageOptions,
+  ) {
+    this.ids = new IdReservation(ID_BATCH_SIZE, (recordId, highWaterMark) =>
+      this.checkpointIds(recordId, highWaterMark),
+    );
+    const forward = (error: Error): void => this.fail(error);
+    bindings.onFailure(forward);
+    messages.onFailure(forward);
+    largeMessages.onFailure(forward);
+  }
+
+  /**
+   * Both journals' sync requests and the large-message writes, less the id checkpoints: a
+   * checkpoint is synced, but only what uses its ids needs it on disk, and whatever durable does
+   * waits in afterSync for both journals, which covers the checkpoint too. So non-durable work
+   * (which takes ids as well) never waits for a sync.
+   */
+  get syncRequests(): number {
+    return (
+      this.bindings.syncRequests -
+      this.checkpointSyncs +
+      this.messages.syncRequests +
+      this.largeMessages.writesStarted
+    );
+  }
+
+  afterSync(done: (error: Error | null) => void): void {
+    let waiting = 3;
+    let firstError: Error | null = null;
+    const oneDone = (error: Error | null): void => {
+      firstError ??= error;
+      if (--waiting === 0) done(firstError ?? this.failure);
+    };
+    this.bindings.afterSync(oneDone);
+    this.messages.afterSync(oneDone);
+    this.largeMessages.afterWrites(oneDone);
+  }
+
+  onFailure(listener: (error: Error) => void): void {
+    this.failureListeners.push(listener);
+  }
+
+  async open(): Promise<StorageLoadReport> {
+    if (this.opened) throw new Error('the journal storage is already open');
+    const started = Date.now();
+    this.resetState();
+    const bindingsLoad = new BindingsJournalLoader();
+    const bindingsReport = await this.bindings.load(bindingsLoad);
+    const messageLoad = new MessageJournalLoader(new Set(bindingsLoad.queues.keys()));
+    let messagesReport: JournalLoadReport;
+    try {
+      messagesReport = await this.messages.load(messageLoad);
+    } catch (error) {
+      await this.bindings.close().catch(() => undefined);
+      throw error;
+    }
+    try {
+      const notes = [...journalNotes('bindings', bindingsReport), ...journalNotes('message', messagesReport)];
+      const largeBytes = await this.recoverLargeMessages(messageLoad, notes);
+      this.adoptQueues(bindingsLoad);
+      this.adoptMessages(messageLoad);
+      this.adoptDuplicateIds(messageLoad, notes);
+      this.ids.restore(bindingsLoad.highWaterMark, Math.max(bindingsLoad.highestId, messageLoad.highestId));
+      this.liveCounterRecords = [...bindingsLoad.counterRecordIds];
+      this.opened = true;
+      return {
+        location: this.options.location,
+        queues: this.storedQueues.size,
+        messages: this.pendingMessages.size,
+        bytes: bindingsReport.bytes + messagesReport.bytes + largeBytes,
+        milliseconds: Date.now() - started,
+        notes,
+      };
+    } catch (error) {
+      await Promise.allSettled([this.bindings.close(), this.messages.close()]);
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (!this.opened) return;
+    this.opened = false;
+    this.transaction = null;
+    // The journals first: their last sync lets the large-message files of deleted messages go,
+    // and the store then waits for those removals as well as for its writes.
+    const journals = await Promise.allSettled([this.bindings.close(), this.messages.close()]);
+    const files = await Promise.allSettled([this.largeMessages.close()]);
+    this.resetState();
+    for (const result of [...journals, ...files]) if (result.status === 'rejected') throw result.reason;
+  }
+
+  generateMessageId(): number {
+    this.requireOpen();
+    return this.ids.next();
+  }
+
+  storeQueue(queue: StoredQueue): void {
+    this.requireOpen();
+    const stored = { name: queue.name, address: queue.address, filter: queue.filter };
+    const known = this.queueIds.get(queue.name);
+    if (known !== undefined) {
+      this.bindings.appendUpdate(known, StorageRecordType.QUEUE_BINDING, encodeQueueBinding(stored), true);
+      this.storedQueues.set(known, stored);
+      return;
+    }
+    const id = this.ids.next();
+    this.bindings.appendAdd(id, StorageRecordType.QUEUE_BINDING, encodeQueueBinding(stored), true);
+    this.queueIds.set(queue.name, id);
+    this.storedQueues.set(id, stored);
+    this.queueMessages.set(id, new Set());
+  }
+
+  deleteQueue(name: string): void {
+    this.requireOpen();
+    const queueId = this.queueIds.get(name);
+    if (queueId === undefined) return;
+    this.bindings.appendDelete(queueId, true);
+    for (const messageId of this.queueMessages.get(queueId) ?? []) {
+      // Not synced: the queue's delete is, and at load references of a deleted queue are ignored.
+      this.appendMessageUpdate(messageId, StorageRecordType.ACKNOWLEDGE_REF, encodeQueueId(queueId), false);
+      this.release(messageId);
+    }
+    this.queueIds.delete(name);
+    this.storedQueues.delete(queueId);
+    this.queueMessages.delete(queueId);
+    this.loadedReferences.delete(queueId);
+  }
+
+  storeMessage(message: CoreMessage, queueNames: readonly string[]): void {
+    this.requireOpen();
+    const messageId = message.messageId;
+    const queues = this.queuesNotReferencing(messageId, queueNames);
+    if (queues.length === 0) return;
+    if (!this.referenceCounts.has(messageId)) this.appendMessage(message);
+    queues.forEach((queueId, index) => {
+      // The last reference is what a blocking send waits for: HornetQ syncs it alone.
+      const last = index === queues.length - 1;
+      this.appendMessageUpdate(
+        messageId,
+        StorageRecordType.ADD_REF,
+        encodeQueueId(queueId),
+        last && this.options.syncNonTransactional,
+      );
+      this.queueMessages.get(queueId)?.add(messageId);
+    });
+    this.referenceCounts.set(messageId, (this.referenceCounts.get(messageId) ?? 0) + queues.length);
+  }
+
+  storeAcknowledge(queueName: string, messageId: number): void {
+    this.requireOpen();
+    const queueId = this.queueIds.get(queueName);
+    if (queueId === undefined || !this.queueMessages.get(queueId)?.delete(messageId)) return;
+    this.appendMessageUpdate(
+      messageId,
+      StorageRecordType.ACKNOWLEDGE_REF,
+      encodeQueueId(queueId),
+      this.options.syncNonTransactional,
+    );
+    this.release(messageId);
+  }
+
+  updateDeliveryCount(queueName: string, messageId: number, deliveryCount: number): void {
+    this.requireOpen();
+    const queueId = this.referencingQueue(queueName, messageId);
+    if (queueId === null) return;
+    // Not synced (HornetQ): a count lost in a crash only makes a redelivery look like a first one.
+    const body = encodeDeliveryCount({ queueId, deliveryCount });
+    this.appendMessageUpdate(messageId, StorageRecordType.UPDATE_DELIVERY_COUNT, body, false);
+  }
+
+  updateScheduledDeliveryTime(queueName: string, messageId: number, time: number): void {
+    this.requireOpen();
+    const queueId = this.referencingQueue(queueName, messageId);
+    if (queueId === null) return;
+    const body = encodeScheduledTime({ queueId, time });
+    this.appendMessageUpdate(
+      messageId,
+      StorageRecordType.SET_SCHEDULED_DELIVERY_TIME,
+      body,
+      this.options.syncNonTransactional,
+    );
+  }
+
+  storeDuplicateId(address: string, id: string): void {
+    this.requireOpen();
+    if (!this.options.persistIdCache) return;
+    let records = this.duplicateIdRecords.get(address);
+    if (records === undefined) {
+      records = new Map();
+      this.duplicateIdRecords.set(address, records);
+    }
+    if (records.has(id)) return;
+    const recordId = this.ids.next();
+    records.set(id, recordId);
+    const body = encodeDuplicateId({ address, id });
+    this.appendMessageAdd(recordId, StorageRecordType.DUPLICATE_ID, body, this.options.syncNonTransactional);
+  }
+
+  deleteDuplicateId(address: string, id: string): void {
+    this.requireOpen();
+    const records = this.duplicateIdRecords.get(address);
+    const recordId = records?.get(id);
+    if (records === undefined || recordId === undefined) return;
+    records.delete(id);
+    if (records.size === 0) this.duplicateIdRecords.delete(address);
+    this.appendMessageDelete(recordId);
+  }
+
+  beginTransaction(): void {
+    this.requireOpen();
+    if (this.transaction !== null)
+      throw new Error('storage transactions do not nest: beginTransaction called inside one');
+    this.transaction = [];
+    this.transactionBytes = RECORD_OVERHEAD;
+  }
+
+  commitTransaction(): void {
+    this.requireOpen();
+    const records = this.transaction;
+    if (records === null) throw new Error('commitTransaction called outside a storage transaction');
+    this.transaction = null;
+    if (records.length > 0) this.messages.appendTransaction(records, this.options.syncTransactional);
+    const removals = this.transactionFileRemovals;
+    this.transactionFileRemovals = [];
+    for (const messageId of removals) this.removeFileOnceDeleted(messageId);
+  }
+
+  loadQueues(): StoredQueue[] {
+    return [...this.storedQueues.values()].map((queue) => ({ ...queue }));
+  }
+
+  /** Decodes each message as the broker takes it, then lets go of its bytes (the message keeps them). */
+  *loadReferences(queueName: string): Iterable<StoredReference> {
+    const queueId = this.queueIds.get(queueName);
+    if (queueId === undefined) return;
+    const references = this.loadedReferences.get(queueId);
+    if (references === undefined) return;
+    this.loadedReferences.delete(queueId);
+    for (const [messageId, reference] of references) {
+      const message = this.takeLoadedMessage(messageId);
+      if (message === null) continue;
+      yield {
+        message,
+        deliveryCount: reference.deliveryCount,
+        scheduledDeliveryTime: reference.scheduledDeliveryTime,
+      };
+    }
+  }
+
+  loadDuplicateIds(): StoredDuplicateIds[] {
+    const loaded = this.loadedDuplicateIds;
+    this.loadedDuplicateIds = [];
+    return loaded;
+  }
+
+  private requireOpen(): void {
+    if (!this.opened) throw new Error('the journal storage is not open');
+    if (this.failure !== null) throw this.failure;
+  }
+
+  private resetState(): void {
+    this.queueIds.clear();
+    this.storedQueues = new Map();
+    this.queueMessages.clear();
+    this.referenceCounts.clear();
+    this.largeMessageIds.clear();
+    this.duplicateIdRecords.clear();
+    this.transaction = null;
+    this.transactionFileRemovals = [];
+    this.loadedReferences = new Map();
+    this.pendingMessages = new Map();
+    this.loadedDuplicateIds = [];
+    this.liveCounterRecords = [];
+    this.checkpointSyncs = 0;
+  }
+
+  private fail(error: Error): void {
+    if (this.failure !== null) return;
+    this.failure = error;
+    for (const listener of this.failureListeners) listener(error);
+  }
+
+  private checkpointIds(recordId: number, highWaterMark: number): void {
+    this.bindings.appendAdd(recordId, StorageRecordType.ID_COUNTER, encodeIdCounter(highWaterMark), true);
+    this.checkpointSyncs++;
+    // Only the newest checkpoint counts: older ones are deleted so that their files can be reclaimed.
+    for (const old of this.liveCounterRecords) this.bindings.appendDelete(old, false);
+    this.liveCounterRecords = [recordId];
+  }
+
+  /** The stored queues among `queueNames` that do not reference the message yet. */
+  private queuesNotReferencing(messageId: number, queueNames: readonly string[]): number[] {
+    const queues: number[] = [];
+    for (const name of queueNames) {
+      const queueId = this.queueIds.get(name);
+      if (
+        queueId !== undefined &&
+        !this.queueMessages.get(queueId)?.has(messageId) &&
+        !queues.includes(queueId)
+      )
+        queues.push(queueId);
+    }
+    return queues;
+  }
+
+  private referencingQueue(queueName: string, messageId: number): number | null {
+    const queueId = this.queueIds.get(queueName);
+    return queueId !== undefined && this.queueMessages.get(queueId)?.has(messageId) === true ? queueId : null;
+  }
+
+  /** The message's add record, not synced: its last reference is. */
+  private appendMessage(message: CoreMessage): void {
+    const writer = new BufferWriter(message.encodedSize());
+    message.encode(writer);
+    const encoding = writer.toBuffer();
+    if (this.fitsInline(encoding.length)) {
+      this.appendMessageAdd(message.messageId, StorageRecordType.ADD_MESSAGE, encoding, false);
+      return;
+    }
+    this.largeMessages.write(message.messageId, encoding);
+    this.largeMessageIds.add(message.messageId);
+    const header = encodeLargeMessageHeader(largeMessageHeaderOf(encoding));
+    this.appendMessageAdd(message.messageId, StorageRecordType.ADD_LARGE_MESSAGE, header, false);
+  }
+
+  /**
+   * Whether a message's encoding goes in its add record: below the large-message threshold, and
+   * small enough for one journal write. A transaction is one write with its commit, so in one
+   * inline messages take at most half of that, leaving the rest to references and acknowledgements.
+   */
+  private fitsInline(length: number): boolean {
+    const cost = length + RECORD_OVERHEAD;
+    if (length >= this.options.largeMessageThreshold || cost > this.options.maxRecordBytes) return false;
+    return this.transaction === null || this.transactionBytes + cost <= this.options.maxRecordBytes / 2;
+  }
+
+  /** One queue let go of a message; the last one deletes it (not synced, as HornetQ). */
+  private release(messageId: number): void {
+    const count = (this.referenceCounts.get(messageId) ?? 1) - 1;
+    if (count > 0) {
+      this.referenceCounts.set(messageId, count);
+      return;
+    }
+    this.referenceCounts.delete(messageId);
+    this.appendMessageDelete(messageId);
+    if (!this.largeMessageIds.delete(messageId)) return;
+    if (this.transaction !== null) this.transactionFileRemovals.push(messageId);
+    else this.removeFileOnceDeleted(messageId);
+  }
+
+  /**
+   * A large message's file goes once its delete's journal is on disk, so that a crash never finds
+   * the header of a message whose acknowledgement was lost without its bytes.
+   */
+  private removeFileOnceDeleted(messageId: number): void {
+    this.messages.afterSync((error) => {
+      if (error === null) this.largeMessages.remove(messageId);
+    });
+  }
+
+  private appendMessageAdd(id: number, userType: number, body: Buffer, sync: boolean): void {
+    if (this.transaction !== null) this.collect({ kind: 'add', id, userType, body }, body.length);
+    else this.messages.appendAdd(id, userType, body, sync);
+  }
+
+  private appendMessageUpdate(id: number, userType: number, body: Buffer, sync: boolean): void {
+    if (this.transaction !== null) this.collect({ kind: 'update', id, userType, body }, body.length);
+    else this.messages.appendUpdate(id, userType, body, sync);
+  }
+
+  private appendMessageDelete(id: number): void {
+    if (this.transaction !== null) this.collect({ kind: 'delete', id }, 0);
+    else this.messages.appendDelete(id, false);
+  }
+
+  private collect(record: JournalTransactionRecord, bodyLength: number): void {
+    this.transaction?.push(record);
+    this.transactionBytes += bodyLength + RECORD_OVERHEAD;
+  }
+
+  /**
+   * Reads the files of the large messages the journal holds: a header whose file is missing or
+   * does not match was never confirmed (its file's sync had not finished), so it is dropped; a
+   * file without a header is an orphan and removed. Returns the bytes read.
+   */
+  private async recoverLargeMessages(load: MessageJournalLoader, notes: string[]): Promise<number> {
+    const fileIds = new Set(await this.largeMessages.open());
+    let bytes = 0;
+    const dropped: string[] = [];
+    for (const [messageId, header] of load.largeHeaders) {
+      const encoding = fileIds.has(messageId) ? await this.largeMessages.read(messageId) : null;
+      if (encoding !== null && largeMessageMatches(header, encoding)) {
+        bytes += encoding.length;
+        load.encodings.set(messageId, encoding);
+        this.largeMessageIds.add(messageId);
+        continue;
+      }
+      const problem =
+        encoding === null
+          ? `its file ${this.largeMessages.pathOf(messageId)} is missing`
+          : `its file ${this.largeMessages.pathOf(messageId)} holds ${encoding.length} bytes, not ${header.length}`;
+      this.options.logger.warn({ messageId }, `large message ${messageId} dropped: ${problem}`);
+      dropped.push(`large message ${messageId} dropped (never confirmed): ${problem}`);
+      this.messages.appendDelete(messageId, false);
+      fileIds.delete(messageId);
+    }
+    notes.push(...bounded(dropped, 'large messages dropped'));
+    let orphans = 0;
+    for (const messageId of fileIds) {
+      if (this.largeMessageIds.has(messageId)) continue;
+      await this.largeMessages.removeNow(messageId);
+      orphans++;
+    }
+    if (orphans > 0) notes.push(`${orphans} large-message file(s) without a journal record removed`);
+    return bytes;
+  }
+
+  private adoptQueues(load: BindingsJournalLoader): void {
+    for (const [queueId, queue] of load.queues) {
+      this.queueIds.set(queue.name, queueId);
+      this.storedQueues.set(queueId, queue);
+      this.queueMessages.set(queueId, new Set());
+    }
+  }
+
+  /**
+   * Takes over what the message journal holds: every reference whose message is there, and every
+   * message that some queue still references; the others are deleted now (HornetQ deletes
+   * messages left without references at load).
+   */
+  private adoptMessages(load: MessageJournalLoader): void {
+    for (const [queueId, references] of load.references) {
+      const messageIds = this.queueMessages.get(queueId);
+      if (messageIds === undefined) continue;
+      for (const messageId of references.keys()) {
+        if (!load.encodings.has(messageId)) {
+          references.delete(messageId);
+          continue;
+        }
+        messageIds.add(messageId);
+        this.referenceCounts.set(messageId, (this.referenceCounts.get(messageId) ?? 0) + 1);
+      }
+      this.loadedReferences.set(queueId, references);
+    }
+    for (const [messageId, encoding] of load.encodings) {
+      const queuesLeft = this.referenceCounts.get(messageId) ?? 0;
+      if (queuesLeft > 0) {
+        this.pendingMessages.set(messageId, { encoding, queuesLeft, decoded: null });
+        continue;
+      }
+      this.messages.appendDelete(messageId, false);
+      if (this.largeMessageIds.delete(messageId)) this.largeMessages.remove(messageId);
+    }
+    load.encodings.clear();
+  }
+
+  private adoptDuplicateIds(load: MessageJournalLoader, notes: string[]): void {
+    if (!this.options.persistIdCache) {
+      for (const recordId of load.duplicateIds.keys()) this.messages.appendDelete(recordId, false);
+      if (load.duplicateIds.size > 0)
+        notes.push(`${load.duplicateIds.size} stored duplicate id(s) deleted: persist-id-cache is false`);
+      return;
+    }
+    const byAddress = new Map<string, string[]>();
+    for (const [recordId, { address, id }] of load.duplicateIds) {
+      let records = this.duplicateIdRecords.get(address);
+      if (records === undefined) {
+        records = new Map();
+        this.duplicateIdRecords.set(address, records);
+        byAddress.set(address, []);
+      }
+      records.set(id, recordId);
+      byAddress.get(address)?.push(id);
+    }
+    this.loadedDuplicateIds = [...byAddress].map(([address, ids]) => ({ address, ids }));
+  }
+
+  private takeLoadedMessage(messageId: number): CoreMessage | null {
+    const pending = this.pendingMessages.get(messageId);
+    if (pending === undefined) return null;
+    const message = pending.decoded ?? decodeStoredMessage(messageId, pending.encoding);
+    pending.queuesLeft--;
+    if (pending.queuesLeft <= 0) this.pendingMessages.delete(messageId);
+    else pending.decoded = message;
+    return message;
+  }
+}
+
+function decodeStoredMessage(messageId: number, encoding: Buffer): CoreMessage {
+  try {
+    // Not detached: the message keeps the bytes read from the journal as its own, no copy.
+    const message = CoreMessage.decode(new BufferReader(encoding, 0, encoding.length));
+    message.messageId = messageId;
+    return message;
+  } catch (error) {
+    throw new Error(`message journal: message ${messageId} cannot be decoded: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+}
+
+/** What a journal's load had to repair, one line each. */
+function journalNotes(journal: 'bindings' | 'message', report: JournalLoadReport): string[] {
+  const notes: string[] = [];
+  if (report.truncatedAt !== null)
+    notes.push(
+      `${journal} journal: torn tail cut at ${report.truncatedAt.file}:${report.truncatedAt.offset}`,
+    );
+  const skipped = report.skipped.map(
+    ({ file, offset }) => `${journal} journal: corrupt record skipped at ${file}:${offset}`,
+  );
+  notes.push(...bounded(skipped, `${journal} journal corrupt records skipped`));
+  if (report.rolledBackTransactions > 0)
+    notes.push(
+      `${journal} journal: ${report.rolledBackTransactions} transaction(s) without a commit rolled back`,
+    );
+  return notes;
+}
+
+/** The first notes of a kind, and how many more there were: the report stays short. */
+function bounded(notes: string[], kind: string): string[] {
+  if (notes.length <= MAX_NOTES_PER_KIND) return notes;
+  return [...notes.slice(0, MAX_NOTES_PER_KIND), `... and ${notes.length - MAX_NOTES_PER_KIND} more ${kind}`];
+}

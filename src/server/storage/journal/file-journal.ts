@@ -1,0 +1,398 @@
+import type {
+  Journal,
+  JournalLoadReport,
+  JournalOptions,
+  JournalRecordVisitor,
+  JournalTransactionRecord,
+} from './journal';
+import type { JournalDataFile } from './journal-data-file';
+import { FILE_HEADER_SIZE, FileKind } from './journal-file-header';
+import { JournalCompactor } from './journal-compactor';
+import { JournalFiles, type FoundFile } from './journal-files';
+import { recoverCompaction } from './compaction-control';
+import { JournalLoader } from './journal-loader';
+import { JournalWriter } from './journal-writer';
+import { checkRecordId, checkUserType, recordLength, RecordType, writeRecord } from './journal-record';
+import { LiveRecords, type RecordLocation } from './live-records';
+import { nextFlush } from './flush-number';
+import { ReadyFiles } from './ready-files';
+import { selectReclaimable } from './select-reclaimable';
+import { validateJournalOptions } from './validate-journal-options';
+
+/** Loading reads through a window this large (plus the largest record): memory stays bounded. */
+const LOAD_CHUNK_SIZE = 1024 * 1024;
+
+type State = 'new' | 'loading' | 'open' | 'closing' | 'closed';
+
+/**
+ * The journal on files (HornetQ's JournalImpl): fixed-size pre-filled files, records framed with
+ * a CRC32C and a flush number, group commit, torn-tail detection at load, reclaim of dead files
+ * after each roll-over and compaction when the live data has become sparse.
+ */
+export class FileJournal implements Journal {
+  private readonly files: JournalFiles;
+  private readonly live = new LiveRecords();
+  /** Files holding records, in journal order; the writer's current file is the last. */
+  private readonly dataFiles: JournalDataFile[] = [];
+  private readonly ready: ReadyFiles;
+  private writer: JournalWriter | null = null;
+  private state: State = 'new';
+  private failure: Error | null = null;
+  private syncs = 0;
+  private nextTxId = 1;
+  private readonly failureListeners: Array<(error: Error) => void> = [];
+  private maintenance: Promise<void> = Promise.resolve();
+  private maintenanceQueued = false;
+  /** The compaction running, if any: deletes appended meanwhile must reach its copies. */
+  private compactor: JournalCompactor | null = null;
+
+  constructor(private readonly options: JournalOptions) {
+    validateJournalOptions(options);
+    this.files = new JournalFiles(options);
+    this.ready = new ReadyFiles(this.files, (error) => this.fail(error));
+  }
+
+  get syncRequests(): number {
+    return this.syncs;
+  }
+
+  async load(visitor: JournalRecordVisitor): Promise<JournalLoadReport> {
+    if (this.state !== 'new') throw new Error('journal load() is called once, before any append');
+    this.state = 'loading';
+    const started = performance.now();
+    let found: FoundFile[] = [];
+    try {
+      await this.prepareDirectory();
+      found = await this.files.openAll();
+      const lastDataIndex = lastIndexWithData(found);
+      const loader = new JournalLoader(
+        {
+          skipCorruptRecords: this.options.skipCorruptRecords,
+          chunkSize: LOAD_CHUNK_SIZE,
+          logger: this.options.logger,
+        },
+        this.live,
+        visitor,
+      );
+      const outcome = await loader.load(found, lastDataIndex);
+      this.nextTxId = outcome.nextTxId;
+      const firstFlush = outcome.lastFlush === null ? 1 : nextFlush(outcome.lastFlush);
+      await this.openForAppends(found, lastDataIndex, outcome.resumeAt, outcome.dirtyTail, firstFlush);
+      this.state = 'open';
+      this.scheduleMaintenance();
+      const report = {
+        files: found.length,
+        milliseconds: Math.round(performance.now() - started),
+        ...outcome.report,
+      };
+      this.options.logger.info({ ...report, directory: this.options.directory }, 'journal loaded');
+      return report;
+    } catch (error) {
+      this.state = 'closed';
+      for (const file of found) await file.data.file.close().catch(() => undefined);
+      await this.ready.close();
+      throw error;
+    }
+  }
+
+  appendAdd(id: number, userType: number, body: Buffer, sync: boolean): void {
+    this.checkOpen();
+    checkRecordId('record id', id);
+    checkUserType(userType);
+    if (this.live.has(id))
+      throw new Error(`journal record ${id} is already live: add it once, then update it`);
+    const fields = { type: RecordType.ADD, txId: 0, id, userType, count: 0, body } as const;
+    const location = this.writer!.append(
+      recordLength(RecordType.ADD, body.length),
+      (target, offset, fileId, flush) => writeRecord(target, offset, { ...fields, fileId, flush }),
+    );
+    this.live.record(id, location);
+    this.requested(sync);
+  }
+
+  appendUpdate(id: number, userType: number, body: Buffer, sync: boolean): void {
+    this.checkOpen();
+    checkRecordId('record id', id);
+    checkUserType(userType);
+    this.checkLive(id);
+    const fields = { type: RecordType.UPDATE, txId: 0, id, userType, count: 0, body } as const;
+    const location = this.writer!.append(
+      recordLength(RecordType.UPDATE, body.length),
+      (target, offset, fileId, flush) => writeRecord(target, offset, { ...fields, fileId, flush }),
+    );
+    this.live.record(id, location);
+    this.requested(sync);
+  }
+
+  appendDelete(id: number, sync: boolean): void {
+    this.checkOpen();
+    checkRecordId('record id', id);
+    this.checkLive(id);
+    const fields = { type: RecordType.DELETE, txId: 0, id, userType: 0, count: 0, body: null } as const;
+    const location = this.writer!.append(
+      recordLength(RecordType.DELETE, 0),
+      (target, offset, fileId, flush) => writeRecord(target, offset, { ...fields, fileId, flush }),
+    );
+    this.deleted(id, location.file);
+    this.requested(sync);
+  }
+
+  appendTransaction(records: readonly JournalTransactionRecord[], sync: boolean): void {
+    this.checkOpen();
+    this.checkTransaction(records);
+    const txId = this.nextTxId++;
+    const lengths = records.map((record) =>
+      recordLength(txType(record), record.kind === 'delete' ? 0 : record.body.length),
+    );
+    const total = lengths.reduce((sum, length) => sum + length, recordLength(RecordType.COMMIT, 0));
+    const start = this.writer!.append(total, (target, offset, fileId, flush) => {
+      let at = offset;
+      for (const record of records) {
+        const body = record.kind === 'delete' ? null : record.body;
+        const userType = record.kind === 'delete' ? 0 : record.userType;
+        at += writeRecord(target, at, {
+          type: txType(record),
+          fileId,
+          flush,
+          txId,
+          id: record.id,
+          userType,
+          count: 0,
+          body,
+        });
+      }
+      const commit = {
+        type: RecordType.COMMIT,
+        fileId,
+        flush,
+        txId,
+        id: 0,
+        userType: 0,
+        count: records.length,
+        body: null,
+      };
+      writeRecord(target, at, commit);
+    });
+    let offset = start.offset;
+    records.forEach((record, index) => {
+      const location: RecordLocation = { file: start.file, offset, length: lengths[index]! };
+      if (record.kind === 'delete') this.deleted(record.id, start.file);
+      else this.live.record(record.id, location);
+      offset += location.length;
+    });
+    this.requested(sync);
+  }
+
+  afterSync(done: (error: Error | null) => void): void {
+    if (this.failure !== null) return done(this.failure);
+    if (this.writer === null) return done(null);
+    this.writer.afterSync(done);
+  }
+
+  onFailure(listener: (error: Error) => void): void {
+    this.failureListeners.push(listener);
+  }
+
+  /** Flushes and syncs what is pending, lets background work finish, closes every file. After a
+   * failure (already reported to onFailure and every afterSync) it only releases the files. */
+  async close(): Promise<void> {
+    if (this.state === 'closed' || this.state === 'closing') return;
+    if (this.state !== 'open') throw new Error(`journal cannot close while ${this.state}`);
+    this.state = 'closing';
+    try {
+      if (this.failure === null) await this.writer!.drain();
+      await this.maintenance;
+    } finally {
+      for (const file of this.dataFiles.splice(0)) {
+        const handle = await file.opened.catch(() => null);
+        await handle?.close().catch(() => undefined);
+      }
+      await this.ready.close();
+      this.state = 'closed';
+    }
+  }
+
+  private async prepareDirectory(): Promise<void> {
+    const fileSystem = this.options.fileSystem;
+    if (this.options.createDirectory) await fileSystem.mkdir(this.options.directory);
+    else if (!(await fileSystem.exists(this.options.directory))) {
+      throw new Error(
+        `journal directory ${this.options.directory} does not exist (and creating it is switched off)`,
+      );
+    }
+    await recoverCompaction(this.files, this.options.filePrefix, this.options.logger);
+    await this.files.removeLeftovers('.tmp');
+  }
+
+  /** The last file with data becomes current (its torn tail zeroed first); the rest wait as ready files. */
+  private async openForAppends(
+    found: FoundFile[],
+    lastDataIndex: number,
+    resumeAt: number,
+    dirtyTail: boolean,
+    firstFlush: number,
+  ): Promise<void> {
+    for (const file of found.slice(0, lastDataIndex + 1)) this.dataFiles.push(file.data);
+    for (const file of found.slice(lastDataIndex + 1)) this.ready.addFound(file.data);
+    const last = found[lastDataIndex];
+    let current: JournalDataFile;
+    let position = FILE_HEADER_SIZE;
+    if (last !== undefined && last.data.kind === FileKind.DATA) {
+      current = last.data;
+      position = resumeAt;
+      if (dirtyTail) {
+        // Stale bytes after the cut must never look like records to a later load.
+        await this.files.zeroFill(current.file, resumeAt, last.size);
+        await current.file.datasync();
+      }
+    } else {
+      current = this.ready.take();
+      this.dataFiles.push(current);
+    }
+    while (this.dataFiles.length + this.ready.count < this.options.minFiles) this.ready.prepare(null);
+    if (this.ready.count === 0) this.ready.prepare(null);
+    this.writer = new JournalWriter(
+      { fileSize: this.options.fileSize, bufferSize: this.options.bufferSize },
+      current,
+      position,
+      firstFlush,
+      () => this.rollOver(),
+      () => this.scheduleMaintenance(),
+      (error) => this.reportFailure(error),
+    );
+  }
+
+  private rollOver(): JournalDataFile {
+    const next = this.ready.take();
+    this.dataFiles.push(next);
+    this.scheduleMaintenance();
+    return next;
+  }
+
+  /** Reclaim (and compaction) run in the background, one pass at a time, never blocking appends. */
+  private scheduleMaintenance(): void {
+    if (this.maintenanceQueued) return;
+    this.maintenanceQueued = true;
+    this.maintenance = this.maintenance
+      .then(async () => {
+        this.maintenanceQueued = false;
+        if (this.failure !== null || this.state !== 'open') return;
+        await this.reclaim();
+        await this.compactIfWorthIt();
+      })
+      .catch((error: Error) => this.fail(error));
+  }
+
+  private async reclaim(): Promise<void> {
+    const writer = this.writer!;
+    const reclaimable = selectReclaimable(this.dataFiles, writer.currentFile);
+    if (reclaimable.length === 0) return;
+    // The deletes that killed these records may still be in a buffer: they must be on disk before
+    // the records go, or a crash would lose the records without their deletes (not a prefix).
+    await writer.drain();
+    for (const file of reclaimable) {
+      this.dataFiles.splice(this.dataFiles.indexOf(file), 1);
+      file.freed = true;
+      for (const other of this.dataFiles) other.deletesInto.delete(file);
+      const reuse = await this.files.retire(file, this.ready.count < this.options.minFiles);
+      if (reuse !== null) this.ready.prepare(reuse);
+    }
+  }
+
+  /**
+   * HornetQ's trigger: more data files than journal-compact-min-files, and live records filling
+   * less than journal-compact-percentage of them.
+   */
+  private async compactIfWorthIt(): Promise<void> {
+    const options = this.options;
+    const files = this.dataFiles.length;
+    if (options.compactMinFiles === 0 || files <= options.compactMinFiles) return;
+    if (this.live.liveBytes >= (options.compactPercentage / 100) * files * options.fileSize) return;
+    const current = this.writer!.currentFile;
+    const sources = this.dataFiles.slice(0, this.dataFiles.indexOf(current));
+    if (sources.length === 0) return;
+    const settings = { ...options, chunkSize: LOAD_CHUNK_SIZE };
+    const compactor = new JournalCompactor(settings, this.files, this.live, sources, current);
+    this.compactor = compactor;
+    try {
+      // The snapshot leaves out records already deleted: those deletes (and the sources' last
+      // flushes) must be on disk before the old files go.
+      await this.writer!.drain();
+      await compactor.run((outputs) => {
+        this.dataFiles.splice(0, sources.length, ...outputs);
+        for (const source of sources) source.freed = true;
+        for (const file of this.dataFiles) for (const source of sources) file.deletesInto.delete(source);
+      });
+    } finally {
+      this.compactor = null;
+    }
+  }
+
+  private deleted(id: number, deletingFile: JournalDataFile): void {
+    const killed = this.live.delete(id, deletingFile);
+    if (this.compactor !== null) this.compactor.noteDelete(killed, deletingFile);
+  }
+
+  private requested(sync: boolean): void {
+    if (!sync) return;
+    this.syncs++;
+    this.writer!.requestSync();
+  }
+
+  private checkOpen(): void {
+    if (this.failure !== null)
+      throw new Error(`journal failed earlier, no more appends: ${this.failure.message}`);
+    if (this.state !== 'open')
+      throw new Error(`journal is ${this.state}: appends need a loaded, open journal`);
+  }
+
+  private checkLive(id: number): void {
+    if (!this.live.has(id)) throw new Error(`journal record ${id} is not live (never added, or deleted)`);
+  }
+
+  /** Every record of a transaction is checked before any is written: it goes in whole or not at all. */
+  private checkTransaction(records: readonly JournalTransactionRecord[]): void {
+    const added = new Set<number>();
+    const deleted = new Set<number>();
+    const isLive = (id: number): boolean => added.has(id) || (this.live.has(id) && !deleted.has(id));
+    for (const record of records) {
+      checkRecordId('record id', record.id);
+      if (record.kind !== 'delete') checkUserType(record.userType);
+      if (record.kind === 'add' && isLive(record.id)) {
+        throw new Error(`journal transaction adds record ${record.id}, which is already live`);
+      }
+      if (record.kind !== 'add' && !isLive(record.id)) {
+        throw new Error(`journal transaction ${record.kind}s record ${record.id}, which is not live`);
+      }
+      if (record.kind === 'add') added.add(record.id);
+      if (record.kind === 'delete') {
+        added.delete(record.id);
+        deleted.add(record.id);
+      }
+    }
+  }
+
+  /** Background work failed: as fatal as a failed flush. */
+  private fail(error: Error): void {
+    if (this.writer === null) this.reportFailure(error);
+    else this.writer.fail(error);
+  }
+
+  private reportFailure(error: Error): void {
+    if (this.failure !== null) return;
+    this.failure = error;
+    this.options.logger.error({ directory: this.options.directory, err: error.message }, 'journal failed');
+    for (const listener of this.failureListeners) listener(error);
+  }
+}
+
+function txType(record: JournalTransactionRecord): RecordType {
+  if (record.kind === 'add') return RecordType.ADD_TX;
+  if (record.kind === 'update') return RecordType.UPDATE_TX;
+  return RecordType.DELETE_TX;
+}
+
+function lastIndexWithData(found: readonly FoundFile[]): number {
+  for (let index = found.length - 1; index >= 0; index--) if (found[index]!.hasData) return index;
+  return -1;
+}
