@@ -176,6 +176,38 @@ describe('the total-queue checker', () => {
     ]);
   });
 
+  test('a message a rolled-back transaction moved may be moved again, and then counts as sent', () => {
+    const result = checkHistory([
+      sent(a('p', 0)),
+      received(a('p', 0)),
+      moved('t1', [a('p', 0)], 'rolled-back'),
+      received(a('p', 0)),
+      moved('t2', [a('p', 0)], 'ok'),
+      received(b('p', 0)),
+      acked([b('p', 0)]),
+      snapshot('a', []),
+      snapshot('b', []),
+    ]);
+    expect(result).toMatchObject({ valid: true, problems: [] });
+  });
+
+  test('an unknown commit that did not apply is judged by the restart, not by a later move of the same message', () => {
+    const result = checkHistory([
+      sent(a('p', 0)),
+      received(a('p', 0)),
+      moved('t1', [a('p', 0)], 'unknown'),
+      snapshot('a', [a('p', 0)]),
+      snapshot('b', []),
+      received(a('p', 0), 2),
+      moved('t2', [a('p', 0)], 'ok', 2),
+      received(b('p', 0), 2),
+      acked([b('p', 0)], 'ok', 2),
+      snapshot('a', [], 3),
+      snapshot('b', [], 3),
+    ]);
+    expect(result).toMatchObject({ valid: true, problems: [] });
+  });
+
   test('a send of an unknown commit that a consumer took before the crash proves nothing', () => {
     // The consumer of b got the moved message (delivered before the commit was on disk), its
     // acknowledgement failed with the crash, and the transaction did not apply: valid.

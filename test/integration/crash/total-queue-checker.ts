@@ -87,6 +87,7 @@ interface MessageFacts {
   attempted: boolean;
   acknowledgedSend: boolean;
   unknownSend: boolean;
+  /** A rolled-back transaction had it (a mover may send the same message again later). */
   rolledBack: boolean;
   seen: boolean;
   inSnapshot: boolean;
@@ -94,10 +95,17 @@ interface MessageFacts {
   acknowledgedConsume: boolean;
   /** A consumer acknowledged it (any outcome): a snapshot may then lack it. */
   consumeAttempted: boolean;
+  /** History indexes of its acknowledgements (any outcome), and of those answered. */
+  readonly consumes: number[];
+  readonly answeredConsumes: number[];
   /** Index of the event after which the message must never be seen again, or null. */
   goneAfter: number | null;
   duplicate: boolean;
 }
+
+/** Every transaction that had it was rolled back (or never committed), and nothing else sent it. */
+const neverCommitted = (message: MessageFacts): boolean =>
+  message.rolledBack && !message.acknowledgedSend && !message.unknownSend;
 
 export function checkHistory(history: readonly HistoryEvent[]): CheckResult {
   return new HistoryChecker(history).check();
@@ -143,6 +151,8 @@ class HistoryChecker {
         inSnapshot: false,
         acknowledgedConsume: false,
         consumeAttempted: false,
+        consumes: [],
+        answeredConsumes: [],
         goneAfter: null,
         duplicate: false,
       };
@@ -177,12 +187,12 @@ class HistoryChecker {
         this.sighted(event.key, `received in epoch ${event.epoch}`, index);
         return;
       case 'ack':
-        for (const key of event.keys) this.consumed(key, event.outcome === 'ok' ? index : null);
+        for (const key of event.keys) this.consumed(key, index, event.outcome === 'ok');
         return;
       case 'transaction':
         if (event.outcome === 'ok') for (const key of event.sends) this.markOutstanding(key);
         if (event.outcome !== 'rolled-back') {
-          for (const key of event.acks) this.consumed(key, event.outcome === 'ok' ? index : null);
+          for (const key of event.acks) this.consumed(key, index, event.outcome === 'ok');
         }
         return;
       case 'snapshot':
@@ -202,12 +212,14 @@ class HistoryChecker {
     queue.add(keyOf(key));
   }
 
-  private consumed(key: MessageKey, answeredAt: number | null): void {
+  private consumed(key: MessageKey, index: number, answered: boolean): void {
     const message = this.factsOf(key);
     message.consumeAttempted = true;
-    if (answeredAt === null) return;
+    message.consumes.push(index);
+    if (!answered) return;
     message.acknowledgedConsume = true;
-    this.gone(message, answeredAt);
+    message.answeredConsumes.push(index);
+    this.gone(message, index);
   }
 
   private gone(message: MessageFacts, after: number): void {
@@ -218,7 +230,8 @@ class HistoryChecker {
   private sighted(key: MessageKey, where: string, index: number): void {
     const message = this.factsOf(key);
     message.seen = true;
-    if (message.rolledBack) this.problems.push(`${keyOf(key)} ${where}: its transaction was rolled back`);
+    if (neverCommitted(message))
+      this.problems.push(`${keyOf(key)} ${where}: its transaction was rolled back`);
     if (message.goneAfter !== null && index > message.goneAfter) {
       if (message.unknownSend) message.duplicate = true;
       else
@@ -245,7 +258,7 @@ class HistoryChecker {
       this.sighted(key, `in the snapshot of epoch ${event.epoch}`, index);
       const message = this.factsOf(key);
       message.inSnapshot = true;
-      if (message.attempted && !message.rolledBack) this.markOutstanding(key);
+      if (message.attempted && !neverCommitted(message)) this.markOutstanding(key);
     }
     for (const id of [...(this.outstanding.get(event.queue) ?? [])]) {
       if (present.has(id)) continue;
@@ -265,17 +278,22 @@ class HistoryChecker {
    * snapshot of each queue after it (the restart's), since a receipt before the crash proves nothing.
    */
   private judgeUnknownTransaction(event: TransactionEvent, index: number): void {
+    const snapshotAfter = (key: MessageKey): { index: number; ids: Set<string> } | undefined =>
+      this.snapshots.find((s) => s.index > index && s.queue === key.queue);
     const holds = (key: MessageKey): boolean | null => {
-      const snapshot = this.snapshots.find((s) => s.index > index && s.queue === key.queue);
+      const snapshot = snapshotAfter(key);
       return snapshot === undefined ? null : snapshot.ids.has(keyOf(key));
     };
     // Each send says applied (shown, or its consumption was answered), not applied (absent and
-    // never consumed) or nothing (absent but a consumer may have taken it).
+    // never consumed) or nothing (absent but a consumer may have taken it). Only what happened
+    // before the restart's snapshot counts: a message the transaction did not move comes back and
+    // may be moved (and consumed) again later.
     const sendVerdicts = event.sends.map((key) => {
       const message = this.factsOf(key);
+      const until = snapshotAfter(key)?.index ?? Number.POSITIVE_INFINITY;
       const shown = holds(key);
-      if (shown === true || message.acknowledgedConsume) return 'applied';
-      if (shown === false && !message.consumeAttempted) return 'not applied';
+      if (shown === true || message.answeredConsumes.some((i) => i < until)) return 'applied';
+      if (shown === false && !message.consumes.some((i) => i < until)) return 'not applied';
       return null;
     });
     // Each acknowledged message comes back when the transaction did not apply.
