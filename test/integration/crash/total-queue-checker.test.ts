@@ -208,6 +208,20 @@ describe('the total-queue checker', () => {
     expect(result).toMatchObject({ valid: true, problems: [] });
   });
 
+  test('a message whose send never became durable says nothing about the unknown commit that took it', () => {
+    // p:1's send and t1's commit both failed with the crash: p:1 is gone, the rest came back.
+    const result = checkHistory([
+      sent(a('p', 0)),
+      received(a('p', 0)),
+      received(a('p', 1)),
+      moved('t1', [a('p', 0), a('p', 1)], 'unknown'),
+      sent(a('p', 1), 'unknown'),
+      snapshot('a', [a('p', 0)]),
+      snapshot('b', []),
+    ]);
+    expect(result).toMatchObject({ valid: true, problems: [] });
+  });
+
   test('a send of an unknown commit that a consumer took before the crash proves nothing', () => {
     // The consumer of b got the moved message (delivered before the commit was on disk), its
     // acknowledgement failed with the crash, and the transaction did not apply: valid.

@@ -91,6 +91,8 @@ interface MessageFacts {
   rolledBack: boolean;
   seen: boolean;
   inSnapshot: boolean;
+  /** History index of the first snapshot that showed it, or null. */
+  firstSnapshotAt: number | null;
   /** An acknowledgement of it was answered. */
   acknowledgedConsume: boolean;
   /** A consumer acknowledged it (any outcome): a snapshot may then lack it. */
@@ -149,6 +151,7 @@ class HistoryChecker {
         rolledBack: false,
         seen: false,
         inSnapshot: false,
+        firstSnapshotAt: null,
         acknowledgedConsume: false,
         consumeAttempted: false,
         consumes: [],
@@ -258,6 +261,7 @@ class HistoryChecker {
       this.sighted(key, `in the snapshot of epoch ${event.epoch}`, index);
       const message = this.factsOf(key);
       message.inSnapshot = true;
+      message.firstSnapshotAt ??= index;
       if (message.attempted && !neverCommitted(message)) this.markOutstanding(key);
     }
     for (const id of [...(this.outstanding.get(event.queue) ?? [])]) {
@@ -296,10 +300,17 @@ class HistoryChecker {
       if (shown === false && !message.consumes.some((i) => i < until)) return 'not applied';
       return null;
     });
-    // Each acknowledged message comes back when the transaction did not apply.
+    // Each acknowledged message comes back when the transaction did not apply; its absence says
+    // the transaction applied only if the message was on disk before it (its send was answered, or
+    // an earlier snapshot showed it): a consumer may take a message whose send never became durable.
     const ackVerdicts = event.acks.map((key) => {
       const shown = holds(key);
-      return shown === null ? null : shown ? 'not applied' : 'applied';
+      if (shown === null) return null;
+      if (shown) return 'not applied';
+      const message = this.factsOf(key);
+      const durable =
+        message.acknowledgedSend || (message.firstSnapshotAt !== null && message.firstSnapshotAt < index);
+      return durable ? 'applied' : null;
     });
     const verdicts = new Set([...sendVerdicts, ...ackVerdicts].filter((v) => v !== null));
     if (verdicts.size > 1) {
