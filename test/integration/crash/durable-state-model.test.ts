@@ -128,7 +128,11 @@ class ChildProcessHost implements BrokerHost {
   }
 }
 
-/** The client side of one broker start: a plain and a transacted session, consumers of window 0. */
+/**
+ * The client side of one broker start: a plain and a transacted session. Consumers (window 0: one
+ * message per request) live for one consume or one transaction only: a consumer left open could
+ * hold a credit and take a later message from the other session's consumer.
+ */
 class Clients {
   private readonly producers = new Map<string, ClientProducer>();
 
@@ -136,8 +140,6 @@ class Clients {
     private readonly factory: ClientSessionFactory,
     private readonly plain: ClientSession,
     private readonly transacted: ClientSession,
-    private readonly plainConsumers: ClientConsumer[],
-    private readonly txConsumers: ClientConsumer[],
   ) {}
 
   /** Connects and browses: the first thing after a start, before any consumer exists. */
@@ -154,10 +156,7 @@ class Clients {
       plain.start();
       transacted.start();
       await expectBrokerHolds(plain, model);
-      // Window 0: a consumer holds nothing until it asks, so each receive takes the queue's head.
-      const consumers = (session: ClientSession): Promise<ClientConsumer[]> =>
-        Promise.all(QUEUES.map((queue) => session.createConsumer(queue, { windowSize: 0 })));
-      return new Clients(factory, plain, transacted, await consumers(plain), await consumers(transacted));
+      return new Clients(factory, plain, transacted);
     } catch (error) {
       await factory.close();
       throw error;
@@ -177,10 +176,15 @@ class Clients {
         return;
       }
       case 'consume': {
-        const received = await this.receive(this.plainConsumers, command.queue, model.ids(command.queue)[0]);
-        if (received === null) return;
-        await this.plainConsumers[command.queue]?.individualAcknowledge(received);
-        model.queues[command.queue]?.shift();
+        const consumer = await this.plain.createConsumer(queueName(command.queue), { windowSize: 0 });
+        try {
+          const received = await receiveNext(consumer, command.queue, model.ids(command.queue)[0]);
+          if (received === null) return;
+          await consumer.individualAcknowledge(received);
+          model.queues[command.queue]?.shift();
+        } finally {
+          await consumer.close();
+        }
         return;
       }
       case 'transaction':
@@ -201,6 +205,20 @@ class Clients {
 
   /** The steps in one transaction: consumes take the queue's committed messages in order. */
   private async transaction(steps: readonly TxStep[], commit: boolean, model: QueueModel): Promise<void> {
+    const consumers = new Map<number, ClientConsumer>();
+    try {
+      await this.transactionSteps(steps, commit, model, consumers);
+    } finally {
+      for (const consumer of consumers.values()) await consumer.close();
+    }
+  }
+
+  private async transactionSteps(
+    steps: readonly TxStep[],
+    commit: boolean,
+    model: QueueModel,
+    consumers: Map<number, ClientConsumer>,
+  ): Promise<void> {
     const sent: Array<[number, ModelMessage]> = [];
     const taken = QUEUES.map(() => 0);
     for (const step of steps) {
@@ -210,7 +228,12 @@ class Clients {
         sent.push([step.queue, message]);
       } else {
         const expected = model.ids(step.queue)[taken[step.queue] ?? 0];
-        const received = await this.receive(this.txConsumers, step.queue, expected);
+        let consumer = consumers.get(step.queue);
+        if (consumer === undefined) {
+          consumer = await this.transacted.createConsumer(queueName(step.queue), { windowSize: 0 });
+          consumers.set(step.queue, consumer);
+        }
+        const received = await receiveNext(consumer, step.queue, expected);
         if (received === null) continue;
         await received.acknowledge();
         taken[step.queue] = (taken[step.queue] ?? 0) + 1;
@@ -224,28 +247,26 @@ class Clients {
     for (const [queue, count] of taken.entries()) model.queues[queue]?.splice(0, count);
     for (const [queue, message] of sent) model.queues[queue]?.push(message);
   }
-
-  /** The next message of a queue, which must be `expected` (undefined: the queue must be empty). */
-  private async receive(
-    consumers: readonly ClientConsumer[],
-    queue: number,
-    expected: number | undefined,
-  ): Promise<ReceivedMessage | null> {
-    const consumer = consumers[queue];
-    if (consumer === undefined) throw new Error(`no consumer for queue ${queue}`);
-    const received =
-      expected === undefined ? await consumer.receiveImmediate() : await consumer.receive(RECEIVE_TIMEOUT_MS);
-    const got = received === null ? undefined : idOf(received.message);
-    if (got !== expected) {
-      throw new Error(
-        `${queueName(queue)}: received ${got ?? 'nothing'}, the model expected ${expected ?? 'nothing'}`,
-      );
-    }
-    return received;
-  }
 }
 
 const queueName = (index: number): string => QUEUES[index] ?? `jms.queue.model.${index}`;
+
+/** The next message of a queue, which must be `expected` (undefined: the queue must be empty). */
+async function receiveNext(
+  consumer: ClientConsumer,
+  queue: number,
+  expected: number | undefined,
+): Promise<ReceivedMessage | null> {
+  const received =
+    expected === undefined ? await consumer.receiveImmediate() : await consumer.receive(RECEIVE_TIMEOUT_MS);
+  const got = received === null ? undefined : idOf(received.message);
+  if (got !== expected) {
+    throw new Error(
+      `${queueName(queue)}: received ${got ?? 'nothing'}, the model expected ${expected ?? 'nothing'}`,
+    );
+  }
+  return received;
+}
 
 function coreMessage(model: ModelMessage): CoreMessage {
   const message = new CoreMessage();
