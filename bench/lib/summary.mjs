@@ -6,7 +6,8 @@ import { median } from './stats.mjs';
 /** Lines that are measurements of one configuration, across runs. */
 function groupKey(line) {
   const window = line.scenario === 'reattach-overhead' ? ` window ${line.confirmation_window}` : '';
-  return `${line.peer} ${line.scenario}${line.mode ? ` ${line.mode}` : ''}${window}`;
+  const persistence = line.persistence === 'off' ? ' persistence off' : '';
+  return `${line.peer} ${line.scenario}${line.mode ? ` ${line.mode}` : ''}${window}${persistence}`;
 }
 
 function groups(lines) {
@@ -63,6 +64,11 @@ export function summarize(lines, options) {
     baseline_p_msgs_per_s: relayP,
     np_msgs_per_s: rate('ours np-throughput np'),
     np_over_baseline: ratio(rate('ours np-throughput np'), relayNp),
+    np_persistence_off_msgs_per_s: rate('ours np-throughput np persistence off'),
+    np_persistence_cost: overhead(
+      rate('ours np-throughput np'),
+      rate('ours np-throughput np persistence off'),
+    ),
     p_msgs_per_s: rate('ours p-throughput p'),
     p_over_baseline_p: ratio(rate('ours p-throughput p'), relayP),
     p_over_baseline_np: ratio(rate('ours p-throughput p'), relayNp),
@@ -113,6 +119,7 @@ function table(described, relayNp, relayP, json) {
     );
   }
   const facts = [
+    ['np cost of persistence (1 − on/off; goal ≤ 0.05)', json.np_persistence_cost],
     ['reattach overhead np (1 − windowed/unwindowed)', json.reattach_overhead_np],
     ['reattach overhead p (1 − windowed/unwindowed)', json.reattach_overhead_p],
     ['latency at msgs/s', json.latency_at_msgs_per_s],
