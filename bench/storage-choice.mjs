@@ -10,7 +10,8 @@
 // lmdb and better-sqlite3 are not the project's dependencies; install them apart:
 //   npm install --no-save --prefix /tmp/storage-choice lmdb@3.5.6 better-sqlite3@12.11.1
 //   npm run build && node bench/storage-choice.mjs [--records 100000] [--in-flight 1000]
-//        [--size 1024] [--runs 3] [--modules /tmp/storage-choice/node_modules]
+//        [--size 1024] [--runs 3] [--stores ours,fs-group,lmdb,sqlite]
+//        [--modules /tmp/storage-choice/node_modules]
 // A store that cannot load is skipped with a line saying why.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -28,6 +29,7 @@ const inFlight = Number(option('in-flight', 1000));
 const size = Number(option('size', 1024));
 const runs = Number(option('runs', 3));
 const modules = option('modules', '/tmp/storage-choice/node_modules');
+const selected = option('stores', 'ours,fs-group,lmdb,sqlite').split(',');
 const print = (line) => process.stdout.write(`${JSON.stringify(line)}\n`);
 const round = (value, digits = 3) => Number(value.toFixed(digits));
 
@@ -170,7 +172,7 @@ function loadModule(name) {
 
 const lines = [];
 for (let run = 1; run <= runs; run++) {
-  for (const [store, measure] of Object.entries(stores)) {
+  for (const [store, measure] of Object.entries(stores).filter(([name]) => selected.includes(name))) {
     const dir = mkdtempSync(join(tmpdir(), `storage-choice-${store}-`));
     const base = { bench: 'storage-choice', store, records, size, in_flight: inFlight, run };
     try {
@@ -186,7 +188,7 @@ for (let run = 1; run <= runs; run++) {
   }
 }
 const summary = Object.fromEntries(
-  Object.keys(stores).map((store) => {
+  selected.map((store) => {
     const mine = lines.filter((line) => line.store === store);
     return [
       store,
