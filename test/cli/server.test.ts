@@ -64,6 +64,32 @@ describe('hornetq server', () => {
     await consumer.stop('SIGKILL');
   });
 
+  test('--data-dir: persistent messages survive SIGKILL; the restarted broker logs where its journal is and what it loaded', async () => {
+    const port = await freePort();
+    const configDir = await writeConfig(port);
+    const dataDir = await tempDir();
+    const start = async (): Promise<ReturnType<typeof spawnCli>> => {
+      const server = spawnCli(['server', '--config', configDir, '--data-dir', dataDir]);
+      await server.waitForOutput(new RegExp(`listening on tcp://127\\.0\\.0\\.1:${port}`));
+      return server;
+    };
+    const first = await start();
+    const url = `tcp://127.0.0.1:${port}`;
+    expect((await runCli(['producer', '--url', url, '--count', '100'])).code).toBe(0);
+    await first.stop('SIGKILL');
+
+    const second = await start();
+    const loaded = await second.waitForOutput(/message store at/);
+    expect(loaded).toContain(path.join(dataDir, 'data', 'journal'));
+    expect(loaded).toMatch(/loaded \d+ durable queues and 100 messages/);
+    const stat = (await runCli(['queue', 'stat', '--host', '127.0.0.1', '--port', String(port)])).stdout;
+    expect(statRow(stat, 'jms.queue.ExampleQueue').MESSAGES).toBe(100);
+    expect(await fs.readdir(path.join(dataDir, 'data'))).toEqual(
+      expect.arrayContaining(['bindings', 'journal', 'largemessages']),
+    );
+    expect(await second.stop('SIGTERM')).toMatchObject({ code: 0 });
+  });
+
   test('a port already in use is one line on stderr and exit code 1', async () => {
     const port = await freePort();
     const blocker = net.createServer();

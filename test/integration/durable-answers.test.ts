@@ -1,4 +1,5 @@
 import type { ClientOptions, ClientSession, ClientSessionFactory } from '../../src';
+import { MAX_HELD_ANSWERS } from '../../src/server/session/server-session';
 import { DeferredSyncStorage } from '../support/deferred-sync-storage';
 import { CapturingLogger, range, receiveCount, seqOf, sequenced, waitFor } from '../support/test-broker';
 import { QUEUE, REATTACH_CLIENT, outcome, sleep, useReattachKit } from './reattach/rig';
@@ -156,3 +157,20 @@ test.each([
     expect(await outcome(send.promise)).toMatchObject({ ok: false });
   },
 );
+
+test('a session holding many answers for a slow sync stops its connection being read, and resumes after it', async () => {
+  const { storage, session } = await setUp({ ...REATTACH_CLIENT, blockOnDurableSend: false });
+  const producer = session.createProducer(QUEUE);
+  const count = 3 * MAX_HELD_ANSWERS;
+  const sends = range(count).map((seq) => producer.send(sequenced(seq, { durable: true })));
+  const stored = (): number => [...storage.inner.loadReferences(QUEUE)].length;
+  await waitFor(() => stored() >= MAX_HELD_ANSWERS, 'the broker to hold its most answers');
+  await sleep(SETTLE_MS);
+  // What one read of the socket brought in beyond the bound is handled; nothing after it is read.
+  expect(stored()).toBeLessThan(2 * MAX_HELD_ANSWERS);
+
+  storage.autoRelease = true;
+  storage.releaseSyncs();
+  await Promise.all(sends);
+  await waitFor(() => stored() === count, 'every send to be handled once reading resumed');
+});

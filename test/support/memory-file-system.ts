@@ -1,127 +1,122 @@
-import * as path from 'node:path';
+import { dirname } from 'node:path';
 import type { JournalFile, JournalFileSystem } from '../../src/server/storage/journal/journal-file-system';
 
+/** A file's bytes, shared by every handle on it (an inode: a handle survives rename and remove). */
+class MemoryInode {
+  bytes = Buffer.alloc(0);
+  size = 0;
+
+  ensure(size: number): void {
+    if (size > this.bytes.length) {
+      const grown = Buffer.alloc(Math.max(size, this.bytes.length * 2));
+      this.bytes.copy(grown, 0, 0, this.size);
+      this.bytes = grown;
+    }
+    this.size = Math.max(this.size, size);
+  }
+}
+
 /**
- * A JournalFileSystem in memory for unit tests of what sits on it (the large-message store). With
- * `holdDatasyncs` set, every datasync waits for `releaseDatasyncs()`, so that a test decides when
- * a file is on disk.
+ * A JournalFileSystem in memory, for fast journal tests (under FaultFileSystem, which adds what a
+ * crash does). Everything it holds counts as durable.
  */
 export class MemoryFileSystem implements JournalFileSystem {
-  readonly files = new Map<string, Buffer>();
-  readonly directories = new Set<string>();
-  holdDatasyncs = false;
-  private held: Array<() => void> = [];
+  private readonly files = new Map<string, MemoryInode>();
+  private readonly directories = new Set<string>();
 
   async mkdir(directory: string): Promise<void> {
-    let current = path.resolve(directory);
-    while (!this.directories.has(current)) {
-      this.directories.add(current);
-      const parent = path.dirname(current);
-      if (parent === current) break;
-      current = parent;
+    for (let path = directory; !this.directories.has(path) && path !== dirname(path); path = dirname(path)) {
+      this.directories.add(path);
     }
   }
 
   async list(directory: string): Promise<string[]> {
-    const resolved = path.resolve(directory);
     return [...this.files.keys()]
-      .filter((file) => path.dirname(file) === resolved)
-      .map((file) => path.basename(file));
+      .filter((path) => dirname(path) === directory)
+      .map((path) => path.slice(directory.length + 1));
   }
 
-  async exists(filePath: string): Promise<boolean> {
-    const resolved = path.resolve(filePath);
-    return this.files.has(resolved) || this.directories.has(resolved);
+  async exists(path: string): Promise<boolean> {
+    return this.files.has(path) || this.directories.has(path);
   }
 
-  async open(filePath: string, create: boolean): Promise<JournalFile> {
-    const resolved = path.resolve(filePath);
-    if (!this.files.has(resolved)) {
-      if (!create) throw Object.assign(new Error(`ENOENT: ${resolved}`), { code: 'ENOENT' });
-      if (!this.directories.has(path.dirname(resolved)))
-        throw Object.assign(new Error(`ENOENT: no directory for ${resolved}`), { code: 'ENOENT' });
-      this.files.set(resolved, Buffer.alloc(0));
+  async open(path: string, create: boolean): Promise<JournalFile> {
+    let inode = this.files.get(path);
+    if (inode === undefined) {
+      if (!create) throw Object.assign(new Error(`ENOENT: no such file, open '${path}'`), { code: 'ENOENT' });
+      if (!this.directories.has(dirname(path))) throw new Error(`ENOENT: no such directory for '${path}'`);
+      inode = new MemoryInode();
+      this.files.set(path, inode);
     }
-    return new MemoryFile(resolved, this);
+    return new MemoryFile(path, inode);
   }
 
   async rename(from: string, to: string): Promise<void> {
-    const contents = this.contentsOf(from);
-    this.files.delete(path.resolve(from));
-    this.files.set(path.resolve(to), contents);
+    const inode = this.files.get(from);
+    if (inode === undefined) throw new Error(`ENOENT: rename '${from}'`);
+    this.files.delete(from);
+    this.files.set(to, inode);
   }
 
-  async remove(filePath: string): Promise<void> {
-    if (!this.files.delete(path.resolve(filePath)))
-      throw Object.assign(new Error(`ENOENT: ${filePath}`), { code: 'ENOENT' });
+  async remove(path: string): Promise<void> {
+    this.files.delete(path);
   }
 
-  async syncDirectory(): Promise<void> {
-    return;
-  }
+  async syncDirectory(): Promise<void> {}
 
-  /** Lets every held datasync finish. */
-  releaseDatasyncs(): void {
-    const held = this.held;
-    this.held = [];
-    for (const release of held) release();
-  }
-
-  get heldDatasyncs(): number {
-    return this.held.length;
-  }
-
-  contentsOf(filePath: string): Buffer {
-    const contents = this.files.get(path.resolve(filePath));
-    if (contents === undefined) throw Object.assign(new Error(`ENOENT: ${filePath}`), { code: 'ENOENT' });
-    return contents;
-  }
-
-  setContents(filePath: string, contents: Buffer): void {
-    this.files.set(path.resolve(filePath), contents);
-  }
-
-  datasync(): Promise<void> {
-    if (!this.holdDatasyncs) return Promise.resolve();
-    return new Promise((resolve) => this.held.push(resolve));
+  /** Total bytes held (tests check a journal's disk use). */
+  get totalBytes(): number {
+    let total = 0;
+    for (const inode of this.files.values()) total += inode.size;
+    return total;
   }
 }
 
 class MemoryFile implements JournalFile {
+  private closed = false;
+
   constructor(
     readonly path: string,
-    private readonly fileSystem: MemoryFileSystem,
+    private readonly inode: MemoryInode,
   ) {}
 
   async size(): Promise<number> {
-    return this.fileSystem.contentsOf(this.path).length;
+    this.checkOpen();
+    return this.inode.size;
   }
 
   async read(buffer: Buffer, offset: number, length: number, position: number): Promise<number> {
-    const contents = this.fileSystem.contentsOf(this.path);
-    return contents.copy(buffer, offset, position, Math.min(position + length, contents.length));
+    this.checkOpen();
+    const count = Math.max(0, Math.min(length, this.inode.size - position));
+    this.inode.bytes.copy(buffer, offset, position, position + count);
+    return count;
   }
 
   async write(buffer: Buffer, offset: number, length: number, position: number): Promise<void> {
-    const contents = this.fileSystem.contentsOf(this.path);
-    const grown = Buffer.alloc(Math.max(contents.length, position + length));
-    contents.copy(grown);
-    buffer.copy(grown, position, offset, offset + length);
-    this.fileSystem.setContents(this.path, grown);
+    this.checkOpen();
+    this.inode.ensure(position + length);
+    buffer.copy(this.inode.bytes, position, offset, offset + length);
   }
 
-  datasync(): Promise<void> {
-    return this.fileSystem.datasync();
+  async datasync(): Promise<void> {
+    this.checkOpen();
   }
 
   async truncate(size: number): Promise<void> {
-    const contents = this.fileSystem.contentsOf(this.path);
-    const resized = Buffer.alloc(size);
-    contents.copy(resized, 0, 0, Math.min(size, contents.length));
-    this.fileSystem.setContents(this.path, resized);
+    this.checkOpen();
+    if (size > this.inode.size) this.inode.ensure(size);
+    else {
+      this.inode.bytes.fill(0, size, this.inode.size);
+      this.inode.size = size;
+    }
   }
 
   async close(): Promise<void> {
-    return;
+    this.checkOpen();
+    this.closed = true;
+  }
+
+  private checkOpen(): void {
+    if (this.closed) throw new Error(`file ${this.path} is closed`);
   }
 }

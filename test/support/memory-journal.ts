@@ -31,9 +31,7 @@ export class MemoryJournal implements Journal {
   private requests = 0;
   /** Entries on "disk". */
   private durable = 0;
-  /** Entries a requested sync covers. */
-  private syncTarget = 0;
-  private waiters: Array<{ upTo: number; done: (error: Error | null) => void }> = [];
+  private waiters: Array<(error: Error | null) => void> = [];
   private readonly failureListeners: Array<(error: Error) => void> = [];
   private failure: Error | null = null;
   private loaded = false;
@@ -106,9 +104,14 @@ export class MemoryJournal implements Journal {
     this.append({ kind: 'transaction', records: copies, sync });
   }
 
+  /** As the file journal's: syncs whatever was appended so far (at once unless syncPending), then calls back. */
   afterSync(done: (error: Error | null) => void): void {
-    if (this.failure !== null || this.durable >= this.syncTarget) done(this.failure);
-    else this.waiters.push({ upTo: this.syncTarget, done });
+    if (this.failure !== null || this.durable >= this.entries.length) {
+      done(this.failure);
+      return;
+    }
+    this.waiters.push(done);
+    if (!this.syncPending) this.completeSyncs();
   }
 
   onFailure(listener: (error: Error) => void): void {
@@ -123,10 +126,9 @@ export class MemoryJournal implements Journal {
   /** Finishes every requested sync (and whatever was appended with them): waiting callbacks run. */
   completeSyncs(): void {
     this.durable = this.entries.length;
-    this.syncTarget = this.durable;
     const waiters = this.waiters;
     this.waiters = [];
-    for (const waiter of waiters) waiter.done(null);
+    for (const waiter of waiters) waiter(null);
   }
 
   /** A write or sync failed: waiting callbacks get the error, listeners hear of it, appends throw. */
@@ -134,7 +136,7 @@ export class MemoryJournal implements Journal {
     this.failure = error;
     const waiters = this.waiters;
     this.waiters = [];
-    for (const waiter of waiters) waiter.done(error);
+    for (const waiter of waiters) waiter(error);
     for (const listener of this.failureListeners) listener(error);
   }
 
@@ -150,7 +152,6 @@ export class MemoryJournal implements Journal {
         transactions: lost.filter((entry) => entry.kind === 'transaction').length,
         at: this.durable,
       };
-    this.syncTarget = this.durable;
     this.waiters = [];
     this.loaded = false;
   }
@@ -182,7 +183,6 @@ export class MemoryJournal implements Journal {
     }
     this.entries.splice(0, this.entries.length, ...kept);
     this.durable = Math.min(this.durable, this.entries.length);
-    this.syncTarget = this.durable;
   }
 
   private append(entry: MemoryJournalEntry): void {
@@ -202,7 +202,6 @@ export class MemoryJournal implements Journal {
     this.entries.push(entry);
     if (!entry.sync) return;
     this.requests++;
-    this.syncTarget = this.entries.length;
     if (!this.syncPending) this.completeSyncs();
   }
 
@@ -220,8 +219,12 @@ export class MemoryJournal implements Journal {
 }
 
 function sizeOf(entry: MemoryJournalEntry): number {
-  const records = entry.kind === 'transaction' ? [...entry.records, { kind: 'delete' as const, id: 0 }] : [entry];
-  return records.reduce((sum, record) => sum + FRAME_BYTES + (record.kind === 'delete' ? 0 : record.body.length), 0);
+  const records =
+    entry.kind === 'transaction' ? [...entry.records, { kind: 'delete' as const, id: 0 }] : [entry];
+  return records.reduce(
+    (sum, record) => sum + FRAME_BYTES + (record.kind === 'delete' ? 0 : record.body.length),
+    0,
+  );
 }
 
 function replay(record: JournalTransactionRecord, visitor: JournalRecordVisitor): void {

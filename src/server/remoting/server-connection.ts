@@ -23,6 +23,9 @@ import type { Durability } from '../storage/storage-manager';
 
 export const SERVER_VERSION = 1;
 
+/** The holder of a connection's reading while its output is above the high-water mark. */
+const CONGESTION = Object.freeze({ reason: 'output above the high-water mark' });
+
 /** What a connection needs from its broker. */
 export interface BrokerServices {
   readonly postOffice: PostOffice;
@@ -64,6 +67,8 @@ export class ServerConnection implements SessionOwner {
   private hadSession = false;
   /** When the output went above its high-water mark; null while below it. */
   private congestedSince: number | null = null;
+  /** What keeps the connection from being read: its congestion, and sessions holding answers. */
+  private readonly readingHeldBy = new Set<object>();
 
   constructor(
     readonly remoting: RemotingConnection,
@@ -123,6 +128,15 @@ export class ServerConnection implements SessionOwner {
 
   storageFailed(error: Error): void {
     this.broker.storageFailed(error);
+  }
+
+  holdReading(holder: object, hold: boolean): void {
+    const wasHeld = this.readingHeldBy.size > 0;
+    if (hold) this.readingHeldBy.add(holder);
+    else this.readingHeldBy.delete(holder);
+    const held = this.readingHeldBy.size > 0;
+    if (held && !wasHeld) this.remoting.transport.pauseReading();
+    else if (!held && wasHeld) this.remoting.transport.resumeReading();
   }
 
   /**
@@ -193,7 +207,7 @@ export class ServerConnection implements SessionOwner {
   private onCongestion(congested: boolean): void {
     if (congested) {
       this.congestedSince = Date.now();
-      this.remoting.transport.pauseReading();
+      this.holdReading(CONGESTION, true);
       this.logger.debug(
         { pendingBytes: this.remoting.transport.pendingBytes },
         `connection ${this.remoting.id} is above its output high-water mark; delivery and reading pause`,
@@ -201,7 +215,7 @@ export class ServerConnection implements SessionOwner {
       return;
     }
     this.congestedSince = null;
-    this.remoting.transport.resumeReading();
+    this.holdReading(CONGESTION, false);
     for (const session of this.sessions) session.resumeDelivery();
   }
 

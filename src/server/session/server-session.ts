@@ -9,7 +9,7 @@ import {
 } from '../../core/protocol';
 import { LargeMessageAssembler } from '../../core/protocol/large-message-assembler';
 import { PacketType } from '../../core/protocol/packet-type';
-import type { Channel, Logger } from '../../core/remoting';
+import { MAX_UNCONFIRMED_COMMANDS, type Channel, type Logger } from '../../core/remoting';
 import type { PostOffice } from '../postoffice/post-office';
 import type { Durability } from '../storage/storage-manager';
 import { AnswerQueue } from './answer-queue';
@@ -57,7 +57,19 @@ export interface SessionOwner {
   largeMessageRefusal(bytes: number): HornetQException | null;
   /** The store failed: what the session handled may not be on disk, so the broker stops. */
   storageFailed(error: Error): void;
+  /**
+   * Stops (true) or resumes (false) reading the connection for `holder`: it is read while no
+   * holder holds it.
+   */
+  holdReading(holder: object, hold: boolean): void;
 }
+
+/**
+ * Answers a session may hold waiting for syncs before its connection stops being read: what a
+ * client sends while the disk is slow is bounded, not kept without limit. As many as the channel
+ * handles between two confirmations.
+ */
+export const MAX_HELD_ANSWERS = MAX_UNCONFIRMED_COMMANDS;
 
 /**
  * A client session on the broker: one channel, its consumers and producers, and its transaction
@@ -84,6 +96,8 @@ export class ServerSession {
   private readonly deliveries: DeliveryWriter;
   private readonly producerCredits: ProducerCredits;
   private readonly answers: AnswerQueue;
+  /** Reading the connection is held until the held answers have gone out (see MAX_HELD_ANSWERS). */
+  private holdingReads = false;
   private closed = false;
 
   constructor(
@@ -168,6 +182,18 @@ export class ServerSession {
     }
     const closing = this.closed;
     this.answers.settle(mark, () => this.answer(commandId, size, response, closing));
+    if (this.answers.size >= MAX_HELD_ANSWERS && !this.holdingReads) this.holdReads();
+  }
+
+  /** Nothing more is read from the connection until every held answer has gone out. */
+  private holdReads(): void {
+    this.holdingReads = true;
+    this.owner.holdReading(this, true);
+    // The owner at the time of the release: a reattach (which waits for this too) moves the session.
+    this.answers.whenAnswered(() => {
+      this.holdingReads = false;
+      this.owner.holdReading(this, false);
+    });
   }
 
   /** Confirms a handled packet and sends its answer; after the close answer, the session goes. */

@@ -1,6 +1,8 @@
 import * as path from 'node:path';
 import type { Logger } from '../../core/remoting';
+import { FileJournal } from './journal/file-journal';
 import type { Journal, JournalOptions } from './journal/journal';
+import { FILE_HEADER_SIZE } from './journal/journal-file-header';
 import type { JournalFileSystem } from './journal/journal-file-system';
 import { JournalStorageManager, LARGE_MESSAGE_THRESHOLD } from './journal-storage-manager';
 import { LargeMessageStore } from './large-message-store';
@@ -9,9 +11,6 @@ import { resolvePersistenceConfiguration, type PersistenceConfiguration } from '
 /** HornetQ's bindings journal: 1 MiB files, 2 of them at least, whatever journal-file-size says. */
 export const BINDINGS_FILE_SIZE = 1024 * 1024;
 const BINDINGS_MIN_FILES = 2;
-
-/** Room for a journal file's header (the engine's takes 32 bytes): a record may take the rest of a file. */
-const FILE_HEADER_ALLOWANCE = 64;
 
 /** The two journals' settings from hornetq-configuration.xml's (HornetQ's file names). */
 export function journalOptionsFor(
@@ -54,8 +53,8 @@ export function journalOptionsFor(
 export interface JournalStorageSettings {
   /** persist-id-cache (a broker setting): store the duplicate-id caches. */
   persistIdCache: boolean;
-  /** Makes a journal from its options: the file journal, or a test's. */
-  createJournal: (options: JournalOptions) => Journal;
+  /** Makes a journal from its options: the file journal unless a test gives another. */
+  createJournal?: (options: JournalOptions) => Journal;
 }
 
 /**
@@ -66,7 +65,7 @@ export function createJournalStorage(
   settings: Partial<PersistenceConfiguration>,
   fileSystem: JournalFileSystem,
   logger: Logger,
-  { persistIdCache, createJournal }: JournalStorageSettings,
+  { persistIdCache, createJournal = (options) => new FileJournal(options) }: JournalStorageSettings,
 ): JournalStorageManager {
   const config = resolvePersistenceConfiguration(settings);
   const options = journalOptionsFor(config, fileSystem, logger);
@@ -77,15 +76,15 @@ export function createJournalStorage(
     logger.child({ store: 'large-messages' }),
   );
   return new JournalStorageManager(
-    createJournal(options.bindings),
-    createJournal(options.messages),
+    () => ({ bindings: createJournal(options.bindings), messages: createJournal(options.messages) }),
     largeMessages,
     {
       syncTransactional: config.journalSyncTransactional,
       syncNonTransactional: config.journalSyncNonTransactional,
       persistIdCache,
       largeMessageThreshold: LARGE_MESSAGE_THRESHOLD,
-      maxRecordBytes: Math.min(config.journalBufferSize, config.journalFileSize - FILE_HEADER_ALLOWANCE),
+      // The file journal takes a record, or a transaction with its commit, as large as this.
+      maxRecordBytes: Math.min(config.journalBufferSize, config.journalFileSize - FILE_HEADER_SIZE),
       location: storageLocation(config),
       logger,
     },

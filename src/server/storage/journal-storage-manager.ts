@@ -2,7 +2,7 @@ import { BufferReader, BufferWriter, CoreMessage } from '../../core/protocol';
 import type { Logger } from '../../core/remoting';
 import { BindingsJournalLoader } from './bindings-journal-loader';
 import { IdReservation } from './id-reservation';
-import type { Journal, JournalLoadReport, JournalTransactionRecord } from './journal/journal';
+import type { Journal, JournalLoadReport } from './journal/journal';
 import type { LargeMessageStore } from './large-message-store';
 import { MessageJournalLoader, type LoadedReference } from './message-journal-loader';
 import type {
@@ -12,6 +12,7 @@ import type {
   StoredQueue,
   StoredReference,
 } from './storage-manager';
+import { StorageTransaction } from './storage-transaction';
 import {
   encodeDeliveryCount,
   encodeDuplicateId,
@@ -23,6 +24,7 @@ import {
   largeMessageHeaderOf,
   largeMessageMatches,
   StorageRecordType,
+  type LargeMessageHeader,
 } from './storage-records';
 
 /** HornetQ's min-large-message-size: a message encoded this large keeps its bytes in a file. */
@@ -42,6 +44,12 @@ const RECORD_OVERHEAD = 64;
 
 /** At most this many notes of one kind in the load report; the rest are counted. */
 const MAX_NOTES_PER_KIND = 10;
+
+/** The two journals the storage writes: queues and id checkpoints; messages and what refers to them. */
+export interface StorageJournals {
+  bindings: Journal;
+  messages: Journal;
+}
 
 export interface JournalStorageOptions {
   /** journal-sync-transactional: a commit is on disk before it is answered. */
@@ -97,32 +105,29 @@ export class JournalStorageManager implements StorageManager {
   private readonly largeMessageIds = new Set<number>();
   /** Address → duplicate id → its record id. */
   private readonly duplicateIdRecords = new Map<string, Map<string, number>>();
-  /** The records of the open transaction, or null outside one. */
-  private transaction: JournalTransactionRecord[] | null = null;
-  /** What the open transaction's records take in the journal, at most. */
-  private transactionBytes = 0;
-  /** Large-message files whose deletes are in the open transaction. */
-  private transactionFileRemovals: number[] = [];
+  /** The open transaction, or null outside one. */
+  private transaction: StorageTransaction | null = null;
   /** What open() found and the broker has not taken yet (loadReferences). */
   private loadedReferences = new Map<number, Map<number, LoadedReference>>();
   private pendingMessages = new Map<number, PendingMessage>();
   private loadedDuplicateIds: StoredDuplicateIds[] = [];
   private failure: Error | null = null;
   private readonly failureListeners: Array<(error: Error) => void> = [];
+  /** The journals of this opening, or null while closed. */
+  private journals: StorageJournals | null = null;
+  /** Sync requests of the journals of earlier openings, so that syncRequests only grows. */
+  private retiredSyncRequests = 0;
 
   constructor(
-    private readonly bindings: Journal,
-    private readonly messages: Journal,
+    /** Makes the two journals, at each open (a journal is loaded once: a reopened store needs new ones). */
+    private readonly openJournals: () => StorageJournals,
     private readonly largeMessages: LargeMessageStore,
     private readonly options: JournalStorageOptions,
   ) {
     this.ids = new IdReservation(ID_BATCH_SIZE, (recordId, highWaterMark) =>
       this.checkpointIds(recordId, highWaterMark),
     );
-    const forward = (error: Error): void => this.fail(error);
-    bindings.onFailure(forward);
-    messages.onFailure(forward);
-    largeMessages.onFailure(forward);
+    largeMessages.onFailure((error) => this.fail(error));
   }
 
   /**
@@ -132,23 +137,24 @@ export class JournalStorageManager implements StorageManager {
    * (which takes ids as well) never waits for a sync.
    */
   get syncRequests(): number {
-    return (
-      this.bindings.syncRequests -
-      this.checkpointSyncs +
-      this.messages.syncRequests +
-      this.largeMessages.writesStarted
-    );
+    const journals = this.journals;
+    const current =
+      journals === null
+        ? 0
+        : journals.bindings.syncRequests - this.checkpointSyncs + journals.messages.syncRequests;
+    return this.retiredSyncRequests + current + this.largeMessages.writesStarted;
   }
 
   afterSync(done: (error: Error | null) => void): void {
-    let waiting = 3;
+    const journals = this.journals;
+    let waiting = journals === null ? 1 : 3;
     let firstError: Error | null = null;
     const oneDone = (error: Error | null): void => {
       firstError ??= error;
       if (--waiting === 0) done(firstError ?? this.failure);
     };
-    this.bindings.afterSync(oneDone);
-    this.messages.afterSync(oneDone);
+    journals?.bindings.afterSync(oneDone);
+    journals?.messages.afterSync(oneDone);
     this.largeMessages.afterWrites(oneDone);
   }
 
@@ -157,52 +163,60 @@ export class JournalStorageManager implements StorageManager {
   }
 
   async open(): Promise<StorageLoadReport> {
-    if (this.opened) throw new Error('the journal storage is already open');
+    if (this.journals !== null) throw new Error('the journal storage is already open');
     const started = Date.now();
     this.resetState();
-    const bindingsLoad = new BindingsJournalLoader();
-    const bindingsReport = await this.bindings.load(bindingsLoad);
-    const messageLoad = new MessageJournalLoader(new Set(bindingsLoad.queues.keys()));
-    let messagesReport: JournalLoadReport;
+    const journals = this.openJournals();
+    this.journals = journals;
+    const forward = (error: Error): void => {
+      if (this.journals === journals) this.fail(error);
+    };
+    journals.bindings.onFailure(forward);
+    journals.messages.onFailure(forward);
     try {
-      messagesReport = await this.messages.load(messageLoad);
+      return await this.load(started);
     } catch (error) {
-      await this.bindings.close().catch(() => undefined);
-      throw error;
-    }
-    try {
-      const notes = [...journalNotes('bindings', bindingsReport), ...journalNotes('message', messagesReport)];
-      const largeBytes = await this.recoverLargeMessages(messageLoad, notes);
-      this.adoptQueues(bindingsLoad);
-      this.adoptMessages(messageLoad);
-      this.adoptDuplicateIds(messageLoad, notes);
-      this.ids.restore(bindingsLoad.highWaterMark, Math.max(bindingsLoad.highestId, messageLoad.highestId));
-      this.liveCounterRecords = [...bindingsLoad.counterRecordIds];
-      this.opened = true;
-      return {
-        location: this.options.location,
-        queues: this.storedQueues.size,
-        messages: this.pendingMessages.size,
-        bytes: bindingsReport.bytes + messagesReport.bytes + largeBytes,
-        milliseconds: Date.now() - started,
-        notes,
-      };
-    } catch (error) {
-      await Promise.allSettled([this.bindings.close(), this.messages.close()]);
+      this.retire();
+      await Promise.allSettled([journals.bindings.close(), journals.messages.close()]);
       throw error;
     }
   }
 
+  private async load(started: number): Promise<StorageLoadReport> {
+    const bindingsLoad = new BindingsJournalLoader();
+    const bindingsReport = await this.bindings.load(bindingsLoad);
+    const messageLoad = new MessageJournalLoader(new Set(bindingsLoad.queues.keys()));
+    const messagesReport = await this.messages.load(messageLoad);
+    const notes = [...journalNotes('bindings', bindingsReport), ...journalNotes('message', messagesReport)];
+    const largeBytes = await this.recoverLargeMessages(messageLoad, notes);
+    this.adoptQueues(bindingsLoad);
+    this.adoptMessages(messageLoad);
+    this.adoptDuplicateIds(messageLoad, notes);
+    this.ids.restore(bindingsLoad.highWaterMark, Math.max(bindingsLoad.highestId, messageLoad.highestId));
+    this.liveCounterRecords = [...bindingsLoad.counterRecordIds];
+    this.opened = true;
+    return {
+      location: this.options.location,
+      queues: this.storedQueues.size,
+      messages: this.pendingMessages.size,
+      bytes: bindingsReport.bytes + messagesReport.bytes + largeBytes,
+      milliseconds: Date.now() - started,
+      notes,
+    };
+  }
+
   async close(): Promise<void> {
-    if (!this.opened) return;
+    const journals = this.journals;
+    if (journals === null) return;
     this.opened = false;
     this.transaction = null;
     // The journals first: their last sync lets the large-message files of deleted messages go,
     // and the store then waits for those removals as well as for its writes.
-    const journals = await Promise.allSettled([this.bindings.close(), this.messages.close()]);
+    const closed = await Promise.allSettled([journals.bindings.close(), journals.messages.close()]);
+    this.retire();
     const files = await Promise.allSettled([this.largeMessages.close()]);
     this.resetState();
-    for (const result of [...journals, ...files]) if (result.status === 'rejected') throw result.reason;
+    for (const result of [...closed, ...files]) if (result.status === 'rejected') throw result.reason;
   }
 
   generateMessageId(): number {
@@ -228,6 +242,8 @@ export class JournalStorageManager implements StorageManager {
 
   deleteQueue(name: string): void {
     this.requireOpen();
+    // Its delete goes to the bindings journal, which no transaction spans: a commit deletes no queue.
+    if (this.transaction !== null) throw new Error(`deleteQueue(${name}) inside a storage transaction`);
     const queueId = this.queueIds.get(name);
     if (queueId === undefined) return;
     this.bindings.appendDelete(queueId, true);
@@ -239,6 +255,7 @@ export class JournalStorageManager implements StorageManager {
     this.queueIds.delete(name);
     this.storedQueues.delete(queueId);
     this.queueMessages.delete(queueId);
+    for (const messageId of this.loadedReferences.get(queueId)?.keys() ?? []) this.letGoOfLoaded(messageId);
     this.loadedReferences.delete(queueId);
   }
 
@@ -257,15 +274,18 @@ export class JournalStorageManager implements StorageManager {
         encodeQueueId(queueId),
         last && this.options.syncNonTransactional,
       );
-      this.queueMessages.get(queueId)?.add(messageId);
+      this.addReference(queueId, messageId);
     });
-    this.referenceCounts.set(messageId, (this.referenceCounts.get(messageId) ?? 0) + queues.length);
+    this.setReferenceCount(messageId, (this.referenceCounts.get(messageId) ?? 0) + queues.length);
   }
 
   storeAcknowledge(queueName: string, messageId: number): void {
     this.requireOpen();
     const queueId = this.queueIds.get(queueName);
-    if (queueId === undefined || !this.queueMessages.get(queueId)?.delete(messageId)) return;
+    if (queueId === undefined || !this.removeReference(queueId, messageId)) return;
+    this.afterCommit(() => {
+      if (this.loadedReferences.get(queueId)?.delete(messageId) === true) this.letGoOfLoaded(messageId);
+    });
     this.appendMessageUpdate(
       messageId,
       StorageRecordType.ACKNOWLEDGE_REF,
@@ -308,6 +328,7 @@ export class JournalStorageManager implements StorageManager {
     if (records.has(id)) return;
     const recordId = this.ids.next();
     records.set(id, recordId);
+    this.changed(() => records.delete(id));
     const body = encodeDuplicateId({ address, id });
     this.appendMessageAdd(recordId, StorageRecordType.DUPLICATE_ID, body, this.options.syncNonTransactional);
   }
@@ -319,6 +340,7 @@ export class JournalStorageManager implements StorageManager {
     if (records === undefined || recordId === undefined) return;
     records.delete(id);
     if (records.size === 0) this.duplicateIdRecords.delete(address);
+    this.changed(() => this.duplicateIdRecords.set(address, records.set(id, recordId)));
     this.appendMessageDelete(recordId);
   }
 
@@ -326,19 +348,28 @@ export class JournalStorageManager implements StorageManager {
     this.requireOpen();
     if (this.transaction !== null)
       throw new Error('storage transactions do not nest: beginTransaction called inside one');
-    this.transaction = [];
-    this.transactionBytes = RECORD_OVERHEAD;
+    this.transaction = new StorageTransaction(RECORD_OVERHEAD);
   }
 
+  /**
+   * Writes the transaction's records and its commit. When the journal refuses them (too large for
+   * one write, or failed), the storage is left as if the transaction had never begun, and the
+   * error is thrown.
+   */
   commitTransaction(): void {
     this.requireOpen();
-    const records = this.transaction;
-    if (records === null) throw new Error('commitTransaction called outside a storage transaction');
+    const transaction = this.transaction;
+    if (transaction === null) throw new Error('commitTransaction called outside a storage transaction');
     this.transaction = null;
-    if (records.length > 0) this.messages.appendTransaction(records, this.options.syncTransactional);
-    const removals = this.transactionFileRemovals;
-    this.transactionFileRemovals = [];
-    for (const messageId of removals) this.removeFileOnceDeleted(messageId);
+    if (transaction.records.length > 0) {
+      try {
+        this.messages.appendTransaction(transaction.records, this.options.syncTransactional);
+      } catch (error) {
+        transaction.undo();
+        throw error;
+      }
+    }
+    transaction.committed();
   }
 
   loadQueues(): StoredQueue[] {
@@ -369,6 +400,30 @@ export class JournalStorageManager implements StorageManager {
     return loaded;
   }
 
+  /** Closed: the journals' sync requests count on in retiredSyncRequests. */
+  private retire(): void {
+    const journals = this.journals;
+    if (journals === null) return;
+    this.retiredSyncRequests +=
+      journals.bindings.syncRequests - this.checkpointSyncs + journals.messages.syncRequests;
+    this.checkpointSyncs = 0;
+    this.journals = null;
+    this.opened = false;
+  }
+
+  private get bindings(): Journal {
+    return this.currentJournals().bindings;
+  }
+
+  private get messages(): Journal {
+    return this.currentJournals().messages;
+  }
+
+  private currentJournals(): StorageJournals {
+    if (this.journals === null) throw new Error('the journal storage is not open');
+    return this.journals;
+  }
+
   private requireOpen(): void {
     if (!this.opened) throw new Error('the journal storage is not open');
     if (this.failure !== null) throw this.failure;
@@ -382,12 +437,10 @@ export class JournalStorageManager implements StorageManager {
     this.largeMessageIds.clear();
     this.duplicateIdRecords.clear();
     this.transaction = null;
-    this.transactionFileRemovals = [];
     this.loadedReferences = new Map();
     this.pendingMessages = new Map();
     this.loadedDuplicateIds = [];
     this.liveCounterRecords = [];
-    this.checkpointSyncs = 0;
   }
 
   private fail(error: Error): void {
@@ -433,8 +486,13 @@ export class JournalStorageManager implements StorageManager {
       this.appendMessageAdd(message.messageId, StorageRecordType.ADD_MESSAGE, encoding, false);
       return;
     }
-    this.largeMessages.write(message.messageId, encoding);
-    this.largeMessageIds.add(message.messageId);
+    const messageId = message.messageId;
+    this.largeMessages.write(messageId, encoding);
+    this.largeMessageIds.add(messageId);
+    this.changed(() => {
+      this.largeMessageIds.delete(messageId);
+      this.largeMessages.remove(messageId);
+    });
     const header = encodeLargeMessageHeader(largeMessageHeaderOf(encoding));
     this.appendMessageAdd(message.messageId, StorageRecordType.ADD_LARGE_MESSAGE, header, false);
   }
@@ -447,21 +505,56 @@ export class JournalStorageManager implements StorageManager {
   private fitsInline(length: number): boolean {
     const cost = length + RECORD_OVERHEAD;
     if (length >= this.options.largeMessageThreshold || cost > this.options.maxRecordBytes) return false;
-    return this.transaction === null || this.transactionBytes + cost <= this.options.maxRecordBytes / 2;
+    return this.transaction === null || this.transaction.bytes + cost <= this.options.maxRecordBytes / 2;
   }
 
   /** One queue let go of a message; the last one deletes it (not synced, as HornetQ). */
   private release(messageId: number): void {
     const count = (this.referenceCounts.get(messageId) ?? 1) - 1;
-    if (count > 0) {
-      this.referenceCounts.set(messageId, count);
-      return;
-    }
-    this.referenceCounts.delete(messageId);
+    this.setReferenceCount(messageId, count);
+    if (count > 0) return;
     this.appendMessageDelete(messageId);
     if (!this.largeMessageIds.delete(messageId)) return;
-    if (this.transaction !== null) this.transactionFileRemovals.push(messageId);
-    else this.removeFileOnceDeleted(messageId);
+    this.changed(() => this.largeMessageIds.add(messageId));
+    this.afterCommit(() => this.removeFileOnceDeleted(messageId));
+  }
+
+  /**
+   * Within a transaction, how to take back a change to the bookkeeping just made, should the
+   * commit not be written; outside one, a change is final.
+   */
+  private changed(undo: () => void): void {
+    this.transaction?.onUndo(undo);
+  }
+
+  /** Runs `step` now, or within a transaction once its commit is written. */
+  private afterCommit(step: () => void): void {
+    if (this.transaction === null) step();
+    else this.transaction.onCommit(step);
+  }
+
+  private addReference(queueId: number, messageId: number): void {
+    const messageIds = this.queueMessages.get(queueId);
+    messageIds?.add(messageId);
+    this.changed(() => messageIds?.delete(messageId));
+  }
+
+  private removeReference(queueId: number, messageId: number): boolean {
+    const messageIds = this.queueMessages.get(queueId);
+    if (messageIds?.delete(messageId) !== true) return false;
+    this.changed(() => messageIds.add(messageId));
+    return true;
+  }
+
+  /** 0 forgets the message. */
+  private setReferenceCount(messageId: number, count: number): void {
+    const previous = this.referenceCounts.get(messageId);
+    if (count > 0) this.referenceCounts.set(messageId, count);
+    else this.referenceCounts.delete(messageId);
+    this.changed(() => {
+      if (previous === undefined) this.referenceCounts.delete(messageId);
+      else this.referenceCounts.set(messageId, previous);
+    });
   }
 
   /**
@@ -475,23 +568,18 @@ export class JournalStorageManager implements StorageManager {
   }
 
   private appendMessageAdd(id: number, userType: number, body: Buffer, sync: boolean): void {
-    if (this.transaction !== null) this.collect({ kind: 'add', id, userType, body }, body.length);
+    if (this.transaction !== null) this.transaction.add({ kind: 'add', id, userType, body });
     else this.messages.appendAdd(id, userType, body, sync);
   }
 
   private appendMessageUpdate(id: number, userType: number, body: Buffer, sync: boolean): void {
-    if (this.transaction !== null) this.collect({ kind: 'update', id, userType, body }, body.length);
+    if (this.transaction !== null) this.transaction.add({ kind: 'update', id, userType, body });
     else this.messages.appendUpdate(id, userType, body, sync);
   }
 
   private appendMessageDelete(id: number): void {
-    if (this.transaction !== null) this.collect({ kind: 'delete', id }, 0);
+    if (this.transaction !== null) this.transaction.add({ kind: 'delete', id });
     else this.messages.appendDelete(id, false);
-  }
-
-  private collect(record: JournalTransactionRecord, bodyLength: number): void {
-    this.transaction?.push(record);
-    this.transactionBytes += bodyLength + RECORD_OVERHEAD;
   }
 
   /**
@@ -511,21 +599,18 @@ export class JournalStorageManager implements StorageManager {
         this.largeMessageIds.add(messageId);
         continue;
       }
-      const problem =
-        encoding === null
-          ? `its file ${this.largeMessages.pathOf(messageId)} is missing`
-          : `its file ${this.largeMessages.pathOf(messageId)} holds ${encoding.length} bytes, not ${header.length}`;
+      const problem = largeFileProblem(this.largeMessages.pathOf(messageId), header, encoding);
       this.options.logger.warn({ messageId }, `large message ${messageId} dropped: ${problem}`);
       dropped.push(`large message ${messageId} dropped (never confirmed): ${problem}`);
       this.messages.appendDelete(messageId, false);
-      fileIds.delete(messageId);
     }
     notes.push(...bounded(dropped, 'large messages dropped'));
     let orphans = 0;
     for (const messageId of fileIds) {
       if (this.largeMessageIds.has(messageId)) continue;
+      // A dropped message's file goes too; only files without any header count as orphans.
       await this.largeMessages.removeNow(messageId);
-      orphans++;
+      if (!load.largeHeaders.has(messageId)) orphans++;
     }
     if (orphans > 0) notes.push(`${orphans} large-message file(s) without a journal record removed`);
     return bytes;
@@ -565,7 +650,7 @@ export class JournalStorageManager implements StorageManager {
         continue;
       }
       this.messages.appendDelete(messageId, false);
-      if (this.largeMessageIds.delete(messageId)) this.largeMessages.remove(messageId);
+      if (this.largeMessageIds.delete(messageId)) this.removeFileOnceDeleted(messageId);
     }
     load.encodings.clear();
   }
@@ -595,10 +680,20 @@ export class JournalStorageManager implements StorageManager {
     const pending = this.pendingMessages.get(messageId);
     if (pending === undefined) return null;
     const message = pending.decoded ?? decodeStoredMessage(messageId, pending.encoding);
+    pending.decoded = message;
+    this.letGoOfLoaded(messageId);
+    return message;
+  }
+
+  /**
+   * One queue will not take a loaded message (it took it, or it went before the broker took it):
+   * once none will, its bytes are let go (what the broker holds of them, it holds itself).
+   */
+  private letGoOfLoaded(messageId: number): void {
+    const pending = this.pendingMessages.get(messageId);
+    if (pending === undefined) return;
     pending.queuesLeft--;
     if (pending.queuesLeft <= 0) this.pendingMessages.delete(messageId);
-    else pending.decoded = message;
-    return message;
   }
 }
 
@@ -613,6 +708,14 @@ function decodeStoredMessage(messageId: number, encoding: Buffer): CoreMessage {
       cause: error,
     });
   }
+}
+
+/** Why a large message's file is not the one its header confirmed. */
+function largeFileProblem(file: string, header: LargeMessageHeader, encoding: Buffer | null): string {
+  if (encoding === null) return `its file ${file} is missing`;
+  if (encoding.length !== header.length)
+    return `its file ${file} holds ${encoding.length} bytes, not ${header.length}`;
+  return `its file ${file} does not match its checksum`;
 }
 
 /** What a journal's load had to repair, one line each. */

@@ -115,7 +115,11 @@ export class LargeMessageStore {
 
   /** Removes a file now (an orphan found at open). */
   async removeNow(messageId: number): Promise<void> {
-    await this.after(messageId, () => this.fileSystem.remove(this.pathOf(messageId)));
+    await this.after(messageId, () => this.fileSystem.remove(this.pathOf(messageId))).catch(
+      (error: unknown) => {
+        if (!isMissing(error)) throw error;
+      },
+    );
   }
 
   /** Waits for every write and removal started so far. */

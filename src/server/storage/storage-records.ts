@@ -1,4 +1,5 @@
 import { BufferReader, BufferWriter } from '../../core/protocol';
+import { crc32c } from './journal/crc32c';
 import type { StoredQueue } from './storage-manager';
 
 /**
@@ -66,36 +67,36 @@ export function decodeIdCounter(body: Buffer): number {
   return highWaterMark;
 }
 
-/**
- * A large message's journal header: what its file must hold to be the one the journal confirmed.
- * A checksum of the bytes joins the length once the journal engine's CRC32C is there (only
- * largeMessageHeaderOf, largeMessageMatches and the two codecs below change then).
- */
+/** A large message's journal header: what its file must hold to be the one the journal confirmed. */
 export interface LargeMessageHeader {
   /** Bytes of the message's encoding in its file. */
   length: number;
+  /** CRC32C of those bytes, as the journal's records have: a torn or flipped file does not match. */
+  crc: number;
 }
 
 export function largeMessageHeaderOf(encoding: Buffer): LargeMessageHeader {
-  return { length: encoding.length };
+  return { length: encoding.length, crc: crc32c(encoding) };
 }
 
-/** Whether a large-message file holds what its header says (a torn or lost write does not). */
+/** Whether a large-message file holds what its header says (a torn, lost or flipped write does not). */
 export function largeMessageMatches(header: LargeMessageHeader, encoding: Buffer): boolean {
-  return encoding.length === header.length;
+  return encoding.length === header.length && crc32c(encoding) === header.crc;
 }
 
 export function encodeLargeMessageHeader(header: LargeMessageHeader): Buffer {
-  const writer = new BufferWriter(8);
+  const writer = new BufferWriter(12);
   writer.writeLong(header.length);
+  // Unsigned 32 bits: written as a long, as an int would turn the top half negative.
+  writer.writeLong(header.crc);
   return writer.toBuffer();
 }
 
 export function decodeLargeMessageHeader(body: Buffer): LargeMessageHeader {
   const reader = readerOf(body);
-  const length = reader.readLong();
+  const header = { length: reader.readLong(), crc: reader.readLong() };
   reader.expectEnd('a large message header record');
-  return { length };
+  return header;
 }
 
 /** ADD_REF and ACKNOWLEDGE_REF bodies. */

@@ -82,7 +82,30 @@ describe('createJournalStorage', () => {
     const entry = journals.get('hornetq-data')?.entries.at(0);
     expect(entry?.kind === 'add' && entry.userType).toBe(StorageRecordType.ADD_LARGE_MESSAGE);
     await storage.close();
-    expect(fileSystem.files.has(path.resolve(`/hq/large/${large.messageId}.msg`))).toBe(true);
+    expect(await fileSystem.exists(`/hq/large/${large.messageId}.msg`)).toBe(true);
+  });
+
+  it('makes new journals at each open (a journal loads once), and its sync requests only grow', async () => {
+    const made: string[] = [];
+    const storage = createJournalStorage({}, new MemoryFileSystem(), silentLogger, {
+      persistIdCache: true,
+      createJournal: (options: JournalOptions) => {
+        made.push(options.filePrefix);
+        return new MemoryJournal(options.filePrefix);
+      },
+    });
+    await storage.open();
+    storage.storeQueue({ name: 'q', address: 'q', filter: null });
+    const afterFirst = storage.syncRequests;
+    expect(afterFirst).toBeGreaterThan(0);
+    await storage.close();
+    expect(storage.syncRequests).toBe(afterFirst);
+    await storage.open();
+    expect(storage.syncRequests).toBe(afterFirst);
+    storage.storeQueue({ name: 'r', address: 'r', filter: null });
+    expect(storage.syncRequests).toBe(afterFirst + 1);
+    await storage.close();
+    expect(made).toEqual(['hornetq-bindings', 'hornetq-data', 'hornetq-bindings', 'hornetq-data']);
   });
 
   it('refuses settings out of range before making anything', () => {

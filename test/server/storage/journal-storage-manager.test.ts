@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import { CoreMessage } from '../../../src/core/protocol/core-message';
 import { PropertyKind } from '../../../src/core/protocol/typed-properties';
 import { silentLogger } from '../../../src/core/remoting/logger';
@@ -8,6 +9,7 @@ import {
 import { LargeMessageStore } from '../../../src/server/storage/large-message-store';
 import type { StorageManager, StoredReference } from '../../../src/server/storage/storage-manager';
 import { StorageRecordType } from '../../../src/server/storage/storage-records';
+import type { JournalFile, JournalFileSystem } from '../../../src/server/storage/journal/journal-file-system';
 import { MemoryFileSystem } from '../../support/memory-file-system';
 import { MemoryJournal, type MemoryJournalEntry } from '../../support/memory-journal';
 
@@ -17,18 +19,105 @@ const ADDRESS = 'jms.queue.orders';
 const LARGE_MESSAGE_THRESHOLD = 1000;
 const MAX_RECORD_BYTES = 4096;
 
+/**
+ * Files in memory whose datasyncs a test may hold, to see that afterSync waits for them; with
+ * helpers to put, read and cut a file as a crash or an operator would.
+ */
+class HeldSyncFileSystem implements JournalFileSystem {
+  private readonly disk = new MemoryFileSystem();
+  holdDatasyncs = false;
+  private held: Array<() => void> = [];
+
+  mkdir(directory: string): Promise<void> {
+    return this.disk.mkdir(directory);
+  }
+
+  list(directory: string): Promise<string[]> {
+    return this.disk.list(directory);
+  }
+
+  exists(filePath: string): Promise<boolean> {
+    return this.disk.exists(filePath);
+  }
+
+  rename(from: string, to: string): Promise<void> {
+    return this.disk.rename(from, to);
+  }
+
+  remove(filePath: string): Promise<void> {
+    return this.disk.remove(filePath);
+  }
+
+  syncDirectory(): Promise<void> {
+    return this.disk.syncDirectory();
+  }
+
+  async open(filePath: string, create: boolean): Promise<JournalFile> {
+    const file = await this.disk.open(filePath, create);
+    return {
+      path: file.path,
+      size: () => file.size(),
+      read: (buffer, offset, length, position) => file.read(buffer, offset, length, position),
+      write: (buffer, offset, length, position) => file.write(buffer, offset, length, position),
+      datasync: async () => {
+        if (this.holdDatasyncs) await new Promise<void>((resolve) => this.held.push(resolve));
+        await file.datasync();
+      },
+      truncate: (size) => file.truncate(size),
+      close: () => file.close(),
+    };
+  }
+
+  get heldDatasyncs(): number {
+    return this.held.length;
+  }
+
+  releaseDatasyncs(): void {
+    for (const release of this.held.splice(0)) release();
+  }
+
+  async sizeOf(filePath: string): Promise<number> {
+    const file = await this.disk.open(filePath, false);
+    const size = await file.size();
+    await file.close();
+    return size;
+  }
+
+  async put(filePath: string, contents: Buffer): Promise<void> {
+    await this.disk.mkdir(path.dirname(filePath));
+    const file = await this.disk.open(filePath, true);
+    await file.truncate(0);
+    await file.write(contents, 0, contents.length, 0);
+    await file.close();
+  }
+
+  async flipBit(filePath: string, offset: number): Promise<void> {
+    const file = await this.disk.open(filePath, false);
+    const byte = Buffer.alloc(1);
+    await file.read(byte, 0, 1, offset);
+    byte[0] = (byte[0] ?? 0) ^ 0x10;
+    await file.write(byte, 0, 1, offset);
+    await file.close();
+  }
+
+  async cut(filePath: string, size: number): Promise<void> {
+    const file = await this.disk.open(filePath, false);
+    await file.truncate(size);
+    await file.close();
+  }
+}
+
 /** Two journals and a file system that outlive the storage managers opened on them (restarts). */
 class Disk {
   readonly bindings = new MemoryJournal('bindings');
   readonly messages = new MemoryJournal('messages', MAX_RECORD_BYTES);
-  readonly fileSystem = new MemoryFileSystem();
+  readonly fileSystem = new HeldSyncFileSystem();
 
   constructor(private readonly options: Partial<JournalStorageOptions> = {}) {}
 
-  storage(): JournalStorageManager {
+  storage(overrides: Partial<JournalStorageOptions> = {}): JournalStorageManager {
     return new JournalStorageManager(
-      this.bindings,
-      this.messages,
+      () => ({ bindings: this.bindings, messages: this.messages }),
       new LargeMessageStore(LARGE_DIRECTORY, this.fileSystem, true, silentLogger),
       {
         syncTransactional: true,
@@ -39,6 +128,7 @@ class Disk {
         location: 'memory journals',
         logger: silentLogger,
         ...this.options,
+        ...overrides,
       },
     );
   }
@@ -107,9 +197,9 @@ function deletes(entries: MemoryJournalEntry[]): number[] {
   return ids;
 }
 
-async function waitFor(condition: () => boolean, what: string): Promise<void> {
+async function waitFor(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
   const deadline = Date.now() + 10_000;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
@@ -228,6 +318,46 @@ describe('JournalStorageManager', () => {
       ]),
     );
     await reopened.close();
+  });
+
+  it('leaves the storage as it was when the journal refuses a commit', async () => {
+    const disk = new Disk();
+    const storage = await disk.opened();
+    storage.storeQueue({ name: 'orders', address: ADDRESS, filter: null });
+    const stored = Array.from({ length: 100 }, (_, i) => message(storage, `m${i}`));
+    for (const m of stored) storage.storeMessage(m, ['orders']);
+    storage.beginTransaction();
+    for (const m of stored) storage.storeAcknowledge('orders', m.messageId);
+    storage.storeDuplicateId(ADDRESS, 'sent in the transaction');
+    const big = message(storage, 'b'.repeat(5000));
+    storage.storeMessage(big, ['orders']);
+    // A hundred acknowledgements and deletes do not fit one 4 KiB journal write.
+    expect(() => storage.commitTransaction()).toThrow(RangeError);
+    await waitFor(
+      async () => !(await disk.fileSystem.exists(disk.largeFile(big.messageId))),
+      'the file to go',
+    );
+
+    // As if the transaction had never begun: the references are there to acknowledge, the id to store.
+    const appended = disk.messages.appendedRecords;
+    storage.storeAcknowledge('orders', stored[0]?.messageId ?? 0);
+    expect(disk.messages.appendedRecords).toBe(appended + 2);
+    storage.storeDuplicateId(ADDRESS, 'sent in the transaction');
+    expect(disk.messages.appendedRecords).toBe(appended + 3);
+    await storage.close();
+    const reopened = await disk.opened();
+    expect(bodies(reopened, 'orders')).toEqual(stored.slice(1).map((m) => m.body.toString()));
+    expect(reopened.loadDuplicateIds()).toEqual([{ address: ADDRESS, ids: ['sent in the transaction'] }]);
+    await reopened.close();
+  });
+
+  it('refuses to delete a queue inside a transaction', async () => {
+    const storage = await new Disk().opened();
+    storage.storeQueue({ name: 'orders', address: ADDRESS, filter: null });
+    storage.beginTransaction();
+    expect(() => storage.deleteQueue('orders')).toThrow('deleteQueue(orders) inside a storage transaction');
+    storage.commitTransaction();
+    await storage.close();
   });
 
   it('refuses nested transactions and a commit outside one', async () => {
@@ -362,20 +492,7 @@ describe('JournalStorageManager', () => {
     storage.storeDuplicateId(ADDRESS, 'kept before');
     await storage.close();
 
-    const off = new JournalStorageManager(
-      persisted.bindings,
-      persisted.messages,
-      new LargeMessageStore(LARGE_DIRECTORY, persisted.fileSystem, true, silentLogger),
-      {
-        syncTransactional: true,
-        syncNonTransactional: true,
-        persistIdCache: false,
-        largeMessageThreshold: LARGE_MESSAGE_THRESHOLD,
-        maxRecordBytes: MAX_RECORD_BYTES,
-        location: 'memory journals',
-        logger: silentLogger,
-      },
-    );
+    const off = persisted.storage({ persistIdCache: false });
     const report = await off.open();
     expect(report.notes).toEqual(['1 stored duplicate id(s) deleted: persist-id-cache is false']);
     expect(off.loadDuplicateIds()).toEqual([]);
@@ -408,6 +525,25 @@ describe('JournalStorageManager', () => {
     expect(reopened.loadQueues().map((queue) => queue.name)).toEqual(['audit']);
     expect(bodies(reopened, 'orders')).toEqual([]);
     expect(bodies(reopened, 'audit')).toEqual(['shared']);
+    await reopened.close();
+  });
+
+  it('hands over what is left when a queue goes or a message is acknowledged before the broker takes it', async () => {
+    const disk = new Disk();
+    const storage = await disk.opened();
+    storage.storeQueue({ name: 'orders', address: ADDRESS, filter: null });
+    storage.storeQueue({ name: 'audit', address: ADDRESS, filter: null });
+    const shared = message(storage, 'shared');
+    const acked = message(storage, 'acked early');
+    storage.storeMessage(shared, ['orders', 'audit']);
+    storage.storeMessage(acked, ['audit']);
+    await storage.close();
+
+    const reopened = await disk.opened();
+    reopened.deleteQueue('orders');
+    reopened.storeAcknowledge('audit', acked.messageId);
+    expect(bodies(reopened, 'audit')).toEqual(['shared']);
+    expect(bodies(reopened, 'orders')).toEqual([]);
     await reopened.close();
   });
 
@@ -513,7 +649,7 @@ describe('JournalStorageManager', () => {
       expect(recordsOfType(disk.messages.entries, StorageRecordType.ADD_LARGE_MESSAGE)).toBe(1);
       expect(recordsOfType(disk.messages.entries, StorageRecordType.ADD_MESSAGE)).toBe(0);
       await storage.close();
-      expect(disk.fileSystem.contentsOf(disk.largeFile(big.messageId)).length).toBe(big.encodedSize());
+      expect(await disk.fileSystem.sizeOf(disk.largeFile(big.messageId))).toBe(big.encodedSize());
 
       const reopened = disk.storage();
       const report = await reopened.open();
@@ -553,18 +689,21 @@ describe('JournalStorageManager', () => {
       expect(await disk.fileSystem.exists(disk.largeFile(big.messageId))).toBe(false);
     });
 
-    it('drops a large message whose file is missing or torn, with a note', async () => {
+    it('drops a large message whose file is missing, torn or flipped, with a note', async () => {
       const disk = new Disk();
       const storage = await disk.opened();
       storage.storeQueue({ name: 'orders', address: ADDRESS, filter: null });
       const missing = message(storage, 'm'.repeat(5000));
       const torn = message(storage, 't'.repeat(5000));
+      const flipped = message(storage, 'f'.repeat(5000));
       const whole = message(storage, 'w'.repeat(5000));
-      for (const m of [missing, torn, whole]) storage.storeMessage(m, ['orders']);
+      for (const m of [missing, torn, flipped, whole]) storage.storeMessage(m, ['orders']);
       await storage.close();
       await disk.fileSystem.remove(disk.largeFile(missing.messageId));
       const tornFile = disk.largeFile(torn.messageId);
-      disk.fileSystem.setContents(tornFile, disk.fileSystem.contentsOf(tornFile).subarray(0, 100));
+      await disk.fileSystem.cut(tornFile, 100);
+      const flippedFile = disk.largeFile(flipped.messageId);
+      await disk.fileSystem.flipBit(flippedFile, 2500);
 
       const reopened = disk.storage();
       const report = await reopened.open();
@@ -572,22 +711,21 @@ describe('JournalStorageManager', () => {
       expect(report.notes).toEqual([
         `large message ${missing.messageId} dropped (never confirmed): its file ${disk.largeFile(missing.messageId)} is missing`,
         `large message ${torn.messageId} dropped (never confirmed): its file ${tornFile} holds 100 bytes, not ${torn.encodedSize()}`,
+        `large message ${flipped.messageId} dropped (never confirmed): its file ${flippedFile} does not match its checksum`,
       ]);
       expect(bodies(reopened, 'orders')).toEqual(['w'.repeat(5000)]);
       await reopened.close();
+      expect(await disk.fileSystem.exists(tornFile)).toBe(false);
       // Dropped for good: the next start finds nothing to drop.
       const again = disk.storage();
-      expect((await again.open()).notes).toEqual([
-        '1 large-message file(s) without a journal record removed',
-      ]);
+      expect((await again.open()).notes).toEqual([]);
       await again.close();
     });
 
     it('removes large-message files the journal has no record of', async () => {
       const disk = new Disk();
-      await disk.fileSystem.mkdir(LARGE_DIRECTORY);
-      disk.fileSystem.setContents(disk.largeFile(77), Buffer.from('orphan of an upload cut short'));
-      disk.fileSystem.setContents(`${LARGE_DIRECTORY}/notes.txt`, Buffer.from('not ours'));
+      await disk.fileSystem.put(disk.largeFile(77), Buffer.from('orphan of an upload cut short'));
+      await disk.fileSystem.put(`${LARGE_DIRECTORY}/notes.txt`, Buffer.from('not ours'));
       const storage = disk.storage();
       const report = await storage.open();
       expect(report.notes).toEqual(['1 large-message file(s) without a journal record removed']);
@@ -619,7 +757,7 @@ describe('JournalStorageManager', () => {
       storage.beginTransaction();
       const big = message(storage, 'q'.repeat(5000));
       storage.storeMessage(big, ['orders']);
-      await waitFor(() => disk.fileSystem.files.has(disk.largeFile(big.messageId)), 'the file');
+      await waitFor(() => disk.fileSystem.exists(disk.largeFile(big.messageId)), 'the file');
       disk.crash();
       const reopened = disk.storage();
       const report = await reopened.open();
