@@ -45,15 +45,36 @@ export class FaultFileSystem implements JournalFileSystem {
   private readonly pending = new Map<string, PendingWrite[]>();
   private generation = 0;
   private trigger: ((operation: FileOperation) => boolean) | null = null;
-  /** Writes and datasyncs on files (not directories) since the last reset. */
-  readonly counts = { writes: 0, datasyncs: 0 };
+  /** Every operation attempted (failed ones too), for tests that count writes and datasyncs. */
+  readonly operations: FileOperation[] = [];
+  private datasyncGate: Promise<void> | null = null;
 
   constructor(readonly inner: JournalFileSystem) {}
 
-  resetCounts(): void {
-    this.counts.writes = 0;
-    this.counts.datasyncs = 0;
+  /** The operations attempted on `path`, in order. */
+  operationsOn(path: string): Array<FileOperation['operation']> {
+    return this.operations
+      .filter((operation) => operation.path === path)
+      .map((operation) => operation.operation);
   }
+
+  /** Holds every datasync (a slow disk) until the returned function is called. */
+  holdDatasyncs(): () => void {
+    let release!: () => void;
+    this.datasyncGate = new Promise((resolve) => (release = resolve));
+    return () => {
+      this.datasyncGate = null;
+      release();
+    };
+  }
+
+  /** @internal */
+  async datasyncAllowed(): Promise<void> {
+    while (this.datasyncGate !== null) await this.datasyncGate;
+  }
+
+  /** Runs `action` just before each operation (a test acting at an exact point of the journal's work). */
+  beforeOperation: ((operation: FileOperation) => void) | null = null;
 
   /** From the first operation matching `predicate`, every operation fails until `crash`. */
   crashWhen(predicate: (operation: FileOperation) => boolean): void {
@@ -141,6 +162,8 @@ export class FaultFileSystem implements JournalFileSystem {
 
   /** @internal Fails the operation when frozen, crashed since the handle was opened, or triggered. */
   check(operation: FileOperation, generation: number): void {
+    this.operations.push(operation);
+    this.beforeOperation?.(operation);
     if (generation !== this.generation)
       throw new Error(`crashed: ${operation.operation} ${operation.path} after a crash`);
     if (this.frozenAt === null && this.trigger?.(operation) === true) this.frozenAt = operation;
@@ -214,15 +237,14 @@ class FaultFile implements JournalFile {
 
   async write(buffer: Buffer, offset: number, length: number, position: number): Promise<void> {
     this.check('write');
-    this.fileSystem.counts.writes++;
     this.fileSystem
       .pendingOf(this.path)
       .push({ position, data: Buffer.from(buffer.subarray(offset, offset + length)) });
   }
 
   async datasync(): Promise<void> {
+    await this.fileSystem.datasyncAllowed();
     this.check('datasync');
-    this.fileSystem.counts.datasyncs++;
     const writes = this.fileSystem.pendingOf(this.path);
     // A crash in the middle of a datasync stops it there: what is still pending is the crash's.
     while (writes.length > 0) {

@@ -88,7 +88,7 @@ class MemoryFile implements JournalFile {
   async read(buffer: Buffer, offset: number, length: number, position: number): Promise<number> {
     this.checkOpen();
     const count = Math.max(0, Math.min(length, this.inode.size - position));
-    this.inode.bytes.copy(buffer, offset, position, position + count);
+    if (count > 0) this.inode.bytes.copy(buffer, offset, position, position + count);
     return count;
   }
 

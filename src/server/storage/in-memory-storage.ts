@@ -75,6 +75,7 @@ export class InMemoryStorage implements StorageManager {
   }
 
   deleteQueue(name: string): void {
+    if (this.inTransaction) throw new Error(`deleteQueue(${name}) inside a storage transaction`);
     this.queues.delete(name);
     this.messages.delete(name);
   }

@@ -84,9 +84,15 @@ export interface StorageManager extends Durability {
   deleteDuplicateId(address: string, id: string): void;
   /**
    * What is stored from here to `commitTransaction` is one transaction: after a crash it is all
-   * there or none of it is. Transactions do not nest.
+   * there or none of it is. Transactions do not nest, and a queue is not deleted inside one
+   * (deleteQueue throws): queues live where no transaction spans.
    */
   beginTransaction(): void;
+  /**
+   * Ends the transaction. Throws when the store refuses it (a journal writes a transaction in one
+   * write, so one too large for it is refused; or the store failed): then nothing of it is stored
+   * and the store is as before beginTransaction.
+   */
   commitTransaction(): void;
   loadQueues(): StoredQueue[];
   /**

@@ -58,6 +58,7 @@ describe('InMemoryStorage', () => {
     storage.beginTransaction();
     expect(() => storage.beginTransaction()).toThrow(/do not nest/);
     storage.storeMessage(durable(storage, 'in tx'), ['orders']);
+    expect(() => storage.deleteQueue('orders')).toThrow('deleteQueue(orders) inside a storage transaction');
     storage.commitTransaction();
     expect([...storage.loadReferences('orders')]).toHaveLength(1);
   });

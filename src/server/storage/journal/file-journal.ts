@@ -7,7 +7,7 @@ import type {
 } from './journal';
 import type { JournalDataFile } from './journal-data-file';
 import { FILE_HEADER_SIZE, FileKind } from './journal-file-header';
-import { JournalCompactor } from './journal-compactor';
+import { JournalMaintenance } from './journal-maintenance';
 import { JournalFiles, type FoundFile } from './journal-files';
 import { recoverCompaction } from './compaction-control';
 import { JournalLoader } from './journal-loader';
@@ -16,7 +16,6 @@ import { checkRecordId, checkUserType, recordLength, RecordType, writeRecord } f
 import { LiveRecords, type RecordLocation } from './live-records';
 import { nextFlush } from './flush-number';
 import { ReadyFiles } from './ready-files';
-import { selectReclaimable } from './select-reclaimable';
 import { validateJournalOptions } from './validate-journal-options';
 
 /** Loading reads through a window this large (plus the largest record): memory stays bounded. */
@@ -41,10 +40,9 @@ export class FileJournal implements Journal {
   private syncs = 0;
   private nextTxId = 1;
   private readonly failureListeners: Array<(error: Error) => void> = [];
-  private maintenance: Promise<void> = Promise.resolve();
-  private maintenanceQueued = false;
-  /** The compaction running, if any: deletes appended meanwhile must reach its copies. */
-  private compactor: JournalCompactor | null = null;
+  /** Reclaim and compaction, in the background; exists once the journal is open. */
+  private maintenance: JournalMaintenance | null = null;
+  private closing: Promise<void> | null = null;
 
   constructor(private readonly options: JournalOptions) {
     validateJournalOptions(options);
@@ -79,7 +77,7 @@ export class FileJournal implements Journal {
       const firstFlush = outcome.lastFlush === null ? 1 : nextFlush(outcome.lastFlush);
       await this.openForAppends(found, lastDataIndex, outcome.resumeAt, outcome.dirtyTail, firstFlush);
       this.state = 'open';
-      this.scheduleMaintenance();
+      this.maintenance!.schedule();
       const report = {
         files: found.length,
         milliseconds: Math.round(performance.now() - started),
@@ -195,13 +193,18 @@ export class FileJournal implements Journal {
 
   /** Flushes and syncs what is pending, lets background work finish, closes every file. After a
    * failure (already reported to onFailure and every afterSync) it only releases the files. */
-  async close(): Promise<void> {
-    if (this.state === 'closed' || this.state === 'closing') return;
-    if (this.state !== 'open') throw new Error(`journal cannot close while ${this.state}`);
+  close(): Promise<void> {
+    if (this.state === 'new') this.state = 'closed';
+    if (this.state === 'loading') return Promise.reject(new Error('journal cannot close while loading'));
+    this.closing ??= this.state === 'closed' ? Promise.resolve() : this.closeFiles();
+    return this.closing;
+  }
+
+  private async closeFiles(): Promise<void> {
     this.state = 'closing';
     try {
       if (this.failure === null) await this.writer!.drain();
-      await this.maintenance;
+      await this.maintenance?.idle;
     } finally {
       for (const file of this.dataFiles.splice(0)) {
         const handle = await file.opened.catch(() => null);
@@ -257,80 +260,32 @@ export class FileJournal implements Journal {
       position,
       firstFlush,
       () => this.rollOver(),
-      () => this.scheduleMaintenance(),
+      () => this.maintenance?.schedule(),
       (error) => this.reportFailure(error),
     );
+    this.maintenance = new JournalMaintenance({
+      options: this.options,
+      files: this.files,
+      live: this.live,
+      ready: this.ready,
+      dataFiles: this.dataFiles,
+      writer: this.writer,
+      chunkSize: LOAD_CHUNK_SIZE,
+      isRunning: () => this.state === 'open' && this.failure === null,
+      fail: (error) => this.fail(error),
+    });
   }
 
   private rollOver(): JournalDataFile {
     const next = this.ready.take();
     this.dataFiles.push(next);
-    this.scheduleMaintenance();
+    this.maintenance?.schedule();
     return next;
-  }
-
-  /** Reclaim (and compaction) run in the background, one pass at a time, never blocking appends. */
-  private scheduleMaintenance(): void {
-    if (this.maintenanceQueued) return;
-    this.maintenanceQueued = true;
-    this.maintenance = this.maintenance
-      .then(async () => {
-        this.maintenanceQueued = false;
-        if (this.failure !== null || this.state !== 'open') return;
-        await this.reclaim();
-        await this.compactIfWorthIt();
-      })
-      .catch((error: Error) => this.fail(error));
-  }
-
-  private async reclaim(): Promise<void> {
-    const writer = this.writer!;
-    const reclaimable = selectReclaimable(this.dataFiles, writer.currentFile);
-    if (reclaimable.length === 0) return;
-    // The deletes that killed these records may still be in a buffer: they must be on disk before
-    // the records go, or a crash would lose the records without their deletes (not a prefix).
-    await writer.drain();
-    for (const file of reclaimable) {
-      this.dataFiles.splice(this.dataFiles.indexOf(file), 1);
-      file.freed = true;
-      for (const other of this.dataFiles) other.deletesInto.delete(file);
-      const reuse = await this.files.retire(file, this.ready.count < this.options.minFiles);
-      if (reuse !== null) this.ready.prepare(reuse);
-    }
-  }
-
-  /**
-   * HornetQ's trigger: more data files than journal-compact-min-files, and live records filling
-   * less than journal-compact-percentage of them.
-   */
-  private async compactIfWorthIt(): Promise<void> {
-    const options = this.options;
-    const files = this.dataFiles.length;
-    if (options.compactMinFiles === 0 || files <= options.compactMinFiles) return;
-    if (this.live.liveBytes >= (options.compactPercentage / 100) * files * options.fileSize) return;
-    const current = this.writer!.currentFile;
-    const sources = this.dataFiles.slice(0, this.dataFiles.indexOf(current));
-    if (sources.length === 0) return;
-    const settings = { ...options, chunkSize: LOAD_CHUNK_SIZE };
-    const compactor = new JournalCompactor(settings, this.files, this.live, sources, current);
-    this.compactor = compactor;
-    try {
-      // The snapshot leaves out records already deleted: those deletes (and the sources' last
-      // flushes) must be on disk before the old files go.
-      await this.writer!.drain();
-      await compactor.run((outputs) => {
-        this.dataFiles.splice(0, sources.length, ...outputs);
-        for (const source of sources) source.freed = true;
-        for (const file of this.dataFiles) for (const source of sources) file.deletesInto.delete(source);
-      });
-    } finally {
-      this.compactor = null;
-    }
   }
 
   private deleted(id: number, deletingFile: JournalDataFile): void {
     const killed = this.live.delete(id, deletingFile);
-    if (this.compactor !== null) this.compactor.noteDelete(killed, deletingFile);
+    this.maintenance!.noteDelete(killed, deletingFile);
   }
 
   private requested(sync: boolean): void {

@@ -275,6 +275,13 @@ export class JournalLoader {
     if (commit.count > 0) this.countRollback(fileName, commit.txId);
   }
 
+  /**
+   * No ROLLBACK record is written for it (HornetQ appends one): records and commit are one write,
+   * so an incomplete transaction is either a torn tail (cut off and zeroed, gone for good) or
+   * damage skipped on purpose, which every later load finds and rolls back the same way.
+   * Compaction copies live records only, so it never carries such records over; and a later
+   * transaction cannot complete it, as its records must directly precede its commit.
+   */
   private rollBackPending(fileName: string): void {
     if (this.pendingTx === null) return;
     this.countRollback(fileName, this.pendingTx.txId);

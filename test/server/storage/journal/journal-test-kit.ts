@@ -125,3 +125,16 @@ export async function scanJournal(
   });
   return records;
 }
+
+/** Files are prepared in the background after load: waits (with a deadline) until none is pending. */
+export async function filesPrepared(fileSystem: JournalFileSystem, atLeast = 2): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const names = await fileSystem.list(DIRECTORY);
+    if (names.length >= atLeast && !names.some((name) => name.endsWith('.tmp'))) return;
+    if (Date.now() > deadline) throw new Error(`journal files still being prepared: ${names.join(', ')}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+export const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
