@@ -1,6 +1,8 @@
 // Our broker in its own process, for the benchmarks: one TCP acceptor on 127.0.0.1 and the
 // benchmark queue (BENCH_QUEUE), plus, for fan-out, BENCH_SUBSCRIBERS queues bound to the topic
 // address BENCH_TOPIC (HornetQ core: a topic is an address with one queue per subscription).
+// Persistence is on, the journal in BENCH_DATA_DIR (lib/persistence.mjs): durable messages are
+// fdatasynced before the broker confirms them; non-durable ones never touch the disk.
 // Prints {"port":N} once listening; stops on SIGTERM.
 // Commands on stdin, one JSON line each, answered on stdout:
 //   {"cmd":"heap"}  -> {"heap_used_bytes":N} after a full GC (start node with --expose-gc)
@@ -10,6 +12,7 @@
 import { createInterface } from 'node:readline';
 import { clearInterval, setInterval } from 'node:timers';
 import hornetq from '../dist/index.js';
+import { brokerPersistence } from './lib/persistence.mjs';
 
 const { Broker } = hornetq;
 const queue = process.env.BENCH_QUEUE ?? 'jms.queue.bench';
@@ -19,6 +22,7 @@ const subscribers = Number(process.env.BENCH_SUBSCRIBERS ?? 0);
 const print = (line) => process.stdout.write(`${JSON.stringify(line)}\n`);
 
 const broker = new Broker({
+  ...brokerPersistence(),
   acceptors: [{ name: 'bench', type: 'tcp', host: process.env.HOST ?? '127.0.0.1', port: 0 }],
   queues: [
     { name: queue, address: queue, filter: null, durable: true },

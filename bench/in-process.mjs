@@ -4,7 +4,11 @@
 // against peers (they run as three processes). One JSON line.
 //   npm run build && node bench/in-process.mjs [--messages 200000] [--window -1]
 //   node --cpu-prof --cpu-prof-dir=prof bench/in-process.mjs
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import hornetq from '../dist/index.js';
+import { brokerPersistence } from './lib/persistence.mjs';
 
 const { Broker, ClientSessionFactory, CoreMessage } = hornetq;
 const option = (name, fallback) => {
@@ -15,7 +19,12 @@ const messages = option('messages', 200_000);
 const confirmationWindowSize = option('window', -1);
 const queue = 'jms.queue.bench';
 
+// Persistence on, as in the three-process scenarios (the messages here are non-durable: nothing
+// should touch the journal), in a data directory of its own removed at the end.
+const dataDir = mkdtempSync(join(tmpdir(), 'hornetq-bench-'));
+process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
 const broker = new Broker({
+  ...brokerPersistence({ BENCH_DATA_DIR: dataDir }),
   acceptors: [{ name: 'bench', type: 'tcp', host: '127.0.0.1', port: 0 }],
   queues: [{ name: queue, address: queue, filter: null, durable: true }],
 });

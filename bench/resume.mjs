@@ -2,9 +2,11 @@
 // connections refused; a message is sent during the outage (it waits in the resend buffer); the
 // link is restored at a random moment; we time from the restore to that message's arrival at
 // the consumer, i.e. reconnect + reattach + replay + delivery. 50 cuts; prints one JSON line.
-//   node bench/resume.mjs [--cuts 50] [--retry-interval 100]   (run.mjs runs it as scenario 'resume')
+//   BENCH_DATA_DIR=DIR node bench/resume.mjs [--cuts 50] [--retry-interval 100]   (run.mjs runs it as
+//   scenario 'resume', with a data directory of its own)
 import hornetq from '../dist/index.js';
 import { startLinkProxy } from './link-proxy.mjs';
+import { brokerPersistence } from './lib/persistence.mjs';
 import { nowNs, round } from './payload.mjs';
 
 const { Broker, ClientSessionFactory, CoreMessage } = hornetq;
@@ -22,6 +24,7 @@ const retryInterval = args['retry-interval'] ?? 100;
 const queue = 'jms.queue.resume';
 
 const broker = new Broker({
+  ...brokerPersistence(),
   acceptors: [{ name: 'bench', type: 'tcp', host: '127.0.0.1', port: 0 }],
   queues: [{ name: queue, address: queue, filter: null, durable: true }],
 });

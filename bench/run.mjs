@@ -12,6 +12,7 @@ import latency from './scenarios/latency.mjs';
 import npThroughput from './scenarios/np-throughput.mjs';
 import pThroughput from './scenarios/p-throughput.mjs';
 import reattachOverhead from './scenarios/reattach-overhead.mjs';
+import recovery from './scenarios/recovery.mjs';
 import resume from './scenarios/resume.mjs';
 import { USAGE, UsageError, parseOptions } from './lib/options.mjs';
 import { summarize } from './lib/summary.mjs';
@@ -26,6 +27,7 @@ const ALL = [
   latency,
   resume,
   connections,
+  recovery,
   heapFlat,
 ];
 

@@ -9,6 +9,7 @@ export const DEFAULT_SCENARIOS = [
   'latency',
   'resume',
   'connections',
+  'recovery',
 ];
 export const OPTIONAL_SCENARIOS = ['heap-flat'];
 
@@ -30,6 +31,7 @@ export const DEFAULTS = {
   outageMs: 500,
   reattachWaitMs: 30_000,
   heapMessages: 1_000_000,
+  recoveryMessages: 1_000_000,
   timeout: 180,
 };
 

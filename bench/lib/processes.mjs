@@ -1,7 +1,10 @@
 // Child processes of the benchmarks: spawned with JSON lines on stdout (results) and stdin
 // (commands), tracked so that none outlives the run, and measured from /proc (CPU, peak RSS).
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
@@ -15,8 +18,11 @@ const extraNodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter((f
 
 /** Every child still running, across groups: killed when this process ends however it ends. */
 const live = new Set();
+/** Every data directory made for a server and not yet removed: removed at exit too. */
+const dataDirs = new Set();
 process.on('exit', () => {
   for (const child of live) child.kill('SIGKILL');
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
 });
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => {
@@ -32,6 +38,21 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 export class ProcessGroup {
   constructor() {
     this.children = [];
+    this.dataDirs = [];
+  }
+
+  /**
+   * Starts a server (broker.mjs, relay.mjs, ...) with a fresh data directory of its own in the
+   * system's temporary folder, as BENCH_DATA_DIR: its journal (or the relay's log) lives there and
+   * is fsynced for real; stopAll() removes it once the server has exited.
+   */
+  startServer(script, env = {}, nodeArgs = []) {
+    const dataDir = mkdtempSync(join(tmpdir(), 'hornetq-bench-'));
+    dataDirs.add(dataDir);
+    this.dataDirs.push(dataDir);
+    const handle = this.start(script, { ...env, BENCH_DATA_DIR: dataDir }, nodeArgs);
+    handle.dataDir = dataDir;
+    return handle;
   }
 
   /** Starts `node [nodeArgs] bench/<script>` with `env` added to ours. */
@@ -49,6 +70,10 @@ export class ProcessGroup {
 
   async stopAll(graceMs = 3000) {
     await Promise.all(this.children.map((handle) => handle.stop(graceMs)));
+    for (const dir of this.dataDirs.splice(0)) {
+      await rm(dir, { recursive: true, force: true });
+      dataDirs.delete(dir);
+    }
   }
 }
 
@@ -122,6 +147,19 @@ export function processCpu(pid) {
     return { cpu_s: (user + system) / CLOCK_TICKS_PER_S, sys_s: system / CLOCK_TICKS_PER_S };
   } catch {
     return { cpu_s: null, sys_s: null };
+  }
+}
+
+/**
+ * Bytes the process has caused to be written to storage so far (/proc/<pid>/io write_bytes,
+ * counted when pages are dirtied; sockets are not in it), or null once it is gone.
+ */
+export function diskWriteBytes(pid) {
+  try {
+    const match = /^write_bytes: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'));
+    return match === null ? null : Number(match[1]);
+  } catch {
+    return null;
   }
 }
 

@@ -6,13 +6,14 @@ import { median } from './stats.mjs';
 /** Lines that are measurements of one configuration, across runs. */
 function groupKey(line) {
   const window = line.scenario === 'reattach-overhead' ? ` window ${line.confirmation_window}` : '';
-  return `${line.peer} ${line.scenario}${line.mode ? ` ${line.mode}` : ''}${window}`;
+  const persistence = line.persistence === 'off' ? ' persistence off' : '';
+  return `${line.peer} ${line.scenario}${line.mode ? ` ${line.mode}` : ''}${window}${persistence}`;
 }
 
 function groups(lines) {
   const byKey = new Map();
   for (const line of lines.filter((l) => typeof l.msgs_per_s === 'number' || l.error !== undefined)) {
-    if (line.scenario === 'resume' || line.scenario === 'connections') continue;
+    if (['resume', 'connections', 'recovery'].includes(line.scenario)) continue;
     const key = groupKey(line);
     if (!byKey.has(key)) byKey.set(key, []);
     byKey.get(key).push(line);
@@ -54,6 +55,7 @@ export function summarize(lines, options) {
   const resume = single('resume');
   const connections = lines.find((l) => l.scenario === 'connections');
   const heap = single('heap-flat');
+  const recovery = single('recovery');
   const json = {
     summary: true,
     runs: options.runs,
@@ -62,6 +64,11 @@ export function summarize(lines, options) {
     baseline_p_msgs_per_s: relayP,
     np_msgs_per_s: rate('ours np-throughput np'),
     np_over_baseline: ratio(rate('ours np-throughput np'), relayNp),
+    np_persistence_off_msgs_per_s: rate('ours np-throughput np persistence off'),
+    np_persistence_cost: overhead(
+      rate('ours np-throughput np'),
+      rate('ours np-throughput np persistence off'),
+    ),
     p_msgs_per_s: rate('ours p-throughput p'),
     p_over_baseline_p: ratio(rate('ours p-throughput p'), relayP),
     p_over_baseline_np: ratio(rate('ours p-throughput p'), relayNp),
@@ -85,6 +92,9 @@ export function summarize(lines, options) {
     all_reattached_ms: connections?.all_reattached_ms ?? null,
     connections_reattached: connections?.reattached ?? null,
     heap_flat_ratio: heap?.heap_ratio ?? null,
+    recovery_messages: recovery?.loaded ?? null,
+    recovery_load_s: recovery?.load_s ?? null,
+    recovery_msgs_per_s: recovery?.load_msgs_per_s ?? null,
     errors: lines.filter((l) => l.error !== undefined).map((l) => `${groupKey(l)}: ${l.error}`),
   };
   return { json, table: table(described, relayNp, relayP, json) };
@@ -109,6 +119,7 @@ function table(described, relayNp, relayP, json) {
     );
   }
   const facts = [
+    ['np cost of persistence (1 − on/off; goal ≤ 0.05)', json.np_persistence_cost],
     ['reattach overhead np (1 − windowed/unwindowed)', json.reattach_overhead_np],
     ['reattach overhead p (1 − windowed/unwindowed)', json.reattach_overhead_p],
     ['latency at msgs/s', json.latency_at_msgs_per_s],
@@ -117,6 +128,10 @@ function table(described, relayNp, relayP, json) {
     ['broker heap per idle connection KiB (target ≤ 100)', json.heap_per_connection_kib],
     ['all connections reattached ms (target ≤ 2000)', json.all_reattached_ms],
     ['heap-flat ratio end / 100k (target 0.9–1.1)', json.heap_flat_ratio],
+    [
+      'recovery: messages loaded / load s / msgs/s',
+      joined(json.recovery_messages, json.recovery_load_s, json.recovery_msgs_per_s),
+    ],
   ];
   if (rows.length > 0) rows.push('');
   rows.push('| measure | value |', '|---|---|');

@@ -3,7 +3,7 @@
 // result line"). Never throws: a failure or a timeout comes back as the line's `error`, with
 // every process it started stopped.
 import { round } from '../payload.mjs';
-import { ProcessGroup, peakRssMb, processCpu, withTimeout } from './processes.mjs';
+import { ProcessGroup, diskWriteBytes, peakRssMb, processCpu, withTimeout } from './processes.mjs';
 
 /**
  * spec: { peer, scenario, server: 'broker.mjs' | 'relay.mjs', target: 'ours' | 'raw', messages,
@@ -40,7 +40,7 @@ export async function measureThroughput(spec) {
 }
 
 async function runProcesses(spec, group) {
-  const broker = group.start(spec.server, spec.brokerEnv ?? {}, spec.brokerNodeArgs ?? []);
+  const broker = group.startServer(spec.server, spec.brokerEnv ?? {}, spec.brokerNodeArgs ?? []);
   const { port } = await broker.waitFor((line) => 'port' in line);
   const env = {
     ...spec.clientEnv,
@@ -53,11 +53,11 @@ async function runProcesses(spec, group) {
   await consumer.waitFor((line) => line.ready);
   const producer = group.start('client.mjs', { ...env, ...spec.producerEnv, ROLE: 'producer' });
   await producer.waitFor((line) => line.ready);
-  const brokerBefore = processCpu(broker.pid);
+  const brokerBefore = { ...processCpu(broker.pid), disk_write_bytes: diskWriteBytes(broker.pid) };
   const sent = await producer.waitFor((line) => line.done);
   consumer.command({ cmd: 'producer-done' });
   const received = await consumer.waitFor((line) => line.done);
-  const brokerAfter = processCpu(broker.pid);
+  const brokerAfter = { ...processCpu(broker.pid), disk_write_bytes: diskWriteBytes(broker.pid) };
   const extra = spec.afterRun === undefined ? {} : await spec.afterRun(broker);
   return resultLine(spec, { sent, received, brokerBefore, brokerAfter, rssMb: peakRssMb(broker.pid), extra });
 }
@@ -86,6 +86,12 @@ function resultLine(spec, { sent, received, brokerBefore, brokerAfter, rssMb, ex
     broker_cpu_s: cpuDelta('cpu_s'),
     broker_sys_s: cpuDelta('sys_s'),
     broker_rss_peak_mb: rssMb,
+    // What the broker (or the relay) wrote to its data directory during the run: its journal for
+    // durable messages, next to nothing for non-durable ones.
+    broker_disk_write_mb:
+      brokerBefore.disk_write_bytes === null || brokerAfter.disk_write_bytes === null
+        ? null
+        : round((brokerAfter.disk_write_bytes - brokerBefore.disk_write_bytes) / 2 ** 20, 1),
     client_cpu_s: round(sent.cpu_s + received.cpu_s, 2),
     ...(sent.resend_buffer_peak_bytes === undefined
       ? {}

@@ -1,8 +1,9 @@
 // baseline: the raw Node TCP relay (relay.mjs) moving the same payloads with raw node:net
 // clients, in the same run as ours, so that every figure of ours is a ratio against it.
-// np: frames relayed as fast as socket backpressure allows. p: the relay confirms each forwarded
-// batch to the producer, which keeps `window` frames unconfirmed, and the consumer acks every
-// frame (no storage: our broker's storage is in memory too).
+// np: frames relayed as fast as socket backpressure allows. p: the relay writes each batch to a
+// log file in its data directory and confirms it to the producer after the group commit's
+// fdatasync (one write + fdatasync per group); the producer keeps `window` frames unconfirmed,
+// and the consumer acks every frame. Our p-throughput's broker fsyncs its journal likewise.
 import { measureThroughput } from '../lib/throughput.mjs';
 
 export default {

@@ -49,7 +49,7 @@ export default {
 };
 
 async function measure(options, group, proxyStarted) {
-  const broker = group.start('broker.mjs', {}, ['--expose-gc']);
+  const broker = group.startServer('broker.mjs', {}, ['--expose-gc']);
   const { port } = await broker.waitFor((l) => 'port' in l);
   const ask = async (cmd, field) => {
     broker.command({ cmd });

@@ -13,7 +13,9 @@ export default {
   async run(options, history) {
     const lines = [];
     let maximum = median(
-      history.filter((l) => l.scenario === 'np-throughput' && l.error === undefined).map((l) => l.msgs_per_s),
+      history
+        .filter((l) => l.scenario === 'np-throughput' && l.persistence !== 'off' && l.error === undefined)
+        .map((l) => l.msgs_per_s),
     );
     if (maximum === null) {
       const probe = await measureThroughput({ ...nonPersistentSpec(options), scenario: 'latency-probe' });

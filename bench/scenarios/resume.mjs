@@ -11,7 +11,7 @@ export default {
     const group = new ProcessGroup();
     const base = { peer: 'ours', scenario: 'resume' };
     try {
-      const child = group.start('resume.mjs', { RESUME_CUTS: String(options.cuts) });
+      const child = group.startServer('resume.mjs', { RESUME_CUTS: String(options.cuts) });
       const line = await withTimeout(
         child.waitFor((l) => l.scenario === 'resume'),
         options.timeout * 1000,
