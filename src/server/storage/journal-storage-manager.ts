@@ -286,13 +286,13 @@ export class JournalStorageManager implements StorageManager {
     this.afterCommit(() => {
       if (this.loadedReferences.get(queueId)?.delete(messageId) === true) this.letGoOfLoaded(messageId);
     });
-    this.appendMessageUpdate(
-      messageId,
-      StorageRecordType.ACKNOWLEDGE_REF,
-      encodeQueueId(queueId),
-      this.options.syncNonTransactional,
-    );
-    this.release(messageId);
+    const sync = this.options.syncNonTransactional;
+    // The last reference's acknowledgement is the message's delete alone, synced as the
+    // acknowledgement would be: one record fewer per message, and a delete says all it would.
+    const last = (this.referenceCounts.get(messageId) ?? 1) <= 1;
+    if (!last)
+      this.appendMessageUpdate(messageId, StorageRecordType.ACKNOWLEDGE_REF, encodeQueueId(queueId), sync);
+    this.release(messageId, sync);
   }
 
   updateDeliveryCount(queueName: string, messageId: number, deliveryCount: number): void {
@@ -508,12 +508,15 @@ export class JournalStorageManager implements StorageManager {
     return this.transaction === null || this.transaction.bytes + cost <= this.options.maxRecordBytes / 2;
   }
 
-  /** One queue let go of a message; the last one deletes it (not synced, as HornetQ). */
-  private release(messageId: number): void {
+  /**
+   * One queue let go of a message; the last one deletes it (synced only where it stands for an
+   * acknowledgement: HornetQ never syncs a delete that follows its own synced acknowledgement).
+   */
+  private release(messageId: number, sync = false): void {
     const count = (this.referenceCounts.get(messageId) ?? 1) - 1;
     this.setReferenceCount(messageId, count);
     if (count > 0) return;
-    this.appendMessageDelete(messageId);
+    this.appendMessageDelete(messageId, sync);
     if (!this.largeMessageIds.delete(messageId)) return;
     this.changed(() => this.largeMessageIds.add(messageId));
     this.afterCommit(() => this.removeFileOnceDeleted(messageId));
@@ -577,9 +580,9 @@ export class JournalStorageManager implements StorageManager {
     else this.messages.appendUpdate(id, userType, body, sync);
   }
 
-  private appendMessageDelete(id: number): void {
+  private appendMessageDelete(id: number, sync = false): void {
     if (this.transaction !== null) this.transaction.add({ kind: 'delete', id });
-    else this.messages.appendDelete(id, false);
+    else this.messages.appendDelete(id, sync);
   }
 
   /**
