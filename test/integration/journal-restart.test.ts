@@ -129,3 +129,34 @@ test('with persistence disabled the broker warns that nothing survives a restart
   await broker.stop();
   expect(await fs.readdir(dataDirectory)).toEqual([]);
 });
+
+test('a commit larger than one journal write (10 000 sends, then 10 000 acknowledgements) is stored whole', async () => {
+  const COUNT = 10_000;
+  const broker = await kit.startBroker(journalConfig());
+  const session = await (
+    await kit.connect(broker)
+  ).createSession({
+    autoCommitSends: false,
+    autoCommitAcks: false,
+  });
+  const producer = session.createProducer(QUEUE);
+  for (let seq = 0; seq < COUNT; seq++) await producer.send(sequenced(seq, { durable: true }));
+  await session.commit();
+  let restarted = await restart(broker);
+  expect(restarted.listQueues().find((q) => q.name === QUEUE)?.messageCount).toBe(COUNT);
+
+  const consumerSession = await (
+    await kit.connect(restarted)
+  ).createSession({
+    autoCommitSends: false,
+    autoCommitAcks: false,
+  });
+  const consumer = await consumerSession.createConsumer(QUEUE);
+  consumerSession.start();
+  const received = await receiveCount(consumer, COUNT);
+  expect(received.map(seqOf)).toEqual(range(COUNT));
+  for (const message of received) await message.acknowledge();
+  await consumerSession.commit();
+  restarted = await restart(restarted);
+  expect(restarted.listQueues().find((q) => q.name === QUEUE)?.messageCount).toBe(0);
+}, 60_000);

@@ -38,15 +38,21 @@ export class MemoryJournal implements Journal {
   private live = new Set<number>();
   /** What the next load reports about the last crash. */
   private lostInCrash = { entries: 0, transactions: 0, at: 0 };
+  private refusal: Error | null = null;
 
   constructor(
     readonly name = 'memory',
-    /** The largest record, or transaction with its commit, taken in one write (as the file journal). */
+    /** The largest record taken (as the file journal; a transaction may hold any number of them). */
     readonly maxRecordBytes = Number.MAX_SAFE_INTEGER,
   ) {}
 
   get syncRequests(): number {
     return this.requests;
+  }
+
+  /** The next append throws `error` and writes nothing (a journal refusing one write). */
+  refuseNext(error: Error): void {
+    this.refusal = error;
   }
 
   /** Records appended so far (a transaction counts its records), for "nothing was appended" checks. */
@@ -188,9 +194,14 @@ export class MemoryJournal implements Journal {
   private append(entry: MemoryJournalEntry): void {
     if (this.failure !== null) throw this.failure;
     if (!this.loaded) throw new Error(`${this.name}: append before load (or after close)`);
-    const size = sizeOf(entry);
+    if (this.refusal !== null) {
+      const refusal = this.refusal;
+      this.refusal = null;
+      throw refusal;
+    }
+    const size = largestRecordOf(entry);
     if (size > this.maxRecordBytes)
-      throw new RangeError(`${this.name}: a write of ${size} bytes exceeds ${this.maxRecordBytes}`);
+      throw new RangeError(`${this.name}: a record of ${size} bytes exceeds ${this.maxRecordBytes}`);
     if (entry.kind === 'transaction') {
       // All or nothing, as the transaction: checked on a copy.
       const live = new Set(this.live);
@@ -218,11 +229,10 @@ export class MemoryJournal implements Journal {
   }
 }
 
-function sizeOf(entry: MemoryJournalEntry): number {
-  const records =
-    entry.kind === 'transaction' ? [...entry.records, { kind: 'delete' as const, id: 0 }] : [entry];
+function largestRecordOf(entry: MemoryJournalEntry): number {
+  const records = entry.kind === 'transaction' ? entry.records : [entry];
   return records.reduce(
-    (sum, record) => sum + FRAME_BYTES + (record.kind === 'delete' ? 0 : record.body.length),
+    (largest, record) => Math.max(largest, FRAME_BYTES + (record.kind === 'delete' ? 0 : record.body.length)),
     0,
   );
 }

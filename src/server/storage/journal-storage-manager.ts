@@ -348,7 +348,7 @@ export class JournalStorageManager implements StorageManager {
     this.requireOpen();
     if (this.transaction !== null)
       throw new Error('storage transactions do not nest: beginTransaction called inside one');
-    this.transaction = new StorageTransaction(RECORD_OVERHEAD);
+    this.transaction = new StorageTransaction();
   }
 
   /**
@@ -499,13 +499,12 @@ export class JournalStorageManager implements StorageManager {
 
   /**
    * Whether a message's encoding goes in its add record: below the large-message threshold, and
-   * small enough for one journal write. A transaction is one write with its commit, so in one
-   * inline messages take at most half of that, leaving the rest to references and acknowledgements.
+   * small enough for one journal write (a transaction of any size spans as many as it needs).
    */
   private fitsInline(length: number): boolean {
-    const cost = length + RECORD_OVERHEAD;
-    if (length >= this.options.largeMessageThreshold || cost > this.options.maxRecordBytes) return false;
-    return this.transaction === null || this.transaction.bytes + cost <= this.options.maxRecordBytes / 2;
+    return (
+      length < this.options.largeMessageThreshold && length + RECORD_OVERHEAD <= this.options.maxRecordBytes
+    );
   }
 
   /**

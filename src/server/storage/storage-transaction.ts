@@ -1,9 +1,9 @@
 import type { JournalTransactionRecord } from './journal/journal';
 
 /**
- * The records of one storage transaction, collected until its commit writes them in one journal
- * write, with what the storage changed in its own bookkeeping meanwhile: undone if that write is
- * refused (a transaction too large for one write, a journal that failed), so that the storage
+ * The records of one storage transaction, collected until its commit writes them to the journal
+ * together, with what the storage changed in its own bookkeeping meanwhile: undone if that write
+ * is refused (a record too large, a journal that failed), so that the storage
  * stays as if the transaction had never begun. Work that only a written commit allows (removing
  * a large message's file) waits for it.
  */
@@ -11,23 +11,9 @@ export class StorageTransaction {
   readonly records: JournalTransactionRecord[] = [];
   private readonly undoSteps: Array<() => void> = [];
   private readonly commitSteps: Array<() => void> = [];
-  private size: number;
-
-  constructor(
-    /** Bytes one record's frame and ids add to its body (the commit record counts one too). */
-    private readonly recordOverhead: number,
-  ) {
-    this.size = recordOverhead;
-  }
-
-  /** What the records and their commit take in the journal, at most. */
-  get bytes(): number {
-    return this.size;
-  }
 
   add(record: JournalTransactionRecord): void {
     this.records.push(record);
-    this.size += this.recordOverhead + (record.kind === 'delete' ? 0 : record.body.length);
   }
 
   /** How to take back a change the transaction made to the storage's bookkeeping. */

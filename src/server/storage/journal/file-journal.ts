@@ -20,7 +20,7 @@ import {
   writeRecord,
   type RecordFields,
 } from './journal-record';
-import { LiveRecords, type RecordLocation } from './live-records';
+import { LiveRecords } from './live-records';
 import { nextFlush } from './flush-number';
 import { ReadyFiles } from './ready-files';
 import { validateJournalOptions } from './validate-journal-options';
@@ -142,49 +142,69 @@ export class FileJournal implements Journal {
     this.requested(sync);
   }
 
+  /**
+   * A transaction goes in consecutive appends of at most one write each (a small one in a single
+   * append), its commit last. Nothing else is appended in between, so at load its records directly
+   * precede its commit. The commit counts the transaction's records in its own file (HornetQ's
+   * rule): those in earlier files were synced by earlier flushes, since flushes are serialized, and
+   * compaction may since have rewritten them as plain records.
+   */
   appendTransaction(records: readonly JournalTransactionRecord[], sync: boolean): void {
     this.checkOpen();
     this.checkTransaction(records);
-    const txId = this.nextTxId++;
+    const writer = this.writer!;
     const lengths = records.map((record) =>
       recordLength(txType(record), record.kind === 'delete' ? 0 : record.body.length),
     );
-    const total = lengths.reduce((sum, length) => sum + length, recordLength(RecordType.COMMIT, 0));
-    const start = this.writer!.append(total, (target, offset, fileId, flush) => {
-      let at = offset;
-      for (const record of records) {
-        const body = record.kind === 'delete' ? null : record.body;
-        const userType = record.kind === 'delete' ? 0 : record.userType;
-        at += writeRecord(target, at, {
-          type: txType(record),
-          fileId,
-          flush,
-          txId,
-          id: record.id,
-          userType,
-          count: 0,
-          body,
-        });
+    const tooLarge = lengths.findIndex((length) => length > writer.maxRecordSize);
+    if (tooLarge >= 0) {
+      throw new RangeError(
+        `journal transaction record of ${lengths[tooLarge]} bytes is larger than the largest allowed, ${writer.maxRecordSize} bytes`,
+      );
+    }
+    const txId = this.nextTxId++;
+    const commitLength = recordLength(RecordType.COMMIT, 0);
+    /** How many of the transaction's records went into each file so far, by record file id. */
+    const perFile = new Map<number, number>();
+    let index = 0;
+    for (;;) {
+      let end = index;
+      let total = 0;
+      while (end < records.length && total + lengths[end]! <= writer.maxRecordSize) total += lengths[end++]!;
+      const withCommit = end === records.length && total + commitLength <= writer.maxRecordSize;
+      const first = index;
+      const location = writer.append(
+        total + (withCommit ? commitLength : 0),
+        (target, offset, fileId, flush) => {
+          let at = offset;
+          for (let i = first; i < end; i++)
+            at += writeTransactionRecord(target, at, records[i]!, txId, fileId, flush);
+          perFile.set(fileId, (perFile.get(fileId) ?? 0) + end - first);
+          if (!withCommit) return;
+          const count = perFile.get(fileId) ?? 0;
+          const commit = {
+            type: RecordType.COMMIT,
+            fileId,
+            flush,
+            txId,
+            id: 0,
+            userType: 0,
+            count,
+            body: null,
+          };
+          writeRecord(target, at, commit);
+        },
+      );
+      let offset = location.offset;
+      for (let i = first; i < end; i++) {
+        const record = records[i]!;
+        if (record.kind === 'delete') this.deleted(record.id, location.file);
+        else this.live.record(record.id, { file: location.file, offset, length: lengths[i]! });
+        offset += lengths[i]!;
       }
-      const commit = {
-        type: RecordType.COMMIT,
-        fileId,
-        flush,
-        txId,
-        id: 0,
-        userType: 0,
-        count: records.length,
-        body: null,
-      };
-      writeRecord(target, at, commit);
-    });
-    let offset = start.offset;
-    records.forEach((record, index) => {
-      const location: RecordLocation = { file: start.file, offset, length: lengths[index]! };
-      if (record.kind === 'delete') this.deleted(record.id, start.file);
-      else this.live.record(record.id, location);
-      offset += location.length;
-    });
+      index = end;
+      if (withCommit) break;
+    }
     this.requested(sync);
   }
 
@@ -370,4 +390,26 @@ function stamped(fields: RecordFields): RecordWriter {
     fields.flush = flush;
     writeRecord(target, offset, fields);
   };
+}
+
+function writeTransactionRecord(
+  target: Buffer,
+  offset: number,
+  record: JournalTransactionRecord,
+  txId: number,
+  fileId: number,
+  flush: number,
+): number {
+  const body = record.kind === 'delete' ? null : record.body;
+  const userType = record.kind === 'delete' ? 0 : record.userType;
+  return writeRecord(target, offset, {
+    type: txType(record),
+    fileId,
+    flush,
+    txId,
+    id: record.id,
+    userType,
+    count: 0,
+    body,
+  });
 }

@@ -71,10 +71,12 @@ export class JournalLoader {
     for (let index = 0; index <= lastDataIndex; index++) {
       const file = files[index]!;
       const end = await this.scanFile(file, index === lastDataIndex);
-      this.rollBackPending(file.data.name);
       resumeAt = end.position;
       dirtyTail = end.dirty;
     }
+    // A transaction may span files; one still without its commit after the last file never had it.
+    const last = files[lastDataIndex];
+    if (last !== undefined) this.rollBackPending(last.data.name);
     return {
       report: this.report,
       lastFlush: this.previousFlush,
@@ -240,7 +242,7 @@ export class JournalLoader {
   }
 
   private apply(record: DecodedRecord, location: RecordLocation): void {
-    if (record.type === RecordType.COMMIT) return this.commit(record, location.file.name);
+    if (record.type === RecordType.COMMIT) return this.commit(record, location);
     if (
       record.type === RecordType.ADD_TX ||
       record.type === RecordType.UPDATE_TX ||
@@ -248,7 +250,8 @@ export class JournalLoader {
     ) {
       return this.bufferTxRecord(record, location);
     }
-    // A transaction's records and commit are one write: anything else after them means no commit.
+    // A transaction's records and commit are appended with nothing in between: anything else after
+    // them means no commit.
     this.rollBackPending(location.file.name);
     this.deliver(record, location);
   }
@@ -263,10 +266,18 @@ export class JournalLoader {
     this.pendingTx.records.push({ record: copy, location });
   }
 
-  private commit(commit: DecodedRecord, fileName: string): void {
+  /**
+   * The commit counts its transaction's records in its own file; those in earlier files were synced
+   * before it was written (or compaction rewrote them as plain records, already delivered).
+   */
+  private commit(commit: DecodedRecord, location: RecordLocation): void {
     this.maxTxId = Math.max(this.maxTxId, commit.txId);
+    const fileName = location.file.name;
     const pending = this.pendingTx;
-    if (pending !== null && pending.txId === commit.txId && pending.records.length === commit.count) {
+    const inCommitFile = pending?.records.filter(
+      (buffered) => buffered.location.file === location.file,
+    ).length;
+    if (pending !== null && pending.txId === commit.txId && inCommitFile === commit.count) {
       this.pendingTx = null;
       for (const { record, location } of pending.records) this.deliver(record, location);
       return;
@@ -276,8 +287,9 @@ export class JournalLoader {
   }
 
   /**
-   * No ROLLBACK record is written for it (HornetQ appends one): records and commit are one write,
-   * so an incomplete transaction is either a torn tail (cut off and zeroed, gone for good) or
+   * No ROLLBACK record is written for it (HornetQ appends one): records and commit are appended
+   * with nothing in between, so an incomplete transaction is either a torn tail (cut off and
+   * zeroed, gone for good) or
    * damage skipped on purpose, which every later load finds and rolls back the same way.
    * Compaction copies live records only, so it never carries such records over; and a later
    * transaction cannot complete it, as its records must directly precede its commit.

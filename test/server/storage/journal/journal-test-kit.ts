@@ -84,6 +84,8 @@ export interface ScannedRecord {
   id: number;
   txId: number;
   flush: number;
+  /** A commit's count of its transaction's records in its file. */
+  count: number;
 }
 
 /** Every valid record of every journal file, in load order (files by header id), up to each file's first invalid frame. */
@@ -119,6 +121,7 @@ export async function scanJournal(
         id: record.id,
         txId: record.txId,
         flush: record.flush,
+        count: record.count,
       });
       offset += record.length;
     }
