@@ -1,6 +1,8 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Logger } from '../core/remoting';
 import { EmbeddedJMS } from '../jndi';
-import { InMemoryStorage } from '../server/storage/in-memory-storage';
 
 /** The placeholder config/hornetq-configuration.xml reads its port from: `${hornetq.remoting.netty.port:5445}`. */
 const PORT_VARIABLE = 'HORNETQ_REMOTING_NETTY_PORT';
@@ -42,6 +44,9 @@ export interface DemoBroker {
   readonly log: BrokerLog;
   /** Set when the configured port was taken and the broker took a free one instead. */
   readonly fallbackFrom: string | null;
+  /** Where its journal is: a directory of its own, removed by `stop`. */
+  readonly dataDirectory: string;
+  stop(): Promise<void>;
 }
 
 /**
@@ -50,24 +55,43 @@ export interface DemoBroker {
  */
 export async function startDemoBroker(configDir: string): Promise<DemoBroker> {
   const log = new BrokerLog();
-  // The demo shows reattachment, not restarts: it starts empty and leaves no journal behind.
-  const storage = new InMemoryStorage();
-  const first = new EmbeddedJMS({ configDir, logger: log, storage });
-  try {
-    await first.start();
-    return { jms: first, log, fallbackFrom: null };
-  } catch (error) {
-    if (!addressInUse(error)) throw error;
-  }
-  const configured = process.env[PORT_VARIABLE] ?? '5445';
-  const jms = new EmbeddedJMS({
-    configDir,
-    logger: log,
-    storage,
-    env: { ...process.env, [PORT_VARIABLE]: '0' },
+  // A journal of its own, as a user's broker has one (persistent messages are fdatasync'd before
+  // they are confirmed): it starts empty and leaves nothing behind.
+  const dataDirectory = await mkdtemp(path.join(tmpdir(), 'hornetq-demo-'));
+  const started = (jms: EmbeddedJMS, fallbackFrom: string | null): DemoBroker => ({
+    jms,
+    log,
+    fallbackFrom,
+    dataDirectory,
+    stop: async () => {
+      try {
+        await jms.stop();
+      } finally {
+        await rm(dataDirectory, { recursive: true, force: true });
+      }
+    },
   });
-  await jms.start();
-  return { jms, log, fallbackFrom: configured };
+  try {
+    const first = new EmbeddedJMS({ configDir, logger: log, dataDirectory });
+    try {
+      await first.start();
+      return started(first, null);
+    } catch (error) {
+      if (!addressInUse(error)) throw error;
+    }
+    const configured = process.env[PORT_VARIABLE] ?? '5445';
+    const jms = new EmbeddedJMS({
+      configDir,
+      logger: log,
+      dataDirectory,
+      env: { ...process.env, [PORT_VARIABLE]: '0' },
+    });
+    await jms.start();
+    return started(jms, configured);
+  } catch (error) {
+    await rm(dataDirectory, { recursive: true, force: true });
+    throw error;
+  }
 }
 
 function addressInUse(error: unknown): boolean {

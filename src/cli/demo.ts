@@ -49,7 +49,7 @@ async function main(): Promise<boolean> {
   console.log('hornetq-js: transparent session reattachment, shown and checked\n');
   const configDir = defaultConfigDir();
   const broker = await startDemoBroker(configDir);
-  const opened: Array<() => Promise<void>> = [() => broker.jms.stop()];
+  const opened: Array<() => Promise<void>> = [() => broker.stop()];
   let outcome: Outcome;
   try {
     outcome = await demonstrate(broker, configDir, opened, (text) => (progress = text));
@@ -112,6 +112,10 @@ async function demonstrate(
       `broker    started from ${shownDir}/ (hornetq-configuration.xml, hornetq-jms.xml) on port ${port}`,
     );
   }
+
+  console.log(
+    `journal   ${broker.dataDirectory}/data (persistent messages on disk before they are confirmed; removed at exit)`,
+  );
 
   // Looked up by the names hornetq-jms.xml binds, as an application would.
   const configured = broker.jms.lookup<HornetQConnectionFactory>('/ConnectionFactory');
