@@ -1,4 +1,7 @@
 import type { JournalFile, JournalFileSystem } from '../../src/server/storage/journal/journal-file-system';
+import { seededRandom } from './seeded-random';
+
+export { seededRandom };
 
 /**
  * What a crash keeps of the writes made since a file's last datasync: nothing; a random prefix
@@ -18,18 +21,6 @@ export interface FileOperation {
 interface PendingWrite {
   position: number;
   data: Buffer;
-}
-
-/** A small seeded PRNG (mulberry32): crash choices repeat for a seed. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 0x1_0000_0000;
-  };
 }
 
 /**

@@ -1,5 +1,8 @@
 import { EventEmitter } from 'node:events';
 import { connect, createServer, isIPv4, type Server, type Socket } from 'node:net';
+import { seededRandom } from './seeded-random';
+
+export { seededRandom };
 
 /**
  * A TCP proxy for integration tests that breaks the network on demand: RST, FIN, a black hole,
@@ -679,18 +682,6 @@ class RandomCutSchedule implements RandomCuts {
     this.links += this.cutAll();
     this.scheduleNext();
   }
-}
-
-/** mulberry32: tiny, fast and good enough to make fault schedules reproducible from one number. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function resolveOptions(options: FaultProxyOptions): Settings {
