@@ -75,6 +75,7 @@ export class EmbeddedJMS {
   private readonly context: InitialContext;
   private readonly storage: StorageManager | null;
   private broker: Broker | null = null;
+  private readonly failureListeners: Array<(error: Error) => void> = [];
   private deployer: JmsDeployer | null = null;
   private starting = false;
 
@@ -108,6 +109,14 @@ export class EmbeddedJMS {
     this.deployer = null;
     this.broker = null;
     await broker.stop();
+  }
+
+  /**
+   * Called when the broker stopped itself because of `error` (a journal write or sync failed):
+   * HornetQ's critical I/O error. Listeners stay for every later start.
+   */
+  onFailure(listener: (error: Error) => void): void {
+    this.failureListeners.push(listener);
   }
 
   lookup<T = unknown>(name: string): T {
@@ -196,6 +205,9 @@ export class EmbeddedJMS {
         { file: serverConfig, line: null, element: null, message: (error as Error).message },
       ]);
     }
+    broker.onFailure((error) => {
+      for (const listener of this.failureListeners) listener(error);
+    });
     await broker.start();
     const deployer = new JmsDeployer(registryOf(this.context), {
       jmsConfig,

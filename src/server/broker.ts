@@ -78,6 +78,7 @@ export class Broker implements BrokerServices {
   private state: 'stopped' | 'starting' | 'started' | 'stopping' = 'stopped';
   private ttlTimer: NodeJS.Timeout | null = null;
   private expiryReaper: ExpiryReaper | null = null;
+  private readonly failureListeners: Array<(error: Error) => void> = [];
 
   constructor(
     config: Partial<BrokerConfiguration> = {},
@@ -110,9 +111,21 @@ export class Broker implements BrokerServices {
       { err: error },
       `critical I/O error in the message store (${error.message}): the broker stops, since nothing more can be stored`,
     );
-    this.stop().catch((stopError: unknown) =>
-      this.logger.error({ err: stopError }, 'stopping after the storage failure failed as well'),
-    );
+    this.stop()
+      .catch((stopError: unknown) =>
+        this.logger.error({ err: stopError }, 'stopping after the storage failure failed as well'),
+      )
+      .finally(() => {
+        for (const listener of this.failureListeners) listener(error);
+      });
+  }
+
+  /**
+   * Called once the broker has stopped itself because of `error` (a storage failure), so that what
+   * runs it (`hornetq server`, a supervisor) does not go on as if it were serving.
+   */
+  onFailure(listener: (error: Error) => void): void {
+    this.failureListeners.push(listener);
   }
 
   get postOffice(): PostOffice {
@@ -306,7 +319,9 @@ export class Broker implements BrokerServices {
       maxNameLength: this.config.maxNameLength,
       maxDuplicateIdLength: this.config.maxDuplicateIdLength,
       // Page files are part of what persistence-enabled false turns off: PAGE then keeps accepting in memory.
-      pagingDirectory: this.config.persistenceEnabled ? resolvedPersistence(this.config).pagingDirectory : null,
+      pagingDirectory: this.config.persistenceEnabled
+        ? resolvedPersistence(this.config).pagingDirectory
+        : null,
       logger: this.logger,
     });
     office.load();

@@ -151,8 +151,12 @@ test.each([
     const send = tracked(producer.send(sequenced(0, { durable: true })));
     await waitFor(() => storage.pendingSyncs === 1, 'the broker to store the message');
 
+    const stoppedBecause: Error[] = [];
+    rig.broker.onFailure((error) => stoppedBecause.push(error));
     failure(storage, new Error('EIO: i/o error, fdatasync'));
     await waitFor(() => !rig.broker.started, 'the broker to stop');
+    await waitFor(() => stoppedBecause.length === 1, 'the failure listener');
+    expect(stoppedBecause[0]?.message).toBe('EIO: i/o error, fdatasync');
     expect(logger.find(/critical I\/O error.*EIO: i\/o error, fdatasync/, ['error'])).toHaveLength(1);
     expect(await outcome(send.promise)).toMatchObject({ ok: false });
   },

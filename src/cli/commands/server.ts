@@ -52,6 +52,12 @@ async function runServer(options: ServerOptions): Promise<void> {
     wake();
   };
   for (const signal of SIGNALS) process.on(signal, onSignal);
+  // A broker that stopped itself (its journal failed) must not leave a process that seems to serve.
+  const stoppedItself: { error: Error | null } = { error: null };
+  server.onFailure((error) => {
+    stoppedItself.error = error;
+    wake();
+  });
   try {
     try {
       await server.start();
@@ -63,6 +69,11 @@ async function runServer(options: ServerOptions): Promise<void> {
     }
     logger.info({ configDir }, `HornetQ broker started from ${configDir}; Ctrl-C stops it`);
     await stopSignal;
+    if (stoppedItself.error !== null) {
+      // The broker has stopped; this lets go of the rest (the deployer's file watcher).
+      await server.stop();
+      throw new CliError(`the broker stopped itself: ${stoppedItself.error.message}`);
+    }
     logger.info({ signal: stopRequested }, `${stopRequested ?? 'signal'} received: stopping`);
     await server.stop();
   } finally {
