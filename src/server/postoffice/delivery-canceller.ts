@@ -20,6 +20,8 @@ export class DeliveryCanceller {
     private readonly storage: Pick<StorageManager, 'updateDeliveryCount' | 'updateScheduledDeliveryTime'>,
     private readonly settings: Pick<AddressSettingsRepository, 'getMatch'>,
     private readonly deadLetters: DeadLetterSink,
+    /** Stores `work` all or nothing: a dead-lettered copy and its original's removal go together. */
+    private readonly atomically: (work: () => void) => void = (work) => work(),
   ) {}
 
   /**
@@ -56,8 +58,10 @@ export class DeliveryCanceller {
       this.storage.updateDeliveryCount(queue.name, reference.message.messageId, reference.deliveryCount);
     const settings = this.settings.getMatch(queue.address);
     if (deliveriesExhausted(settings, reference.deliveryCount)) {
-      this.deadLetters.sendToDeadLetter(reference, settings);
-      queue.acknowledge(reference, 'killed');
+      this.atomically(() => {
+        this.deadLetters.sendToDeadLetter(reference, settings);
+        queue.acknowledge(reference, 'killed');
+      });
       return false;
     }
     const delay = redeliveryDelay(settings, reference.deliveryCount);

@@ -101,6 +101,8 @@ export class PostOffice {
   private readonly maxDuplicateIdLength: number;
   private readonly mover: MessageMover;
   private readonly canceller: DeliveryCanceller;
+  /** storeAtomically calls in progress: only the outermost begins and commits. */
+  private atomicDepth = 0;
   private readonly paging: PagingManager;
 
   constructor(
@@ -131,7 +133,9 @@ export class PostOffice {
       },
       logger,
     );
-    this.canceller = new DeliveryCanceller(storage, addressSettings, this.mover);
+    this.canceller = new DeliveryCanceller(storage, addressSettings, this.mover, (work) =>
+      this.storeAtomically(work),
+    );
   }
 
   /** Rebuilds durable queues, their messages and the duplicate-id caches from storage (broker start). */
@@ -360,10 +364,14 @@ export class PostOffice {
    * stored is what it applied in memory, and storage must not hold less than the broker acted on.
    */
   storeAtomically<T>(work: () => T): T {
+    // Reentrant: a commit may expire or dead-letter messages on its way; they join its transaction.
+    if (this.atomicDepth > 0) return work();
+    this.atomicDepth++;
     this.storage.beginTransaction();
     try {
       return work();
     } finally {
+      this.atomicDepth--;
       this.storage.commitTransaction();
     }
   }
@@ -506,6 +514,7 @@ export class PostOffice {
         failed: (error, activity) => this.queueFailed(queue, error, activity),
         unused: (unused) => this.deleteIfOrphaned(unused),
         deliveryCounted: (reference) => this.storeDeliveryCount(reference),
+        atomically: (work) => this.storeAtomically(work),
       },
     );
     this.registry.add(queue);

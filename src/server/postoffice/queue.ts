@@ -50,6 +50,11 @@ export interface QueueHooks {
    * storage keeps it, so that a message delivered before a crash comes back redelivered.
    */
   deliveryCounted?(reference: MessageReference): void;
+  /**
+   * Runs `work` as one storage transaction (PostOffice.storeAtomically): an expired message's copy
+   * to the expiry address and its removal from this queue are stored all or nothing.
+   */
+  atomically?(work: () => void): void;
 }
 
 /** Why a delivered message leaves: consumed, or given up on after too many deliveries. */
@@ -385,8 +390,12 @@ export class Queue {
 
   private expire(reference: MessageReference, now: number): void {
     this.messagesExpired++;
-    this.hooks.expired(reference, now);
-    this.onReferenceRemoved(reference);
+    const move = (): void => {
+      this.hooks.expired(reference, now);
+      this.onReferenceRemoved(reference);
+    };
+    if (this.hooks.atomically === undefined) move();
+    else this.hooks.atomically(move);
   }
 
   /** Scheduled references whose time has come: redeliveries ahead (in time order), new ones behind. */

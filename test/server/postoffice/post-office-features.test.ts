@@ -498,3 +498,52 @@ describe('last-value queues from address settings', () => {
     expect(office.addressSize('prices.stock').size).toBe(newest.memoryEstimate() + REFERENCE_MEMORY_ESTIMATE);
   });
 });
+
+/** Records the storage calls that matter to a move, in order. */
+class RecordingStorage extends InMemoryStorage {
+  readonly calls: string[] = [];
+  override beginTransaction(): void {
+    this.calls.push('begin');
+    super.beginTransaction();
+  }
+  override commitTransaction(): void {
+    this.calls.push('commit');
+    super.commitTransaction();
+  }
+  override storeMessage(message: CoreMessage, queueNames: readonly string[]): void {
+    this.calls.push(`store ${queueNames.join(',')}`);
+    super.storeMessage(message, queueNames);
+  }
+  override storeAcknowledge(queueName: string, messageId: number): void {
+    this.calls.push(`ack ${queueName}`);
+    super.storeAcknowledge(queueName, messageId);
+  }
+}
+
+describe('moves are stored as one transaction', () => {
+  it('a dead-lettered copy and the removal of its original: after a crash both or neither', async () => {
+    const storage = new RecordingStorage();
+    await storage.open();
+    const { office } = setUp({ '#': { maxDeliveryAttempts: 1, deadLetterAddress: 'dlq' } }, {}, storage);
+    const orders = queue(office, 'orders', true);
+    queue(office, 'dlq', true);
+    send(office, message('orders', 'poison', { durable: true }));
+    const ref = await takeOne(orders);
+    storage.calls.length = 0;
+    office.cancel([ref]);
+    expect(storage.calls).toEqual(['begin', 'store dlq', 'ack orders', 'commit']);
+  });
+
+  it('an expired copy and the removal of its original', async () => {
+    const storage = new RecordingStorage();
+    await storage.open();
+    const { office } = setUp({ orders: { expiryAddress: 'expired' } }, {}, storage);
+    queue(office, 'orders', true);
+    queue(office, 'expired', true);
+    send(office, message('orders', 'late', { durable: true, expiration: Date.now() + 1 }));
+    await sleep(5);
+    storage.calls.length = 0;
+    office.expireMessages(Date.now());
+    expect(storage.calls).toEqual(['begin', 'store expired', 'ack orders', 'commit']);
+  });
+});
