@@ -1,10 +1,14 @@
-import { BufferReader, BufferWriter, CoreMessage } from '../../core/protocol';
+import { BufferWriter, type CoreMessage } from '../../core/protocol';
 import type { Logger } from '../../core/remoting';
 import { BindingsJournalLoader } from './bindings-journal-loader';
 import { IdReservation } from './id-reservation';
-import type { Journal, JournalLoadReport } from './journal/journal';
+import type { Journal } from './journal/journal';
+import { LargeMessageFiles } from './large-message-files';
 import type { LargeMessageStore } from './large-message-store';
-import { MessageJournalLoader, type LoadedReference } from './message-journal-loader';
+import { journalNotes } from './load-notes';
+import { LoadedMessages } from './loaded-messages';
+import { MessageJournalLoader } from './message-journal-loader';
+import { MessageReferences } from './message-references';
 import type {
   StorageLoadReport,
   StorageManager,
@@ -17,15 +21,12 @@ import {
   encodeDeliveryCount,
   encodeDuplicateId,
   encodeIdCounter,
-  encodeLargeMessageHeader,
   encodeQueueBinding,
   encodeQueueId,
   encodeScheduledTime,
-  largeMessageHeaderOf,
-  largeMessageMatches,
   StorageRecordType,
-  type LargeMessageHeader,
 } from './storage-records';
+import type { TransactionSteps } from './transaction-steps';
 
 /** HornetQ's min-large-message-size: a message encoded this large keeps its bytes in a file. */
 export const LARGE_MESSAGE_THRESHOLD = 100 * 1024;
@@ -35,15 +36,6 @@ export const LARGE_MESSAGE_THRESHOLD = 100 * 1024;
  * of the batch (2^53 ids last for ~9·10^10 restarts).
  */
 const ID_BATCH_SIZE = 100_000;
-
-/**
- * Bytes a journal record's frame, ids and transaction id add to its body, at most (the engine's
- * are 21 to 42): what a message inline in the journal costs beyond its encoding.
- */
-const RECORD_OVERHEAD = 64;
-
-/** At most this many notes of one kind in the load report; the rest are counted. */
-const MAX_NOTES_PER_KIND = 10;
 
 /** The two journals the storage writes: queues and id checkpoints; messages and what refers to them. */
 export interface StorageJournals {
@@ -73,15 +65,6 @@ export interface JournalStorageOptions {
   logger: Logger;
 }
 
-/** One load-time message: its bytes until every queue that references it has taken it. */
-interface PendingMessage {
-  encoding: Buffer;
-  /** Queues yet to take it (loadReferences). */
-  queuesLeft: number;
-  /** Decoded by the first queue to take it; the others share it, as they did before the restart. */
-  decoded: CoreMessage | null;
-}
-
 /**
  * The broker's durable state on two journals, HornetQ's model (JournalStorageManager; research
  * note §1.4): queues and id checkpoints in the bindings journal; messages, their references,
@@ -89,6 +72,11 @@ interface PendingMessage {
  * bytes of large messages in files beside it. Sync policy: what a client is answered for (a
  * durable send's last reference, an acknowledgement, a commit, a queue) is synced per
  * journal-sync-*; what follows from it (a message's delete, a delivery count) is not.
+ *
+ * A facade over its parts: MessageReferences (which queue references which message),
+ * LoadedMessages (what the load found until the broker takes it) and LargeMessageFiles (messages
+ * whose bytes are in files); this class decides what is written to which journal, and owns the
+ * storage transaction, which the parts reach only through TransactionSteps.
  */
 export class JournalStorageManager implements StorageManager {
   private opened = false;
@@ -98,19 +86,20 @@ export class JournalStorageManager implements StorageManager {
   private checkpointSyncs = 0;
   private readonly queueIds = new Map<string, number>();
   private storedQueues = new Map<number, StoredQueue>();
-  /** Queue id → the ids of the messages it references. */
-  private readonly queueMessages = new Map<number, Set<number>>();
-  /** Message id → how many queues reference it: the message is deleted at 0. */
-  private readonly referenceCounts = new Map<number, number>();
-  private readonly largeMessageIds = new Set<number>();
+  /** The message is deleted when its last reference goes. */
+  private readonly references: MessageReferences;
+  private readonly largeMessageFiles: LargeMessageFiles;
   /** Address → duplicate id → its record id. */
   private readonly duplicateIdRecords = new Map<string, Map<string, number>>();
   /** The open transaction, or null outside one. */
   private transaction: StorageTransaction | null = null;
-  /** What open() found and the broker has not taken yet (loadReferences). */
-  private loadedReferences = new Map<number, Map<number, LoadedReference>>();
-  private pendingMessages = new Map<number, PendingMessage>();
-  private loadedDuplicateIds: StoredDuplicateIds[] = [];
+  /** What open() found and the broker has not taken yet (loadReferences, loadDuplicateIds). */
+  private readonly loaded = new LoadedMessages();
+  /** The open transaction's undo and commit steps, for the parts of the bookkeeping. */
+  private readonly steps: TransactionSteps = {
+    changed: (undo) => this.changed(undo),
+    afterCommit: (step) => this.afterCommit(step),
+  };
   private failure: Error | null = null;
   private readonly failureListeners: Array<(error: Error) => void> = [];
   /** The journals of this opening, or null while closed. */
@@ -127,6 +116,8 @@ export class JournalStorageManager implements StorageManager {
     this.ids = new IdReservation(ID_BATCH_SIZE, (recordId, highWaterMark) =>
       this.checkpointIds(recordId, highWaterMark),
     );
+    this.references = new MessageReferences(this.steps);
+    this.largeMessageFiles = new LargeMessageFiles(largeMessages, () => this.messages, this.steps, options);
     largeMessages.onFailure((error) => this.fail(error));
   }
 
@@ -188,7 +179,7 @@ export class JournalStorageManager implements StorageManager {
     const messageLoad = new MessageJournalLoader(new Set(bindingsLoad.queues.keys()));
     const messagesReport = await this.messages.load(messageLoad);
     const notes = [...journalNotes('bindings', bindingsReport), ...journalNotes('message', messagesReport)];
-    const largeBytes = await this.recoverLargeMessages(messageLoad, notes);
+    const largeBytes = await this.largeMessageFiles.recover(messageLoad, notes);
     this.adoptQueues(bindingsLoad);
     this.adoptMessages(messageLoad);
     this.adoptDuplicateIds(messageLoad, notes);
@@ -198,7 +189,7 @@ export class JournalStorageManager implements StorageManager {
     return {
       location: this.options.location,
       queues: this.storedQueues.size,
-      messages: this.pendingMessages.size,
+      messages: this.loaded.messageCount,
       bytes: bindingsReport.bytes + messagesReport.bytes + largeBytes,
       milliseconds: Date.now() - started,
       notes,
@@ -237,7 +228,7 @@ export class JournalStorageManager implements StorageManager {
     this.bindings.appendAdd(id, StorageRecordType.QUEUE_BINDING, encodeQueueBinding(stored), true);
     this.queueIds.set(queue.name, id);
     this.storedQueues.set(id, stored);
-    this.queueMessages.set(id, new Set());
+    this.references.addQueue(id);
   }
 
   deleteQueue(name: string): void {
@@ -247,16 +238,15 @@ export class JournalStorageManager implements StorageManager {
     const queueId = this.queueIds.get(name);
     if (queueId === undefined) return;
     this.bindings.appendDelete(queueId, true);
-    for (const messageId of this.queueMessages.get(queueId) ?? []) {
+    for (const messageId of this.references.messagesOf(queueId)) {
       // Not synced: the queue's delete is, and at load references of a deleted queue are ignored.
       this.appendMessageUpdate(messageId, StorageRecordType.ACKNOWLEDGE_REF, encodeQueueId(queueId), false);
       this.release(messageId);
     }
     this.queueIds.delete(name);
     this.storedQueues.delete(queueId);
-    this.queueMessages.delete(queueId);
-    for (const messageId of this.loadedReferences.get(queueId)?.keys() ?? []) this.letGoOfLoaded(messageId);
-    this.loadedReferences.delete(queueId);
+    this.references.removeQueue(queueId);
+    this.loaded.forgetQueue(queueId);
   }
 
   storeMessage(message: CoreMessage, queueNames: readonly string[]): void {
@@ -264,7 +254,7 @@ export class JournalStorageManager implements StorageManager {
     const messageId = message.messageId;
     const queues = this.queuesNotReferencing(messageId, queueNames);
     if (queues.length === 0) return;
-    if (!this.referenceCounts.has(messageId)) this.appendMessage(message);
+    if (!this.references.isReferenced(messageId)) this.appendMessage(message);
     queues.forEach((queueId, index) => {
       // The last reference is what a blocking send waits for: HornetQ syncs it alone.
       const last = index === queues.length - 1;
@@ -274,22 +264,20 @@ export class JournalStorageManager implements StorageManager {
         encodeQueueId(queueId),
         last && this.options.syncNonTransactional,
       );
-      this.addReference(queueId, messageId);
+      this.references.add(queueId, messageId);
     });
-    this.setReferenceCount(messageId, (this.referenceCounts.get(messageId) ?? 0) + queues.length);
+    this.references.setCount(messageId, this.references.count(messageId) + queues.length);
   }
 
   storeAcknowledge(queueName: string, messageId: number): void {
     this.requireOpen();
     const queueId = this.queueIds.get(queueName);
-    if (queueId === undefined || !this.removeReference(queueId, messageId)) return;
-    this.afterCommit(() => {
-      if (this.loadedReferences.get(queueId)?.delete(messageId) === true) this.letGoOfLoaded(messageId);
-    });
+    if (queueId === undefined || !this.references.remove(queueId, messageId)) return;
+    this.afterCommit(() => this.loaded.acknowledged(queueId, messageId));
     const sync = this.options.syncNonTransactional;
     // The last reference's acknowledgement is the message's delete alone, synced as the
     // acknowledgement would be: one record fewer per message, and a delete says all it would.
-    const last = (this.referenceCounts.get(messageId) ?? 1) <= 1;
+    const last = this.references.count(messageId) <= 1;
     if (!last)
       this.appendMessageUpdate(messageId, StorageRecordType.ACKNOWLEDGE_REF, encodeQueueId(queueId), sync);
     this.release(messageId, sync);
@@ -380,24 +368,11 @@ export class JournalStorageManager implements StorageManager {
   *loadReferences(queueName: string): Iterable<StoredReference> {
     const queueId = this.queueIds.get(queueName);
     if (queueId === undefined) return;
-    const references = this.loadedReferences.get(queueId);
-    if (references === undefined) return;
-    this.loadedReferences.delete(queueId);
-    for (const [messageId, reference] of references) {
-      const message = this.takeLoadedMessage(messageId);
-      if (message === null) continue;
-      yield {
-        message,
-        deliveryCount: reference.deliveryCount,
-        scheduledDeliveryTime: reference.scheduledDeliveryTime,
-      };
-    }
+    yield* this.loaded.take(queueId);
   }
 
   loadDuplicateIds(): StoredDuplicateIds[] {
-    const loaded = this.loadedDuplicateIds;
-    this.loadedDuplicateIds = [];
-    return loaded;
+    return this.loaded.takeDuplicateIds();
   }
 
   /** Closed: the journals' sync requests count on in retiredSyncRequests. */
@@ -432,14 +407,11 @@ export class JournalStorageManager implements StorageManager {
   private resetState(): void {
     this.queueIds.clear();
     this.storedQueues = new Map();
-    this.queueMessages.clear();
-    this.referenceCounts.clear();
-    this.largeMessageIds.clear();
+    this.references.clear();
+    this.largeMessageFiles.clear();
     this.duplicateIdRecords.clear();
     this.transaction = null;
-    this.loadedReferences = new Map();
-    this.pendingMessages = new Map();
-    this.loadedDuplicateIds = [];
+    this.loaded.clear();
     this.liveCounterRecords = [];
   }
 
@@ -459,22 +431,17 @@ export class JournalStorageManager implements StorageManager {
 
   /** The stored queues among `queueNames` that do not reference the message yet. */
   private queuesNotReferencing(messageId: number, queueNames: readonly string[]): number[] {
-    const queues: number[] = [];
+    const queueIds: number[] = [];
     for (const name of queueNames) {
       const queueId = this.queueIds.get(name);
-      if (
-        queueId !== undefined &&
-        !this.queueMessages.get(queueId)?.has(messageId) &&
-        !queues.includes(queueId)
-      )
-        queues.push(queueId);
+      if (queueId !== undefined) queueIds.push(queueId);
     }
-    return queues;
+    return this.references.queuesNotReferencing(messageId, queueIds);
   }
 
   private referencingQueue(queueName: string, messageId: number): number | null {
     const queueId = this.queueIds.get(queueName);
-    return queueId !== undefined && this.queueMessages.get(queueId)?.has(messageId) === true ? queueId : null;
+    return queueId !== undefined && this.references.references(queueId, messageId) ? queueId : null;
   }
 
   /** The message's add record, not synced: its last reference is. */
@@ -482,29 +449,12 @@ export class JournalStorageManager implements StorageManager {
     const writer = new BufferWriter(message.encodedSize());
     message.encode(writer);
     const encoding = writer.toBuffer();
-    if (this.fitsInline(encoding.length)) {
+    if (this.largeMessageFiles.fitsInline(encoding.length)) {
       this.appendMessageAdd(message.messageId, StorageRecordType.ADD_MESSAGE, encoding, false);
       return;
     }
-    const messageId = message.messageId;
-    this.largeMessages.write(messageId, encoding);
-    this.largeMessageIds.add(messageId);
-    this.changed(() => {
-      this.largeMessageIds.delete(messageId);
-      this.largeMessages.remove(messageId);
-    });
-    const header = encodeLargeMessageHeader(largeMessageHeaderOf(encoding));
+    const header = this.largeMessageFiles.write(message.messageId, encoding);
     this.appendMessageAdd(message.messageId, StorageRecordType.ADD_LARGE_MESSAGE, header, false);
-  }
-
-  /**
-   * Whether a message's encoding goes in its add record: below the large-message threshold, and
-   * small enough for one journal write (a transaction of any size spans as many as it needs).
-   */
-  private fitsInline(length: number): boolean {
-    return (
-      length < this.options.largeMessageThreshold && length + RECORD_OVERHEAD <= this.options.maxRecordBytes
-    );
   }
 
   /**
@@ -512,13 +462,9 @@ export class JournalStorageManager implements StorageManager {
    * acknowledgement: HornetQ never syncs a delete that follows its own synced acknowledgement).
    */
   private release(messageId: number, sync = false): void {
-    const count = (this.referenceCounts.get(messageId) ?? 1) - 1;
-    this.setReferenceCount(messageId, count);
-    if (count > 0) return;
+    if (!this.references.release(messageId)) return;
     this.appendMessageDelete(messageId, sync);
-    if (!this.largeMessageIds.delete(messageId)) return;
-    this.changed(() => this.largeMessageIds.add(messageId));
-    this.afterCommit(() => this.removeFileOnceDeleted(messageId));
+    this.largeMessageFiles.deleted(messageId);
   }
 
   /**
@@ -533,40 +479,6 @@ export class JournalStorageManager implements StorageManager {
   private afterCommit(step: () => void): void {
     if (this.transaction === null) step();
     else this.transaction.onCommit(step);
-  }
-
-  private addReference(queueId: number, messageId: number): void {
-    const messageIds = this.queueMessages.get(queueId);
-    messageIds?.add(messageId);
-    this.changed(() => messageIds?.delete(messageId));
-  }
-
-  private removeReference(queueId: number, messageId: number): boolean {
-    const messageIds = this.queueMessages.get(queueId);
-    if (messageIds?.delete(messageId) !== true) return false;
-    this.changed(() => messageIds.add(messageId));
-    return true;
-  }
-
-  /** 0 forgets the message. */
-  private setReferenceCount(messageId: number, count: number): void {
-    const previous = this.referenceCounts.get(messageId);
-    if (count > 0) this.referenceCounts.set(messageId, count);
-    else this.referenceCounts.delete(messageId);
-    this.changed(() => {
-      if (previous === undefined) this.referenceCounts.delete(messageId);
-      else this.referenceCounts.set(messageId, previous);
-    });
-  }
-
-  /**
-   * A large message's file goes once its delete's journal is on disk, so that a crash never finds
-   * the header of a message whose acknowledgement was lost without its bytes.
-   */
-  private removeFileOnceDeleted(messageId: number): void {
-    this.messages.afterSync((error) => {
-      if (error === null) this.largeMessages.remove(messageId);
-    });
   }
 
   private appendMessageAdd(id: number, userType: number, body: Buffer, sync: boolean): void {
@@ -584,77 +496,23 @@ export class JournalStorageManager implements StorageManager {
     else this.messages.appendDelete(id, sync);
   }
 
-  /**
-   * Reads the files of the large messages the journal holds: a header whose file is missing or
-   * does not match was never confirmed (its file's sync had not finished), so it is dropped; a
-   * file without a header is an orphan and removed. Returns the bytes read.
-   */
-  private async recoverLargeMessages(load: MessageJournalLoader, notes: string[]): Promise<number> {
-    const fileIds = new Set(await this.largeMessages.open());
-    let bytes = 0;
-    const dropped: string[] = [];
-    for (const [messageId, header] of load.largeHeaders) {
-      const encoding = fileIds.has(messageId) ? await this.largeMessages.read(messageId) : null;
-      if (encoding !== null && largeMessageMatches(header, encoding)) {
-        bytes += encoding.length;
-        load.encodings.set(messageId, encoding);
-        this.largeMessageIds.add(messageId);
-        continue;
-      }
-      const problem = largeFileProblem(this.largeMessages.pathOf(messageId), header, encoding);
-      this.options.logger.warn({ messageId }, `large message ${messageId} dropped: ${problem}`);
-      dropped.push(`large message ${messageId} dropped (never confirmed): ${problem}`);
-      this.messages.appendDelete(messageId, false);
-    }
-    notes.push(...bounded(dropped, 'large messages dropped'));
-    let orphans = 0;
-    for (const messageId of fileIds) {
-      if (this.largeMessageIds.has(messageId)) continue;
-      // A dropped message's file goes too; only files without any header count as orphans.
-      await this.largeMessages.removeNow(messageId);
-      if (!load.largeHeaders.has(messageId)) orphans++;
-    }
-    if (orphans > 0) notes.push(`${orphans} large-message file(s) without a journal record removed`);
-    return bytes;
-  }
-
   private adoptQueues(load: BindingsJournalLoader): void {
     for (const [queueId, queue] of load.queues) {
       this.queueIds.set(queue.name, queueId);
       this.storedQueues.set(queueId, queue);
-      this.queueMessages.set(queueId, new Set());
+      this.references.addQueue(queueId);
     }
   }
 
   /**
-   * Takes over what the message journal holds: every reference whose message is there, and every
-   * message that some queue still references; the others are deleted now (HornetQ deletes
-   * messages left without references at load).
+   * Takes over what the message journal holds; the messages left without references are deleted
+   * now (HornetQ deletes them at load).
    */
   private adoptMessages(load: MessageJournalLoader): void {
-    for (const [queueId, references] of load.references) {
-      const messageIds = this.queueMessages.get(queueId);
-      if (messageIds === undefined) continue;
-      for (const messageId of references.keys()) {
-        if (!load.encodings.has(messageId)) {
-          references.delete(messageId);
-          continue;
-        }
-        messageIds.add(messageId);
-        this.referenceCounts.set(messageId, (this.referenceCounts.get(messageId) ?? 0) + 1);
-      }
-      this.loadedReferences.set(queueId, references);
-    }
-    for (const [messageId, encoding] of load.encodings) {
-      const queuesLeft = this.referenceCounts.get(messageId) ?? 0;
-      if (queuesLeft > 0) {
-        this.pendingMessages.set(messageId, { encoding, queuesLeft, decoded: null });
-        continue;
-      }
+    for (const messageId of this.loaded.adopt(load, this.references)) {
       this.messages.appendDelete(messageId, false);
-      if (this.largeMessageIds.delete(messageId)) this.removeFileOnceDeleted(messageId);
+      this.largeMessageFiles.deleted(messageId);
     }
-    load.encodings.clear();
   }
 
   private adoptDuplicateIds(load: MessageJournalLoader, notes: string[]): void {
@@ -675,71 +533,6 @@ export class JournalStorageManager implements StorageManager {
       records.set(id, recordId);
       byAddress.get(address)?.push(id);
     }
-    this.loadedDuplicateIds = [...byAddress].map(([address, ids]) => ({ address, ids }));
+    this.loaded.adoptDuplicateIds([...byAddress].map(([address, ids]) => ({ address, ids })));
   }
-
-  private takeLoadedMessage(messageId: number): CoreMessage | null {
-    const pending = this.pendingMessages.get(messageId);
-    if (pending === undefined) return null;
-    const message = pending.decoded ?? decodeStoredMessage(messageId, pending.encoding);
-    pending.decoded = message;
-    this.letGoOfLoaded(messageId);
-    return message;
-  }
-
-  /**
-   * One queue will not take a loaded message (it took it, or it went before the broker took it):
-   * once none will, its bytes are let go (what the broker holds of them, it holds itself).
-   */
-  private letGoOfLoaded(messageId: number): void {
-    const pending = this.pendingMessages.get(messageId);
-    if (pending === undefined) return;
-    pending.queuesLeft--;
-    if (pending.queuesLeft <= 0) this.pendingMessages.delete(messageId);
-  }
-}
-
-function decodeStoredMessage(messageId: number, encoding: Buffer): CoreMessage {
-  try {
-    // Not detached: the message keeps the bytes read from the journal as its own, no copy.
-    const message = CoreMessage.decode(new BufferReader(encoding, 0, encoding.length));
-    message.messageId = messageId;
-    return message;
-  } catch (error) {
-    throw new Error(`message journal: message ${messageId} cannot be decoded: ${(error as Error).message}`, {
-      cause: error,
-    });
-  }
-}
-
-/** Why a large message's file is not the one its header confirmed. */
-function largeFileProblem(file: string, header: LargeMessageHeader, encoding: Buffer | null): string {
-  if (encoding === null) return `its file ${file} is missing`;
-  if (encoding.length !== header.length)
-    return `its file ${file} holds ${encoding.length} bytes, not ${header.length}`;
-  return `its file ${file} does not match its checksum`;
-}
-
-/** What a journal's load had to repair, one line each. */
-function journalNotes(journal: 'bindings' | 'message', report: JournalLoadReport): string[] {
-  const notes: string[] = [];
-  if (report.truncatedAt !== null)
-    notes.push(
-      `${journal} journal: torn tail cut at ${report.truncatedAt.file}:${report.truncatedAt.offset}`,
-    );
-  const skipped = report.skipped.map(
-    ({ file, offset }) => `${journal} journal: corrupt record skipped at ${file}:${offset}`,
-  );
-  notes.push(...bounded(skipped, `${journal} journal corrupt records skipped`));
-  if (report.rolledBackTransactions > 0)
-    notes.push(
-      `${journal} journal: ${report.rolledBackTransactions} transaction(s) without a commit rolled back`,
-    );
-  return notes;
-}
-
-/** The first notes of a kind, and how many more there were: the report stays short. */
-function bounded(notes: string[], kind: string): string[] {
-  if (notes.length <= MAX_NOTES_PER_KIND) return notes;
-  return [...notes.slice(0, MAX_NOTES_PER_KIND), `... and ${notes.length - MAX_NOTES_PER_KIND} more ${kind}`];
 }
