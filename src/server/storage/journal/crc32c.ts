@@ -26,16 +26,23 @@ function buildTable(): Uint32Array {
   return table;
 }
 
-/** The view of the last buffer checksummed: journal records are checksummed in a few long-lived buffers. */
+/**
+ * The view of the last buffer checksummed: journal records are checksummed in a few long-lived
+ * write buffers, so the view is made once for many records. Only buffers up to this size are kept:
+ * a large message's encoding (up to 100 MiB) must not stay alive until the next checksum.
+ */
+const MAX_KEPT_BYTES = 4 * 1024 * 1024;
 let lastData: Uint8Array | null = null;
 let lastView: DataView | null = null;
 
 function viewOf(data: Uint8Array): DataView {
-  if (lastData !== data || lastView === null) {
-    lastView = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  if (lastData === data && lastView !== null) return lastView;
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  if (data.byteLength <= MAX_KEPT_BYTES) {
     lastData = data;
+    lastView = view;
   }
-  return lastView;
+  return view;
 }
 
 /** The CRC32C of `data[start, end)`, as an unsigned 32-bit integer. */
