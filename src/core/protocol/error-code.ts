@@ -25,7 +25,12 @@ export const ErrorCode = {
   DUPLICATE_ID_REJECTED: 113,
   DUPLICATE_METADATA: 114,
   TRANSACTION_OUTCOME_UNKNOWN: 115,
-  ADDRESS_FULL: 119,
+  ALREADY_REPLICATING: 116,
+  INTERCEPTOR_REJECTED_PACKET: 117,
+  INVALID_TRANSIENT_QUEUE_USE: 118,
+  ADDRESS_FULL: 210,
+  LARGE_MESSAGE_INTERRUPTED: 211,
+  CLUSTER_SECURITY_EXCEPTION: 212,
   /**
    * Ours, raised by the client only (numbered outside HornetQ's and Artemis' ranges): a blocking
    * call got no answer and no failover decided its fate in time, while its command was still held

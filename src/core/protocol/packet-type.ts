@@ -1,11 +1,13 @@
 /**
- * Packet type bytes. The numbers are HornetQ 2.4's where HornetQ has the packet; the few packets
- * of our own (producer registration, forced-delivery answer, queue statistics, a refused delivery)
- * use numbers HornetQ leaves free.
+ * Packet type bytes: HornetQ 2.4's numbers (PacketImpl). The few packets of our own (producer
+ * registration, queue statistics, a refused delivery, an error that answers no request) use
+ * numbers HornetQ 2.4 and Artemis leave free, and travel only between two peers that negotiated
+ * our extension (see ProtocolExtension): a real HornetQ or Artemis peer never receives one.
  */
 export const PacketType = {
   PING: 10,
   DISCONNECT: 11,
+  DISCONNECT_CONSUMER: 12,
   EXCEPTION: 20,
   NULL_RESPONSE: 21,
   PACKETS_CONFIRMED: 22,
@@ -15,6 +17,7 @@ export const PacketType = {
   REATTACH_SESSION_RESP: 33,
   CREATE_QUEUE: 34,
   DELETE_QUEUE: 35,
+  CREATE_SHARED_QUEUE: 36,
   SESS_CREATECONSUMER: 40,
   SESS_ACKNOWLEDGE: 41,
   SESS_EXPIRED: 42,
@@ -40,13 +43,20 @@ export const PacketType = {
   SESS_PRODUCER_CREDITS: 80,
   SESS_INDIVIDUAL_ACKNOWLEDGE: 81,
   SESS_PRODUCER_FAIL_CREDITS: 82,
+  SESS_ADD_METADATA: 104,
+  SESS_ADD_METADATA2: 105,
   SESS_UNIQUE_ADD_METADATA: 106,
+  CLUSTER_TOPOLOGY: 110,
+  SUBSCRIBE_TOPOLOGY: 112,
+  SUBSCRIBE_TOPOLOGY_V2: 113,
+  CLUSTER_TOPOLOGY_V2: 114,
+  // Ours, extension only:
   SESS_CREATEPRODUCER: 107,
   SESS_CLOSEPRODUCER: 108,
-  SESS_FORCED_DELIVERY_EMPTY: 109,
   SESS_QUEUE_STATS: 140,
   SESS_QUEUE_STATS_RESP: 141,
   SESS_DELIVERY_REFUSED: 142,
+  SESS_ASYNC_EXCEPTION: 143,
 } as const;
 
 export type PacketType = (typeof PacketType)[keyof typeof PacketType];

@@ -3,39 +3,83 @@ import type { ErrorCodeName } from './error-code';
 import { PacketType } from './packet-type';
 
 /**
- * Every packet the core speaks, as a discriminated union on `type`. Responses carry
- * `correlationId`: on a session channel it is the command id of the request it answers (both
- * sides count commands, so requests need not carry it); on channel 1 the request carries it.
+ * Every packet the core speaks, as a discriminated union on `type`, with HornetQ 2.4's fields in
+ * HornetQ 2.4's order (see packet-codec.ts for the bytes). No packet carries a correlation id, as
+ * on HornetQ's wire: a response answers the oldest request still waiting on its channel.
  */
 
 export interface Ping {
   type: typeof PacketType.PING;
   connectionTtl: number;
 }
+/** The broker is going away (shutdown); names the node that goes, as HornetQ does, not a reason. */
 export interface Disconnect {
   type: typeof PacketType.DISCONNECT;
-  reason: string | null;
+  nodeId: string | null;
 }
+/** The broker closed one consumer (HornetQ 2.4 sends it to clients of version 124 and up). */
+export interface DisconnectConsumer {
+  type: typeof PacketType.DISCONNECT_CONSUMER;
+  consumerId: number;
+}
+/** Always the answer to the oldest waiting request: HornetQ's clients take it so, whatever it says. */
 export interface ExceptionPacket {
   type: typeof PacketType.EXCEPTION;
-  /** -1 when the exception answers no request (an asynchronous failure). */
-  correlationId: number;
+  code: ErrorCodeName;
+  message: string | null;
+}
+/**
+ * Ours, extension only: a failure that answers no request (a one-way send the broker refused),
+ * which HornetQ only logs. Sent only to a client that negotiated the extension; to any other the
+ * broker does what HornetQ does.
+ */
+export interface AsyncException {
+  type: typeof PacketType.SESS_ASYNC_EXCEPTION;
   code: ErrorCodeName;
   message: string | null;
 }
 export interface NullResponse {
   type: typeof PacketType.NULL_RESPONSE;
-  correlationId: number;
 }
 export interface PacketsConfirmed {
   type: typeof PacketType.PACKETS_CONFIRMED;
   commandId: number;
 }
 
+/**
+ * Our extension, carried as a trailer after the last field of CREATESESSION, CREATESESSION_RESP
+ * and REATTACH_SESSION: HornetQ and Artemis decode exactly their fields and ignore what follows, so
+ * a real peer never notices it, and a peer that does not answer with it is not ours. The trailer
+ * starts with EXTENSION_MAGIC and the extension's version.
+ */
+export const EXTENSION_MAGIC = 0x4e48_5131; // 'NHQ1'
+export const EXTENSION_VERSION = 1;
+
+/** What our client appends to CREATESESSION. */
+export interface ClientSessionExtension {
+  version: number;
+  /**
+   * 16 random bytes the client chose: a later reattach must present them (compared in constant
+   * time), so knowing a session's name is not enough to take it over. Never logged.
+   */
+  reattachSecret: Buffer;
+}
+/** What our broker appends to CREATESESSION_RESP when the request carried the extension. */
+export interface ServerSessionExtension {
+  /** The extension version both ends speak (the lower of the two). */
+  version: number;
+}
+/** What our client appends to REATTACH_SESSION for a session created with the extension. */
+export interface ReattachExtension {
+  reattachSecret: Buffer;
+  /** The credentials the session was created with: a reattach must come from the same user. */
+  username: string | null;
+  password: string | null;
+}
+
 export interface CreateSession {
   type: typeof PacketType.CREATESESSION;
-  correlationId: number;
-  /** A label the client chooses; the broker names the session itself (see the response). */
+  /** Chosen by the client (a UUID), unique on the broker: what a reattach presents. */
   name: string;
   sessionChannelId: number;
   version: number;
@@ -45,36 +89,71 @@ export interface CreateSession {
   xa: boolean;
   autoCommitSends: boolean;
   autoCommitAcks: boolean;
-  preAcknowledge: boolean;
   /** The confirmation window of the session channel; -1 disables resend buffers and reattach. */
   windowSize: number;
+  preAcknowledge: boolean;
   defaultAddress: string | null;
+  extension: ClientSessionExtension | null;
 }
 export interface CreateSessionResponse {
   type: typeof PacketType.CREATESESSION_RESP;
-  correlationId: number;
   serverVersion: number;
-  /** Broker-generated, random: the name a later reattach presents. */
-  sessionName: string;
-  /** Broker-generated secret that a reattach must present with the name. Never logged. */
-  reattachToken: string;
+  /** Present only when both ends are ours. */
+  extension: ServerSessionExtension | null;
 }
 export interface ReattachSession {
   type: typeof PacketType.REATTACH_SESSION;
-  correlationId: number;
-  sessionName: string;
-  reattachToken: string;
-  /** The credentials the session was created with: a reattach must come from the same user. */
-  username: string | null;
-  password: string | null;
+  name: string;
   /** The client's count of session packets it has received and handled. */
   lastConfirmedCommandId: number;
+  extension: ReattachExtension | null;
 }
 export interface ReattachSessionResponse {
   type: typeof PacketType.REATTACH_SESSION_RESP;
-  correlationId: number;
   lastConfirmedCommandId: number;
   reattached: boolean;
+}
+
+/** A parameter value of a TransportConfiguration, with the type HornetQ encodes it as. */
+export type TransportParam =
+  | { type: 'boolean'; value: boolean }
+  | { type: 'int'; value: number }
+  | { type: 'long'; value: number }
+  | { type: 'string'; value: string };
+
+/** How to reach a node (HornetQ's TransportConfiguration): only decoded from a clustered peer. */
+export interface TransportConfiguration {
+  name: string;
+  factoryClassName: string;
+  params: ReadonlyArray<readonly [string, TransportParam]>;
+}
+/** Asks for topology updates on channel 0; every HornetQ 2.4 client sends V2 after its first ping. */
+export interface SubscribeTopology {
+  type: typeof PacketType.SUBSCRIBE_TOPOLOGY;
+  clusterConnection: boolean;
+}
+export interface SubscribeTopologyV2 {
+  type: typeof PacketType.SUBSCRIBE_TOPOLOGY_V2;
+  clusterConnection: boolean;
+  clientVersion: number;
+}
+/**
+ * One node of the topology, or its departure (`exit`). A broker that is not clustered answers a
+ * subscription with one of these: its node id, no connectors, `last` true; the client then keeps
+ * using the connector it has. V1 (110) has no uniqueEventId and no nodeName.
+ */
+export interface ClusterTopologyChange {
+  type: typeof PacketType.CLUSTER_TOPOLOGY | typeof PacketType.CLUSTER_TOPOLOGY_V2;
+  exit: boolean;
+  nodeId: string;
+  /** V2 only (0 in V1): the sender's clock in ms, which orders updates. */
+  uniqueEventId: number;
+  /** The rest is absent when `exit` is true. */
+  live: TransportConfiguration | null;
+  backup: TransportConfiguration | null;
+  last: boolean;
+  /** V2 only, and only if the sender wrote it (it is read when bytes remain). */
+  nodeName: string | null;
 }
 
 export interface CreateQueue {
@@ -89,6 +168,15 @@ export interface CreateQueue {
 export interface DeleteQueue {
   type: typeof PacketType.DELETE_QUEUE;
   queueName: string;
+}
+/** A queue several consumers share (JMS 2.0 shared subscriptions); no error if it exists alike. */
+export interface CreateSharedQueue {
+  type: typeof PacketType.CREATE_SHARED_QUEUE;
+  address: string;
+  queueName: string;
+  filter: string | null;
+  durable: boolean;
+  requiresResponse: boolean;
 }
 
 export interface CreateConsumer {
@@ -126,14 +214,15 @@ export interface Commit {
   type: typeof PacketType.SESS_COMMIT;
 }
 /**
- * Rolls back the transaction, and returns every message delivered and not acknowledged to its
- * queue. The oldest unacknowledged message of each consumer in `seenConsumerIds` was handed to the
- * application (a listener that threw, a recover): it keeps its delivery count, so it comes back
- * marked redelivered; the others were never seen and come back as they were.
+ * Rolls back the transaction (its acknowledgements come back with their delivery counts kept, so
+ * marked redelivered) and returns every message delivered and not acknowledged to its queue with
+ * its delivery count decremented (never seen). With `considerLastMessageAsDelivered`, each
+ * consumer's oldest unacknowledged message counts as seen instead (HornetQ's rule, for a
+ * listener that threw or a recover).
  */
 export interface Rollback {
   type: typeof PacketType.SESS_ROLLBACK;
-  seenConsumerIds: number[];
+  considerLastMessageAsDelivered: boolean;
 }
 export interface QueueQuery {
   type: typeof PacketType.SESS_QUEUEQUERY;
@@ -141,14 +230,14 @@ export interface QueueQuery {
 }
 export interface QueueQueryResponse {
   type: typeof PacketType.SESS_QUEUEQUERY_RESP;
-  correlationId: number;
   exists: boolean;
-  address: string | null;
   durable: boolean;
   temporary: boolean;
-  filter: string | null;
   consumerCount: number;
   messageCount: number;
+  filter: string | null;
+  address: string | null;
+  name: string | null;
 }
 /**
  * Ours, for management: the broker's queues with their counters (HornetQ does this over JMX), a
@@ -182,7 +271,6 @@ export interface QueueStats {
 }
 export interface QueueStatsResponse {
   type: typeof PacketType.SESS_QUEUE_STATS_RESP;
-  correlationId: number;
   queues: QueueStats[];
   /** More queues follow this page: ask again from start + queues.length. */
   more: boolean;
@@ -193,7 +281,6 @@ export interface BindingQuery {
 }
 export interface BindingQueryResponse {
   type: typeof PacketType.SESS_BINDINGQUERY_RESP;
-  correlationId: number;
   exists: boolean;
   queueNames: string[];
 }
@@ -217,19 +304,22 @@ export interface SessionSend {
   requiresResponse: boolean;
 }
 /**
- * The head of a large message: its headers and properties (the body is empty here) and the body's
- * size; the body follows in SESS_SEND_CONTINUATION chunks, so no frame need hold it whole.
+ * The head of a large message: its headers and properties only (HornetQ sends no body and no
+ * size here); the body follows in SESS_SEND_CONTINUATION chunks, so no frame need hold it whole.
  */
 export interface SendLargeMessage {
   type: typeof PacketType.SESS_SEND_LARGE;
   message: CoreMessage;
-  bodySize: number;
 }
-/** One chunk of a large message's body; the last has `continues` false (and may want an answer). */
+/**
+ * One chunk of a large message's body; the last has `continues` false, carries the whole body's
+ * size (-1 in the others, where it is not on the wire) and may want an answer.
+ */
 export interface SendContinuation {
   type: typeof PacketType.SESS_SEND_CONTINUATION;
   chunk: Buffer;
   continues: boolean;
+  messageBodySize: number;
   requiresResponse: boolean;
 }
 /** The head of a large message delivered to a consumer; chunks follow in RECEIVE_CONTINUATION. */
@@ -237,45 +327,64 @@ export interface ReceiveLargeMessage {
   type: typeof PacketType.SESS_RECEIVE_LARGE_MSG;
   consumerId: number;
   deliveryCount: number;
+  largeMessageSize: number;
   message: CoreMessage;
-  bodySize: number;
 }
 export interface ReceiveContinuation {
   type: typeof PacketType.SESS_RECEIVE_CONTINUATION;
-  consumerId: number;
   chunk: Buffer;
   continues: boolean;
+  consumerId: number;
 }
 export interface ConsumerClose {
   type: typeof PacketType.SESS_CONSUMER_CLOSE;
   consumerId: number;
 }
+/** A delivery: the message, then (after it on the wire) its consumer and delivery count. */
 export interface ReceiveMessage {
   type: typeof PacketType.SESS_RECEIVE_MSG;
-  consumerId: number;
-  deliveryCount: number;
   message: CoreMessage;
+  consumerId: number;
+  /** 0 only on the forced-delivery marker message (see FORCED_DELIVERY_SEQUENCE_PROPERTY). */
+  deliveryCount: number;
 }
+/**
+ * Delivers what the queue has for the consumer, then a marker message (deliveryCount 0, the
+ * LONG property FORCED_DELIVERY_SEQUENCE_PROPERTY = `sequence`, no credits charged): the client
+ * then knows nothing more was waiting. How a receive with a timeout or receiveNoWait ends.
+ */
 export interface ForceConsumerDelivery {
   type: typeof PacketType.SESS_FORCE_CONSUMER_DELIVERY;
   consumerId: number;
   sequence: number;
 }
-/** The answer to a forced delivery when the queue had nothing for the consumer. */
-export interface ForcedDeliveryEmpty {
-  type: typeof PacketType.SESS_FORCED_DELIVERY_EMPTY;
-  consumerId: number;
-  sequence: number;
-}
+/** HornetQ's name of the marker message's property (ClientConsumerImpl.FORCED_DELIVERY_MESSAGE). */
+export const FORCED_DELIVERY_SEQUENCE_PROPERTY = '_hornetq.forced.delivery.seq';
 export interface ProducerRequestCredits {
   type: typeof PacketType.SESS_PRODUCER_REQUEST_CREDITS;
-  address: string;
   credits: number;
+  address: string;
 }
 export interface ProducerCredits {
   type: typeof PacketType.SESS_PRODUCER_CREDITS | typeof PacketType.SESS_PRODUCER_FAIL_CREDITS;
-  address: string;
   credits: number;
+  address: string;
+}
+/** Session metadata, never counted and always answered (HornetQ 2.4 clients send V2 instead). */
+export interface AddMetadata {
+  type: typeof PacketType.SESS_ADD_METADATA;
+  key: string;
+  data: string;
+}
+/**
+ * Session metadata; counted and answered only when `requiresConfirmation` is true (a client
+ * re-sends its metadata uncounted after re-creating a session). Artemis needs `jms-session`.
+ */
+export interface AddMetadata2 {
+  type: typeof PacketType.SESS_ADD_METADATA2;
+  key: string;
+  data: string;
+  requiresConfirmation: boolean;
 }
 /**
  * Attaches a key/value to the session on the broker, refused (DUPLICATE_METADATA) while another
@@ -285,6 +394,7 @@ export interface UniqueAddMetadata {
   type: typeof PacketType.SESS_UNIQUE_ADD_METADATA;
   key: string;
   data: string;
+  requiresConfirmation: boolean;
 }
 export interface CreateProducer {
   type: typeof PacketType.SESS_CREATEPRODUCER;
@@ -299,15 +409,21 @@ export interface CloseProducer {
 export type Packet =
   | Ping
   | Disconnect
+  | DisconnectConsumer
   | ExceptionPacket
+  | AsyncException
   | NullResponse
   | PacketsConfirmed
   | CreateSession
   | CreateSessionResponse
   | ReattachSession
   | ReattachSessionResponse
+  | SubscribeTopology
+  | SubscribeTopologyV2
+  | ClusterTopologyChange
   | CreateQueue
   | DeleteQueue
+  | CreateSharedQueue
   | CreateConsumer
   | Acknowledge
   | MessageExpired
@@ -332,14 +448,15 @@ export type Packet =
   | ConsumerClose
   | ReceiveMessage
   | ForceConsumerDelivery
-  | ForcedDeliveryEmpty
   | ProducerRequestCredits
   | ProducerCredits
+  | AddMetadata
+  | AddMetadata2
   | UniqueAddMetadata
   | CreateProducer
   | CloseProducer;
 
-/** A packet that answers a request and settles the caller waiting for it. */
+/** A packet that answers a request and settles the oldest caller waiting on its channel. */
 export type ResponsePacket =
   | ExceptionPacket
   | NullResponse
@@ -350,6 +467,7 @@ export type ResponsePacket =
   | BindingQueryResponse;
 
 const RESPONSE_TYPES: ReadonlySet<number> = new Set([
+  PacketType.EXCEPTION,
   PacketType.NULL_RESPONSE,
   PacketType.CREATESESSION_RESP,
   PacketType.REATTACH_SESSION_RESP,
@@ -358,15 +476,14 @@ const RESPONSE_TYPES: ReadonlySet<number> = new Set([
   PacketType.SESS_BINDINGQUERY_RESP,
 ]);
 
+/** HornetQ's isResponse(): every EXCEPTION is one, so a broker never sends one unasked. */
 export function isResponse(packet: Packet): packet is ResponsePacket {
-  return (
-    RESPONSE_TYPES.has(packet.type) || (packet.type === PacketType.EXCEPTION && packet.correlationId >= 0)
-  );
+  return RESPONSE_TYPES.has(packet.type);
 }
 
 /**
  * Packets that are never counted, cached or confirmed on either side (HornetQ's list): the
- * control packets and the session handshake on channel 1.
+ * control packets, the session handshake on channel 1, and session metadata (always for 104).
  */
 const UNCONFIRMED_TYPES: ReadonlySet<number> = new Set([
   PacketType.PING,
@@ -376,8 +493,16 @@ const UNCONFIRMED_TYPES: ReadonlySet<number> = new Set([
   PacketType.CREATESESSION_RESP,
   PacketType.REATTACH_SESSION,
   PacketType.REATTACH_SESSION_RESP,
+  PacketType.SESS_ADD_METADATA,
 ]);
 
-export function requiresConfirmation(type: number): boolean {
-  return !UNCONFIRMED_TYPES.has(type);
+/**
+ * Whether this packet is numbered in its sender's command stream, held for replay and confirmed
+ * (HornetQ's isRequiresConfirmations): decided per packet, since SESS_ADD_METADATA2 says so itself.
+ */
+export function requiresConfirmation(packet: Packet): boolean {
+  if (packet.type === PacketType.SESS_ADD_METADATA2 || packet.type === PacketType.SESS_UNIQUE_ADD_METADATA) {
+    return packet.requiresConfirmation;
+  }
+  return !UNCONFIRMED_TYPES.has(packet.type);
 }

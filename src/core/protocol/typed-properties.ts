@@ -3,19 +3,22 @@ import type { BufferWriter } from './buffer-writer';
 import { ProtocolError } from './protocol-error';
 import { utf8Length } from './short-strings';
 
-/** The property types of a core message, as JMS needs them to keep a property's declared type. */
+/**
+ * The property types of a core message, as JMS needs them to keep a property's declared type:
+ * HornetQ's type bytes (DataConstants), which are also what a TypedProperties block writes.
+ */
 export const PropertyKind = {
   NULL: 0,
-  BOOLEAN: 1,
-  BYTE: 2,
-  SHORT: 3,
-  INT: 4,
-  LONG: 5,
-  FLOAT: 6,
-  DOUBLE: 7,
-  STRING: 8,
-  BYTES: 9,
-  CHAR: 10,
+  BOOLEAN: 2,
+  BYTE: 3,
+  BYTES: 4,
+  SHORT: 5,
+  INT: 6,
+  LONG: 7,
+  FLOAT: 8,
+  DOUBLE: 9,
+  STRING: 10,
+  CHAR: 11,
 } as const;
 export type PropertyKind = (typeof PropertyKind)[keyof typeof PropertyKind];
 
@@ -27,11 +30,16 @@ export type TypedValue =
         | typeof PropertyKind.BYTE
         | typeof PropertyKind.SHORT
         | typeof PropertyKind.INT
-        | typeof PropertyKind.LONG
         | typeof PropertyKind.FLOAT
         | typeof PropertyKind.DOUBLE;
       readonly value: number;
     }
+  /**
+   * A number within the safe-integer range; a bigint only for a value outside it (a Java peer's
+   * Long.MAX_VALUE), which a number would silently round.
+   */
+  | { readonly kind: typeof PropertyKind.LONG; readonly value: number | bigint }
+  /** CHAR: one UTF-16 unit (a lone surrogate survives), as Java's char. */
   | { readonly kind: typeof PropertyKind.STRING | typeof PropertyKind.CHAR; readonly value: string }
   | { readonly kind: typeof PropertyKind.BYTES; readonly value: Buffer };
 
