@@ -3,6 +3,8 @@ import { MAX_MODIFIED_UTF8_BYTES, modifiedUtf8Length, writeModifiedUtf8 } from '
 import { encodeShortString } from './short-strings';
 
 const TWO_32 = 0x1_0000_0000;
+/** Up to this many UTF-16 units a loop writes a string faster than a call into Buffer's codec. */
+const SHORT_STRING_UNITS = 24;
 
 /**
  * Appends big-endian values to a buffer: its own, or a region of a larger one it was handed (see
@@ -89,6 +91,10 @@ export class BufferWriter {
     const bytes = 2 * value.length;
     this.ensure(4 + bytes);
     this.put32(bytes);
+    if (value.length > SHORT_STRING_UNITS) {
+      this.offset += this.buffer.write(value, this.offset, bytes, 'utf16le');
+      return;
+    }
     const buffer = this.buffer;
     let at = this.offset;
     for (let i = 0; i < value.length; i++) {
@@ -178,10 +184,14 @@ export class BufferWriter {
     this.offset += source.copy(this.buffer, this.offset, start, end);
   }
 
-  /** Bytes given as hex digits (an even number of them), as they are: a UUID's 16 bytes. */
-  writeHex(hex: string): void {
-    this.ensure(hex.length / 2);
-    this.offset += this.buffer.write(hex, this.offset, 'hex');
+  /**
+   * `length` bytes that `write` puts into the buffer at the offset given (a UUID's 16 bytes from
+   * its string): room is made first, and `value` is passed through so that no closure is needed.
+   */
+  writeFixed<T>(length: number, value: T, write: (value: T, buffer: Buffer, at: number) => void): void {
+    this.ensure(length);
+    write(value, this.buffer, this.offset);
+    this.offset += length;
   }
 
   /** Overwrites a long already written (see writeLong). */

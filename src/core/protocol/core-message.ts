@@ -3,7 +3,7 @@ import type { BufferWriter } from './buffer-writer';
 import { ProtocolError } from './protocol-error';
 import { simpleStringBytes } from './short-strings';
 import { TypedProperties } from './typed-properties';
-import { USER_ID_BYTES, userIdFromHex, userIdHex } from './user-id';
+import { USER_ID_BYTES, userIdFromHex, writeUserIdBytes } from './user-id';
 import { WireImage } from './wire-image';
 
 /** Message body types, HornetQ's numbers (Message.DEFAULT_TYPE … STREAM_TYPE). */
@@ -147,7 +147,7 @@ export class CoreMessage {
       writer.writeByte(ABSENT);
     } else {
       writer.writeByte(PRESENT);
-      writer.writeHex(userIdHex(this.userId));
+      writer.writeFixed(USER_ID_BYTES, this.userId, writeUserIdBytes);
     }
     writer.writeByte(this.type);
     writer.writeBoolean(this.durable);
