@@ -126,7 +126,10 @@ function createSessionResponse(serverVersion: number): Packet {
 
 afterEach(async () => {
   jest.useRealTimers();
-  for (const { clientConn, serverConn } of links.splice(0)) {
+  for (const { clientConn, serverConn, client, server } of links.splice(0)) {
+    // Closing the channels ends their call timers (calls still waiting are rejected).
+    client.close();
+    server.close();
     clientConn.close();
     serverConn.close();
   }
