@@ -17,7 +17,9 @@ afterEach(async () => {
   await Promise.all(brokers.splice(0).map((broker) => broker.stop()));
 });
 
-async function brokerAt(options: ScriptedBrokerOptions = {}): Promise<{ broker: ScriptedBroker; port: number }> {
+async function brokerAt(
+  options: ScriptedBrokerOptions = {},
+): Promise<{ broker: ScriptedBroker; port: number }> {
   const broker = new ScriptedBroker(options);
   brokers.push(broker);
   return { broker, port: await broker.start() };
@@ -179,7 +181,12 @@ describe('ClientSession requests in HornetQ 2.4 form', () => {
       { type: PacketType.SESS_ADD_METADATA2, key: 'jms-session', data: '', requiresConfirmation: true },
     ]);
     expect(broker.packets(PacketType.SESS_UNIQUE_ADD_METADATA)).toEqual([
-      { type: PacketType.SESS_UNIQUE_ADD_METADATA, key: 'jms-client-id', data: 'client-1', requiresConfirmation: true },
+      {
+        type: PacketType.SESS_UNIQUE_ADD_METADATA,
+        key: 'jms-client-id',
+        data: 'client-1',
+        requiresConfirmation: true,
+      },
     ]);
   });
 

@@ -29,6 +29,8 @@ export class ScriptedBroker {
   readonly received: ReceivedFrame[] = [];
   /** The bytes before the first frame on each connection. */
   readonly preambles: Buffer[] = [];
+  /** Frames that did not decode. */
+  readonly errors: unknown[] = [];
   private readonly sockets: net.Socket[] = [];
   private server: net.Server | null = null;
 
@@ -78,7 +80,13 @@ export class ScriptedBroker {
         preamble = null;
         data = joined.subarray(7);
       }
-      decoder.feed(data, (frame) => this.handle(socket, decodeFrame(Buffer.from(frame))));
+      try {
+        decoder.feed(data, (frame) => this.handle(socket, decodeFrame(Buffer.from(frame))));
+      } catch (error) {
+        // What the client sent does not decode: the test sees it, and the link goes as a broker's would.
+        this.errors.push(error);
+        socket.destroy();
+      }
     });
   }
 

@@ -32,7 +32,9 @@ class Session {
   sendOneWay(packet: Packet): void {
     if (packet.type === PacketType.SESS_CREATEPRODUCER) this.log.push(`producer ${packet.producerId}`);
     if (packet.type === PacketType.SESS_ADD_METADATA2) {
-      this.log.push(`metadata2 ${packet.key}=${packet.data} confirmed=${String(packet.requiresConfirmation)}`);
+      this.log.push(
+        `metadata2 ${packet.key}=${packet.data} confirmed=${String(packet.requiresConfirmation)}`,
+      );
     }
   }
 
@@ -83,7 +85,10 @@ describe('SessionRestorer', () => {
     restorer.metadataAdded('app', 'x');
     restorer.uniqueMetadataAdded('jms-client-id', 'c1');
     restorer.resendMetadata();
-    expect(session.log).toEqual(['metadata2 jms-session= confirmed=false', 'metadata2 app=x confirmed=false']);
+    expect(session.log).toEqual([
+      'metadata2 jms-session= confirmed=false',
+      'metadata2 app=x confirmed=false',
+    ]);
   });
 
   it('a queue the broker still has is not an error; any other failure ends the restore', async () => {

@@ -177,7 +177,12 @@ describe('Channel command counting', () => {
     expect(client.send(metadata(true))).toBe(1);
     expect(client.send({ type: PacketType.SESS_ADD_METADATA, key: 'k', data: 'v' })).toBe(-1);
     expect(
-      client.send({ type: PacketType.SESS_UNIQUE_ADD_METADATA, key: 'jms-client-id', data: 'c', requiresConfirmation: true }),
+      client.send({
+        type: PacketType.SESS_UNIQUE_ADD_METADATA,
+        key: 'jms-client-id',
+        data: 'c',
+        requiresConfirmation: true,
+      }),
     ).toBe(2);
     await until(() => serverReceived.length === 5);
     expect(serverReceived.map((r) => r.commandId)).toEqual([-1, 0, 1, -1, 2]);
