@@ -620,7 +620,7 @@ describe('Channel resend-buffer capacity', () => {
     const { client } = link({ confirmationWindowSize: 1000, callTimeoutMs: 1000 });
     const frame: Packet = {
       type: PacketType.SESS_PRODUCER_REQUEST_CREDITS,
-      address: 'a'.repeat(900),
+      address: 'a'.repeat(450), // a SimpleString: 2 bytes a character
       credits: 1,
     };
     client.send(frame);
@@ -633,7 +633,7 @@ describe('Channel resend-buffer capacity', () => {
     const { client } = link({ confirmationWindowSize: 100_000, callTimeoutMs: 1000 });
     const big: Packet = {
       type: PacketType.SESS_PRODUCER_REQUEST_CREDITS,
-      address: 'a'.repeat(99_000),
+      address: 'a'.repeat(49_000), // ~98 kB as a SimpleString (UTF-16)
       credits: 1,
     };
     // Two frames of ~99 kB stay under 2 × 100 kB; a third goes over.
