@@ -1,5 +1,6 @@
 import { ClientSessionFactory, CLIENT_VERSION } from '../../../src/core/client/client-session-factory';
 import type { ClientOptions } from '../../../src/core/client/client-options';
+import { FailoverEventType } from '../../../src/core/client/failover-events';
 import { CoreMessage } from '../../../src/core/protocol/core-message';
 import { HornetQException } from '../../../src/core/protocol/hornetq-exception';
 import { encodePacket } from '../../../src/core/protocol/packet-codec';
@@ -274,5 +275,56 @@ describe('ClientConsumer against HornetQ 2.4 deliveries', () => {
     expect(other.closed).toBe(false);
     // Closed by the broker already: the client does not ask it to close it again.
     expect(broker.packets(PacketType.SESS_CONSUMER_CLOSE)).toEqual([]);
+  });
+});
+
+describe('ClientSession failover against a broker that lost the session', () => {
+  async function recreated(extended: boolean): Promise<ScriptedBroker> {
+    const { broker, port } = await brokerAt({ extended });
+    const factory = await connect(port, {
+      confirmationWindowSize: 1024,
+      reconnectAttempts: 3,
+      retryInterval: 50,
+      maxRetryInterval: 50,
+    });
+    const session = await factory.createSession({ username: 'app', password: 'secret' });
+    await session.addMetadata('jms-session', '');
+    const completed = new Promise<boolean>((resolve) =>
+      factory.addFailoverListener((event) => {
+        if (event.type === FailoverEventType.FAILOVER_COMPLETED) resolve(event.reattached === true);
+      }),
+    );
+    broker.dropConnections();
+    expect(await completed).toBe(false);
+    return broker;
+  }
+
+  it('asks to reattach by name, then re-creates with the same name, channel and version, and re-sends metadata uncounted', async () => {
+    const broker = await recreated(false);
+    const [reattach] = broker.packets(PacketType.REATTACH_SESSION);
+    const [created, again] = broker.packets(PacketType.CREATESESSION);
+    expect(reattach?.name).toBe(created?.name);
+    // A broker that is not ours gets no secret and no credentials with the reattach.
+    expect(reattach?.extension).toBeNull();
+    expect(again).toMatchObject({
+      name: created?.name,
+      sessionChannelId: created?.sessionChannelId,
+      version: 124,
+    });
+    await until(() => broker.packets(PacketType.SESS_ADD_METADATA2).length === 2);
+    expect(broker.packets(PacketType.SESS_ADD_METADATA2).map((p) => p.requiresConfirmation)).toEqual([
+      true,
+      false,
+    ]);
+  });
+
+  it('to a broker of ours the reattach carries the secret and the credentials', async () => {
+    const broker = await recreated(true);
+    const [reattach] = broker.packets(PacketType.REATTACH_SESSION);
+    const [created] = broker.packets(PacketType.CREATESESSION);
+    expect(
+      reattach?.extension?.reattachSecret.equals(created?.extension?.reattachSecret ?? Buffer.alloc(0)),
+    ).toBe(true);
+    expect(reattach?.extension).toMatchObject({ username: 'app', password: 'secret' });
   });
 });

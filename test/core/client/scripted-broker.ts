@@ -55,6 +55,11 @@ export class ScriptedBroker {
       .map((frame) => frame.packet as Extract<Packet, { type: T }>);
   }
 
+  /** Resets every client connection (a crash of the link); the listener stays up. */
+  dropConnections(): void {
+    for (const socket of this.sockets.splice(0)) socket.resetAndDestroy();
+  }
+
   async stop(): Promise<void> {
     for (const socket of this.sockets) socket.destroy();
     const server = this.server;
@@ -117,6 +122,10 @@ export class ScriptedBroker {
           serverVersion: this.options.serverVersion ?? 124,
           extension: this.options.extended === true ? { version: 1 } : null,
         });
+        return;
+      case PacketType.REATTACH_SESSION:
+        // A broker that lost every session (restarted): the client must re-create.
+        reply({ type: PacketType.REATTACH_SESSION_RESP, lastConfirmedCommandId: -1, reattached: false });
         return;
       case PacketType.SESS_CREATECONSUMER:
         if (!packet.requiresResponse) return;
