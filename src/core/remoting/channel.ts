@@ -42,12 +42,6 @@ export interface ChannelOptions {
   unconfirmedLimit?: { bytes: number; commands: number; exceeded(): void };
 }
 
-/**
- * A blocking call waiting for its answer. The wire names no request in a response, so the answers
- * settle the calls in the order they were sent (HornetQ's matching). A call that timed out stays
- * in the line as a tombstone (`settled`): its late answer is taken by it and dropped, instead of
- * settling the next call with the wrong answer.
- */
 /** A blocking call waiting for its turn (serialBlockingCalls): nothing of it was written yet. */
 interface QueuedCall {
   packet: Packet;
@@ -57,6 +51,12 @@ interface QueuedCall {
   reject(error: Error): void;
 }
 
+/**
+ * A blocking call waiting for its answer. The wire names no request in a response, so the answers
+ * settle the calls in the order they were sent (HornetQ's matching). A call that timed out stays
+ * in the line as a tombstone (`settled`): its late answer is taken by it and dropped, instead of
+ * settling the next call with the wrong answer.
+ */
 interface PendingCall {
   resolve(response: ResponsePacket): void;
   reject(error: Error): void;
@@ -82,8 +82,12 @@ export class Channel {
   private lastConfirmedId = -1;
   private unconfirmedBytes = 0;
   private unconfirmedCommands = 0;
-  /** Calls in the order their requests went out, tombstones included; answers settle the head. */
+  /**
+   * Calls in the order their requests went out, tombstones included, from `pendingHead` on:
+   * answers settle the head (an index, so that a long pipeline is not shifted call by call).
+   */
   private pendingCalls: PendingCall[] = [];
+  private pendingHead = 0;
   /** Calls still waiting (not tombstones): when 0, no timer is needed. */
   private waitingCalls = 0;
   /** With serialBlockingCalls: calls waiting for their turn, not yet written. */
@@ -277,7 +281,7 @@ export class Channel {
 
   /** Calls whose answer has not arrived, timed-out ones (tombstones) included. */
   get outstandingCalls(): number {
-    return this.pendingCalls.length;
+    return this.pendingCalls.length - this.pendingHead;
   }
 
   /**
@@ -368,9 +372,10 @@ export class Channel {
    * come (the connection is gone, or the command streams restart), so none may settle a later call.
    */
   returnBlocking(error: Error): void {
-    const calls = this.pendingCalls;
+    const calls = this.pendingCalls.slice(this.pendingHead);
     const queued = this.queuedCalls;
     this.pendingCalls = [];
+    this.pendingHead = 0;
     this.queuedCalls = [];
     this.waitingCalls = 0;
     this.clearCallTimer();
@@ -390,7 +395,7 @@ export class Channel {
 
   private settleCall(response: ResponsePacket): void {
     // An answer nobody waits for (the line is empty) answers nothing this side asked: dropped.
-    const call = this.pendingCalls.shift();
+    const call = this.takeOldestCall();
     if (call === undefined || call.settled) return; // none, or a tombstone's late answer
     call.settled = true;
     if (--this.waitingCalls === 0) this.clearCallTimer();
@@ -400,6 +405,20 @@ export class Channel {
       call.resolve(response);
     }
     this.startNextQueuedCall();
+  }
+
+  private takeOldestCall(): PendingCall | undefined {
+    if (this.pendingHead >= this.pendingCalls.length) return undefined;
+    const call = this.pendingCalls[this.pendingHead] as PendingCall;
+    this.pendingCalls[this.pendingHead++] = undefined as unknown as PendingCall;
+    if (this.pendingHead === this.pendingCalls.length) {
+      this.pendingCalls = [];
+      this.pendingHead = 0;
+    } else if (this.pendingHead > 1024 && this.pendingHead * 2 > this.pendingCalls.length) {
+      this.pendingCalls = this.pendingCalls.slice(this.pendingHead);
+      this.pendingHead = 0;
+    }
+    return call;
   }
 
   private checkUnconfirmedLimit(held: ResendBuffer): void {
@@ -433,7 +452,8 @@ export class Channel {
     this.callTimerDeadline = Infinity;
     const now = Date.now();
     let next = Infinity;
-    for (const call of this.pendingCalls) {
+    for (let i = this.pendingHead; i < this.pendingCalls.length; i++) {
+      const call = this.pendingCalls[i] as PendingCall;
       if (call.settled) continue;
       if (call.deadline <= now) {
         call.settled = true;
