@@ -334,7 +334,7 @@ export class ClientSessionFactory {
       case PacketType.CLUSTER_TOPOLOGY:
       case PacketType.CLUSTER_TOPOLOGY_V2:
         // Only the first matters (it says the broker is ready); this client keeps its connectors.
-        topology.topologyReceived(packet.nodeId);
+        topology.topologyReceived();
         return;
       case PacketType.DISCONNECT:
         // HornetQ's client takes it as the node going down and fails the connection (a failover
