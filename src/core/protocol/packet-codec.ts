@@ -25,28 +25,48 @@ export interface Frame {
 }
 
 /**
- * Bytes a SESS_RECEIVE_MSG frame adds around its message (frame header, consumer id, delivery
- * count), so a consumer can tell a delivery's message size, which credits count, from the frame.
+ * Frame sizes. Consumer credits count whole frames (length field included), as HornetQ's
+ * getPacketSize(): each SESS_RECEIVE_MSG, SESS_RECEIVE_LARGE_MSG and SESS_RECEIVE_CONTINUATION.
  */
+
+/** A SESS_RECEIVE_MSG frame minus its message's encodedSize(): header, consumer id, delivery count. */
 export const DELIVERY_FRAME_OVERHEAD = FRAME_HEADER_BYTES + 8 + 4;
 
-/** Bytes a SESS_SEND frame adds around its message (frame header, requires-response flag). */
+/** A SESS_SEND frame minus its message's encodedSize(): header, requires-response flag. */
 export const SEND_FRAME_OVERHEAD = FRAME_HEADER_BYTES + 1;
 
-/** Bytes a SESS_RECEIVE_LARGE_MSG frame adds around its head (delivery overhead, body size). */
-export const LARGE_DELIVERY_FRAME_OVERHEAD = DELIVERY_FRAME_OVERHEAD + 8;
+/**
+ * A SESS_RECEIVE_LARGE_MSG frame minus its head's headersAndPropertiesSize() (a large message's
+ * head has no body and no positions): header, consumer id, delivery count, large message size.
+ */
+export const LARGE_DELIVERY_FRAME_OVERHEAD = FRAME_HEADER_BYTES + 8 + 4 + 8;
 
-/** Bytes a SESS_RECEIVE_CONTINUATION frame adds around its chunk (frame header, consumer id, chunk length, continues). */
-export const CONTINUATION_FRAME_OVERHEAD = FRAME_HEADER_BYTES + 8 + 4 + 1;
+/** A SESS_RECEIVE_CONTINUATION frame minus its chunk: header, chunk length, continues, consumer id. */
+export const CONTINUATION_FRAME_OVERHEAD = FRAME_HEADER_BYTES + 4 + 1 + 8;
 
-/** The bytes of the SESS_RECEIVE_MSG frame that delivers `message` whole, without encoding it. */
+/** The whole SESS_RECEIVE_MSG frame that delivers `message`, without encoding it. */
 export function deliveryFrameBytes(message: CoreMessage): number {
   return DELIVERY_FRAME_OVERHEAD + message.encodedSize();
 }
 
-/** The bytes of the SESS_RECEIVE_LARGE_MSG frame that announces a large message whose head is `head`. */
+/** The whole SESS_SEND frame that sends `message`. */
+export function sendFrameBytes(message: CoreMessage): number {
+  return SEND_FRAME_OVERHEAD + message.encodedSize();
+}
+
+/** The whole SESS_RECEIVE_LARGE_MSG frame that announces a large message whose head is `head`. */
 export function largeDeliveryFrameBytes(head: CoreMessage): number {
-  return LARGE_DELIVERY_FRAME_OVERHEAD + head.encodedSize();
+  return LARGE_DELIVERY_FRAME_OVERHEAD + head.headersAndPropertiesSize();
+}
+
+/** The whole SESS_RECEIVE_CONTINUATION frame that carries a chunk of `chunkBytes`. */
+export function continuationFrameBytes(chunkBytes: number): number {
+  return CONTINUATION_FRAME_OVERHEAD + chunkBytes;
+}
+
+/** The whole SESS_SEND_CONTINUATION frame of a chunk (the last one also carries the body size). */
+export function sendContinuationFrameBytes(chunkBytes: number, last: boolean): number {
+  return FRAME_HEADER_BYTES + 4 + chunkBytes + 1 + (last ? 8 : 0) + 1;
 }
 
 /**
@@ -92,7 +112,7 @@ export function decodeFrameAt(buffer: Buffer, start: number, end: number, detach
   let packet: Packet;
   try {
     packet = decodeBody(type, reader);
-    if (reader.remaining !== 0) reader.expectEnd(packetTypeName(type));
+    if (reader.remaining !== 0 && !IGNORES_TRAILING_BYTES.has(type)) reader.expectEnd(packetTypeName(type));
   } catch (error) {
     if (error instanceof ProtocolError && !error.message.startsWith('unknown packet type')) {
       throw new ProtocolError(`malformed ${packetTypeName(type)} on channel ${channelId}: ${error.message}`);
@@ -102,15 +122,25 @@ export function decodeFrameAt(buffer: Buffer, start: number, end: number, detach
   return { channelId, packet, size: length };
 }
 
+/**
+ * The session handshake packets, whose extension trailer a real peer ignores: HornetQ and Artemis
+ * read exactly their fields and leave the rest, so bytes after them (a trailer of a later
+ * extension version, say) are ignored here too. Anywhere else, trailing bytes mean the peer and
+ * we disagree on the packet, and are a ProtocolError.
+ */
+const IGNORES_TRAILING_BYTES: ReadonlySet<number> = new Set([
+  PacketType.CREATESESSION,
+  PacketType.CREATESESSION_RESP,
+  PacketType.REATTACH_SESSION,
+]);
+
 /** Room to set aside for a frame: exact or a little more for messages, a guess for the rest. */
 function expectedFrameBytes(packet: Packet): number {
-  if (
-    packet.type === PacketType.SESS_SEND ||
-    packet.type === PacketType.SESS_RECEIVE_MSG ||
-    packet.type === PacketType.SESS_SEND_LARGE ||
-    packet.type === PacketType.SESS_RECEIVE_LARGE_MSG
-  ) {
-    return FRAME_HEADER_BYTES + 8 + 4 + 8 + packet.message.encodedSize();
+  if (packet.type === PacketType.SESS_SEND || packet.type === PacketType.SESS_RECEIVE_MSG) {
+    return DELIVERY_FRAME_OVERHEAD + packet.message.encodedSize();
+  }
+  if (packet.type === PacketType.SESS_SEND_LARGE || packet.type === PacketType.SESS_RECEIVE_LARGE_MSG) {
+    return LARGE_DELIVERY_FRAME_OVERHEAD + packet.message.headersAndPropertiesSize();
   }
   if (
     packet.type === PacketType.SESS_SEND_CONTINUATION ||
