@@ -328,3 +328,62 @@ describe('ClientSession failover against a broker that lost the session', () => 
     expect(reattach?.extension).toMatchObject({ username: 'app', password: 'secret' });
   });
 });
+
+describe('a delivery the client cannot take', () => {
+  function largeDelivery(broker: ScriptedBroker, consumerId: number, bodySize: number): void {
+    const head = new CoreMessage();
+    head.messageId = 77;
+    head.address = 'q';
+    broker.send(SESSION_CHANNEL, {
+      type: PacketType.SESS_RECEIVE_LARGE_MSG,
+      consumerId,
+      deliveryCount: 1,
+      largeMessageSize: bodySize,
+      message: head,
+    });
+    const half = Math.ceil(bodySize / 2);
+    for (const [chunk, continues] of [
+      [Buffer.alloc(half, 1), true],
+      [Buffer.alloc(bodySize - half, 2), false],
+    ] as const) {
+      broker.send(SESSION_CHANNEL, {
+        type: PacketType.SESS_RECEIVE_CONTINUATION,
+        chunk,
+        continues,
+        consumerId,
+      });
+    }
+  }
+
+  async function refusedOn(
+    extended: boolean,
+  ): Promise<{ broker: ScriptedBroker; errors: HornetQException[]; closed: boolean }> {
+    const { broker, port } = await brokerAt({ extended });
+    const factory = await connect(port, { maxLargeMessageBytes: 100 });
+    const session = await factory.createSession();
+    const errors: HornetQException[] = [];
+    session.setAsyncErrorHandler((error) => errors.push(error));
+    const consumer = await session.createConsumer('q');
+    session.start();
+    largeDelivery(broker, consumer.id, 300);
+    await until(() => errors.length === 1);
+    if (!extended) await until(() => consumer.closed);
+    else await until(() => broker.packets(PacketType.SESS_DELIVERY_REFUSED).length === 1);
+    return { broker, errors, closed: consumer.closed };
+  }
+
+  it('on a HornetQ broker closes that consumer (the broker takes its messages back) and says why', async () => {
+    const { broker, errors, closed } = await refusedOn(false);
+    expect(errors[0]?.message).toMatch(/300/);
+    expect(closed).toBe(true);
+    expect(broker.packets(PacketType.SESS_CONSUMER_CLOSE)).toHaveLength(1);
+    expect(broker.packets(PacketType.SESS_DELIVERY_REFUSED)).toEqual([]);
+  });
+
+  it('on a broker of ours refuses that delivery alone (DELIVERY_REFUSED) and keeps the consumer', async () => {
+    const { broker, closed } = await refusedOn(true);
+    expect(closed).toBe(false);
+    expect(broker.packets(PacketType.SESS_DELIVERY_REFUSED)[0]).toMatchObject({ messageId: 77 });
+    expect(broker.packets(PacketType.SESS_CONSUMER_CLOSE)).toEqual([]);
+  });
+});
