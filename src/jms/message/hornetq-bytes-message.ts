@@ -191,7 +191,7 @@ export class HornetQBytesMessage extends HornetQMessage implements BytesMessage 
     this.put(4).writeInt32BE(converted, 0);
   }
 
-  writeLong(value: number): void {
+  writeLong(value: number | bigint): void {
     this.checkWritable();
     const long = convert.toLong(value, 'writeLong');
     const high = Math.floor(long / TWO_32);

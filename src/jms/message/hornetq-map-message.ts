@@ -103,7 +103,7 @@ export class HornetQMapMessage extends HornetQMessage implements MapMessage {
     this.set(name, value, convert.intValue);
   }
 
-  setLong(name: string, value: number): void {
+  setLong(name: string, value: number | bigint): void {
     this.set(name, value, convert.longValue);
   }
 

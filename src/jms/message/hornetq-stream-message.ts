@@ -169,7 +169,7 @@ export class HornetQStreamMessage extends HornetQMessage implements StreamMessag
     this.write(value, convert.intValue);
   }
 
-  writeLong(value: number): void {
+  writeLong(value: number | bigint): void {
     this.write(value, convert.longValue);
   }
 
