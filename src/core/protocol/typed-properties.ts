@@ -1,7 +1,7 @@
 import type { BufferReader } from './buffer-reader';
 import type { BufferWriter } from './buffer-writer';
 import { ProtocolError } from './protocol-error';
-import { utf8Length } from './short-strings';
+import { simpleStringBytes } from './short-strings';
 
 /**
  * The property types of a core message, as JMS needs them to keep a property's declared type:
@@ -126,7 +126,7 @@ export class TypedProperties {
   encodedSize(): number {
     if (this.values === null) return 4;
     let size = 4;
-    for (const [name, typed] of this.entries()) size += 4 + utf8Length(name) + 1 + valueSize(typed);
+    for (const [name, typed] of this.entries()) size += 4 + simpleStringBytes(name) + 1 + valueSize(typed);
     return size;
   }
 
@@ -146,7 +146,7 @@ export class TypedProperties {
     writer.writeInt(this.size);
     if (this.values === null) return;
     for (const [name, typed] of this.entries()) {
-      writer.writeRecurringString(name);
+      writer.writeRecurringSimpleString(name);
       writeTypedValue(writer, typed);
     }
   }
@@ -161,7 +161,7 @@ export class TypedProperties {
   decodeFrom(reader: BufferReader): void {
     const count = reader.readCount('property', MIN_PROPERTY_BYTES);
     for (let i = 0; i < count; i++) {
-      const name = reader.readRecurringString();
+      const name = reader.readRecurringSimpleString();
       this.set(name, readTypedValue(reader));
     }
   }
@@ -192,16 +192,16 @@ export function writeTypedValue(
     case PropertyKind.INT:
       return writer.writeInt(typed.value);
     case PropertyKind.LONG:
-      return writer.writeLong(typed.value);
+      return writer.writeInt64(typed.value);
     case PropertyKind.FLOAT:
       return writer.writeFloat(typed.value);
     case PropertyKind.DOUBLE:
       return writer.writeDouble(typed.value);
     case PropertyKind.STRING:
-      return writer.writeString(typed.value);
+      return writer.writeSimpleString(typed.value);
     case PropertyKind.CHAR:
       if (chars === 'utf16-unit') return writer.writeShort((typed.value.charCodeAt(0) << 16) >> 16);
-      return writer.writeString(typed.value);
+      return writer.writeSimpleString(typed.value);
     case PropertyKind.BYTES:
       return writer.writeBytes(typed.value);
   }
@@ -224,7 +224,7 @@ function valueSize(typed: TypedValue): number {
       return 8;
     case PropertyKind.STRING:
     case PropertyKind.CHAR:
-      return 4 + Buffer.byteLength(typed.value);
+      return 4 + simpleStringBytes(typed.value);
     case PropertyKind.BYTES:
       return 4 + typed.value.length;
   }
@@ -273,16 +273,16 @@ export function readTypedValue(reader: BufferReader, chars: CharEncoding = 'stri
     case PropertyKind.INT:
       return { kind, value: reader.readInt() };
     case PropertyKind.LONG:
-      return { kind, value: reader.readLong() };
+      return { kind, value: reader.readInt64() };
     case PropertyKind.FLOAT:
       return { kind, value: reader.readFloat() };
     case PropertyKind.DOUBLE:
       return { kind, value: reader.readDouble() };
     case PropertyKind.STRING:
-      return { kind, value: reader.readString() };
+      return { kind, value: reader.readSimpleString() };
     case PropertyKind.CHAR: {
       if (chars === 'utf16-unit') return { kind, value: String.fromCharCode(reader.readShort() & 0xffff) };
-      const value = reader.readString();
+      const value = reader.readSimpleString();
       if (value.length !== 1) throw new ProtocolError(`char property of length ${value.length}`);
       return { kind, value };
     }
