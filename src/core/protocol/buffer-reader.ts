@@ -68,6 +68,12 @@ export class BufferReader {
     return value;
   }
 
+  /** The int the next readInt() would return, without consuming it. */
+  peekInt(): number {
+    this.require(4, 'int');
+    return this.get32();
+  }
+
   readFloat(): number {
     this.require(4, 'float');
     const value = this.buffer.readFloatBE(this.offset);
@@ -178,6 +184,12 @@ export class BufferReader {
     const value = Buffer.from(this.buffer.subarray(this.offset, this.offset + length));
     this.offset += length;
     return value;
+  }
+
+  /** Steps over `length` bytes (checked against what is left). */
+  skip(length: number): void {
+    this.require(length, `${length} bytes`);
+    this.offset += length;
   }
 
   /** Steps over a length-prefixed byte field; returns where its bytes start in the frame. */
