@@ -13,8 +13,9 @@ import { checkMapName } from './property-names';
  * float, double, string, bytes) and convert on read by the JMS table (conversions.ts). Body
  * encoding, HornetQ's (HornetQMapMessage): the entries as one TypedProperties block, exactly as a
  * message's properties travel (SimpleString names and strings, HornetQ's type bytes, a char as its
- * UTF-16 unit); an empty map is the single byte 0. A count that cannot fit, an unknown type or
- * trailing bytes make the body corrupt (MessageFormatException on the first read); an empty body
+ * UTF-16 unit); an empty map is the single byte 0. A count that cannot fit or an unknown type
+ * makes the body corrupt (MessageFormatException on the first read); bytes after the block are
+ * ignored, as HornetQ's reader ignores them (see TrailingBytes); an empty body
  * (a core client's map message without one) is an empty map. A long beyond ±2^53 reads as a
  * bigint from getObject and getString, and getLong refuses it with a MessageFormatException.
  */
@@ -178,5 +179,5 @@ function describe(name: string): string {
 
 function decodeMap(body: Buffer): Map<string, TypedValue> {
   if (body.length === 0) return new Map();
-  return decodeBody('map body', body, (reader) => new Map(TypedProperties.decode(reader).entries()));
+  return decodeBody('map body', body, (reader) => new Map(TypedProperties.decode(reader).entries()), 'ignore');
 }

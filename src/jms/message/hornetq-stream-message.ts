@@ -1,13 +1,18 @@
 import { BufferWriter } from '../../core/protocol/buffer-writer';
 import { MessageType } from '../../core/protocol/core-message';
-import { PropertyKind, type TypedValue } from '../../core/protocol/typed-properties';
+import {
+  PropertyKind,
+  readTypedValue,
+  type TypedValue,
+  writeTypedValue,
+} from '../../core/protocol/typed-properties';
 import {
   MessageEOFException,
   MessageFormatException,
   MessageNotReadableException,
   MessageNotWriteableException,
 } from '../exceptions';
-import { decodeBody, readStreamField, writeStreamField } from './body-codec';
+import { decodeBody } from './body-codec';
 import * as convert from './conversions';
 import { HornetQMessage } from './hornetq-message';
 import type { StreamMessage } from './message';
@@ -17,7 +22,8 @@ import type { StreamMessage } from './message';
  * table (conversions.ts; a string is not readable as char). A read that fails to convert
  * (MessageFormatException, NumberFormatException) does not consume the field; reading past the
  * last field is a MessageEOFException. Body encoding, HornetQ's: the fields one after another, each
- * a type byte and its value (writeStreamField in body-codec.ts), with no count; an unknown type or
+ * a type byte and its value in the codec's 'stream' form (a string a nullable three-way String, a
+ * null a STRING holding null, a char its UTF-16 unit), with no count; an unknown type or
  * a truncated value makes it corrupt. A long beyond ±2^53 reads as a bigint from readObject and
  * readString, and readLong refuses it with a MessageFormatException naming it.
  *
@@ -62,7 +68,7 @@ export class HornetQStreamMessage extends HornetQMessage implements StreamMessag
   override encodeBody(): Buffer {
     if (this.pending !== null) return this.pending;
     const writer = new BufferWriter();
-    for (const field of this.fields) writeStreamField(writer, field);
+    for (const field of this.fields) writeTypedValue(writer, field, 'stream');
     return Buffer.from(writer.toBuffer());
   }
 
@@ -252,7 +258,7 @@ function describe(index: number): string {
 function decodeStream(body: Buffer): TypedValue[] {
   return decodeBody('stream body', body, (reader) => {
     const fields: TypedValue[] = [];
-    while (reader.remaining > 0) fields.push(readStreamField(reader));
+    while (reader.remaining > 0) fields.push(readTypedValue(reader, 'stream'));
     return fields;
   });
 }
