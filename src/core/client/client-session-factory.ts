@@ -174,7 +174,15 @@ export class ClientSessionFactory {
         confirmationWindowSize: this.options.confirmationWindowSize,
         callTimeoutMs: this.options.callTimeout,
       });
-      const session = new ClientSession(identity, response, channel, resolved, this.options, this, this.logger);
+      const session = new ClientSession(
+        identity,
+        response,
+        channel,
+        resolved,
+        this.options,
+        this,
+        this.logger,
+      );
       this.sessions.add(session);
       return session;
     }

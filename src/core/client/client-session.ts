@@ -493,7 +493,11 @@ export class ClientSession {
           'the broker lost the session, so whether it applied the call is not known',
       ),
     );
-    await this.restorer.restore(temporaryQueues, this.consumers, this.isExtended ? this.producers : new Set());
+    await this.restorer.restore(
+      temporaryQueues,
+      this.consumers,
+      this.isExtended ? this.producers : new Set(),
+    );
     // Only a session whose sends are transacted is rolled back (DESIGN.md's contract; HornetQ
     // also marks a session that only batches acknowledgements, JMS CLIENT_ACKNOWLEDGE): what
     // such a session lost is acknowledgements, and their messages come back marked redelivered,
