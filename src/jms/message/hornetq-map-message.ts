@@ -179,5 +179,10 @@ function describe(name: string): string {
 
 function decodeMap(body: Buffer): Map<string, TypedValue> {
   if (body.length === 0) return new Map();
-  return decodeBody('map body', body, (reader) => new Map(TypedProperties.decode(reader).entries()), 'ignore');
+  return decodeBody(
+    'map body',
+    body,
+    (reader) => new Map(TypedProperties.decode(reader).entries()),
+    'ignore',
+  );
 }

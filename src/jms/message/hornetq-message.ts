@@ -2,11 +2,7 @@ import { CoreMessage, MessageType } from '../../core/protocol/core-message';
 import { PropertyKind, type TypedValue } from '../../core/protocol/typed-properties';
 import type { Destination } from '../destination/destination';
 import { addressOfDestination, destinationFromAddress } from '../destination/destination-codec';
-import {
-  JMSException,
-  MessageFormatException,
-  MessageNotWriteableException,
-} from '../exceptions';
+import { JMSException, MessageFormatException, MessageNotWriteableException } from '../exceptions';
 import * as convert from './conversions';
 import { DeliveryMode, Message } from './message';
 import { checkPropertyName, isHeaderProperty, isInternalProperty, MessageProperty } from './property-names';
