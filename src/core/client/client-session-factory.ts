@@ -200,7 +200,15 @@ export class ClientSessionFactory {
     settings: SessionSettings,
     identity: SessionIdentity,
   ): Promise<CreateSessionResponse> {
-    await this.topology?.received;
+    const connection = this.connection;
+    try {
+      await this.topology?.received;
+    } catch (error) {
+      // The link failed before it was ready: nothing was sent, and the failover will bring a new
+      // one, so the caller may try again (createSession does), as after an unanswered request.
+      if (connection.closed && HornetQException.is(error) && !this.isClosed) throw unblocked(error);
+      throw error;
+    }
     return (await this.handshake.sendBlocking({
       type: PacketType.CREATESESSION,
       name: identity.name,
