@@ -152,6 +152,14 @@ export class BufferReader {
     return value;
   }
 
+  /** `length` bytes (no length prefix) as their lowercase hex digits: a UUID's 16 bytes. */
+  readHex(length: number): string {
+    this.require(length, `${length} bytes`);
+    const value = this.buffer.toString('hex', this.offset, this.offset + length);
+    this.offset += length;
+    return value;
+  }
+
   /** `length` bytes as they are (no length prefix), copied: a UUID's 16 bytes. */
   readRaw(length: number): Buffer {
     this.require(length, `${length} raw bytes`);
@@ -190,14 +198,6 @@ export class BufferReader {
   skip(length: number): void {
     this.require(length, `${length} bytes`);
     this.offset += length;
-  }
-
-  /** Steps over a length-prefixed byte field; returns where its bytes start in the frame. */
-  skipBytes(): number {
-    const length = this.readLength('bytes');
-    const start = this.offset;
-    this.offset += length;
-    return start;
   }
 
   /**

@@ -178,6 +178,12 @@ export class BufferWriter {
     this.offset += source.copy(this.buffer, this.offset, start, end);
   }
 
+  /** Bytes given as hex digits (an even number of them), as they are: a UUID's 16 bytes. */
+  writeHex(hex: string): void {
+    this.ensure(hex.length / 2);
+    this.offset += this.buffer.write(hex, this.offset, 'hex');
+  }
+
   /** Overwrites a long already written (see writeLong). */
   patchLong(position: number, value: number): void {
     if (!Number.isSafeInteger(value)) throw new RangeError(`long value ${value} is not a safe integer`);

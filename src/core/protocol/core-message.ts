@@ -3,7 +3,7 @@ import type { BufferWriter } from './buffer-writer';
 import { ProtocolError } from './protocol-error';
 import { simpleStringBytes } from './short-strings';
 import { TypedProperties } from './typed-properties';
-import { USER_ID_BYTES, userIdFromBytes, writeUserIdBytes } from './user-id';
+import { USER_ID_BYTES, userIdFromHex, userIdHex } from './user-id';
 import { WireImage } from './wire-image';
 
 /** Message body types, HornetQ's numbers (Message.DEFAULT_TYPE … STREAM_TYPE). */
@@ -146,10 +146,8 @@ export class CoreMessage {
     if (this.userId === null) {
       writer.writeByte(ABSENT);
     } else {
-      const bytes = Buffer.allocUnsafe(USER_ID_BYTES);
-      writeUserIdBytes(this.userId, bytes, 0);
       writer.writeByte(PRESENT);
-      writer.writeRaw(bytes);
+      writer.writeHex(userIdHex(this.userId));
     }
     writer.writeByte(this.type);
     writer.writeBoolean(this.durable);
@@ -195,9 +193,9 @@ export class CoreMessage {
   static decodeHeadersAndProperties(reader: BufferReader): CoreMessage {
     const message = new CoreMessage();
     message.messageId = reader.readLong();
-    message.address = reader.readNullableSimpleString() ?? '';
+    message.address = reader.readByte() === ABSENT ? '' : reader.readRecurringSimpleString();
     // HornetQ takes the 16 bytes only after exactly NOT_NULL (1).
-    if (reader.readByte() === PRESENT) message.userId = userIdFromBytes(reader.readRaw(USER_ID_BYTES), 0);
+    if (reader.readByte() === PRESENT) message.userId = userIdFromHex(reader.readHex(USER_ID_BYTES));
     message.type = reader.readByte();
     message.durable = reader.readBoolean();
     message.expiration = reader.readLong();

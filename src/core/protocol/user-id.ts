@@ -12,19 +12,20 @@ export function isUserId(value: string): boolean {
   return CANONICAL.test(value);
 }
 
-/** Writes the 16 bytes of `userId` into `buffer` at `at`; anything but the canonical form is a RangeError. */
-export function writeUserIdBytes(userId: string, buffer: Buffer, at: number): void {
+/** The 32 hex digits of `userId`'s 16 bytes; anything but the canonical form is a RangeError. */
+export function userIdHex(userId: string): string {
   if (!CANONICAL.test(userId)) {
     throw new RangeError(
       `message user id ${JSON.stringify(userId)} is not a lowercase UUID (8-4-4-4-12 hex)`,
     );
   }
-  buffer.write(userId.replace(/-/g, ''), at, USER_ID_BYTES, 'hex');
+  return (
+    userId.slice(0, 8) + userId.slice(9, 13) + userId.slice(14, 18) + userId.slice(19, 23) + userId.slice(24)
+  );
 }
 
-/** The canonical form of the 16 bytes in `buffer` from `at`. */
-export function userIdFromBytes(buffer: Buffer, at: number): string {
-  const hex = buffer.toString('hex', at, at + USER_ID_BYTES);
+/** The canonical form of 16 bytes given as their 32 lowercase hex digits. */
+export function userIdFromHex(hex: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
@@ -38,5 +39,5 @@ export function newUserId(): string {
   const bytes = randomBytes(USER_ID_BYTES);
   bytes[6] = ((bytes[6] as number) & 0x0f) | 0x10;
   bytes[8] = ((bytes[8] as number) & 0x3f) | 0x80;
-  return userIdFromBytes(bytes, 0);
+  return userIdFromHex(bytes.toString('hex'));
 }
