@@ -65,8 +65,13 @@ export interface MoveTargets {
 /**
  * The origin headers a move sets, their string values aside: each is its name (an int length and
  * the bytes) and a kind byte, then an int length (the two strings) or 8 bytes (the two longs).
+ * Plus what the message's encoding gains when it had none of two things a copy always has: a
+ * property block's count (an empty block is one marker byte) and an address' length (an empty
+ * address is written as null).
  */
 const ORIGIN_HEADER_BYTES =
+  4 +
+  4 +
   [
     MessageHeader.ORIGINAL_QUEUE,
     MessageHeader.ORIGINAL_ADDRESS,

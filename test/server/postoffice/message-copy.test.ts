@@ -19,11 +19,12 @@ function received(message: CoreMessage): CoreMessage {
   return packet.message;
 }
 
-const utf8 = (value: string): number => Buffer.byteLength(value);
+/** Bytes of a SimpleString's characters, as names and addresses are encoded: two per UTF-16 unit. */
+const encoded = (value: string): number => 2 * value.length;
 
 /** An address no longer than `longest`: where a move of that kind may go (the longest, or another). */
 function addressUpTo(longest: string, other: string): string {
-  return utf8(other) <= utf8(longest) ? other : longest;
+  return encoded(other) <= encoded(longest) ? other : longest;
 }
 
 const move = fc.record({ expiry: fc.boolean(), other: text, fromQueue: text });
@@ -74,7 +75,7 @@ describe('the largest copies a message can become on its way to dead-letter and 
         text,
         (built, queueNames, dla) => {
           const message = received(built);
-          const longestQueue = queueNames.reduce((a, b) => (utf8(b) > utf8(a) ? b : a));
+          const longestQueue = queueNames.reduce((a, b) => (encoded(b) > encoded(a) ? b : a));
           const copy = copyForMove(message, { messageId: 1, address: dla, queueName: longestQueue });
           const copies = largestMoveCopies(message, queueNames, {
             deadLetterAddress: dla,
