@@ -152,16 +152,18 @@ export class ClientSessionFactory {
       password: null,
       ...settings,
     };
-    // Chosen here, as HornetQ's client does: the name a reattach presents, kept on a re-creation.
-    const identity: SessionIdentity = {
-      name: randomUUID(),
-      reattachSecret: randomBytes(REATTACH_SECRET_BYTES),
-    };
     for (;;) {
       await this.failoverEnded();
       if (this.isClosed) throw closedError();
       const connection = this.connection;
       const channelId = connection.generateChannelId();
+      // Chosen here, as HornetQ's client does: the name a reattach presents, kept on a re-creation.
+      // A fresh one for each attempt (HornetQ reuses it): a creation cut off by a failure may have
+      // left a session of that name on the broker, which the broker will not hand to a newcomer.
+      const identity: SessionIdentity = {
+        name: randomUUID(),
+        reattachSecret: randomBytes(REATTACH_SECRET_BYTES),
+      };
       let response: CreateSessionResponse;
       try {
         response = await this.openBrokerSession(channelId, resolved, identity);

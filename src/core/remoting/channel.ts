@@ -48,6 +48,15 @@ export interface ChannelOptions {
  * in the line as a tombstone (`settled`): its late answer is taken by it and dropped, instead of
  * settling the next call with the wrong answer.
  */
+/** A blocking call waiting for its turn (serialBlockingCalls): nothing of it was written yet. */
+interface QueuedCall {
+  packet: Packet;
+  timeoutMs: number;
+  frame: Buffer | undefined;
+  resolve(response: ResponsePacket): void;
+  reject(error: Error): void;
+}
+
 interface PendingCall {
   resolve(response: ResponsePacket): void;
   reject(error: Error): void;
@@ -77,8 +86,8 @@ export class Channel {
   private pendingCalls: PendingCall[] = [];
   /** Calls still waiting (not tombstones): when 0, no timer is needed. */
   private waitingCalls = 0;
-  /** With serialBlockingCalls: settles once the last call queued has its answer or timed out. */
-  private callTurn: Promise<void> = Promise.resolve();
+  /** With serialBlockingCalls: calls waiting for their turn, not yet written. */
+  private queuedCalls: QueuedCall[] = [];
   private callTimer: NodeJS.Timeout | null = null;
   private callTimerDeadline = Infinity;
   private capacityWaiters: Array<{ frameBytes: number; wake: () => void }> = [];
@@ -228,21 +237,42 @@ export class Channel {
     timeoutMs = this.options.callTimeoutMs,
     frame?: Buffer,
   ): Promise<ResponsePacket> {
-    if (this.options.serialBlockingCalls !== true) return this.startCall(packet, timeoutMs, frame);
-    const answer = this.callTurn.then(() => this.startCall(packet, timeoutMs, frame));
-    this.callTurn = answer.then(ignore, ignore);
-    return answer;
+    return new Promise((resolve, reject) => {
+      const call: QueuedCall = { packet, timeoutMs, frame, resolve, reject };
+      if (this.options.serialBlockingCalls !== true) {
+        this.startCall(call);
+        return;
+      }
+      this.queuedCalls.push(call);
+      this.startNextQueuedCall();
+    });
   }
 
   /** Writes the request and puts its caller at the back of the line of waiting calls. */
-  private startCall(packet: Packet, timeoutMs: number, frame: Buffer | undefined): Promise<ResponsePacket> {
-    return new Promise((resolve, reject) => {
-      this.send(packet, frame);
-      const deadline = Date.now() + timeoutMs;
-      this.pendingCalls.push({ resolve, reject, deadline, requestType: packet.type, settled: false });
-      this.waitingCalls++;
-      this.scheduleCallTimer(deadline);
+  private startCall(call: QueuedCall): void {
+    try {
+      this.send(call.packet, call.frame);
+    } catch (error) {
+      call.reject(error as Error);
+      return;
+    }
+    const deadline = Date.now() + call.timeoutMs;
+    this.pendingCalls.push({
+      resolve: call.resolve,
+      reject: call.reject,
+      deadline,
+      requestType: call.packet.type,
+      settled: false,
     });
+    this.waitingCalls++;
+    this.scheduleCallTimer(deadline);
+  }
+
+  /** With serialBlockingCalls: the next queued call goes once none is waiting for its answer. */
+  private startNextQueuedCall(): void {
+    while (this.waitingCalls === 0 && this.queuedCalls.length > 0) {
+      this.startCall(this.queuedCalls.shift() as QueuedCall);
+    }
   }
 
   /** Calls whose answer has not arrived, timed-out ones (tombstones) included. */
@@ -339,10 +369,14 @@ export class Channel {
    */
   returnBlocking(error: Error): void {
     const calls = this.pendingCalls;
+    const queued = this.queuedCalls;
     this.pendingCalls = [];
+    this.queuedCalls = [];
     this.waitingCalls = 0;
     this.clearCallTimer();
     for (const call of calls) if (!call.settled) call.reject(error);
+    // Calls still waiting for their turn were never written: they fail the same way.
+    for (const call of queued) call.reject(error);
   }
 
   /** Releases the channel: pending calls fail with OBJECT_CLOSED, senders waiting for room are woken. */
@@ -365,6 +399,7 @@ export class Channel {
     } else {
       call.resolve(response);
     }
+    this.startNextQueuedCall();
   }
 
   private checkUnconfirmedLimit(held: ResendBuffer): void {
@@ -414,6 +449,7 @@ export class Channel {
       }
     }
     if (next !== Infinity) this.scheduleCallTimer(next);
+    this.startNextQueuedCall();
   }
 
   private clearCallTimer(): void {
@@ -422,5 +458,3 @@ export class Channel {
     this.callTimerDeadline = Infinity;
   }
 }
-
-function ignore(): void {}

@@ -459,6 +459,24 @@ describe('Channel blocking calls', () => {
     expect(second.settled).toBe(false);
   });
 
+  it('with serialBlockingCalls returnBlocking also fails the calls waiting for their turn, which are never written', async () => {
+    const { client, serverReceived } = link({
+      confirmationWindowSize: -1,
+      callTimeoutMs: 5000,
+      serialBlockingCalls: true,
+    });
+    const first = client.sendBlocking(createSession('one'));
+    const second = client.sendBlocking(createSession('two'));
+    await until(() => serverReceived.length === 1);
+    const error = new HornetQException('UNBLOCKED', 'connection failed');
+    client.returnBlocking(error);
+    await expect(first).rejects.toBe(error);
+    await expect(second).rejects.toBe(error);
+    for (let i = 0; i < 20; i++) await tick();
+    expect(serverReceived).toHaveLength(1);
+    expect(client.outstandingCalls).toBe(0);
+  });
+
   it('an EXCEPTION response rejects the oldest call with a HornetQException of that code', async () => {
     const { client, server, serverReceived } = link({ confirmationWindowSize: 1024, callTimeoutMs: 5000 });
     const call = client.sendBlocking(queueQuery('missing'));
