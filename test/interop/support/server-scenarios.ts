@@ -2,12 +2,16 @@ import {
   HornetQConnectionFactory,
   HornetQQueue,
   Session,
+  type BytesMessage,
   type HornetQConnection,
+  type MapMessage,
   type Message,
+  type Queue,
+  type StreamMessage,
   type TextMessage,
 } from '../../../src';
 import { InteropServer, SERVER_VERSIONS, type ServerKind } from './interop-server';
-import { JmsDriver, type DestinationRef } from './jms-driver';
+import { JmsDriver, type DestinationRef, type JavaTyped, type ReceivedJavaMessage } from './jms-driver';
 
 /** How long a test waits for one message: generous, for a loaded 2-core machine. */
 const RECEIVE_MS = 20_000;
@@ -19,7 +23,22 @@ const QUEUES = {
   nodeToNode: 'nodeToNode',
   javaToNode: 'javaToNode',
   nodeToJava: 'nodeToJava',
+  javaBodies: 'javaBodies',
+  nodeBodies: 'nodeBodies',
+  replies: 'replies',
 } as const;
+
+/** The JMS property types, as HornetQ's Java client sets them. */
+const JAVA_PROPERTIES: Record<string, JavaTyped> = {
+  aBoolean: ['boolean', true],
+  aByte: ['byte', -128],
+  aShort: ['short', 32767],
+  anInt: ['int', -2147483648],
+  aLong: ['long', 1_700_000_000_000],
+  aFloat: ['float', 1.5],
+  aDouble: ['double', -0.1],
+  aString: ['string', 'd\u00e9j\u00e0 \ud83d\ude00'],
+};
 
 function queueRef(name: string): DestinationRef {
   return { type: 'queue', name };
@@ -162,6 +181,145 @@ export function describeServerScenarios(kind: ServerKind): void {
         JMSDestination: { type: 'queue', name: QUEUES.nodeToJava },
       });
       expect(received?.properties.colour).toEqual(['string', 'green']);
+    });
+
+    test("every message class from HornetQ's Java producer reaches our consumer with its body, headers and properties", async () => {
+      const java = running().driver;
+      const connection = await nodeConnection();
+      const session = await connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+      const consumer = await session.createConsumer(new HornetQQueue(QUEUES.javaBodies));
+      const javaProducer = await javaSession();
+      const send = async (message: Parameters<JmsDriver['send']>[2]): Promise<Message> => {
+        const [sent] = await java.send(
+          javaProducer,
+          queueRef(QUEUES.javaBodies),
+          {
+            ...message,
+            headers: { JMSType: 'kind', JMSCorrelationID: 'corr', JMSReplyTo: queueRef(QUEUES.replies) },
+            properties: JAVA_PROPERTIES,
+          },
+          { deliveryMode: 'NON_PERSISTENT', priority: 7 },
+        );
+        const received = await consumer.receive(RECEIVE_MS);
+        if (received === null) throw new Error(`our consumer received nothing for a Java ${message.class}`);
+        expect(received.getJMSMessageID()).toBe(sent?.JMSMessageID);
+        expect(received.getJMSType()).toBe('kind');
+        expect(received.getJMSCorrelationID()).toBe('corr');
+        expect((received.getJMSReplyTo() as Queue | null)?.getQueueName()).toBe(QUEUES.replies);
+        expect(received.getJMSPriority()).toBe(7);
+        expect(received.getJMSDeliveryMode()).toBe(1);
+        expect(received.getBooleanProperty('aBoolean')).toBe(true);
+        expect(received.getByteProperty('aByte')).toBe(-128);
+        expect(received.getShortProperty('aShort')).toBe(32767);
+        expect(received.getIntProperty('anInt')).toBe(-2147483648);
+        expect(received.getLongProperty('aLong')).toBe(1_700_000_000_000);
+        expect(received.getFloatProperty('aFloat')).toBe(1.5);
+        expect(received.getDoubleProperty('aDouble')).toBe(-0.1);
+        expect(received.getStringProperty('aString')).toBe('d\u00e9j\u00e0 \ud83d\ude00');
+        return received;
+      };
+
+      expect(textOf(await send({ class: 'TextMessage', body: null }))).toBeNull();
+      const bytes = (await send({
+        class: 'BytesMessage',
+        body: Buffer.from([1, 2, 3, 0xfe]),
+      })) as BytesMessage;
+      const read = new Uint8Array(8);
+      expect(bytes.readBytes(read)).toBe(4);
+      expect(Buffer.from(read.subarray(0, 4))).toEqual(Buffer.from([1, 2, 3, 0xfe]));
+      const map = (await send({
+        class: 'MapMessage',
+        body: {
+          n: ['int', 5],
+          s: ['string', 'x\u00e9'],
+          d: ['double', 2.5],
+          b: ['bytes', Buffer.from([7, 8])],
+        },
+      })) as MapMessage;
+      expect([map.getInt('n'), map.getString('s'), map.getDouble('d')]).toEqual([5, 'x\u00e9', 2.5]);
+      expect(Buffer.from(map.getBytes('b') ?? [])).toEqual(Buffer.from([7, 8]));
+      const stream = (await send({
+        class: 'StreamMessage',
+        body: [
+          ['boolean', false],
+          ['int', 7],
+          ['string', 'x'],
+          ['null', null],
+        ],
+      })) as StreamMessage;
+      expect([stream.readBoolean(), stream.readInt(), stream.readString(), stream.readObject()]).toEqual([
+        false,
+        7,
+        'x',
+        null,
+      ]);
+    });
+
+    test("every message class from our producer reaches HornetQ's Java consumer with its body, headers and properties", async () => {
+      const java = running().driver;
+      const javaConsumer = await java.createConsumer(await javaSession(), queueRef(QUEUES.nodeBodies));
+      const connection = await nodeConnection();
+      const session = await connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+      const producer = await session.createProducer(new HornetQQueue(QUEUES.nodeBodies));
+      const send = async (message: Message): Promise<ReceivedJavaMessage> => {
+        message.setJMSType('kind');
+        message.setJMSCorrelationID('corr');
+        message.setJMSReplyTo(new HornetQQueue(QUEUES.replies));
+        message.setBooleanProperty('aBoolean', true);
+        message.setByteProperty('aByte', -128);
+        message.setShortProperty('aShort', 32767);
+        message.setIntProperty('anInt', -2147483648);
+        message.setLongProperty('aLong', 1_700_000_000_000);
+        message.setFloatProperty('aFloat', 1.5);
+        message.setDoubleProperty('aDouble', -0.1);
+        message.setStringProperty('aString', 'd\u00e9j\u00e0 \ud83d\ude00');
+        await producer.send(message);
+        const received = await java.receive(javaConsumer, RECEIVE_MS);
+        if (received === null) throw new Error('the Java consumer received nothing');
+        expect(received).toMatchObject({
+          JMSMessageID: message.getJMSMessageID(),
+          JMSType: 'kind',
+          JMSCorrelationID: 'corr',
+          JMSReplyTo: { type: 'queue', name: QUEUES.replies },
+          JMSDestination: { type: 'queue', name: QUEUES.nodeBodies },
+        });
+        expect(received.properties).toMatchObject(JAVA_PROPERTIES);
+        return received;
+      };
+
+      expect(await send(session.createTextMessage(null))).toMatchObject({ class: 'TextMessage', body: null });
+      const bytes = session.createBytesMessage();
+      bytes.writeBytes(Buffer.from([1, 2, 3, 0xfe]));
+      expect(await send(bytes)).toMatchObject({ class: 'BytesMessage', body: Buffer.from([1, 2, 3, 0xfe]) });
+      const map = session.createMapMessage();
+      map.setInt('n', 5);
+      map.setString('s', 'x\u00e9');
+      map.setDouble('d', 2.5);
+      map.setBytes('b', Buffer.from([7, 8]));
+      expect(await send(map)).toMatchObject({
+        class: 'MapMessage',
+        body: {
+          n: ['int', 5],
+          s: ['string', 'x\u00e9'],
+          d: ['double', 2.5],
+          b: ['bytes', Buffer.from([7, 8])],
+        },
+      });
+      const stream = session.createStreamMessage();
+      stream.writeBoolean(false);
+      stream.writeInt(7);
+      stream.writeString('x');
+      stream.writeString(null);
+      expect(await send(stream)).toMatchObject({
+        class: 'StreamMessage',
+        body: [
+          ['boolean', false],
+          ['int', 7],
+          ['string', 'x'],
+          ['null', null],
+        ],
+      });
+      expect(await send(session.createMessage())).toMatchObject({ class: 'Message', body: null });
     });
   });
 }
