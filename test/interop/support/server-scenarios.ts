@@ -3,6 +3,7 @@ import {
   HornetQQueue,
   Session,
   type BytesMessage,
+  type FailoverEvent,
   type HornetQConnection,
   type MapMessage,
   type Message,
@@ -10,6 +11,8 @@ import {
   type StreamMessage,
   type TextMessage,
 } from '../../../src';
+import { FaultProxy } from '../../support/fault-proxy';
+import { waitFor } from '../../support/test-broker';
 import { InteropServer, SERVER_VERSIONS, type ServerKind } from './interop-server';
 import { JmsDriver, type DestinationRef, type JavaTyped, type ReceivedJavaMessage } from './jms-driver';
 
@@ -26,7 +29,12 @@ const QUEUES = {
   javaBodies: 'javaBodies',
   nodeBodies: 'nodeBodies',
   replies: 'replies',
+  reattachSend: 'reattachSend',
+  reattachReceive: 'reattachReceive',
 } as const;
+
+/** Messages sent across a cut link in the reattach scenarios; the link is reset after a third. */
+const REATTACH_COUNT = 150;
 
 /** The JMS property types, as HornetQ's Java client sets them. */
 const JAVA_PROPERTIES: Record<string, JavaTyped> = {
@@ -60,6 +68,7 @@ export function describeServerScenarios(kind: ServerKind): void {
     let server: InteropServer | null = null;
     let driver: JmsDriver | null = null;
     const connections: HornetQConnection[] = [];
+    const proxies: FaultProxy[] = [];
 
     const running = (): { server: InteropServer; driver: JmsDriver } => {
       if (server === null || driver === null) throw new Error('the server or the Java driver did not start');
@@ -67,8 +76,12 @@ export function describeServerScenarios(kind: ServerKind): void {
     };
 
     /** A started connection of our client to the server, closed after the file. */
-    const nodeConnection = async (): Promise<HornetQConnection> => {
-      const factory = new HornetQConnectionFactory({ host: '127.0.0.1', port: running().server.port });
+    const nodeConnection = async (
+      port = running().server.port,
+      configure?: (factory: HornetQConnectionFactory) => void,
+    ): Promise<HornetQConnection> => {
+      const factory = new HornetQConnectionFactory({ host: '127.0.0.1', port });
+      configure?.(factory);
       const connection = await factory.createConnection();
       connections.push(connection);
       await connection.start();
@@ -88,8 +101,33 @@ export function describeServerScenarios(kind: ServerKind): void {
       driver = await JmsDriver.start();
     });
 
+    /**
+     * Our client through a fault proxy in front of the server, set up to reattach: the issue's
+     * confirmation-window-size of 1 MiB, reconnecting without end, quickly.
+     */
+    const reattachingConnection = async (): Promise<{
+      connection: HornetQConnection;
+      proxy: FaultProxy;
+      failovers: FailoverEvent[];
+    }> => {
+      const proxy = await FaultProxy.start({ targetHost: '127.0.0.1', targetPort: running().server.port });
+      proxies.push(proxy);
+      const connection = await nodeConnection(proxy.port, (factory) => {
+        factory.setConfirmationWindowSize(1024 * 1024);
+        factory.setReconnectAttempts(-1);
+        factory.setRetryInterval(100);
+        factory.setRetryIntervalMultiplier(1);
+        // A small consumer window, so that deliveries are still flowing when the link is cut.
+        factory.setConsumerWindowSize(1024);
+      });
+      const failovers: FailoverEvent[] = [];
+      connection.setFailoverListener((event) => failovers.push(event));
+      return { connection, proxy, failovers };
+    };
+
     afterAll(async () => {
       await Promise.allSettled(connections.map((connection) => connection.close()));
+      await Promise.allSettled(proxies.map((proxy) => proxy.close()));
       await driver?.close();
       await server?.stop();
     });
@@ -320,6 +358,56 @@ export function describeServerScenarios(kind: ServerKind): void {
         ],
       });
       expect(await send(session.createMessage())).toMatchObject({ class: 'Message', body: null });
+    });
+
+    test('our producer reattaches to the server after its link is reset mid-stream: nothing lost, duplicated or reordered', async () => {
+      const java = running().driver;
+      const javaConsumer = await java.createConsumer(await javaSession(), queueRef(QUEUES.reattachSend));
+      const { connection, proxy, failovers } = await reattachingConnection();
+      const session = await connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+      const producer = await session.createProducer(new HornetQQueue(QUEUES.reattachSend));
+      for (let seq = 0; seq < REATTACH_COUNT; seq++) {
+        if (seq === Math.floor(REATTACH_COUNT / 3)) expect(proxy.cut()).toBe(1);
+        const message = session.createTextMessage(`m${seq}`);
+        message.setIntProperty('seq', seq);
+        await producer.send(message);
+      }
+      const received = await java.receiveMany(javaConsumer, REATTACH_COUNT + 1, 5_000);
+      expect(received.map((message) => message.body)).toEqual(
+        Array.from({ length: REATTACH_COUNT }, (_, seq) => `m${seq}`),
+      );
+      await waitFor(() => failovers.length >= 2, 'the failover to complete', 30_000);
+      expect(failovers.map((event) => [event.type, event.reattached])).toEqual([
+        ['FAILURE_DETECTED', undefined],
+        ['FAILOVER_COMPLETED', true],
+      ]);
+    });
+
+    test('our consumer reattaches to the server after its link is reset mid-stream: nothing lost, duplicated or reordered', async () => {
+      const java = running().driver;
+      await java.send(
+        await javaSession(),
+        queueRef(QUEUES.reattachReceive),
+        { class: 'TextMessage', body: 'from java' },
+        { count: REATTACH_COUNT, sequenceProperty: 'seq' },
+      );
+      const { connection, proxy, failovers } = await reattachingConnection();
+      const session = await connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+      const consumer = await session.createConsumer(new HornetQQueue(QUEUES.reattachReceive));
+      const sequence: number[] = [];
+      while (sequence.length < REATTACH_COUNT) {
+        if (sequence.length === Math.floor(REATTACH_COUNT / 3)) expect(proxy.cut()).toBe(1);
+        const message = await consumer.receive(RECEIVE_MS);
+        if (message === null) break;
+        sequence.push(message.getIntProperty('seq'));
+      }
+      expect(await consumer.receive(500)).toBeNull();
+      expect(sequence).toEqual(Array.from({ length: REATTACH_COUNT }, (_, seq) => seq));
+      await waitFor(() => failovers.length >= 2, 'the failover to complete', 30_000);
+      expect(failovers.map((event) => [event.type, event.reattached])).toEqual([
+        ['FAILURE_DETECTED', undefined],
+        ['FAILOVER_COMPLETED', true],
+      ]);
     });
   });
 }
