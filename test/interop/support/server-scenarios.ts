@@ -2,6 +2,7 @@ import {
   HornetQConnectionFactory,
   HornetQQueue,
   Session,
+  HornetQTopic,
   type BytesMessage,
   type FailoverEvent,
   type HornetQConnection,
@@ -29,9 +30,13 @@ const QUEUES = {
   javaBodies: 'javaBodies',
   nodeBodies: 'nodeBodies',
   replies: 'replies',
+  transactions: 'transactions',
+  requests: 'requests',
   reattachSend: 'reattachSend',
   reattachReceive: 'reattachReceive',
 } as const;
+
+const TOPIC = 'news';
 
 /** Messages sent across a cut link in the reattach scenarios; the link is reset after a third. */
 const REATTACH_COUNT = 150;
@@ -97,7 +102,7 @@ export function describeServerScenarios(kind: ServerKind): void {
     };
 
     beforeAll(async () => {
-      server = await InteropServer.start(kind, { queues: Object.values(QUEUES) });
+      server = await InteropServer.start(kind, { queues: Object.values(QUEUES), topics: [TOPIC] });
       driver = await JmsDriver.start();
     });
 
@@ -408,6 +413,73 @@ export function describeServerScenarios(kind: ServerKind): void {
         ['FAILURE_DETECTED', undefined],
         ['FAILOVER_COMPLETED', true],
       ]);
+    });
+
+    test('transactions: a rollback redelivers to our consumer marked redelivered, a commit ends it', async () => {
+      const connection = await nodeConnection();
+      const session = await connection.createSession(true, Session.SESSION_TRANSACTED);
+      const queue = new HornetQQueue(QUEUES.transactions);
+      const producer = await session.createProducer(queue);
+      const consumer = await session.createConsumer(queue);
+      await producer.send(session.createTextMessage('transacted'));
+      expect(await consumer.receive(500)).toBeNull();
+      await session.commit();
+      const first = await consumer.receive(RECEIVE_MS);
+      expect([textOf(first), first?.getJMSRedelivered()]).toEqual(['transacted', false]);
+      await session.rollback();
+      const again = await consumer.receive(RECEIVE_MS);
+      expect([textOf(again), again?.getJMSRedelivered(), again?.getIntProperty('JMSXDeliveryCount')]).toEqual(
+        ['transacted', true, 2],
+      );
+      await session.commit();
+      expect(await consumer.receive(500)).toBeNull();
+    });
+
+    test("request and reply: our requester's temporary queue, HornetQ's Java replier", async () => {
+      const java = running().driver;
+      const javaSessionId = await javaSession();
+      const requests = await java.createConsumer(javaSessionId, queueRef(QUEUES.requests));
+      const connection = await nodeConnection();
+      const session = await connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+      const replies = await session.createTemporaryQueue();
+      const replyConsumer = await session.createConsumer(replies);
+      const producer = await session.createProducer(new HornetQQueue(QUEUES.requests));
+      const request = session.createTextMessage('ping');
+      request.setJMSReplyTo(replies);
+      await producer.send(request);
+      const received = await java.receive(requests, RECEIVE_MS);
+      expect(received?.JMSReplyTo).toMatchObject({ type: 'tempQueue', name: replies.getQueueName() });
+      if (received === null || received.JMSReplyTo === null)
+        throw new Error('the request came without its reply-to');
+      await java.send(javaSessionId, received.JMSReplyTo, {
+        class: 'TextMessage',
+        body: 'pong',
+        headers: { JMSCorrelationID: received.JMSMessageID ?? '' },
+      });
+      const reply = await replyConsumer.receive(RECEIVE_MS);
+      expect([textOf(reply), reply?.getJMSCorrelationID()]).toEqual(['pong', request.getJMSMessageID()]);
+    });
+
+    test("a durable subscription of ours keeps what HornetQ's Java client published while it was away", async () => {
+      const java = running().driver;
+      const factory = new HornetQConnectionFactory({ host: '127.0.0.1', port: running().server.port });
+      const connection = await factory.createConnection();
+      connections.push(connection);
+      await connection.setClientID('node-durable');
+      await connection.start();
+      const session = await connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+      const topic = new HornetQTopic(TOPIC);
+      const subscriber = await session.createDurableSubscriber(topic, 'sub');
+      await subscriber.close();
+      await java.send(
+        await javaSession(),
+        { type: 'topic', name: TOPIC },
+        { class: 'TextMessage', body: 'while away' },
+      );
+      const back = await session.createDurableSubscriber(topic, 'sub');
+      expect(textOf(await back.receive(RECEIVE_MS))).toBe('while away');
+      await back.close();
+      await session.unsubscribe('sub');
     });
   });
 }
