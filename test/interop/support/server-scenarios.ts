@@ -12,6 +12,9 @@ import {
   type StreamMessage,
   type TextMessage,
 } from '../../../src';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { FaultProxy } from '../../support/fault-proxy';
 import { waitFor } from '../../support/test-broker';
 import { InteropServer, SERVER_VERSIONS, type ServerKind } from './interop-server';
@@ -591,6 +594,54 @@ export function describeServerScenarios(kind: ServerKind): void {
       const body = new Uint8Array(LARGE_BYTES);
       expect(received.readBytes(body)).toBe(LARGE_BYTES);
       expect(Buffer.compare(Buffer.from(body), largeBody())).toBe(0);
+    });
+
+    test('a restart of the server ends in the re-creation of our session; unacknowledged persistent messages come again', async () => {
+      const dataDir = await mkdtemp(path.join(tmpdir(), `interop-${kind}-restart-`));
+      const restarting = await InteropServer.start(kind, { queues: ['restart'], dataDir });
+      try {
+        const java = running().driver;
+        const javaConnection = await java.connect({ port: restarting.port });
+        const javaSessionId = await java.createSession(javaConnection);
+        await java.send(
+          javaSessionId,
+          queueRef('restart'),
+          { class: 'TextMessage', body: 'durable' },
+          { count: 2, sequenceProperty: 'seq' },
+        );
+        await java.closeConnection(javaConnection);
+        const connection = await nodeConnection(restarting.port, (factory) => {
+          factory.setConfirmationWindowSize(1024 * 1024);
+          factory.setReconnectAttempts(-1);
+          factory.setRetryInterval(200);
+          factory.setRetryIntervalMultiplier(1);
+        });
+        const failovers: FailoverEvent[] = [];
+        connection.setFailoverListener((event) => failovers.push(event));
+        const session = await connection.createSession(false, Session.CLIENT_ACKNOWLEDGE);
+        const consumer = await session.createConsumer(new HornetQQueue('restart'));
+        expect((await consumer.receive(RECEIVE_MS))?.getIntProperty('seq')).toBe(0);
+        await restarting.restart();
+        await waitFor(() => failovers.length >= 2, 'the failover after the restart', 60_000);
+        expect(failovers.map((event) => [event.type, event.reattached])).toEqual([
+          ['FAILURE_DETECTED', undefined],
+          ['FAILOVER_COMPLETED', false],
+        ]);
+        const again: number[] = [];
+        for (
+          let message = await consumer.receive(RECEIVE_MS);
+          message !== null;
+          message = await consumer.receive(1000)
+        ) {
+          again.push(message.getIntProperty('seq'));
+          await message.acknowledge();
+        }
+        expect(again).toEqual([0, 1]);
+        await connection.close();
+      } finally {
+        await restarting.stop();
+        await rm(dataDir, { recursive: true, force: true });
+      }
     });
   });
 }
