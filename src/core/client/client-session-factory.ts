@@ -152,16 +152,18 @@ export class ClientSessionFactory {
       password: null,
       ...settings,
     };
-    // Chosen here, as HornetQ's client does: the name a reattach presents, kept on a re-creation.
-    const identity: SessionIdentity = {
-      name: randomUUID(),
-      reattachSecret: randomBytes(REATTACH_SECRET_BYTES),
-    };
     for (;;) {
       await this.failoverEnded();
       if (this.isClosed) throw closedError();
       const connection = this.connection;
       const channelId = connection.generateChannelId();
+      // Chosen here, as HornetQ's client does: the name a reattach presents, kept on a re-creation.
+      // A fresh one for each attempt (HornetQ reuses it): a creation cut off by a failure may have
+      // left a session of that name on the broker, which the broker will not hand to a newcomer.
+      const identity: SessionIdentity = {
+        name: randomUUID(),
+        reattachSecret: randomBytes(REATTACH_SECRET_BYTES),
+      };
       let response: CreateSessionResponse;
       try {
         response = await this.openBrokerSession(channelId, resolved, identity);
@@ -332,7 +334,7 @@ export class ClientSessionFactory {
       case PacketType.CLUSTER_TOPOLOGY:
       case PacketType.CLUSTER_TOPOLOGY_V2:
         // Only the first matters (it says the broker is ready); this client keeps its connectors.
-        topology.topologyReceived(packet.nodeId);
+        topology.topologyReceived();
         return;
       case PacketType.DISCONNECT:
         // HornetQ's client takes it as the node going down and fails the connection (a failover

@@ -11,7 +11,6 @@ export class TopologyWait {
   private settle: ((error: HornetQException | null) => void) | null;
   /** Resolves once the topology came; rejects when it did not within the bound or the link failed. */
   readonly received: Promise<void>;
-  private nodeIdReceived: string | null = null;
 
   constructor(brokerAddress: string, timeoutMs: number) {
     let settle!: (error: HornetQException | null) => void;
@@ -34,15 +33,8 @@ export class TopologyWait {
     );
   }
 
-  /** The node id the broker named in its first topology packet; null until it came. */
-  get nodeId(): string | null {
-    return this.nodeIdReceived;
-  }
-
   /** A topology packet arrived: the first ends the wait, later ones change nothing. */
-  topologyReceived(nodeId: string): void {
-    if (this.settle === null) return;
-    this.nodeIdReceived = nodeId;
+  topologyReceived(): void {
     this.finish(null);
   }
 

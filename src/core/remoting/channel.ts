@@ -42,6 +42,15 @@ export interface ChannelOptions {
   unconfirmedLimit?: { bytes: number; commands: number; exceeded(): void };
 }
 
+/** A blocking call waiting for its turn (serialBlockingCalls): nothing of it was written yet. */
+interface QueuedCall {
+  packet: Packet;
+  timeoutMs: number;
+  frame: Buffer | undefined;
+  resolve(response: ResponsePacket): void;
+  reject(error: Error): void;
+}
+
 /**
  * A blocking call waiting for its answer. The wire names no request in a response, so the answers
  * settle the calls in the order they were sent (HornetQ's matching). A call that timed out stays
@@ -73,12 +82,16 @@ export class Channel {
   private lastConfirmedId = -1;
   private unconfirmedBytes = 0;
   private unconfirmedCommands = 0;
-  /** Calls in the order their requests went out, tombstones included; answers settle the head. */
+  /**
+   * Calls in the order their requests went out, tombstones included, from `pendingHead` on:
+   * answers settle the head (an index, so that a long pipeline is not shifted call by call).
+   */
   private pendingCalls: PendingCall[] = [];
+  private pendingHead = 0;
   /** Calls still waiting (not tombstones): when 0, no timer is needed. */
   private waitingCalls = 0;
-  /** With serialBlockingCalls: settles once the last call queued has its answer or timed out. */
-  private callTurn: Promise<void> = Promise.resolve();
+  /** With serialBlockingCalls: calls waiting for their turn, not yet written. */
+  private queuedCalls: QueuedCall[] = [];
   private callTimer: NodeJS.Timeout | null = null;
   private callTimerDeadline = Infinity;
   private capacityWaiters: Array<{ frameBytes: number; wake: () => void }> = [];
@@ -228,26 +241,47 @@ export class Channel {
     timeoutMs = this.options.callTimeoutMs,
     frame?: Buffer,
   ): Promise<ResponsePacket> {
-    if (this.options.serialBlockingCalls !== true) return this.startCall(packet, timeoutMs, frame);
-    const answer = this.callTurn.then(() => this.startCall(packet, timeoutMs, frame));
-    this.callTurn = answer.then(ignore, ignore);
-    return answer;
+    return new Promise((resolve, reject) => {
+      const call: QueuedCall = { packet, timeoutMs, frame, resolve, reject };
+      if (this.options.serialBlockingCalls !== true) {
+        this.startCall(call);
+        return;
+      }
+      this.queuedCalls.push(call);
+      this.startNextQueuedCall();
+    });
   }
 
   /** Writes the request and puts its caller at the back of the line of waiting calls. */
-  private startCall(packet: Packet, timeoutMs: number, frame: Buffer | undefined): Promise<ResponsePacket> {
-    return new Promise((resolve, reject) => {
-      this.send(packet, frame);
-      const deadline = Date.now() + timeoutMs;
-      this.pendingCalls.push({ resolve, reject, deadline, requestType: packet.type, settled: false });
-      this.waitingCalls++;
-      this.scheduleCallTimer(deadline);
+  private startCall(call: QueuedCall): void {
+    try {
+      this.send(call.packet, call.frame);
+    } catch (error) {
+      call.reject(error as Error);
+      return;
+    }
+    const deadline = Date.now() + call.timeoutMs;
+    this.pendingCalls.push({
+      resolve: call.resolve,
+      reject: call.reject,
+      deadline,
+      requestType: call.packet.type,
+      settled: false,
     });
+    this.waitingCalls++;
+    this.scheduleCallTimer(deadline);
+  }
+
+  /** With serialBlockingCalls: the next queued call goes once none is waiting for its answer. */
+  private startNextQueuedCall(): void {
+    while (this.waitingCalls === 0 && this.queuedCalls.length > 0) {
+      this.startCall(this.queuedCalls.shift() as QueuedCall);
+    }
   }
 
   /** Calls whose answer has not arrived, timed-out ones (tombstones) included. */
   get outstandingCalls(): number {
-    return this.pendingCalls.length;
+    return this.pendingCalls.length - this.pendingHead;
   }
 
   /**
@@ -338,11 +372,16 @@ export class Channel {
    * come (the connection is gone, or the command streams restart), so none may settle a later call.
    */
   returnBlocking(error: Error): void {
-    const calls = this.pendingCalls;
+    const calls = this.pendingCalls.slice(this.pendingHead);
+    const queued = this.queuedCalls;
     this.pendingCalls = [];
+    this.pendingHead = 0;
+    this.queuedCalls = [];
     this.waitingCalls = 0;
     this.clearCallTimer();
     for (const call of calls) if (!call.settled) call.reject(error);
+    // Calls still waiting for their turn were never written: they fail the same way.
+    for (const call of queued) call.reject(error);
   }
 
   /** Releases the channel: pending calls fail with OBJECT_CLOSED, senders waiting for room are woken. */
@@ -356,7 +395,7 @@ export class Channel {
 
   private settleCall(response: ResponsePacket): void {
     // An answer nobody waits for (the line is empty) answers nothing this side asked: dropped.
-    const call = this.pendingCalls.shift();
+    const call = this.takeOldestCall();
     if (call === undefined || call.settled) return; // none, or a tombstone's late answer
     call.settled = true;
     if (--this.waitingCalls === 0) this.clearCallTimer();
@@ -365,6 +404,21 @@ export class Channel {
     } else {
       call.resolve(response);
     }
+    this.startNextQueuedCall();
+  }
+
+  private takeOldestCall(): PendingCall | undefined {
+    if (this.pendingHead >= this.pendingCalls.length) return undefined;
+    const call = this.pendingCalls[this.pendingHead] as PendingCall;
+    this.pendingCalls[this.pendingHead++] = undefined as unknown as PendingCall;
+    if (this.pendingHead === this.pendingCalls.length) {
+      this.pendingCalls = [];
+      this.pendingHead = 0;
+    } else if (this.pendingHead > 1024 && this.pendingHead * 2 > this.pendingCalls.length) {
+      this.pendingCalls = this.pendingCalls.slice(this.pendingHead);
+      this.pendingHead = 0;
+    }
+    return call;
   }
 
   private checkUnconfirmedLimit(held: ResendBuffer): void {
@@ -398,7 +452,8 @@ export class Channel {
     this.callTimerDeadline = Infinity;
     const now = Date.now();
     let next = Infinity;
-    for (const call of this.pendingCalls) {
+    for (let i = this.pendingHead; i < this.pendingCalls.length; i++) {
+      const call = this.pendingCalls[i] as PendingCall;
       if (call.settled) continue;
       if (call.deadline <= now) {
         call.settled = true;
@@ -414,6 +469,7 @@ export class Channel {
       }
     }
     if (next !== Infinity) this.scheduleCallTimer(next);
+    this.startNextQueuedCall();
   }
 
   private clearCallTimer(): void {
@@ -422,5 +478,3 @@ export class Channel {
     this.callTimerDeadline = Infinity;
   }
 }
-
-function ignore(): void {}

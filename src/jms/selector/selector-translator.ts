@@ -68,12 +68,14 @@ function replaceWhole(input: string, match: string, replacement: string): string
 
 /**
  * Java's Character.isJavaIdentifierPart for one UTF-16 unit: letters, digits, currency symbols,
- * connectors ('_'), combining marks, letter numbers, and the characters Java ignores in
- * identifiers (format characters, and the controls 0x00–0x08, 0x0E–0x1B, 0x7F–0x9F). '' (outside
- * the string) is not.
+ * connectors ('_'), combining marks, letter numbers, format characters, and the controls Java
+ * ignores in identifiers (0x00–0x08, 0x0E–0x1B, 0x7F–0x9F). '' (outside the string) is not.
  */
-const IDENTIFIER_PART = /^[\p{L}\p{Nl}\p{Nd}\p{Sc}\p{Pc}\p{Mn}\p{Mc}\p{Cf}\u0000-\u0008\u000e-\u001b\u007f-\u009f]$/u;
+const IDENTIFIER_PART = /^[\p{L}\p{Nl}\p{Nd}\p{Sc}\p{Pc}\p{Mn}\p{Mc}\p{Cf}]$/u;
 
 function isIdentifierPart(c: string): boolean {
-  return c !== '' && IDENTIFIER_PART.test(c);
+  if (c === '') return false;
+  const unit = c.charCodeAt(0);
+  const ignorable = unit <= 0x08 || (unit >= 0x0e && unit <= 0x1b) || (unit >= 0x7f && unit <= 0x9f);
+  return ignorable || IDENTIFIER_PART.test(c);
 }

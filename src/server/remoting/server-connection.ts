@@ -30,8 +30,6 @@ export const SERVER_VERSION = 124;
 export const MIN_CLIENT_VERSION = 122;
 /** Below it a client gets CLUSTER_TOPOLOGY (110); from it on CLUSTER_TOPOLOGY_V2 (114). */
 export const TOPOLOGY_V2_CLIENT_VERSION = 122;
-/** From this client version on the broker may tell a client it closed one of its consumers. */
-export const DISCONNECT_CONSUMER_CLIENT_VERSION = 124;
 
 /** The holder of a connection's reading while its output is above the high-water mark. */
 const CONGESTION = Object.freeze({ reason: 'output above the high-water mark' });
@@ -87,7 +85,7 @@ export class ServerConnection implements SessionOwner {
   );
   /**
    * The client's protocol version (from its topology subscription or first CREATESESSION), 0 until
-   * it says: it decides which topology packet it gets and whether it may hear DISCONNECT_CONSUMER.
+   * it says: it decides which topology packet it gets.
    */
   private clientVersion = 0;
 
@@ -103,6 +101,10 @@ export class ServerConnection implements SessionOwner {
     remoting.setUnroutedHandler((packet, channelId) => this.handleControlPacket(packet, channelId));
     remoting.addFailureListener((error) => this.onFailure(error));
     remoting.setCongestionListener((congested) => this.onCongestion(congested));
+  }
+
+  get linkGone(): boolean {
+    return this.transportGone;
   }
 
   get sessionCount(): number {
@@ -247,11 +249,6 @@ export class ServerConnection implements SessionOwner {
     return asked > 0 && asked <= max ? asked : max;
   }
 
-  /** The client's protocol version, 0 until it said. */
-  get protocolVersion(): number {
-    return this.clientVersion;
-  }
-
   private handleControlPacket(packet: Packet, channelId: number): void {
     if (channelId === CHANNEL_ID.PING && packet.type === PacketType.PING) {
       if (this.broker.connectionTtlOverride === -1) this.ttl = this.clientTtl(packet.connectionTtl);
@@ -332,7 +329,7 @@ export class ServerConnection implements SessionOwner {
         'XA sessions are not supported by this broker: create the session with xa false',
       );
     }
-    this.checkSessionName(packet.name);
+    this.claimSessionName(packet);
     if (
       packet.sessionChannelId < FIRST_SESSION_CHANNEL ||
       this.remoting.getChannel(packet.sessionChannelId)
@@ -390,12 +387,16 @@ export class ServerConnection implements SessionOwner {
 
   /**
    * Session names are the client's (HornetQ's clients pick a UUID), and a reattach finds a session
-   * by its name: a name a live session holds is refused, so that no CREATESESSION replaces another
-   * client's session (HornetQ would replace it in its table, making the first one unreachable by
-   * reattach and leaving it to whoever reuses the name). A re-create after a failed reattach reuses
-   * its name only once the broker has let the old session go, which is why the reattach failed.
+   * by its name. A name a live session holds is taken only by the client that holds it: one whose
+   * CREATESESSION answer was lost in a cut asks again with the same name (ours and HornetQ's
+   * clients do), and the earlier session, which it never got, is closed. Proof of that: the same
+   * reattach secret and user for a session of ours; for a plain session (a Java client's), only a
+   * session whose link is gone or that lives on this same connection, which name-only reattach
+   * would hand over anyway. Anything else is refused: no CREATESESSION replaces or kills another
+   * client's session (HornetQ would replace it in its table, out of reach of its own client).
    */
-  private checkSessionName(name: string): void {
+  private claimSessionName(packet: CreateSession): void {
+    const { name } = packet;
     const maxLength = this.broker.limits.maxNameLength;
     if (name.length === 0 || name.length > maxLength) {
       throw new HornetQException(
@@ -404,12 +405,31 @@ export class ServerConnection implements SessionOwner {
       );
     }
     const holder = this.broker.findSession(name);
-    if (holder !== undefined && !holder.isClosed) {
+    if (holder === undefined || holder.isClosed) return;
+    if (!this.isHolderOf(holder, packet)) {
       throw new HornetQException(
         'SESSION_CREATION_REJECTED',
         `a session named ${JSON.stringify(name)} already exists on this broker; a session name may be used by one session at a time`,
       );
     }
+    this.logger.info(
+      { session: name },
+      `session ${name} is created again by its client; the earlier session of that name is closed`,
+    );
+    // As if its client had vanished: what it was delivered may have been seen, and comes back redelivered.
+    holder.close(true);
+  }
+
+  /** Whether a CREATESESSION comes from the client that holds `holder` (see claimSessionName). */
+  private isHolderOf(holder: ServerSession, packet: CreateSession): boolean {
+    if (holder.reattachSecret !== null) {
+      return (
+        packet.extension !== null &&
+        secretMatches(holder.reattachSecret, packet.extension.reattachSecret) &&
+        holder.username === packet.username
+      );
+    }
+    return packet.extension === null && (holder.owner === this || holder.owner.linkGone);
   }
 
   /**

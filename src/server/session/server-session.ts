@@ -47,6 +47,8 @@ export interface ServerSessionOptions {
 
 /** What a session needs from the connection that owns it. */
 export interface SessionOwner {
+  /** The connection's link is gone: the session waits, detached, for its client to come back. */
+  readonly linkGone: boolean;
   /** Records a temporary queue so that it is deleted with the connection. */
   addTemporaryQueue(name: string): void;
   removeTemporaryQueue(name: string): void;

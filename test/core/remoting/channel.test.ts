@@ -412,6 +412,17 @@ describe('Channel blocking calls', () => {
     expect(client.outstandingCalls).toBe(0);
   });
 
+  it('a long pipeline of calls is answered in order, each call with its own answer', async () => {
+    const { client, server, serverReceived } = link({ confirmationWindowSize: -1, callTimeoutMs: 30_000 });
+    const names = Array.from({ length: 3000 }, (_, i) => `q${i}`);
+    const calls = names.map((name) => client.sendBlocking(queueQuery(name)));
+    await until(() => serverReceived.length === names.length, 10_000);
+    for (const { packet } of serverReceived) server.send(queryResponse((packet as QueueQuery).queueName));
+    const responses = await Promise.all(calls);
+    expect(responses.map((r) => (r as { address: string }).address)).toEqual(names);
+    expect(client.outstandingCalls).toBe(0);
+  });
+
   it('uncounted requests (CREATESESSION) are matched in order and counted by neither side', async () => {
     const { client, server, serverReceived } = link({ confirmationWindowSize: -1, callTimeoutMs: 5000 });
     const first = client.sendBlocking(createSession('one'));
@@ -457,6 +468,24 @@ describe('Channel blocking calls', () => {
     await expect(first).rejects.toThrow(/CREATESESSION/);
     await until(() => serverReceived.length === 2);
     expect(second.settled).toBe(false);
+  });
+
+  it('with serialBlockingCalls returnBlocking also fails the calls waiting for their turn, which are never written', async () => {
+    const { client, serverReceived } = link({
+      confirmationWindowSize: -1,
+      callTimeoutMs: 5000,
+      serialBlockingCalls: true,
+    });
+    const first = client.sendBlocking(createSession('one'));
+    const second = client.sendBlocking(createSession('two'));
+    await until(() => serverReceived.length === 1);
+    const error = new HornetQException('UNBLOCKED', 'connection failed');
+    client.returnBlocking(error);
+    await expect(first).rejects.toBe(error);
+    await expect(second).rejects.toBe(error);
+    for (let i = 0; i < 20; i++) await tick();
+    expect(serverReceived).toHaveLength(1);
+    expect(client.outstandingCalls).toBe(0);
   });
 
   it('an EXCEPTION response rejects the oldest call with a HornetQException of that code', async () => {

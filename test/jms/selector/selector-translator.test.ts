@@ -37,6 +37,9 @@ describe('toHornetQFilter', () => {
       'MyJMSPriority = 1 AND JMSPriority2 = 2 AND JMSPriority_x = 3 AND $JMSPriority = 4',
     ],
     ['(JMSPriority)=3', '(HQPriority)=3'],
+    // Java counts the controls it ignores in identifiers as identifier characters; a tab is not one.
+    ['\u0001JMSPriority = 1', '\u0001JMSPriority = 1'],
+    ['\tJMSPriority = 1', '\tHQPriority = 1'],
     // HornetQ replaces the delivery-mode literals wherever they stand, a property's comparison too.
     ["state = 'PERSISTENT'", "state = 'DURABLE'"],
     ["JMSDeliveryMode IN ('PERSISTENT', 'NON_PERSISTENT')", "HQDurable IN ('DURABLE', 'NON_DURABLE')"],

@@ -172,6 +172,39 @@ describe('CREATESESSION', () => {
     expect(broker.getSessionCount()).toBe(1);
   });
 
+  it('lets the client that holds a name create its session again (its first answer was lost): same secret and user, or a plain session whose link is gone', async () => {
+    const broker = await env.startBroker();
+    const secret = newReattachSecret();
+    const ours = await raw(broker);
+    await ours.createSession(RAW_SESSION_CHANNEL, { name: 'ours', windowSize: 1024, reattachSecret: secret });
+    const java = await raw(broker);
+    await java.createSession(RAW_SESSION_CHANNEL, { name: 'java', windowSize: 1024 });
+    await Promise.all([ours.close(), java.close()]);
+    await waitFor(
+      () => broker.getConnectionCount() === 2 && broker.listConnections().every((c) => c.sessionCount === 1),
+      'two detached sessions',
+    );
+
+    const again = await raw(broker);
+    const wrongSecret = await again.createSession(RAW_SESSION_CHANNEL, {
+      name: 'ours',
+      reattachSecret: newReattachSecret(),
+    });
+    expect(expectPacket(wrongSecret, PacketType.EXCEPTION).code).toBe('SESSION_CREATION_REJECTED');
+    const noSecret = await again.createSession(RAW_SESSION_CHANNEL + 1, { name: 'ours' });
+    expect(expectPacket(noSecret, PacketType.EXCEPTION).code).toBe('SESSION_CREATION_REJECTED');
+    expectPacket(
+      await again.createSession(RAW_SESSION_CHANNEL + 2, { name: 'ours', reattachSecret: secret }),
+      PacketType.CREATESESSION_RESP,
+    );
+    expectPacket(
+      await again.createSession(RAW_SESSION_CHANNEL + 3, { name: 'java' }),
+      PacketType.CREATESESSION_RESP,
+    );
+    // The earlier two were closed, not kept beside the new ones.
+    expect(broker.getSessionCount()).toBe(2);
+  });
+
   it('takes a name again once its session is closed (a re-create after a failed reattach)', async () => {
     const broker = await env.startBroker();
     const first = await raw(broker);
