@@ -4,7 +4,7 @@ import { MessageHeader, PropertyKind } from '../core/protocol';
 import { addressOfDestination, type Destination } from './destination';
 import { IllegalStateException, InvalidDestinationException, JMSException } from './exceptions';
 import { jmsCall } from './jms-error';
-import { newMessageUserId } from './message/message-user-id';
+import { newUserId } from '../core/protocol/user-id';
 import {
   DeliveryMode,
   HornetQMessage,
@@ -40,7 +40,7 @@ export const CONNECTION_STAMP_PROPERTY = MessageHeader.CONNECTION_ID;
 /**
  * A JMS producer over a core producer: sets the headers JMS says a send sets (destination,
  * delivery mode, priority, expiration, message id, timestamp) on the message the caller passed,
- * then sends a snapshot of it. The message id is a fresh UUID per send (newMessageUserId), carried
+ * then sends a snapshot of it. The message id is a fresh UUID per send (newUserId), carried
  * as the core userId; JMSMessageID is 'ID:' + it.
  */
 export class HornetQMessageProducer {
@@ -186,7 +186,7 @@ export class HornetQMessageProducer {
       priority,
       expiration: ttl > 0 ? now + ttl : 0,
       timestamp: this.disableMessageTimestamp ? 0 : now,
-      userId: this.disableMessageID ? null : newMessageUserId(),
+      userId: this.disableMessageID ? null : newUserId(),
     };
   }
 

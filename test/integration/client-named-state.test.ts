@@ -1,7 +1,7 @@
 import type { Broker, BrokerConfiguration, ConnectionStatistics } from '../../src';
 import { CoreMessage, PacketType, PropertyKind, type Packet } from '../../src/core/protocol';
 import { MessageHeader } from '../../src/core/protocol/message-header';
-import { RAW_SESSION_CHANNEL, RawClient } from '../support/raw-client';
+import { RAW_SESSION_CHANNEL, RawClient, newReattachSecret } from '../support/raw-client';
 import { CapturingLogger, useTestBrokers, waitFor, type LogLine } from '../support/test-broker';
 
 /**
@@ -20,9 +20,13 @@ async function startBroker(config: Partial<BrokerConfiguration> = {}): Promise<B
   });
 }
 
+/** A session with our extension, as our client opens one: extension packets are allowed on it. */
 async function rawSession(broker: Broker, windowSize = -1): Promise<RawClient> {
   const raw = brokers.track(await RawClient.connect(broker.getPort()));
-  const answer = await raw.createSession(RAW_SESSION_CHANNEL, { windowSize });
+  const answer = await raw.createSession(RAW_SESSION_CHANNEL, {
+    windowSize,
+    reattachSecret: newReattachSecret(),
+  });
   expect(answer.type).toBe(PacketType.CREATESESSION_RESP);
   return raw;
 }
@@ -138,11 +142,10 @@ test('producers per connection are bounded: the one past the limit is refused wi
   for (let producerId = 0; producerId < 5; producerId++)
     raw.send(RAW_SESSION_CHANNEL, { type: PacketType.SESS_CREATEPRODUCER, producerId, address: QUEUE });
   await roundTrip(raw);
-  const refusals = received(raw, PacketType.EXCEPTION);
+  const refusals = received(raw, PacketType.SESS_ASYNC_EXCEPTION);
   expect(refusals).toHaveLength(2);
   for (const refusal of refusals) {
     expect(refusal).toMatchObject({
-      correlationId: -1,
       message: expect.stringMatching(/already has 3 producers.*maxProducersPerConnection/) as unknown,
     });
   }
@@ -153,7 +156,7 @@ test('producers per connection are bounded: the one past the limit is refused wi
   raw.send(RAW_SESSION_CHANNEL, { type: PacketType.SESS_CREATEPRODUCER, producerId: 9, address: QUEUE });
   raw.send(RAW_SESSION_CHANNEL, { type: PacketType.SESS_CREATEPRODUCER, producerId: 9, address: null });
   await roundTrip(raw);
-  expect(received(raw, PacketType.EXCEPTION)).toHaveLength(2);
+  expect(received(raw, PacketType.SESS_ASYNC_EXCEPTION)).toHaveLength(2);
   expect(connectionOf(broker, raw)?.producerCount).toBe(3);
 });
 
@@ -247,9 +250,19 @@ test('metadata a session sets is one value per key, under a bounded number of ke
   const broker = await startBroker();
   const raw = await rawSession(broker);
   for (let i = 0; i < 20; i++)
-    raw.send(RAW_SESSION_CHANNEL, { type: PacketType.SESS_UNIQUE_ADD_METADATA, key: `key-${i}`, data: 'x' });
+    raw.send(RAW_SESSION_CHANNEL, {
+      type: PacketType.SESS_UNIQUE_ADD_METADATA,
+      key: `key-${i}`,
+      data: 'x',
+      requiresConfirmation: true,
+    });
   for (let i = 0; i < 500; i++)
-    raw.send(RAW_SESSION_CHANNEL, { type: PacketType.SESS_UNIQUE_ADD_METADATA, key: 'key-0', data: `v${i}` });
+    raw.send(RAW_SESSION_CHANNEL, {
+      type: PacketType.SESS_UNIQUE_ADD_METADATA,
+      key: 'key-0',
+      data: `v${i}`,
+      requiresConfirmation: true,
+    });
   await roundTrip(raw);
   const refusals = received(raw, PacketType.EXCEPTION);
   expect(refusals).toHaveLength(4);
@@ -274,25 +287,22 @@ test('large messages being assembled are bounded per connection, over its sessio
   const second = RAW_SESSION_CHANNEL + 1;
   expect((await raw.createSession(second)).type).toBe(PacketType.CREATESESSION_RESP);
   const chunk = Buffer.alloc(100 * KiB, 3);
-  const start = (channelId: number, chunks: number): void =>
-    raw.send(channelId, {
-      type: PacketType.SESS_SEND_LARGE,
-      message: message(QUEUE),
-      bodySize: chunks * chunk.length,
-    });
+  const start = (channelId: number): void =>
+    raw.send(channelId, { type: PacketType.SESS_SEND_LARGE, message: message(QUEUE) });
   const sendChunk = (channelId: number, continues: boolean): void =>
     raw.send(channelId, {
       type: PacketType.SESS_SEND_CONTINUATION,
       chunk,
       continues,
+      messageBodySize: continues ? -1 : 2 * chunk.length,
       requiresResponse: !continues,
     });
   const answers = (channelId: number): number =>
     received(raw, PacketType.NULL_RESPONSE, channelId).length +
     received(raw, PacketType.EXCEPTION, channelId).length;
 
-  start(first, 2);
-  start(second, 2);
+  start(first);
+  start(second);
   sendChunk(first, true); // 100 KiB held for the connection
   sendChunk(second, true); // 200 KiB
   sendChunk(first, false); // 300 KiB would pass 250: the first session's message is refused
@@ -310,7 +320,7 @@ test('large messages being assembled are bounded per connection, over its sessio
   expect(broker.postOffice.requireQueue(QUEUE).messageCount).toBe(1);
 
   // The bound is on what is held at a time: the refused session may send again now.
-  start(first, 2);
+  start(first);
   sendChunk(first, true);
   sendChunk(first, false);
   await waitFor(() => answers(first) === 2, 'the next large message to be answered');
