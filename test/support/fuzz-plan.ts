@@ -52,25 +52,16 @@ const WINDOW_SIZES = [-1, -1, -1, 0, 4096, 65_536];
 const MUTATION_RATES = [0, 0.02, 0.05, 0.1, 0.3];
 const ANY_PACKET_RATES = [0, 0.05, 0.3];
 
-/** The 7 bytes a HornetQ 2.4 client writes before its first frame. */
-const PREAMBLE_FRAME: PlannedFrame = {
-  bytes: Buffer.from('HORNETQ', 'ascii'),
-  label: 'preamble',
-  mutation: null,
-};
-
 export function planConnection(seed: number, names: FuzzNames, limits: PlanLimits): ConnectionPlan {
   const random = seededRandom(seed);
   const roll = random();
   const kind = roll < 0.6 ? 'session' : roll < 0.85 ? 'control' : 'noise';
-  const planned =
+  const frames =
     kind === 'session'
       ? sessionFrames(random, seed, names, limits)
       : kind === 'control'
         ? controlFrames(random, seed, limits)
         : noiseFrames(random, limits);
-  // A HornetQ client opens with its preamble; the broker takes a stream with or without it.
-  const frames = kind !== 'noise' && random() < 0.7 ? [PREAMBLE_FRAME, ...planned] : planned;
   return { seed, kind, frames, writeSizes: writeSizes(random, frames) };
 }
 
@@ -209,9 +200,7 @@ function controlPacket(random: Random): Packet {
         name: random() < 0.5 ? `fuzz-shared-${below(random, 2)}` : randomBytes(random, 16).toString('hex'),
         lastConfirmedCommandId: pick(random, [-1, 0, 5, 0x7fff_ffff]),
         extension:
-          random() < 0.5
-            ? { reattachSecret: randomBytes(random, below(random, 20)), username: null, password: null }
-            : null,
+          random() < 0.5 ? { reattachSecret: randomBytes(random, 16), username: null, password: null } : null,
       };
   }
 }
