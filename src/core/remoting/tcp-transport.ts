@@ -107,12 +107,15 @@ export class TcpTransport implements Transport {
     this.queuedBytes = 0;
     if (runs.length === 1) {
       this.socket.write(runs[0] as Buffer);
-      return;
+    } else {
+      // Several slabs' worth: corked, the socket hands them to the kernel in one writev, uncopied.
+      this.socket.cork();
+      for (const run of runs) this.socket.write(run);
+      this.socket.uncork();
     }
-    // Several slabs' worth: corked, the socket hands them to the kernel in one writev, uncopied.
-    this.socket.cork();
-    for (const run of runs) this.socket.write(run);
-    this.socket.uncork();
+    // What was queued counted as pending until now, so a large batch may have looked congested;
+    // if the socket took it all without backpressure it will never emit 'drain': say so here.
+    if (!this.socket.writableNeedDrain) this.handlers?.onDrain?.();
   }
 
   private notifyClose(): void {
