@@ -3,7 +3,12 @@ import { CoreMessage, PacketType, type Packet } from '../../src/core/protocol';
 import { MessageHeader } from '../../src/core/protocol/message-header';
 import { PropertyKind } from '../../src/core/protocol/typed-properties';
 import type { AddressSettings } from '../../src/server/postoffice/address-settings';
-import { RAW_SESSION_CHANNEL, RawClient, createSessionPacket } from '../support/raw-client';
+import {
+  RAW_SESSION_CHANNEL,
+  RawClient,
+  createSessionPacket,
+  newReattachSecret,
+} from '../support/raw-client';
 import { receiveCount, sequenced, useTestBrokers, waitFor } from '../support/test-broker';
 
 /**
@@ -56,7 +61,15 @@ async function rawSession(
   transactedSends: boolean,
 ): Promise<RawClient> {
   const raw = env.track(await RawClient.connect(broker.getPort()));
-  raw.send(1, createSessionPacket(RAW_SESSION_CHANNEL, { transacted: transactedSends }));
+  // With our extension, as our client opens sessions: then a refused one-way send is told (a
+  // plain HornetQ session only gets it logged, as HornetQ does).
+  raw.send(
+    1,
+    createSessionPacket(RAW_SESSION_CHANNEL, {
+      transacted: transactedSends,
+      reattachSecret: newReattachSecret(),
+    }),
+  );
   await waitFor(() => raw.has(PacketType.CREATESESSION_RESP), 'the raw session to be created');
   return raw;
 }
@@ -73,9 +86,13 @@ function rawSend(raw: RawClient, address = QUEUE, duplicateId?: string): void {
   raw.send(RAW_SESSION_CHANNEL, { type: PacketType.SESS_SEND, message, requiresResponse: false });
 }
 
-function exceptions(raw: RawClient): Array<Extract<Packet, { type: typeof PacketType.EXCEPTION }>> {
+/** Errors the broker sent the raw session: answers, and (our extension) errors of one-way sends. */
+function exceptions(
+  raw: RawClient,
+): Array<Extract<Packet, { type: typeof PacketType.EXCEPTION | typeof PacketType.SESS_ASYNC_EXCEPTION }>> {
   return raw.frames.flatMap((frame) =>
-    frame.channelId === RAW_SESSION_CHANNEL && frame.packet.type === PacketType.EXCEPTION
+    frame.channelId === RAW_SESSION_CHANNEL &&
+    (frame.packet.type === PacketType.EXCEPTION || frame.packet.type === PacketType.SESS_ASYNC_EXCEPTION)
       ? [frame.packet]
       : [],
   );

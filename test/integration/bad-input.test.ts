@@ -55,9 +55,10 @@ const ATTACKS: Record<string, Attack> = {
   },
   'a string length running past the end of the frame': {
     afterSession: false,
-    // CREATESESSION: header (13), correlation id (4), then the name's length.
+    // CREATESESSION: header (13), the name's char count (4), then (a 36-char UUID goes as
+    // writeUTF) its unsigned short byte length, here 0x7fff.
     bytes: () => corrupted(1, createSessionPacket(), (frame) => void frame.writeInt32BE(0x7fffffff, 17)),
-    reason: /malformed CREATESESSION\(30\) on channel 1: .*string length 2147483647 exceeds/,
+    reason: /malformed CREATESESSION\(30\) on channel 1: frame truncated: UTF string needs 32767 bytes/,
   },
   'trailing bytes after a packet': {
     afterSession: true,

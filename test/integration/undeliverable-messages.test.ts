@@ -21,13 +21,16 @@ const MAX = DEFAULT_MAX_FRAME_BYTES;
 const BODY = Buffer.alloc(100, 0x61);
 const PROPERTY = 'big';
 
-/** A message to QUEUE with a STRING property of `valueBytes` ASCII characters and a small body. */
+/**
+ * A message to QUEUE with a BYTES property of `valueBytes` bytes and a small body: a BYTES value
+ * grows its frame byte for byte (a STRING, UTF-16 on the wire, would grow it two at a time).
+ */
 function messageWith(valueBytes: number, durable = true): CoreMessage {
   const message = new CoreMessage();
   message.address = QUEUE;
   message.durable = durable;
   message.body = BODY;
-  message.properties.set(PROPERTY, { kind: PropertyKind.STRING, value: 'x'.repeat(valueBytes) });
+  message.properties.set(PROPERTY, { kind: PropertyKind.BYTES, value: Buffer.alloc(valueBytes, 0x78) });
   return message;
 }
 
@@ -93,7 +96,7 @@ describe('a message no delivery could frame is refused at send time', () => {
     const lengths: unknown[] = [];
     for (let i = 0; i < 2; i++) {
       const received = await consumer.receive(5000);
-      lengths.push((propertyOf(received!, PROPERTY) as string).length);
+      lengths.push((propertyOf(received!, PROPERTY) as Buffer).length);
       await received!.acknowledge();
     }
     expect(lengths).toEqual([10, 20]);
@@ -115,7 +118,7 @@ describe('a message no delivery could frame is refused at send time', () => {
     const consumer = await session.createConsumer(QUEUE);
     session.start();
     const received = await consumer.receive(10_000);
-    expect((propertyOf(received!, PROPERTY) as string).length).toBe(fits);
+    expect((propertyOf(received!, PROPERTY) as Buffer).length).toBe(fits);
     expect(deliveryFrame(received!.message)).toBe(MAX);
     await received!.acknowledge();
     expect(queueStats(broker, QUEUE).messagesAdded).toBe(1);
