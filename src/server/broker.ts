@@ -12,7 +12,6 @@ import { ExpiryReaper } from './postoffice/expiry-reaper';
 import type { Filter } from './postoffice/filter';
 import { PostOffice } from './postoffice/post-office';
 import { defaultAcceptorFactory, type Acceptor } from './remoting/acceptor';
-import { PreambleTransport } from './remoting/preamble-transport';
 import { ServerConnection, type BrokerServices } from './remoting/server-connection';
 import { loadNodeId } from './node-id';
 import { MetadataRegistry } from './session/metadata-registry';
@@ -367,9 +366,9 @@ export class Broker implements BrokerServices {
       transport.destroy();
       return;
     }
-    // HornetQ's clients open with a preamble; a transport of ours may not (in-VM).
-    const remoting = new RemotingConnection(new PreambleTransport(transport, this.logger), {
+    const remoting = new RemotingConnection(transport, {
       logger: this.logger,
+      acceptPreamble: true,
       maxFrameBytes: this.config.maxFrameBytes,
       preAuthMaxFrameBytes: this.config.preAuthMaxFrameBytes,
       // What the broker keeps (queued messages) is up to its clients: each message its own memory.

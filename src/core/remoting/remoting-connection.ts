@@ -40,6 +40,12 @@ export interface RemotingConnectionOptions {
    * congestion listener hears it, and the owner stops producing output); unbounded when absent.
    */
   outputHighWaterMark?: number;
+  /**
+   * The peer may open with HornetQ's `HORNETQ` preamble, which is skipped (a broker: HornetQ's
+   * clients always send it, our in-VM ones do not); a native Artemis client's `ARTEMIS` preamble
+   * fails the connection with an error that says so.
+   */
+  acceptPreamble?: boolean;
 }
 
 let connectionIds = 0;
@@ -82,6 +88,7 @@ export class RemotingConnection {
     this.detachMessages = options.detachMessages ?? false;
     this.outputHighWaterMark = options.outputHighWaterMark ?? Infinity;
     this.decoder = new FrameDecoder(options.preAuthMaxFrameBytes ?? this.maxFrameBytes);
+    if (options.acceptPreamble === true) this.decoder.acceptPreamble();
     this.logger = options.logger.child({ connection: this.id, remote: transport.remoteAddress });
     transport.setHandlers({
       onData: (chunk) => this.onData(chunk),

@@ -44,7 +44,7 @@ describe('connection set-up', () => {
     client.send(0, { type: PacketType.PING, connectionTtl: 60_000 });
     await waitFor(() => client.closed, 'the broker to close the Artemis connection');
     expect(client.frames).toEqual([]);
-    expect(logger.find(/ARTEMIS preamble/, ['warn'])).toHaveLength(1);
+    expect(logger.find(/native ActiveMQ Artemis client \(preamble 'ARTEMIS'\)/, ['warn'])).toHaveLength(1);
   });
 
   it('answers SUBSCRIBE_TOPOLOGY_V2 with one CLUSTER_TOPOLOGY_V2: its node id, no connectors, last', async () => {
