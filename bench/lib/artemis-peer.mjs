@@ -6,7 +6,8 @@
 // etc/artemis.profile, so that it runs as its users would run it.
 const BROKER_JVM_FLAGS = ['-XX:+UseG1GC', '-XX:AutoBoxCacheMax=20000', '-Xms512M', '-Xmx2G'];
 const CLIENT_JVM_FLAGS = ['-Xmx512M'];
-const COMMON_JVM_FLAGS = ['-Djava.net.preferIPv4Stack=true'];
+// Artemis' log: warnings and errors only, on stderr (slf4j-simple).
+const COMMON_JVM_FLAGS = ['-Djava.net.preferIPv4Stack=true', '-Dorg.slf4j.simpleLogger.defaultLogLevel=warn'];
 
 /** The queue the broker pre-creates (an anycast address of the same name). */
 export const ARTEMIS_QUEUE = 'bench';
