@@ -1,3 +1,5 @@
+import { HQ_STRING_SHORT_LIMIT, HQ_STRING_UTF_LIMIT } from './hq-string';
+import { readModifiedUtf8 } from './modified-utf8';
 import { ProtocolError } from './protocol-error';
 import { decodeShortString } from './short-strings';
 
@@ -35,10 +37,9 @@ export class BufferReader {
     return this.buffer[this.offset++] as number;
   }
 
+  /** Any non-zero byte is true, as HornetQ reads it (it writes 0xFF). */
   readBoolean(): boolean {
-    const value = this.readByte();
-    if (value > 1) throw new ProtocolError(`invalid boolean byte ${value}`);
-    return value === 1;
+    return this.readByte() !== 0;
   }
 
   readShort(): number {
@@ -55,6 +56,7 @@ export class BufferReader {
     return value;
   }
 
+  /** A long packet field: ids, times and sizes, which a safe integer holds; anything else is a ProtocolError. */
   readLong(): number {
     this.require(8, 'long');
     const high = this.get32();
@@ -64,6 +66,12 @@ export class BufferReader {
     const value = high * TWO_32 + low;
     if (!Number.isSafeInteger(value)) throw new ProtocolError('long value outside the safe-integer range');
     return value;
+  }
+
+  /** The int the next readInt() would return, without consuming it. */
+  peekInt(): number {
+    this.require(4, 'int');
+    return this.get32();
   }
 
   readFloat(): number {
@@ -80,23 +88,94 @@ export class BufferReader {
     return value;
   }
 
-  readString(): string {
-    const length = this.readLength('string');
-    const value = this.buffer.toString('utf8', this.offset, this.offset + length);
+  /** Any 64-bit signed value: a number within the safe-integer range, else a bigint (see writeInt64). */
+  readInt64(): number | bigint {
+    this.require(8, 'long');
+    const high = this.get32();
+    const low = this.buffer.readUInt32BE(this.offset + 4);
+    const value = high * TWO_32 + low;
+    if (Number.isSafeInteger(value)) {
+      this.offset += 8;
+      return value;
+    }
+    const exact = this.buffer.readBigInt64BE(this.offset);
+    this.offset += 8;
+    return exact;
+  }
+
+  /** Int byte length (even), then UTF-16LE units. */
+  readSimpleString(): string {
+    const length = this.readSimpleStringLength();
+    const value = this.buffer.toString('utf16le', this.offset, this.offset + length);
     this.offset += length;
     return value;
   }
 
-  /** readString() for a string that recurs (see BufferWriter.writeRecurringString). */
-  readRecurringString(): string {
-    const length = this.readLength('string');
+  /** readSimpleString() for a string that recurs (see BufferWriter.writeRecurringSimpleString). */
+  readRecurringSimpleString(): string {
+    const length = this.readSimpleStringLength();
     const value = decodeShortString(this.buffer, this.offset, this.offset + length);
     this.offset += length;
     return value;
   }
 
-  readNullableString(): string | null {
-    return this.readBoolean() ? this.readString() : null;
+  /** Byte 0 for null; any other byte is followed by the SimpleString, as HornetQ reads it. */
+  readNullableSimpleString(): string | null {
+    return this.readByte() === 0 ? null : this.readSimpleString();
+  }
+
+  /** HornetQ's three-way String (see hq-string.ts); the char count must match what follows. */
+  readHqString(): string {
+    const count = this.readInt();
+    if (count < 0) throw new ProtocolError(`negative string char count ${count}`);
+    if (count < HQ_STRING_SHORT_LIMIT) return this.readBigEndianUnits(count);
+    const value = count < HQ_STRING_UTF_LIMIT ? this.readUTF() : this.readSimpleString();
+    if (value.length !== count) {
+      throw new ProtocolError(`string announced ${count} chars but holds ${value.length}`);
+    }
+    return value;
+  }
+
+  /** Byte 0 for null; any other byte is followed by the three-way String. */
+  readNullableHqString(): string | null {
+    return this.readByte() === 0 ? null : this.readHqString();
+  }
+
+  /** Unsigned short byte length, then modified UTF-8, read leniently (see modified-utf8.ts). */
+  readUTF(): string {
+    this.require(2, 'UTF length');
+    const length = ((this.buffer[this.offset] as number) << 8) | (this.buffer[this.offset + 1] as number);
+    this.offset += 2;
+    this.require(length, 'UTF string');
+    const value = readModifiedUtf8(this.buffer, this.offset, this.offset + length);
+    this.offset += length;
+    return value;
+  }
+
+  /** `length` bytes as they are (no length prefix), copied: a UUID's 16 bytes. */
+  readRaw(length: number): Buffer {
+    this.require(length, `${length} raw bytes`);
+    const value = Buffer.from(this.buffer.subarray(this.offset, this.offset + length));
+    this.offset += length;
+    return value;
+  }
+
+  private readBigEndianUnits(count: number): string {
+    this.require(2 * count, 'string chars');
+    const buffer = this.buffer;
+    let value = '';
+    for (let i = 0; i < count; i++) {
+      const at = this.offset + 2 * i;
+      value += String.fromCharCode(((buffer[at] as number) << 8) | (buffer[at + 1] as number));
+    }
+    this.offset += 2 * count;
+    return value;
+  }
+
+  private readSimpleStringLength(): number {
+    const length = this.readLength('SimpleString');
+    if (length % 2 !== 0) throw new ProtocolError(`SimpleString of odd byte length ${length}`);
+    return length;
   }
 
   /** A copy, so that the frame's memory can be released independently of the value. */
@@ -105,6 +184,12 @@ export class BufferReader {
     const value = Buffer.from(this.buffer.subarray(this.offset, this.offset + length));
     this.offset += length;
     return value;
+  }
+
+  /** Steps over `length` bytes (checked against what is left). */
+  skip(length: number): void {
+    this.require(length, `${length} bytes`);
+    this.offset += length;
   }
 
   /** Steps over a length-prefixed byte field; returns where its bytes start in the frame. */

@@ -1,3 +1,5 @@
+import { HQ_STRING_SHORT_LIMIT, HQ_STRING_UTF_LIMIT } from './hq-string';
+import { MAX_MODIFIED_UTF8_BYTES, modifiedUtf8Length, writeModifiedUtf8 } from './modified-utf8';
 import { encodeShortString } from './short-strings';
 
 const TWO_32 = 0x1_0000_0000;
@@ -33,8 +35,9 @@ export class BufferWriter {
     this.buffer[this.offset++] = value & 0xff;
   }
 
+  /** HornetQ writes true as 0xFF (Java's (byte) -1). */
   writeBoolean(value: boolean): void {
-    this.writeByte(value ? 1 : 0);
+    this.writeByte(value ? 0xff : 0);
   }
 
   writeShort(value: number): void {
@@ -69,12 +72,40 @@ export class BufferWriter {
   }
 
   /**
-   * writeString() for a string that recurs (an address, a property name): its bytes come from a
-   * small cache. Not for one-off strings (ids, values), which would only churn the cache.
+   * Any 64-bit signed value: a number within the safe-integer range, a bigint outside it (what a
+   * TypedProperties LONG may hold). Packet fields use writeLong.
    */
-  writeRecurringString(value: string): void {
+  writeInt64(value: number | bigint): void {
+    if (typeof value === 'number') return this.writeLong(value);
+    if (value > 0x7fff_ffff_ffff_ffffn || value < -0x8000_0000_0000_0000n) {
+      throw new RangeError(`long value ${value} is out of range`);
+    }
+    this.ensure(8);
+    this.offset = this.buffer.writeBigInt64BE(value, this.offset);
+  }
+
+  /** SimpleString: int byte length (two per UTF-16 unit), then the units little-endian. */
+  writeSimpleString(value: string): void {
+    const bytes = 2 * value.length;
+    this.ensure(4 + bytes);
+    this.put32(bytes);
+    const buffer = this.buffer;
+    let at = this.offset;
+    for (let i = 0; i < value.length; i++) {
+      const unit = value.charCodeAt(i);
+      buffer[at++] = unit;
+      buffer[at++] = unit >>> 8;
+    }
+    this.offset = at;
+  }
+
+  /**
+   * writeSimpleString() for a string that recurs (an address, a property name): its bytes come
+   * from a small cache. Not for one-off strings (ids, values), which would only churn the cache.
+   */
+  writeRecurringSimpleString(value: string): void {
     const known = encodeShortString(value);
-    if (known === null) return this.writeString(value);
+    if (known === null) return this.writeSimpleString(value);
     this.ensure(4 + known.length);
     this.put32(known.length);
     const buffer = this.buffer;
@@ -83,19 +114,54 @@ export class BufferWriter {
     this.offset = at + known.length;
   }
 
-  /** Int byte length, then UTF-8. */
-  writeString(value: string): void {
-    // Room for the worst case (3 bytes per UTF-16 unit) saves measuring the string first.
-    this.ensure(4 + value.length * 3);
-    const lengthAt = this.offset;
-    const written = this.buffer.write(value, lengthAt + 4, 'utf8');
-    this.put32(written);
-    this.offset += written;
+  /** Byte 0 for null, else 1 and the SimpleString. */
+  writeNullableSimpleString(value: string | null): void {
+    this.writeByte(value === null ? 0 : 1);
+    if (value !== null) this.writeSimpleString(value);
   }
 
-  writeNullableString(value: string | null): void {
-    this.writeBoolean(value !== null);
-    if (value !== null) this.writeString(value);
+  /** HornetQ's three-way String (see hq-string.ts): int char count, then one of three forms. */
+  writeHqString(value: string): void {
+    const count = value.length;
+    if (count >= HQ_STRING_UTF_LIMIT) {
+      this.writeInt(count);
+      return this.writeSimpleString(value);
+    }
+    if (count >= HQ_STRING_SHORT_LIMIT) {
+      this.writeInt(count);
+      return this.writeUTF(value);
+    }
+    this.ensure(4 + 2 * count);
+    this.put32(count);
+    const buffer = this.buffer;
+    let at = this.offset;
+    for (let i = 0; i < count; i++) {
+      const unit = value.charCodeAt(i);
+      buffer[at++] = unit >>> 8;
+      buffer[at++] = unit;
+    }
+    this.offset = at;
+  }
+
+  /** Byte 0 for null, else 1 and the three-way String. */
+  writeNullableHqString(value: string | null): void {
+    this.writeByte(value === null ? 0 : 1);
+    if (value !== null) this.writeHqString(value);
+  }
+
+  /** Unsigned short byte length, then HornetQ's modified UTF-8 (see modified-utf8.ts). */
+  writeUTF(value: string): void {
+    const bytes = modifiedUtf8Length(value);
+    if (bytes > MAX_MODIFIED_UTF8_BYTES) {
+      throw new RangeError(
+        `string of ${bytes} modified UTF-8 bytes exceeds writeUTF's ${MAX_MODIFIED_UTF8_BYTES}`,
+      );
+    }
+    this.ensure(2 + bytes);
+    const buffer = this.buffer;
+    buffer[this.offset] = bytes >>> 8;
+    buffer[this.offset + 1] = bytes;
+    this.offset = writeModifiedUtf8(buffer, this.offset + 2, value);
   }
 
   /** Int length, then the bytes. */

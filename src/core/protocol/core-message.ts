@@ -1,8 +1,9 @@
 import type { BufferReader } from './buffer-reader';
 import type { BufferWriter } from './buffer-writer';
 import { ProtocolError } from './protocol-error';
+import { simpleStringBytes } from './short-strings';
 import { TypedProperties } from './typed-properties';
-import { utf8Length } from './short-strings';
+import { USER_ID_BYTES, userIdFromBytes, writeUserIdBytes } from './user-id';
 import { WireImage } from './wire-image';
 
 /** Message body types, HornetQ's numbers (Message.DEFAULT_TYPE … STREAM_TYPE). */
@@ -16,10 +17,18 @@ export const MessageType = {
 } as const;
 
 /**
- * Bytes of a message's fixed fields: id, address length, type, durable, expiration, timestamp,
- * priority, user-id flag, body length (the properties count their own).
+ * Where HornetQ's messages start in a frame (after its 13-byte header): the offsets a message
+ * carries count from the frame's first byte, so they are this much more than offsets into the
+ * message. Our encoder and decoder add it, wherever the message lies (a frame, a journal record).
  */
-const FIXED_ENCODED_BYTES = 8 + 4 + 1 + 1 + 8 + 8 + 1 + 1 + 4;
+export const MESSAGE_START_OFFSET = 13;
+/** The endOfBodyPosition of a message with an empty body (MessageImpl.BODY_OFFSET). */
+const BODY_OFFSET = MESSAGE_START_OFFSET + 4;
+/** The two position ints, endOfBodyPosition before the body and endOfMessagePosition after it. */
+const POSITION_BYTES = 4 + 4;
+
+/** Header bytes besides the address and the user id: id, two markers, type, durable, two times, priority. */
+const FIXED_HEADER_BYTES = 8 + 1 + 1 + 1 + 1 + 8 + 8 + 1;
 
 /**
  * Heap bytes a received message costs besides its encoding and its properties, measured with
@@ -42,20 +51,32 @@ export class CoreMessage {
   timestamp = 0;
   /** 0 (lowest) … 9 (highest). */
   priority = 4;
-  /** The client-chosen unique id (JMSMessageID without 'ID:'), or null when disabled. */
+  /**
+   * The client-chosen unique id (JMSMessageID without 'ID:'), a lowercase UUID (see user-id.ts:
+   * newUserId), or null when disabled. Encoding any other string is a RangeError.
+   */
   userId: string | null = null;
   properties = new TypedProperties();
   body: Buffer = EMPTY;
   /** How the message arrived, while it still says the same (see WireImage); null if built here. */
   private wire: WireImage | null = null;
 
-  /** Exactly the bytes `encode` writes: what producer and consumer credits count. */
+  /**
+   * Exactly the bytes `encode` writes: HornetQ's getEncodeSize() (4 + body + 4 + headers and
+   * properties), which is what a producer acquires producer credits for and what `HQSize` is.
+   * Consumer credits count whole frames instead (see deliveryFrameBytes).
+   */
   encodedSize(): number {
     const wire = this.currentWire();
     if (wire !== null) return wire.length;
-    let size = FIXED_ENCODED_BYTES + utf8Length(this.address) + this.body.length;
-    if (this.userId !== null) size += 4 + Buffer.byteLength(this.userId);
-    return size + this.properties.encodedSize();
+    return POSITION_BYTES + this.body.length + this.headersAndPropertiesSize();
+  }
+
+  /** Exactly the bytes `encodeHeadersAndProperties` writes: a large message's head. */
+  headersAndPropertiesSize(): number {
+    const address = this.address === '' ? 0 : 4 + simpleStringBytes(this.address);
+    const userId = this.userId === null ? 0 : USER_ID_BYTES;
+    return FIXED_HEADER_BYTES + address + userId + this.properties.encodedSize();
   }
 
   /**
@@ -89,24 +110,53 @@ export class CoreMessage {
     return copy;
   }
 
+  /**
+   * HornetQ's layout (MessageImpl): endOfBodyPosition, the body, endOfMessagePosition, then the
+   * headers and properties; both positions as if the message began at MESSAGE_START_OFFSET.
+   */
   encode(writer: BufferWriter): void {
+    const start = writer.length;
     const wire = this.currentWire();
     if (wire !== null) {
-      const start = writer.length;
       writer.writeRaw(wire.source, wire.start, wire.end);
-      writer.patchLong(start, this.messageId);
+      writer.patchLong(start + wire.messageIdOffset, this.messageId);
       return;
     }
+    writer.writeInt(BODY_OFFSET + this.body.length);
+    writer.writeRaw(this.body);
+    const endOfMessageAt = writer.length;
+    writer.writeInt(0);
+    this.encodeHeadersAndProperties(writer);
+    writer.patchInt(endOfMessageAt, MESSAGE_START_OFFSET + writer.length - start);
+  }
+
+  /**
+   * The headers and properties alone: what follows the body in `encode`, and all a large
+   * message's head carries (SESS_SEND_LARGE, SESS_RECEIVE_LARGE_MSG). An empty address travels
+   * as HornetQ's null address (no address routes as '').
+   */
+  encodeHeadersAndProperties(writer: BufferWriter): void {
     writer.writeLong(this.messageId);
-    writer.writeRecurringString(this.address);
+    if (this.address === '') {
+      writer.writeByte(ABSENT);
+    } else {
+      writer.writeByte(PRESENT);
+      writer.writeRecurringSimpleString(this.address);
+    }
+    if (this.userId === null) {
+      writer.writeByte(ABSENT);
+    } else {
+      const bytes = Buffer.allocUnsafe(USER_ID_BYTES);
+      writeUserIdBytes(this.userId, bytes, 0);
+      writer.writeByte(PRESENT);
+      writer.writeRaw(bytes);
+    }
     writer.writeByte(this.type);
     writer.writeBoolean(this.durable);
     writer.writeLong(this.expiration);
     writer.writeLong(this.timestamp);
     writer.writeByte(this.priority);
-    writer.writeNullableString(this.userId);
     this.properties.encode(writer);
-    writer.writeBytes(this.body);
   }
 
   /**
@@ -115,26 +165,46 @@ export class CoreMessage {
    * Node protocol libraries, a received message therefore shares memory with the socket read it
    * came in (at most 64 KiB, held while any message from it is), unless the reader detaches (the
    * broker's do): then the message's bytes are copied once, and the body is a view of the copy.
+   * Reads what HornetQ's packet decoder reads, whose endOfMessagePosition it skips; one that
+   * disagrees with where the properties end is not kept for re-sending (a HornetQ server that
+   * journals those bytes trusts it on restart), so the message is encoded afresh.
    */
   static decode(reader: BufferReader): CoreMessage {
     const start = reader.position;
+    const endOfBody = reader.readInt();
+    const bodyLength = endOfBody - BODY_OFFSET;
+    if (bodyLength < 0 || bodyLength > reader.remaining - 4) {
+      throw new ProtocolError(
+        `message endOfBodyPosition ${endOfBody} is outside the message (a body of ${reader.remaining} bytes at most)`,
+      );
+    }
+    reader.skip(bodyLength);
+    const endOfMessage = reader.readInt();
+    const message = CoreMessage.decodeHeadersAndProperties(reader);
+    const length = reader.position - start;
+    const source = reader.keepFrom(start);
+    const base = reader.detaching ? 0 : start;
+    message.body = source.subarray(base + 4, base + 4 + bodyLength);
+    if (endOfMessage === MESSAGE_START_OFFSET + length) {
+      message.wire = new WireImage(source, base, base + length, 4 + bodyLength + 4, message);
+    }
+    return message;
+  }
+
+  /** Reads what encodeHeadersAndProperties wrote: a message with an empty body. */
+  static decodeHeadersAndProperties(reader: BufferReader): CoreMessage {
     const message = new CoreMessage();
     message.messageId = reader.readLong();
-    message.address = reader.readRecurringString();
+    message.address = reader.readNullableSimpleString() ?? '';
+    // HornetQ takes the 16 bytes only after exactly NOT_NULL (1).
+    if (reader.readByte() === PRESENT) message.userId = userIdFromBytes(reader.readRaw(USER_ID_BYTES), 0);
     message.type = reader.readByte();
     message.durable = reader.readBoolean();
     message.expiration = reader.readLong();
     message.timestamp = reader.readLong();
     message.priority = reader.readByte();
     if (message.priority > 9) throw new ProtocolError(`message priority ${message.priority} is not in 0..9`);
-    message.userId = reader.readNullableString();
     message.properties.decodeFrom(reader);
-    const bodyStart = reader.skipBytes() - start;
-    const end = reader.position;
-    const source = reader.keepFrom(start);
-    const base = reader.detaching ? 0 : start;
-    message.body = source.subarray(base + bodyStart, base + end - start);
-    message.wire = new WireImage(source, base, base + end - start, message);
     return message;
   }
 
@@ -147,3 +217,6 @@ export class CoreMessage {
 }
 
 const EMPTY = Buffer.alloc(0);
+/** DataConstants.NULL / NOT_NULL: the marker before the address and the user id. */
+const ABSENT = 0;
+const PRESENT = 1;

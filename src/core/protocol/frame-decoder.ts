@@ -10,6 +10,12 @@ export const DEFAULT_PRE_AUTH_MAX_FRAME_BYTES = 16 * 1024;
 /** What a frame split across chunks starts with: one socket read's worth. */
 const FIRST_PARTIAL_BYTES = 64 * 1024;
 
+/** What a HornetQ client writes before its first frame (NettyConnector); a broker skips it. */
+export const HORNETQ_PREAMBLE = Buffer.from('HORNETQ', 'ascii');
+/** What a native ActiveMQ Artemis client writes instead, whose protocol is not HornetQ 2.4's. */
+export const ARTEMIS_PREAMBLE = Buffer.from('ARTEMIS', 'ascii');
+const PREAMBLE_BYTES = 7;
+
 /**
  * Splits a byte stream into frames (each returned whole, length field included). A frame that
  * announces more than `maxFrameBytes` is refused before any of it is buffered. A frame that lies
@@ -25,8 +31,21 @@ export class FrameDecoder {
   private partialFilled = 0;
   /** The size of the frame in `partial` (which may be smaller until its bytes arrive). */
   private partialTotal = 0;
+  /** Bytes of a preamble seen so far while one may still come (see acceptPreamble), else null. */
+  private preamble: Buffer | null = null;
+  private preambleFilled = 0;
 
   constructor(public maxFrameBytes = DEFAULT_MAX_FRAME_BYTES) {}
+
+  /**
+   * Lets the stream start with HornetQ's 7-byte preamble, which is then skipped (a broker calls
+   * this before feeding a new connection). A stream may also start with a frame at once. One that
+   * starts with Artemis' preamble is a ProtocolError that says so. Call it before the first feed.
+   */
+  acceptPreamble(): void {
+    this.preamble = Buffer.alloc(PREAMBLE_BYTES);
+    this.preambleFilled = 0;
+  }
 
   /** Bytes received of a frame not yet complete. */
   get bufferedBytes(): number {
@@ -47,7 +66,7 @@ export class FrameDecoder {
    * that the hot path creates no view per frame (see decodeFrameAt).
    */
   feedRegions(chunk: Buffer, onFrame: (buffer: Buffer, start: number, end: number) => void): void {
-    let offset = 0;
+    let offset = this.preamble === null ? 0 : this.takePreamble(chunk);
     while (offset < chunk.length) {
       if (this.partial !== null) {
         offset = this.fillPartial(chunk, offset, onFrame);
@@ -63,6 +82,33 @@ export class FrameDecoder {
         }
       }
     }
+  }
+
+  /**
+   * Takes what the chunk has of a preamble; returns where frames start in it. A frame's length
+   * starts with a small byte (frames are far below 1 GiB) and a preamble with a capital letter, so
+   * the first byte decides; the rest must then spell one of the two preambles.
+   */
+  private takePreamble(chunk: Buffer): number {
+    const preamble = this.preamble as Buffer;
+    if (this.preambleFilled === 0 && chunk.length > 0 && !startsPreamble(chunk[0] as number)) {
+      this.preamble = null;
+      return 0;
+    }
+    const take = Math.min(PREAMBLE_BYTES - this.preambleFilled, chunk.length);
+    chunk.copy(preamble, this.preambleFilled, 0, take);
+    this.preambleFilled += take;
+    if (this.preambleFilled < PREAMBLE_BYTES) return take;
+    this.preamble = null;
+    if (preamble.equals(HORNETQ_PREAMBLE)) return take;
+    if (preamble.equals(ARTEMIS_PREAMBLE)) {
+      throw new ProtocolError(
+        "the peer is a native ActiveMQ Artemis client (preamble 'ARTEMIS'): this broker speaks HornetQ 2.4's core protocol; use a HornetQ 2.4 client",
+      );
+    }
+    throw new ProtocolError(
+      `the stream starts with neither a frame nor the HORNETQ preamble (0x${preamble.toString('hex')})`,
+    );
   }
 
   private fillHeader(chunk: Buffer, offset: number): number {
@@ -126,4 +172,9 @@ export class FrameDecoder {
     }
     return length;
   }
+}
+
+/** The first bytes of HORNETQ_PREAMBLE and ARTEMIS_PREAMBLE. */
+function startsPreamble(byte: number): boolean {
+  return byte === (HORNETQ_PREAMBLE[0] as number) || byte === (ARTEMIS_PREAMBLE[0] as number);
 }

@@ -15,3 +15,5 @@ export * from './message-header';
 export * from './frame-slab';
 export * from './large-message-assembler';
 export * from './large-body-chunks';
+export * from './user-id';
+export * from './hq-string';

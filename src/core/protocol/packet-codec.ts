@@ -5,7 +5,15 @@ import { ErrorCode, errorCodeFromNumber } from './error-code';
 import { FRAME_HEADER_BYTES } from './frame-decoder';
 import type { FrameSlab } from './frame-slab';
 import { PacketType, packetTypeName } from './packet-type';
-import type { Packet, QueueStats } from './packets';
+import {
+  EXTENSION_MAGIC,
+  type ClusterTopologyChange,
+  type CreateSession,
+  type Packet,
+  type QueueStats,
+  type TransportConfiguration,
+  type TransportParam,
+} from './packets';
 import { ProtocolError } from './protocol-error';
 
 /** A decoded frame: which channel it travels on and what it carries. */
@@ -17,28 +25,48 @@ export interface Frame {
 }
 
 /**
- * Bytes a SESS_RECEIVE_MSG frame adds around its message (frame header, consumer id, delivery
- * count), so a consumer can tell a delivery's message size, which credits count, from the frame.
+ * Frame sizes. Consumer credits count whole frames (length field included), as HornetQ's
+ * getPacketSize(): each SESS_RECEIVE_MSG, SESS_RECEIVE_LARGE_MSG and SESS_RECEIVE_CONTINUATION.
  */
+
+/** A SESS_RECEIVE_MSG frame minus its message's encodedSize(): header, consumer id, delivery count. */
 export const DELIVERY_FRAME_OVERHEAD = FRAME_HEADER_BYTES + 8 + 4;
 
-/** Bytes a SESS_SEND frame adds around its message (frame header, requires-response flag). */
+/** A SESS_SEND frame minus its message's encodedSize(): header, requires-response flag. */
 export const SEND_FRAME_OVERHEAD = FRAME_HEADER_BYTES + 1;
 
-/** Bytes a SESS_RECEIVE_LARGE_MSG frame adds around its head (delivery overhead, body size). */
-export const LARGE_DELIVERY_FRAME_OVERHEAD = DELIVERY_FRAME_OVERHEAD + 8;
+/**
+ * A SESS_RECEIVE_LARGE_MSG frame minus its head's headersAndPropertiesSize() (a large message's
+ * head has no body and no positions): header, consumer id, delivery count, large message size.
+ */
+export const LARGE_DELIVERY_FRAME_OVERHEAD = FRAME_HEADER_BYTES + 8 + 4 + 8;
 
-/** Bytes a SESS_RECEIVE_CONTINUATION frame adds around its chunk (frame header, consumer id, chunk length, continues). */
-export const CONTINUATION_FRAME_OVERHEAD = FRAME_HEADER_BYTES + 8 + 4 + 1;
+/** A SESS_RECEIVE_CONTINUATION frame minus its chunk: header, chunk length, continues, consumer id. */
+export const CONTINUATION_FRAME_OVERHEAD = FRAME_HEADER_BYTES + 4 + 1 + 8;
 
-/** The bytes of the SESS_RECEIVE_MSG frame that delivers `message` whole, without encoding it. */
+/** The whole SESS_RECEIVE_MSG frame that delivers `message`, without encoding it. */
 export function deliveryFrameBytes(message: CoreMessage): number {
   return DELIVERY_FRAME_OVERHEAD + message.encodedSize();
 }
 
-/** The bytes of the SESS_RECEIVE_LARGE_MSG frame that announces a large message whose head is `head`. */
+/** The whole SESS_SEND frame that sends `message`. */
+export function sendFrameBytes(message: CoreMessage): number {
+  return SEND_FRAME_OVERHEAD + message.encodedSize();
+}
+
+/** The whole SESS_RECEIVE_LARGE_MSG frame that announces a large message whose head is `head`. */
 export function largeDeliveryFrameBytes(head: CoreMessage): number {
-  return LARGE_DELIVERY_FRAME_OVERHEAD + head.encodedSize();
+  return LARGE_DELIVERY_FRAME_OVERHEAD + head.headersAndPropertiesSize();
+}
+
+/** The whole SESS_RECEIVE_CONTINUATION frame that carries a chunk of `chunkBytes`. */
+export function continuationFrameBytes(chunkBytes: number): number {
+  return CONTINUATION_FRAME_OVERHEAD + chunkBytes;
+}
+
+/** The whole SESS_SEND_CONTINUATION frame of a chunk (the last one also carries the body size). */
+export function sendContinuationFrameBytes(chunkBytes: number, last: boolean): number {
+  return FRAME_HEADER_BYTES + 4 + chunkBytes + 1 + (last ? 8 : 0) + 1;
 }
 
 /**
@@ -84,7 +112,7 @@ export function decodeFrameAt(buffer: Buffer, start: number, end: number, detach
   let packet: Packet;
   try {
     packet = decodeBody(type, reader);
-    if (reader.remaining !== 0) reader.expectEnd(packetTypeName(type));
+    if (reader.remaining !== 0 && !IGNORES_TRAILING_BYTES.has(type)) reader.expectEnd(packetTypeName(type));
   } catch (error) {
     if (error instanceof ProtocolError && !error.message.startsWith('unknown packet type')) {
       throw new ProtocolError(`malformed ${packetTypeName(type)} on channel ${channelId}: ${error.message}`);
@@ -94,15 +122,25 @@ export function decodeFrameAt(buffer: Buffer, start: number, end: number, detach
   return { channelId, packet, size: length };
 }
 
+/**
+ * The session handshake packets, whose extension trailer a real peer ignores: HornetQ and Artemis
+ * read exactly their fields and leave the rest, so bytes after them (a trailer of a later
+ * extension version, say) are ignored here too. Anywhere else, trailing bytes mean the peer and
+ * we disagree on the packet, and are a ProtocolError.
+ */
+const IGNORES_TRAILING_BYTES: ReadonlySet<number> = new Set([
+  PacketType.CREATESESSION,
+  PacketType.CREATESESSION_RESP,
+  PacketType.REATTACH_SESSION,
+]);
+
 /** Room to set aside for a frame: exact or a little more for messages, a guess for the rest. */
 function expectedFrameBytes(packet: Packet): number {
-  if (
-    packet.type === PacketType.SESS_SEND ||
-    packet.type === PacketType.SESS_RECEIVE_MSG ||
-    packet.type === PacketType.SESS_SEND_LARGE ||
-    packet.type === PacketType.SESS_RECEIVE_LARGE_MSG
-  ) {
-    return FRAME_HEADER_BYTES + 8 + 4 + 8 + packet.message.encodedSize();
+  if (packet.type === PacketType.SESS_SEND || packet.type === PacketType.SESS_RECEIVE_MSG) {
+    return DELIVERY_FRAME_OVERHEAD + packet.message.encodedSize();
+  }
+  if (packet.type === PacketType.SESS_SEND_LARGE || packet.type === PacketType.SESS_RECEIVE_LARGE_MSG) {
+    return LARGE_DELIVERY_FRAME_OVERHEAD + packet.message.headersAndPropertiesSize();
   }
   if (
     packet.type === PacketType.SESS_SEND_CONTINUATION ||
@@ -118,58 +156,72 @@ function encodeBody(w: BufferWriter, p: Packet): void {
     case PacketType.PING:
       return w.writeLong(p.connectionTtl);
     case PacketType.DISCONNECT:
-      return w.writeNullableString(p.reason);
+      return w.writeNullableSimpleString(p.nodeId);
+    case PacketType.DISCONNECT_CONSUMER:
+    case PacketType.SESS_CONSUMER_CLOSE:
+      return w.writeLong(p.consumerId);
     case PacketType.EXCEPTION:
-      w.writeInt(p.correlationId);
+    case PacketType.SESS_ASYNC_EXCEPTION:
       w.writeInt(ErrorCode[p.code]);
-      return w.writeNullableString(p.message);
+      return w.writeNullableHqString(p.message);
     case PacketType.NULL_RESPONSE:
-      return w.writeInt(p.correlationId);
+    case PacketType.SESS_COMMIT:
+    case PacketType.SESS_START:
+    case PacketType.SESS_STOP:
+    case PacketType.SESS_CLOSE:
+      return;
     case PacketType.PACKETS_CONFIRMED:
       return w.writeInt(p.commandId);
     case PacketType.CREATESESSION:
-      w.writeInt(p.correlationId);
-      w.writeString(p.name);
-      w.writeLong(p.sessionChannelId);
-      w.writeInt(p.version);
-      w.writeNullableString(p.username);
-      w.writeNullableString(p.password);
-      w.writeInt(p.minLargeMessageSize);
-      w.writeBoolean(p.xa);
-      w.writeBoolean(p.autoCommitSends);
-      w.writeBoolean(p.autoCommitAcks);
-      w.writeBoolean(p.preAcknowledge);
-      w.writeInt(p.windowSize);
-      return w.writeNullableString(p.defaultAddress);
+      return writeCreateSession(w, p);
     case PacketType.CREATESESSION_RESP:
-      w.writeInt(p.correlationId);
       w.writeInt(p.serverVersion);
-      w.writeString(p.sessionName);
-      return w.writeString(p.reattachToken);
+      if (p.extension !== null) {
+        w.writeInt(EXTENSION_MAGIC);
+        w.writeByte(p.extension.version);
+      }
+      return;
     case PacketType.REATTACH_SESSION:
-      w.writeInt(p.correlationId);
-      w.writeString(p.sessionName);
-      w.writeString(p.reattachToken);
-      w.writeNullableString(p.username);
-      w.writeNullableString(p.password);
-      return w.writeInt(p.lastConfirmedCommandId);
+      w.writeHqString(p.name);
+      w.writeInt(p.lastConfirmedCommandId);
+      if (p.extension !== null) {
+        w.writeInt(EXTENSION_MAGIC);
+        writeSecret(w, p.extension.reattachSecret);
+        w.writeNullableHqString(p.extension.username);
+        w.writeNullableHqString(p.extension.password);
+      }
+      return;
     case PacketType.REATTACH_SESSION_RESP:
-      w.writeInt(p.correlationId);
       w.writeInt(p.lastConfirmedCommandId);
       return w.writeBoolean(p.reattached);
+    case PacketType.SUBSCRIBE_TOPOLOGY:
+      return w.writeBoolean(p.clusterConnection);
+    case PacketType.SUBSCRIBE_TOPOLOGY_V2:
+      w.writeBoolean(p.clusterConnection);
+      return w.writeInt(p.clientVersion);
+    case PacketType.CLUSTER_TOPOLOGY:
+    case PacketType.CLUSTER_TOPOLOGY_V2:
+      return writeTopology(w, p);
     case PacketType.CREATE_QUEUE:
-      w.writeString(p.address);
-      w.writeString(p.queueName);
-      w.writeNullableString(p.filter);
+      w.writeSimpleString(p.address);
+      w.writeSimpleString(p.queueName);
+      w.writeNullableSimpleString(p.filter);
       w.writeBoolean(p.durable);
       w.writeBoolean(p.temporary);
       return w.writeBoolean(p.requiresResponse);
+    case PacketType.CREATE_SHARED_QUEUE:
+      w.writeSimpleString(p.address);
+      w.writeSimpleString(p.queueName);
+      w.writeNullableSimpleString(p.filter);
+      w.writeBoolean(p.durable);
+      return w.writeBoolean(p.requiresResponse);
     case PacketType.DELETE_QUEUE:
-      return w.writeString(p.queueName);
+    case PacketType.SESS_QUEUEQUERY:
+      return w.writeSimpleString(p.queueName);
     case PacketType.SESS_CREATECONSUMER:
       w.writeLong(p.consumerId);
-      w.writeString(p.queueName);
-      w.writeNullableString(p.filter);
+      w.writeSimpleString(p.queueName);
+      w.writeNullableSimpleString(p.filter);
       w.writeBoolean(p.browseOnly);
       return w.writeBoolean(p.requiresResponse);
     case PacketType.SESS_EXPIRED:
@@ -181,41 +233,30 @@ function encodeBody(w: BufferWriter, p: Packet): void {
       w.writeLong(p.consumerId);
       w.writeLong(p.messageId);
       return w.writeBoolean(p.requiresResponse);
-    case PacketType.SESS_COMMIT:
-    case PacketType.SESS_START:
-    case PacketType.SESS_STOP:
-    case PacketType.SESS_CLOSE:
-      return;
     case PacketType.SESS_ROLLBACK:
-      w.writeInt(p.seenConsumerIds.length);
-      for (const id of p.seenConsumerIds) w.writeLong(id);
-      return;
-    case PacketType.SESS_QUEUEQUERY:
-      return w.writeString(p.queueName);
+      return w.writeBoolean(p.considerLastMessageAsDelivered);
     case PacketType.SESS_QUEUEQUERY_RESP:
-      w.writeInt(p.correlationId);
       w.writeBoolean(p.exists);
-      w.writeNullableString(p.address);
       w.writeBoolean(p.durable);
       w.writeBoolean(p.temporary);
-      w.writeNullableString(p.filter);
       w.writeInt(p.consumerCount);
-      return w.writeLong(p.messageCount);
+      w.writeLong(p.messageCount);
+      w.writeNullableSimpleString(p.filter);
+      w.writeNullableSimpleString(p.address);
+      return w.writeNullableSimpleString(p.name);
     case PacketType.SESS_QUEUE_STATS:
       w.writeInt(p.start);
       return w.writeInt(p.maxCount);
     case PacketType.SESS_QUEUE_STATS_RESP:
-      w.writeInt(p.correlationId);
       w.writeInt(p.queues.length);
       for (const queue of p.queues) writeQueueStats(w, queue);
       return w.writeBoolean(p.more);
     case PacketType.SESS_BINDINGQUERY:
-      return w.writeString(p.address);
+      return w.writeSimpleString(p.address);
     case PacketType.SESS_BINDINGQUERY_RESP:
-      w.writeInt(p.correlationId);
       w.writeBoolean(p.exists);
       w.writeInt(p.queueNames.length);
-      for (const name of p.queueNames) w.writeString(name);
+      for (const name of p.queueNames) w.writeSimpleString(name);
       return;
     case PacketType.SESS_FLOWTOKEN:
       w.writeLong(p.consumerId);
@@ -224,42 +265,44 @@ function encodeBody(w: BufferWriter, p: Packet): void {
       p.message.encode(w);
       return w.writeBoolean(p.requiresResponse);
     case PacketType.SESS_SEND_LARGE:
-      p.message.encode(w);
-      return w.writeLong(p.bodySize);
+      return p.message.encodeHeadersAndProperties(w);
     case PacketType.SESS_SEND_CONTINUATION:
       w.writeBytes(p.chunk);
       w.writeBoolean(p.continues);
+      if (!p.continues) w.writeLong(p.messageBodySize);
       return w.writeBoolean(p.requiresResponse);
     case PacketType.SESS_RECEIVE_LARGE_MSG:
       w.writeLong(p.consumerId);
       w.writeInt(p.deliveryCount);
-      p.message.encode(w);
-      return w.writeLong(p.bodySize);
+      w.writeLong(p.largeMessageSize);
+      return p.message.encodeHeadersAndProperties(w);
     case PacketType.SESS_RECEIVE_CONTINUATION:
-      w.writeLong(p.consumerId);
       w.writeBytes(p.chunk);
-      return w.writeBoolean(p.continues);
-    case PacketType.SESS_CONSUMER_CLOSE:
+      w.writeBoolean(p.continues);
       return w.writeLong(p.consumerId);
     case PacketType.SESS_RECEIVE_MSG:
+      p.message.encode(w);
       w.writeLong(p.consumerId);
-      w.writeInt(p.deliveryCount);
-      return p.message.encode(w);
+      return w.writeInt(p.deliveryCount);
     case PacketType.SESS_FORCE_CONSUMER_DELIVERY:
-    case PacketType.SESS_FORCED_DELIVERY_EMPTY:
       w.writeLong(p.consumerId);
       return w.writeLong(p.sequence);
     case PacketType.SESS_PRODUCER_REQUEST_CREDITS:
     case PacketType.SESS_PRODUCER_CREDITS:
     case PacketType.SESS_PRODUCER_FAIL_CREDITS:
-      w.writeRecurringString(p.address);
-      return w.writeInt(p.credits);
+      w.writeInt(p.credits);
+      return w.writeRecurringSimpleString(p.address);
+    case PacketType.SESS_ADD_METADATA:
+      w.writeHqString(p.key);
+      return w.writeHqString(p.data);
+    case PacketType.SESS_ADD_METADATA2:
     case PacketType.SESS_UNIQUE_ADD_METADATA:
-      w.writeString(p.key);
-      return w.writeString(p.data);
+      w.writeHqString(p.key);
+      w.writeHqString(p.data);
+      return w.writeBoolean(p.requiresConfirmation);
     case PacketType.SESS_CREATEPRODUCER:
       w.writeLong(p.producerId);
-      return w.writeNullableString(p.address);
+      return w.writeNullableSimpleString(p.address);
     case PacketType.SESS_CLOSEPRODUCER:
       return w.writeLong(p.producerId);
   }
@@ -270,78 +313,79 @@ function decodeBody(type: number, r: BufferReader): Packet {
     case PacketType.PING:
       return { type, connectionTtl: r.readLong() };
     case PacketType.DISCONNECT:
-      return { type, reason: r.readNullableString() };
+      return { type, nodeId: r.readNullableSimpleString() };
+    case PacketType.DISCONNECT_CONSUMER:
+    case PacketType.SESS_CONSUMER_CLOSE:
+      return { type, consumerId: r.readLong() };
     case PacketType.EXCEPTION:
-      return {
-        type,
-        correlationId: r.readInt(),
-        code: errorCodeFromNumber(r.readInt()),
-        message: r.readNullableString(),
-      };
+    case PacketType.SESS_ASYNC_EXCEPTION:
+      return { type, code: errorCodeFromNumber(r.readInt()), message: r.readNullableHqString() };
     case PacketType.NULL_RESPONSE:
-      return { type, correlationId: r.readInt() };
+    case PacketType.SESS_COMMIT:
+    case PacketType.SESS_START:
+    case PacketType.SESS_STOP:
+    case PacketType.SESS_CLOSE:
+      return { type };
     case PacketType.PACKETS_CONFIRMED:
       return { type, commandId: r.readInt() };
     case PacketType.CREATESESSION:
-      return {
-        type,
-        correlationId: r.readInt(),
-        name: r.readString(),
-        sessionChannelId: r.readLong(),
-        version: r.readInt(),
-        username: r.readNullableString(),
-        password: r.readNullableString(),
-        minLargeMessageSize: r.readInt(),
-        xa: r.readBoolean(),
-        autoCommitSends: r.readBoolean(),
-        autoCommitAcks: r.readBoolean(),
-        preAcknowledge: r.readBoolean(),
-        windowSize: r.readInt(),
-        defaultAddress: r.readNullableString(),
-      };
+      return readCreateSession(r);
     case PacketType.CREATESESSION_RESP:
       return {
         type,
-        correlationId: r.readInt(),
         serverVersion: r.readInt(),
-        sessionName: r.readString(),
-        reattachToken: r.readString(),
+        extension: startsTrailer(r) ? { version: r.readByte() } : null,
       };
     case PacketType.REATTACH_SESSION:
       return {
         type,
-        correlationId: r.readInt(),
-        sessionName: r.readString(),
-        reattachToken: r.readString(),
-        username: r.readNullableString(),
-        password: r.readNullableString(),
+        name: r.readHqString(),
         lastConfirmedCommandId: r.readInt(),
+        extension: startsTrailer(r)
+          ? {
+              reattachSecret: r.readRaw(REATTACH_SECRET_BYTES),
+              username: r.readNullableHqString(),
+              password: r.readNullableHqString(),
+            }
+          : null,
       };
     case PacketType.REATTACH_SESSION_RESP:
-      return {
-        type,
-        correlationId: r.readInt(),
-        lastConfirmedCommandId: r.readInt(),
-        reattached: r.readBoolean(),
-      };
+      return { type, lastConfirmedCommandId: r.readInt(), reattached: r.readBoolean() };
+    case PacketType.SUBSCRIBE_TOPOLOGY:
+      return { type, clusterConnection: r.readBoolean() };
+    case PacketType.SUBSCRIBE_TOPOLOGY_V2:
+      return { type, clusterConnection: r.readBoolean(), clientVersion: r.readInt() };
+    case PacketType.CLUSTER_TOPOLOGY:
+    case PacketType.CLUSTER_TOPOLOGY_V2:
+      return readTopology(type, r);
     case PacketType.CREATE_QUEUE:
       return {
         type,
-        address: r.readString(),
-        queueName: r.readString(),
-        filter: r.readNullableString(),
+        address: r.readSimpleString(),
+        queueName: r.readSimpleString(),
+        filter: r.readNullableSimpleString(),
         durable: r.readBoolean(),
         temporary: r.readBoolean(),
         requiresResponse: r.readBoolean(),
       };
+    case PacketType.CREATE_SHARED_QUEUE:
+      return {
+        type,
+        address: r.readSimpleString(),
+        queueName: r.readSimpleString(),
+        filter: r.readNullableSimpleString(),
+        durable: r.readBoolean(),
+        requiresResponse: r.readBoolean(),
+      };
     case PacketType.DELETE_QUEUE:
-      return { type, queueName: r.readString() };
+    case PacketType.SESS_QUEUEQUERY:
+      return { type, queueName: r.readSimpleString() };
     case PacketType.SESS_CREATECONSUMER:
       return {
         type,
         consumerId: r.readLong(),
-        queueName: r.readString(),
-        filter: r.readNullableString(),
+        queueName: r.readSimpleString(),
+        filter: r.readNullableSimpleString(),
         browseOnly: r.readBoolean(),
         requiresResponse: r.readBoolean(),
       };
@@ -351,83 +395,74 @@ function decodeBody(type: number, r: BufferReader): Packet {
     case PacketType.SESS_ACKNOWLEDGE:
     case PacketType.SESS_INDIVIDUAL_ACKNOWLEDGE:
       return { type, consumerId: r.readLong(), messageId: r.readLong(), requiresResponse: r.readBoolean() };
-    case PacketType.SESS_COMMIT:
-    case PacketType.SESS_START:
-    case PacketType.SESS_STOP:
-    case PacketType.SESS_CLOSE:
-      return { type };
-    case PacketType.SESS_ROLLBACK: {
-      const count = r.readCount('consumer id', 8);
-      const seenConsumerIds: number[] = [];
-      for (let i = 0; i < count; i++) seenConsumerIds.push(r.readLong());
-      return { type, seenConsumerIds };
-    }
-    case PacketType.SESS_QUEUEQUERY:
-      return { type, queueName: r.readString() };
+    case PacketType.SESS_ROLLBACK:
+      return { type, considerLastMessageAsDelivered: r.readBoolean() };
     case PacketType.SESS_QUEUEQUERY_RESP:
       return {
         type,
-        correlationId: r.readInt(),
         exists: r.readBoolean(),
-        address: r.readNullableString(),
         durable: r.readBoolean(),
         temporary: r.readBoolean(),
-        filter: r.readNullableString(),
         consumerCount: r.readInt(),
         messageCount: r.readLong(),
+        filter: r.readNullableSimpleString(),
+        address: r.readNullableSimpleString(),
+        name: r.readNullableSimpleString(),
       };
     case PacketType.SESS_QUEUE_STATS:
       return { type, start: r.readInt(), maxCount: r.readInt() };
     case PacketType.SESS_QUEUE_STATS_RESP: {
-      const correlationId = r.readInt();
       const count = r.readCount('queue', QUEUE_STATS_MIN_BYTES);
       const queues: QueueStats[] = [];
       for (let i = 0; i < count; i++) queues.push(readQueueStats(r));
-      return { type, correlationId, queues, more: r.readBoolean() };
+      return { type, queues, more: r.readBoolean() };
     }
     case PacketType.SESS_BINDINGQUERY:
-      return { type, address: r.readString() };
+      return { type, address: r.readSimpleString() };
     case PacketType.SESS_BINDINGQUERY_RESP: {
-      const correlationId = r.readInt();
       const exists = r.readBoolean();
       const count = r.readCount('queue name', 4);
       const queueNames: string[] = [];
-      for (let i = 0; i < count; i++) queueNames.push(r.readString());
-      return { type, correlationId, exists, queueNames };
+      for (let i = 0; i < count; i++) queueNames.push(r.readSimpleString());
+      return { type, exists, queueNames };
     }
     case PacketType.SESS_FLOWTOKEN:
       return { type, consumerId: r.readLong(), credits: r.readInt() };
     case PacketType.SESS_SEND:
       return { type, message: CoreMessage.decode(r), requiresResponse: r.readBoolean() };
     case PacketType.SESS_SEND_LARGE:
-      return { type, message: CoreMessage.decode(r), bodySize: readSize(r) };
-    case PacketType.SESS_SEND_CONTINUATION:
-      return { type, chunk: r.readBytes(), continues: r.readBoolean(), requiresResponse: r.readBoolean() };
+      return { type, message: CoreMessage.decodeHeadersAndProperties(r) };
+    case PacketType.SESS_SEND_CONTINUATION: {
+      const chunk = r.readBytes();
+      const continues = r.readBoolean();
+      const messageBodySize = continues ? NOT_ON_THE_WIRE : readSize(r, 'message body size');
+      return { type, chunk, continues, messageBodySize, requiresResponse: r.readBoolean() };
+    }
     case PacketType.SESS_RECEIVE_LARGE_MSG:
       return {
         type,
         consumerId: r.readLong(),
         deliveryCount: r.readInt(),
-        message: CoreMessage.decode(r),
-        bodySize: readSize(r),
+        largeMessageSize: readSize(r, 'large message size'),
+        message: CoreMessage.decodeHeadersAndProperties(r),
       };
     case PacketType.SESS_RECEIVE_CONTINUATION:
-      return { type, consumerId: r.readLong(), chunk: r.readBytes(), continues: r.readBoolean() };
-    case PacketType.SESS_CONSUMER_CLOSE:
-      return { type, consumerId: r.readLong() };
+      return { type, chunk: r.readBytes(), continues: r.readBoolean(), consumerId: r.readLong() };
     case PacketType.SESS_RECEIVE_MSG:
-      return { type, consumerId: r.readLong(), deliveryCount: r.readInt(), message: CoreMessage.decode(r) };
+      return { type, message: CoreMessage.decode(r), consumerId: r.readLong(), deliveryCount: r.readInt() };
     case PacketType.SESS_FORCE_CONSUMER_DELIVERY:
-    case PacketType.SESS_FORCED_DELIVERY_EMPTY:
       return { type, consumerId: r.readLong(), sequence: r.readLong() };
     case PacketType.SESS_PRODUCER_REQUEST_CREDITS:
     case PacketType.SESS_PRODUCER_CREDITS:
     case PacketType.SESS_PRODUCER_FAIL_CREDITS:
-      return { type, address: r.readRecurringString(), credits: r.readInt() };
+      return { type, credits: r.readInt(), address: r.readRecurringSimpleString() };
+    case PacketType.SESS_ADD_METADATA:
+      return { type, key: r.readHqString(), data: r.readHqString() };
+    case PacketType.SESS_ADD_METADATA2:
     case PacketType.SESS_UNIQUE_ADD_METADATA:
-      return { type, key: r.readString(), data: r.readString() };
+      return { type, key: r.readHqString(), data: r.readHqString(), requiresConfirmation: r.readBoolean() };
     case PacketType.SESS_CREATEPRODUCER:
-      return { type, producerId: r.readLong(), address: r.readNullableString() };
+      return { type, producerId: r.readLong(), address: r.readNullableSimpleString() };
     case PacketType.SESS_CLOSEPRODUCER:
       return { type, producerId: r.readLong() };
     default:
@@ -435,13 +470,165 @@ function decodeBody(type: number, r: BufferReader): Packet {
   }
 }
 
-/** Two string lengths, a null flag, two booleans, an int and seven longs. */
+/** The bytes of the reattach secret in the extension trailers. */
+export const REATTACH_SECRET_BYTES = 16;
+
+/** SendContinuation.messageBodySize of a chunk that is not the last: HornetQ sends none there. */
+const NOT_ON_THE_WIRE = -1;
+
+function writeCreateSession(w: BufferWriter, p: CreateSession): void {
+  w.writeHqString(p.name);
+  w.writeLong(p.sessionChannelId);
+  w.writeInt(p.version);
+  w.writeNullableHqString(p.username);
+  w.writeNullableHqString(p.password);
+  w.writeInt(p.minLargeMessageSize);
+  w.writeBoolean(p.xa);
+  w.writeBoolean(p.autoCommitSends);
+  w.writeBoolean(p.autoCommitAcks);
+  w.writeInt(p.windowSize);
+  w.writeBoolean(p.preAcknowledge);
+  w.writeNullableHqString(p.defaultAddress);
+  if (p.extension !== null) {
+    w.writeInt(EXTENSION_MAGIC);
+    w.writeByte(p.extension.version);
+    writeSecret(w, p.extension.reattachSecret);
+  }
+}
+
+function readCreateSession(r: BufferReader): CreateSession {
+  return {
+    type: PacketType.CREATESESSION,
+    name: r.readHqString(),
+    sessionChannelId: r.readLong(),
+    version: r.readInt(),
+    username: r.readNullableHqString(),
+    password: r.readNullableHqString(),
+    minLargeMessageSize: r.readInt(),
+    xa: r.readBoolean(),
+    autoCommitSends: r.readBoolean(),
+    autoCommitAcks: r.readBoolean(),
+    windowSize: r.readInt(),
+    preAcknowledge: r.readBoolean(),
+    defaultAddress: r.readNullableHqString(),
+    extension: startsTrailer(r)
+      ? { version: r.readByte(), reattachSecret: r.readRaw(REATTACH_SECRET_BYTES) }
+      : null,
+  };
+}
+
+function writeSecret(w: BufferWriter, secret: Buffer): void {
+  if (secret.length !== REATTACH_SECRET_BYTES) {
+    throw new RangeError(`a reattach secret is ${REATTACH_SECRET_BYTES} bytes, not ${secret.length}`);
+  }
+  w.writeRaw(secret);
+}
+
+/**
+ * Whether our extension's trailer follows the handshake packet's last field (and if so, steps
+ * over its magic). Other bytes there are left for decodeFrameAt to ignore, as a real peer would.
+ */
+function startsTrailer(r: BufferReader): boolean {
+  if (r.remaining < 4 || r.peekInt() !== EXTENSION_MAGIC) return false;
+  r.readInt();
+  return true;
+}
+
+/** V1 (110) has neither the event id nor the node name; V2 writes its node name always. */
+function writeTopology(w: BufferWriter, p: ClusterTopologyChange): void {
+  const v2 = p.type === PacketType.CLUSTER_TOPOLOGY_V2;
+  w.writeBoolean(p.exit);
+  w.writeHqString(p.nodeId);
+  if (v2) w.writeLong(p.uniqueEventId);
+  if (!p.exit) {
+    writeOptionalTransport(w, p.live);
+    writeOptionalTransport(w, p.backup);
+    w.writeBoolean(p.last);
+  }
+  if (v2) w.writeNullableHqString(p.nodeName);
+}
+
+/** HornetQ reads V2's node name only when bytes remain (older senders have none). */
+function readTopology(
+  type: typeof PacketType.CLUSTER_TOPOLOGY | typeof PacketType.CLUSTER_TOPOLOGY_V2,
+  r: BufferReader,
+): ClusterTopologyChange {
+  const v2 = type === PacketType.CLUSTER_TOPOLOGY_V2;
+  const exit = r.readBoolean();
+  const nodeId = r.readHqString();
+  const uniqueEventId = v2 ? r.readLong() : 0;
+  const live = exit ? null : readOptionalTransport(r);
+  const backup = exit ? null : readOptionalTransport(r);
+  const last = exit ? false : r.readBoolean();
+  const nodeName = v2 && r.remaining > 0 ? r.readNullableHqString() : null;
+  return { type, exit, nodeId, uniqueEventId, live, backup, last, nodeName };
+}
+
+/** TransportConfiguration's type bytes for its parameter values. */
+const TransportParamType = { boolean: 0, int: 1, long: 2, string: 3 } as const;
+
+function writeOptionalTransport(w: BufferWriter, transport: TransportConfiguration | null): void {
+  w.writeBoolean(transport !== null);
+  if (transport === null) return;
+  w.writeHqString(transport.name);
+  w.writeHqString(transport.factoryClassName);
+  w.writeInt(transport.params.length);
+  for (const [key, param] of transport.params) {
+    w.writeHqString(key);
+    w.writeByte(TransportParamType[param.type]);
+    writeTransportParam(w, param);
+  }
+}
+
+function writeTransportParam(w: BufferWriter, param: TransportParam): void {
+  switch (param.type) {
+    case 'boolean':
+      return w.writeBoolean(param.value);
+    case 'int':
+      return w.writeInt(param.value);
+    case 'long':
+      return w.writeLong(param.value);
+    case 'string':
+      return w.writeHqString(param.value);
+  }
+}
+
+/** A key (int count) and a type byte at least. */
+const TRANSPORT_PARAM_MIN_BYTES = 4 + 1;
+
+function readOptionalTransport(r: BufferReader): TransportConfiguration | null {
+  if (!r.readBoolean()) return null;
+  const name = r.readHqString();
+  const factoryClassName = r.readHqString();
+  const count = r.readCount('transport parameter', TRANSPORT_PARAM_MIN_BYTES);
+  const params: Array<readonly [string, TransportParam]> = [];
+  for (let i = 0; i < count; i++) params.push([r.readHqString(), readTransportParam(r)]);
+  return { name, factoryClassName, params };
+}
+
+function readTransportParam(r: BufferReader): TransportParam {
+  const type = r.readByte();
+  switch (type) {
+    case TransportParamType.boolean:
+      return { type: 'boolean', value: r.readBoolean() };
+    case TransportParamType.int:
+      return { type: 'int', value: r.readInt() };
+    case TransportParamType.long:
+      return { type: 'long', value: r.readLong() };
+    case TransportParamType.string:
+      return { type: 'string', value: r.readHqString() };
+    default:
+      throw new ProtocolError(`unknown transport parameter type ${type}`);
+  }
+}
+
+/** Two string lengths, a null marker, two booleans, an int and seven longs. */
 const QUEUE_STATS_MIN_BYTES = 4 + 4 + 1 + 2 + 4 + 7 * 8;
 
 function writeQueueStats(w: BufferWriter, queue: QueueStats): void {
-  w.writeString(queue.name);
-  w.writeString(queue.address);
-  w.writeNullableString(queue.filter);
+  w.writeSimpleString(queue.name);
+  w.writeSimpleString(queue.address);
+  w.writeNullableSimpleString(queue.filter);
   w.writeBoolean(queue.durable);
   w.writeBoolean(queue.temporary);
   w.writeInt(queue.consumerCount);
@@ -456,9 +643,9 @@ function writeQueueStats(w: BufferWriter, queue: QueueStats): void {
 
 function readQueueStats(r: BufferReader): QueueStats {
   return {
-    name: r.readString(),
-    address: r.readString(),
-    filter: r.readNullableString(),
+    name: r.readSimpleString(),
+    address: r.readSimpleString(),
+    filter: r.readNullableSimpleString(),
     durable: r.readBoolean(),
     temporary: r.readBoolean(),
     consumerCount: r.readInt(),
@@ -472,9 +659,9 @@ function readQueueStats(r: BufferReader): QueueStats {
   };
 }
 
-/** A large message's announced body size: never negative (each side also caps it). */
-function readSize(r: BufferReader): number {
+/** A large message's announced size: never negative (each side also caps it). */
+function readSize(r: BufferReader, what: string): number {
   const size = r.readLong();
-  if (size < 0) throw new ProtocolError(`negative large message size ${size}`);
+  if (size < 0) throw new ProtocolError(`negative ${what} ${size}`);
   return size;
 }

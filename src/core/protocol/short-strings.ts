@@ -1,27 +1,28 @@
 /**
- * Short strings that recur in every message (addresses, property names) cost a UTF-8 encode or
- * decode and a new string each time. These caches keep the last few: a hit is a byte comparison
- * and no allocation, and equal strings decoded from different frames are the same string, which
- * Map lookups by address hash once. Bounded: a small direct-mapped table, each slot replaced by
- * the next string that maps to it.
+ * Short strings that recur in every message (addresses, property names) travel as SimpleStrings
+ * (UTF-16LE) and would cost an encode or a decode and a new string each time. These caches keep
+ * the last few: a hit is a byte comparison and no allocation, and equal strings decoded from
+ * different frames are the same string, which Map lookups by address hash once. Bounded: a small
+ * direct-mapped table for decoding, a map cleared when full for encoding.
  */
-const MAX_CACHED_BYTES = 64;
+const MAX_CACHED_BYTES = 128;
 const SLOTS = 64;
 
 const decodedBytes: (Buffer | undefined)[] = new Array<Buffer | undefined>(SLOTS);
 const decodedStrings: string[] = new Array<string>(SLOTS);
 
-/** The string UTF-8 encoded in `buffer` from `start` to `end`. */
+/** The string UTF-16LE encoded in `buffer` from `start` to `end` (an even number of bytes). */
 export function decodeShortString(buffer: Buffer, start: number, end: number): string {
   const length = end - start;
   if (length === 0) return '';
-  if (length > MAX_CACHED_BYTES) return buffer.toString('utf8', start, end);
-  const slot = (length * 31 + (buffer[start] as number) * 7 + (buffer[end - 1] as number)) & (SLOTS - 1);
+  if (length > MAX_CACHED_BYTES) return buffer.toString('utf16le', start, end);
+  // The last unit's low byte and the first's differ most between addresses and names.
+  const slot = (length * 31 + (buffer[start] as number) * 7 + (buffer[end - 2] as number)) & (SLOTS - 1);
   const cached = decodedBytes[slot];
   if (cached !== undefined && cached.length === length && sameBytes(cached, buffer, start)) {
     return decodedStrings[slot] as string;
   }
-  const value = buffer.toString('utf8', start, end);
+  const value = buffer.toString('utf16le', start, end);
   decodedBytes[slot] = Buffer.from(buffer.subarray(start, end));
   decodedStrings[slot] = value;
   return value;
@@ -29,13 +30,16 @@ export function decodeShortString(buffer: Buffer, start: number, end: number): s
 
 const encodedStrings = new Map<string, Buffer>();
 
-/** The UTF-8 bytes of a short string (shared: never write into them), or null for a long one. */
+/**
+ * The UTF-16LE bytes of a short string (shared: never write into them), or null for a long one.
+ * Every UTF-16 unit is kept as it is, a lone surrogate included, as Java's SimpleString does.
+ */
 export function encodeShortString(value: string): Buffer | null {
-  if (value.length > MAX_CACHED_BYTES) return null;
+  if (value.length * 2 > MAX_CACHED_BYTES) return null;
   let bytes = encodedStrings.get(value);
   if (bytes === undefined) {
     if (encodedStrings.size >= SLOTS) encodedStrings.clear();
-    bytes = Buffer.from(value, 'utf8');
+    bytes = Buffer.from(value, 'utf16le');
     encodedStrings.set(value, bytes);
   }
   return bytes;
@@ -46,9 +50,9 @@ function sameBytes(cached: Buffer, buffer: Buffer, start: number): boolean {
   return true;
 }
 
-/** Bytes of `value` in UTF-8 (from the cache when it is short). */
-export function utf8Length(value: string): number {
-  return encodeShortString(value)?.length ?? Buffer.byteLength(value, 'utf8');
+/** What a SimpleString of `value` takes after its int length: two bytes per UTF-16 unit. */
+export function simpleStringBytes(value: string): number {
+  return 2 * value.length;
 }
 
 /** Strings held by the encode cache (its bound is what the tests check). */

@@ -1,7 +1,8 @@
 import type { BufferReader } from './buffer-reader';
 import type { BufferWriter } from './buffer-writer';
 import { ProtocolError } from './protocol-error';
-import { utf8Length } from './short-strings';
+import { nullableHqStringBytes } from './hq-string';
+import { simpleStringBytes } from './short-strings';
 
 /**
  * The property types of a core message, as JMS needs them to keep a property's declared type:
@@ -46,8 +47,12 @@ export type TypedValue =
 /** What an instance without properties iterates: shared, never written to. */
 const NO_VALUES: ReadonlyMap<string, TypedValue> = new Map();
 
-/** Smallest encoding of one property: name length (4) + kind (1). */
+/** Smallest encoding of one property: name length (4) + type byte (1). */
 const MIN_PROPERTY_BYTES = 5;
+
+/** The first byte of a block: no properties at all, or a count and the entries (DataConstants). */
+const NO_PROPERTIES = 0;
+const SOME_PROPERTIES = 1;
 
 /**
  * Heap bytes one property costs besides the characters of its name and value, measured with
@@ -122,11 +127,13 @@ export class TypedProperties {
     return copy;
   }
 
-  /** Exactly the bytes `encode` writes. */
+  /** Exactly the bytes `encode` writes (HornetQ's TypedProperties.getEncodeSize). */
   encodedSize(): number {
-    if (this.values === null) return 4;
-    let size = 4;
-    for (const [name, typed] of this.entries()) size += 4 + utf8Length(name) + 1 + valueSize(typed);
+    if (this.size === 0) return 1;
+    let size = 1 + 4;
+    for (const [name, typed] of this.entries()) {
+      size += 4 + simpleStringBytes(name) + typedValueBytes(typed, 'property');
+    }
     return size;
   }
 
@@ -142,12 +149,18 @@ export class TypedProperties {
     return bytes;
   }
 
+  /**
+   * HornetQ's block: byte 0 when there are none, else byte 1, an int count and each entry as its
+   * SimpleString name, a type byte and the value. No properties is always byte 0 (what HornetQ
+   * writes for a message that never had any), whether or not some were set and removed.
+   */
   encode(writer: BufferWriter): void {
-    writer.writeInt(this.size);
-    if (this.values === null) return;
-    for (const [name, typed] of this.entries()) {
-      writer.writeRecurringString(name);
-      writeTypedValue(writer, typed);
+    if (this.values === null || this.values.size === 0) return writer.writeByte(NO_PROPERTIES);
+    writer.writeByte(SOME_PROPERTIES);
+    writer.writeInt(this.values.size);
+    for (const [name, typed] of this.values) {
+      writer.writeRecurringSimpleString(name);
+      writeTypedValue(writer, typed, 'property');
     }
   }
 
@@ -157,28 +170,35 @@ export class TypedProperties {
     return properties;
   }
 
-  /** Adds the properties `encode` wrote (into an empty instance: a message being decoded). */
+  /**
+   * Adds the properties `encode` wrote (into an empty instance: a message being decoded). Any
+   * non-zero first byte announces a count, as HornetQ reads it; a repeated name keeps its last value.
+   */
   decodeFrom(reader: BufferReader): void {
+    if (reader.readByte() === NO_PROPERTIES) return;
     const count = reader.readCount('property', MIN_PROPERTY_BYTES);
     for (let i = 0; i < count; i++) {
-      const name = reader.readRecurringString();
-      this.set(name, readTypedValue(reader));
+      const name = reader.readRecurringSimpleString();
+      this.set(name, readTypedValue(reader, 'property'));
     }
   }
 }
 
 /**
- * How a CHAR travels: as a one-character string (message properties), or as its UTF-16 unit in
- * two bytes (JMS Map and Stream bodies, as Java writes a char, so that a lone surrogate survives).
+ * Where a typed value travels. 'property': a TypedProperties entry (and so a Map body's), its
+ * STRING a SimpleString. 'stream': a StreamMessage body's field (HornetQStreamMessage), its STRING
+ * a nullable three-way String, and null written as a STRING that is null (Java has no NULL field
+ * there). Every other type is the same in both: CHAR one UTF-16 unit as a short, BOOLEAN 0/0xFF,
+ * FLOAT and DOUBLE as their IEEE bits, BYTES an int length and the bytes.
  */
-export type CharEncoding = 'string' | 'utf16-unit';
+export type ValueForm = 'property' | 'stream';
 
-/** A kind byte, then the value: big-endian numbers; strings and bytes as an int length and the data. */
-export function writeTypedValue(
-  writer: BufferWriter,
-  typed: TypedValue,
-  chars: CharEncoding = 'string',
-): void {
+/** The type byte (DataConstants), then the value, in `form`. */
+export function writeTypedValue(writer: BufferWriter, typed: TypedValue, form: ValueForm): void {
+  if (form === 'stream' && typed.kind === PropertyKind.NULL) {
+    writer.writeByte(PropertyKind.STRING);
+    return writer.writeNullableHqString(null);
+  }
   writer.writeByte(typed.kind);
   switch (typed.kind) {
     case PropertyKind.NULL:
@@ -192,41 +212,46 @@ export function writeTypedValue(
     case PropertyKind.INT:
       return writer.writeInt(typed.value);
     case PropertyKind.LONG:
-      return writer.writeLong(typed.value);
+      return writer.writeInt64(typed.value);
     case PropertyKind.FLOAT:
       return writer.writeFloat(typed.value);
     case PropertyKind.DOUBLE:
       return writer.writeDouble(typed.value);
     case PropertyKind.STRING:
-      return writer.writeString(typed.value);
+      if (form === 'stream') return writer.writeNullableHqString(typed.value);
+      return writer.writeSimpleString(typed.value);
     case PropertyKind.CHAR:
-      if (chars === 'utf16-unit') return writer.writeShort((typed.value.charCodeAt(0) << 16) >> 16);
-      return writer.writeString(typed.value);
+      if (typed.value.length !== 1) {
+        throw new RangeError(`a CHAR is one UTF-16 unit, not ${typed.value.length}`);
+      }
+      return writer.writeShort((typed.value.charCodeAt(0) << 16) >> 16);
     case PropertyKind.BYTES:
       return writer.writeBytes(typed.value);
   }
 }
 
-function valueSize(typed: TypedValue): number {
+/** Exactly the bytes writeTypedValue writes, its type byte included. */
+export function typedValueBytes(typed: TypedValue, form: ValueForm): number {
   switch (typed.kind) {
     case PropertyKind.NULL:
-      return 0;
+      return form === 'stream' ? 1 + 1 : 1;
     case PropertyKind.BOOLEAN:
     case PropertyKind.BYTE:
-      return 1;
+      return 1 + 1;
     case PropertyKind.SHORT:
-      return 2;
+    case PropertyKind.CHAR:
+      return 1 + 2;
     case PropertyKind.INT:
     case PropertyKind.FLOAT:
-      return 4;
+      return 1 + 4;
     case PropertyKind.LONG:
     case PropertyKind.DOUBLE:
-      return 8;
+      return 1 + 8;
     case PropertyKind.STRING:
-    case PropertyKind.CHAR:
-      return 4 + Buffer.byteLength(typed.value);
+      if (form === 'stream') return 1 + nullableHqStringBytes(typed.value);
+      return 1 + 4 + simpleStringBytes(typed.value);
     case PropertyKind.BYTES:
-      return 4 + typed.value.length;
+      return 1 + 4 + typed.value.length;
   }
 }
 
@@ -236,8 +261,7 @@ const UNSEEN_STRING_LENGTH = 64;
 /**
  * At least the bytes of `value`'s characters in V8's heap: one per character when it is ASCII
  * (then its UTF-8 length is its length), else at most two per UTF-16 unit (a string with any
- * character above U+00FF is two-byte throughout). Its length in UTF-8 as it arrived would not
- * do: bytes that are no UTF-8 decode one each to U+FFFD, a two-byte character.
+ * character above U+00FF is two-byte throughout).
  */
 function stringHeapBytes(value: string): number {
   const length = value.length;
@@ -258,8 +282,8 @@ function valueHeapBytes(typed: TypedValue): number {
   }
 }
 
-/** Reads what writeTypedValue wrote; an unknown kind is a ProtocolError. */
-export function readTypedValue(reader: BufferReader, chars: CharEncoding = 'string'): TypedValue {
+/** Reads what writeTypedValue wrote in `form`; an unknown type byte is a ProtocolError. */
+export function readTypedValue(reader: BufferReader, form: ValueForm): TypedValue {
   const kind = reader.readByte();
   switch (kind) {
     case PropertyKind.NULL:
@@ -273,22 +297,25 @@ export function readTypedValue(reader: BufferReader, chars: CharEncoding = 'stri
     case PropertyKind.INT:
       return { kind, value: reader.readInt() };
     case PropertyKind.LONG:
-      return { kind, value: reader.readLong() };
+      return { kind, value: reader.readInt64() };
     case PropertyKind.FLOAT:
       return { kind, value: reader.readFloat() };
     case PropertyKind.DOUBLE:
       return { kind, value: reader.readDouble() };
     case PropertyKind.STRING:
-      return { kind, value: reader.readString() };
-    case PropertyKind.CHAR: {
-      if (chars === 'utf16-unit') return { kind, value: String.fromCharCode(reader.readShort() & 0xffff) };
-      const value = reader.readString();
-      if (value.length !== 1) throw new ProtocolError(`char property of length ${value.length}`);
-      return { kind, value };
-    }
+      return form === 'stream'
+        ? streamString(reader.readNullableHqString())
+        : { kind, value: reader.readSimpleString() };
+    case PropertyKind.CHAR:
+      return { kind, value: String.fromCharCode(reader.readShort() & 0xffff) };
     case PropertyKind.BYTES:
       return { kind, value: reader.readBytes() };
     default:
-      throw new ProtocolError(`unknown property type ${kind}`);
+      throw new ProtocolError(`unknown property type byte ${kind}`);
   }
+}
+
+/** A stream's STRING field that is null is Java's null field. */
+function streamString(value: string | null): TypedValue {
+  return value === null ? { kind: PropertyKind.NULL, value: null } : { kind: PropertyKind.STRING, value };
 }

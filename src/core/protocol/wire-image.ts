@@ -17,11 +17,16 @@ export class WireImage {
   private readonly propertiesStamp: number;
   private readonly body: Buffer;
 
-  /** The message's whole encoding, starting with its 8-byte id, is `source` from `start` to `end`. */
+  /**
+   * The message's whole encoding (from its endOfBodyPosition to the end of its properties) is
+   * `source` from `start` to `end`; its 8-byte id is `messageIdOffset` bytes in (after the body
+   * and endOfMessagePosition), where the broker patches the id it assigns, as HornetQ does.
+   */
   constructor(
     readonly source: Buffer,
     readonly start: number,
     readonly end: number,
+    readonly messageIdOffset: number,
     message: CoreMessage,
   ) {
     this.address = message.address;

@@ -37,18 +37,18 @@ function readerOf(body: Buffer): BufferReader {
 
 export function encodeQueueBinding(queue: StoredQueue): Buffer {
   const writer = new BufferWriter(64);
-  writer.writeString(queue.name);
-  writer.writeString(queue.address);
-  writer.writeNullableString(queue.filter);
+  writer.writeSimpleString(queue.name);
+  writer.writeSimpleString(queue.address);
+  writer.writeNullableSimpleString(queue.filter);
   return writer.toBuffer();
 }
 
 export function decodeQueueBinding(body: Buffer): StoredQueue {
   const reader = readerOf(body);
   const queue = {
-    name: reader.readString(),
-    address: reader.readString(),
-    filter: reader.readNullableString(),
+    name: reader.readSimpleString(),
+    address: reader.readSimpleString(),
+    filter: reader.readNullableSimpleString(),
   };
   reader.expectEnd('a queue binding record');
   return queue;
@@ -159,14 +159,14 @@ export interface DuplicateIdRecord {
 
 export function encodeDuplicateId(record: DuplicateIdRecord): Buffer {
   const writer = new BufferWriter(64);
-  writer.writeString(record.address);
-  writer.writeString(record.id);
+  writer.writeSimpleString(record.address);
+  writer.writeSimpleString(record.id);
   return writer.toBuffer();
 }
 
 export function decodeDuplicateId(body: Buffer): DuplicateIdRecord {
   const reader = readerOf(body);
-  const record = { address: reader.readString(), id: reader.readString() };
+  const record = { address: reader.readSimpleString(), id: reader.readSimpleString() };
   reader.expectEnd('a duplicate id record');
   return record;
 }

@@ -2,12 +2,13 @@ import fc from 'fast-check';
 import { CoreMessage, MessageType } from '../../../src/core/protocol/core-message';
 import { ErrorCode, type ErrorCodeName } from '../../../src/core/protocol/error-code';
 import { PacketType } from '../../../src/core/protocol/packet-type';
-import type { Packet } from '../../../src/core/protocol/packets';
+import type { Packet, TransportConfiguration, TransportParam } from '../../../src/core/protocol/packets';
 import { PropertyKind, TypedProperties, type TypedValue } from '../../../src/core/protocol/typed-properties';
 
 /**
  * fast-check arbitraries for the wire protocol, shared by the codec, frame-decoder and
- * typed-property tests. Strings are well-formed Unicode: UTF-8 cannot carry lone surrogates.
+ * typed-property tests. Strings are any UTF-16 (lone surrogates included), as Java's are: every
+ * HornetQ string form carries each UTF-16 unit as it is.
  */
 
 export const int32 = fc.integer({ min: -0x8000_0000, max: 0x7fff_ffff });
@@ -31,6 +32,16 @@ export const safeLong = fc.oneof(
   ),
 );
 
+/** Any 64-bit long as a TypedProperties LONG holds it: a number when safe, else a bigint. */
+export const anyLong: fc.Arbitrary<number | bigint> = fc.oneof(
+  safeLong,
+  fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }).map((value) => {
+    const asNumber = Number(value);
+    return Number.isSafeInteger(asNumber) ? asNumber : value;
+  }),
+  fc.constantFrom(2n ** 63n - 1n, -(2n ** 63n), 2n ** 53n, -(2n ** 53n)),
+);
+
 export const channelId = fc.oneof(
   fc.maxSafeNat(),
   fc.constantFrom(0, 1, 2 ** 32 - 1, 2 ** 32, Number.MAX_SAFE_INTEGER),
@@ -40,19 +51,29 @@ export const text = fc.oneof(
   { arbitrary: fc.string({ unit: 'grapheme', maxLength: 24 }), weight: 4 },
   { arbitrary: fc.string({ unit: 'binary', maxLength: 24 }), weight: 4 },
   {
-    arbitrary: fc.constantFrom('', 'jms.queue.orders', '日本語キュー', '😀👍🏽‍', 'a\u0000b', '\u{10FFFF}'),
+    arbitrary: fc.constantFrom(
+      '',
+      'jms.queue.orders',
+      '日本語キュー',
+      '😀👍🏽‍',
+      'a\u0000b\u007f',
+      '\u{10FFFF}',
+      '\ud800x',
+    ),
     weight: 2,
   },
   { arbitrary: fc.string({ unit: 'binary', minLength: 200, maxLength: 1200 }), weight: 1 },
+  // Around the three-way String's switch from writeUTF to a SimpleString at 4095 chars.
+  { arbitrary: fc.string({ unit: 'binary-ascii', minLength: 4093, maxLength: 4097 }), weight: 1 },
 );
 
 export const nullableText = fc.option(text, { nil: null });
 
-/** One UTF-16 code unit that is not a surrogate: what a Java char holds and UTF-8 can carry. */
-export const char = fc
-  .integer({ min: 0, max: 0xffff })
-  .filter((code) => code < 0xd800 || code > 0xdfff)
-  .map((code) => String.fromCharCode(code));
+/** One UTF-16 code unit, a lone surrogate included: what a Java char holds. */
+export const char = fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code));
+
+/** A message user id: a canonical lowercase UUID. */
+export const userId = fc.uuid().map((uuid) => uuid.toLowerCase());
 
 export const bytes = fc
   .oneof(
@@ -71,7 +92,7 @@ export const typedValueByKind: Record<PropertyKind, fc.Arbitrary<TypedValue>> = 
     .integer({ min: -32768, max: 32767 })
     .map((value): TypedValue => ({ kind: PropertyKind.SHORT, value })),
   [PropertyKind.INT]: int32.map((value): TypedValue => ({ kind: PropertyKind.INT, value })),
-  [PropertyKind.LONG]: safeLong.map((value): TypedValue => ({ kind: PropertyKind.LONG, value })),
+  [PropertyKind.LONG]: anyLong.map((value): TypedValue => ({ kind: PropertyKind.LONG, value })),
   // fc.float yields 32-bit floats only (NaN, ±Infinity and -0 included), so they survive exactly.
   [PropertyKind.FLOAT]: fc.float().map((value): TypedValue => ({ kind: PropertyKind.FLOAT, value })),
   [PropertyKind.DOUBLE]: fc.double().map((value): TypedValue => ({ kind: PropertyKind.DOUBLE, value })),
@@ -118,35 +139,80 @@ export const coreMessage: fc.Arbitrary<CoreMessage> = fc
     expiration: safeLong,
     timestamp: safeLong,
     priority: fc.integer({ min: 0, max: 9 }),
-    userId: nullableText,
+    userId: fc.option(userId, { nil: null }),
     properties: typedProperties,
     body: bytes,
   })
   .map((fields) => Object.assign(new CoreMessage(), fields));
 
+/** A large message's head: headers and properties, no body (none travels with it). */
+export const largeMessageHead: fc.Arbitrary<CoreMessage> = coreMessage.map((message) => {
+  message.body = Buffer.alloc(0);
+  return message;
+});
+
 const errorCodeName = fc.constantFrom(...(Object.keys(ErrorCode) as ErrorCodeName[]));
+
+const secret = fc.uint8Array({ minLength: 16, maxLength: 16 }).map((array) => Buffer.from(array));
+
+const transportParam: fc.Arbitrary<TransportParam> = fc.oneof(
+  fc.boolean().map((value): TransportParam => ({ type: 'boolean', value })),
+  int32.map((value): TransportParam => ({ type: 'int', value })),
+  safeLong.map((value): TransportParam => ({ type: 'long', value })),
+  text.map((value): TransportParam => ({ type: 'string', value })),
+);
+
+const transport: fc.Arbitrary<TransportConfiguration> = fc.record({
+  name: text,
+  factoryClassName: text,
+  params: fc.array(fc.tuple(text, transportParam), { maxLength: 4 }),
+});
+
+/** Exit messages carry no connectors and no `last`; V1 has no event id and no node name. */
+function topology(type: typeof PacketType.CLUSTER_TOPOLOGY | typeof PacketType.CLUSTER_TOPOLOGY_V2) {
+  const v2 = type === PacketType.CLUSTER_TOPOLOGY_V2;
+  return fc
+    .record({
+      exit: fc.boolean(),
+      nodeId: text,
+      uniqueEventId: v2 ? safeLong : fc.constant(0),
+      live: fc.option(transport, { nil: null }),
+      backup: fc.option(transport, { nil: null }),
+      last: fc.boolean(),
+      nodeName: v2 ? nullableText : fc.constant(null),
+    })
+    .map((fields): Packet => ({
+      type,
+      ...fields,
+      ...(fields.exit ? { live: null, backup: null, last: false } : {}),
+    }));
+}
 
 /** One arbitrary per packet type; typed as a Record so a new PacketType without one does not compile. */
 export const packetArbitraries: Record<PacketType, fc.Arbitrary<Packet>> = {
   [PacketType.PING]: fc.record({ type: fc.constant(PacketType.PING), connectionTtl: safeLong }),
-  [PacketType.DISCONNECT]: fc.record({ type: fc.constant(PacketType.DISCONNECT), reason: nullableText }),
+  [PacketType.DISCONNECT]: fc.record({ type: fc.constant(PacketType.DISCONNECT), nodeId: nullableText }),
+  [PacketType.DISCONNECT_CONSUMER]: fc.record({
+    type: fc.constant(PacketType.DISCONNECT_CONSUMER),
+    consumerId: safeLong,
+  }),
   [PacketType.EXCEPTION]: fc.record({
     type: fc.constant(PacketType.EXCEPTION),
-    correlationId: int32,
     code: errorCodeName,
     message: nullableText,
   }),
-  [PacketType.NULL_RESPONSE]: fc.record({
-    type: fc.constant(PacketType.NULL_RESPONSE),
-    correlationId: int32,
+  [PacketType.SESS_ASYNC_EXCEPTION]: fc.record({
+    type: fc.constant(PacketType.SESS_ASYNC_EXCEPTION),
+    code: errorCodeName,
+    message: nullableText,
   }),
+  [PacketType.NULL_RESPONSE]: fc.record({ type: fc.constant(PacketType.NULL_RESPONSE) }),
   [PacketType.PACKETS_CONFIRMED]: fc.record({
     type: fc.constant(PacketType.PACKETS_CONFIRMED),
     commandId: int32,
   }),
   [PacketType.CREATESESSION]: fc.record({
     type: fc.constant(PacketType.CREATESESSION),
-    correlationId: int32,
     name: text,
     sessionChannelId: safeLong,
     version: int32,
@@ -156,32 +222,43 @@ export const packetArbitraries: Record<PacketType, fc.Arbitrary<Packet>> = {
     xa: fc.boolean(),
     autoCommitSends: fc.boolean(),
     autoCommitAcks: fc.boolean(),
-    preAcknowledge: fc.boolean(),
     windowSize: int32,
+    preAcknowledge: fc.boolean(),
     defaultAddress: nullableText,
+    extension: fc.option(fc.record({ version: fc.integer({ min: 0, max: 255 }), reattachSecret: secret }), {
+      nil: null,
+    }),
   }),
   [PacketType.CREATESESSION_RESP]: fc.record({
     type: fc.constant(PacketType.CREATESESSION_RESP),
-    correlationId: int32,
     serverVersion: int32,
-    sessionName: text,
-    reattachToken: text,
+    extension: fc.option(fc.record({ version: fc.integer({ min: 0, max: 255 }) }), { nil: null }),
   }),
   [PacketType.REATTACH_SESSION]: fc.record({
     type: fc.constant(PacketType.REATTACH_SESSION),
-    correlationId: int32,
-    sessionName: text,
-    reattachToken: text,
-    username: nullableText,
-    password: nullableText,
+    name: text,
     lastConfirmedCommandId: int32,
+    extension: fc.option(
+      fc.record({ reattachSecret: secret, username: nullableText, password: nullableText }),
+      { nil: null },
+    ),
   }),
   [PacketType.REATTACH_SESSION_RESP]: fc.record({
     type: fc.constant(PacketType.REATTACH_SESSION_RESP),
-    correlationId: int32,
     lastConfirmedCommandId: int32,
     reattached: fc.boolean(),
   }),
+  [PacketType.SUBSCRIBE_TOPOLOGY]: fc.record({
+    type: fc.constant(PacketType.SUBSCRIBE_TOPOLOGY),
+    clusterConnection: fc.boolean(),
+  }),
+  [PacketType.SUBSCRIBE_TOPOLOGY_V2]: fc.record({
+    type: fc.constant(PacketType.SUBSCRIBE_TOPOLOGY_V2),
+    clusterConnection: fc.boolean(),
+    clientVersion: int32,
+  }),
+  [PacketType.CLUSTER_TOPOLOGY]: topology(PacketType.CLUSTER_TOPOLOGY),
+  [PacketType.CLUSTER_TOPOLOGY_V2]: topology(PacketType.CLUSTER_TOPOLOGY_V2),
   [PacketType.CREATE_QUEUE]: fc.record({
     type: fc.constant(PacketType.CREATE_QUEUE),
     address: text,
@@ -189,6 +266,14 @@ export const packetArbitraries: Record<PacketType, fc.Arbitrary<Packet>> = {
     filter: nullableText,
     durable: fc.boolean(),
     temporary: fc.boolean(),
+    requiresResponse: fc.boolean(),
+  }),
+  [PacketType.CREATE_SHARED_QUEUE]: fc.record({
+    type: fc.constant(PacketType.CREATE_SHARED_QUEUE),
+    address: text,
+    queueName: text,
+    filter: nullableText,
+    durable: fc.boolean(),
     requiresResponse: fc.boolean(),
   }),
   [PacketType.DELETE_QUEUE]: fc.record({ type: fc.constant(PacketType.DELETE_QUEUE), queueName: text }),
@@ -215,19 +300,19 @@ export const packetArbitraries: Record<PacketType, fc.Arbitrary<Packet>> = {
   [PacketType.SESS_COMMIT]: fc.record({ type: fc.constant(PacketType.SESS_COMMIT) }),
   [PacketType.SESS_ROLLBACK]: fc.record({
     type: fc.constant(PacketType.SESS_ROLLBACK),
-    seenConsumerIds: fc.array(safeLong, { maxLength: 5 }),
+    considerLastMessageAsDelivered: fc.boolean(),
   }),
   [PacketType.SESS_QUEUEQUERY]: fc.record({ type: fc.constant(PacketType.SESS_QUEUEQUERY), queueName: text }),
   [PacketType.SESS_QUEUEQUERY_RESP]: fc.record({
     type: fc.constant(PacketType.SESS_QUEUEQUERY_RESP),
-    correlationId: int32,
     exists: fc.boolean(),
-    address: nullableText,
     durable: fc.boolean(),
     temporary: fc.boolean(),
-    filter: nullableText,
     consumerCount: int32,
     messageCount: safeLong,
+    filter: nullableText,
+    address: nullableText,
+    name: nullableText,
   }),
   [PacketType.SESS_QUEUE_STATS]: fc.record({
     type: fc.constant(PacketType.SESS_QUEUE_STATS),
@@ -236,7 +321,6 @@ export const packetArbitraries: Record<PacketType, fc.Arbitrary<Packet>> = {
   }),
   [PacketType.SESS_QUEUE_STATS_RESP]: fc.record({
     type: fc.constant(PacketType.SESS_QUEUE_STATS_RESP),
-    correlationId: int32,
     queues: fc.array(
       fc.record({
         name: text,
@@ -263,7 +347,6 @@ export const packetArbitraries: Record<PacketType, fc.Arbitrary<Packet>> = {
   }),
   [PacketType.SESS_BINDINGQUERY_RESP]: fc.record({
     type: fc.constant(PacketType.SESS_BINDINGQUERY_RESP),
-    correlationId: int32,
     exists: fc.boolean(),
     queueNames: fc.array(text, { maxLength: 8 }),
   }),
@@ -286,9 +369,9 @@ export const packetArbitraries: Record<PacketType, fc.Arbitrary<Packet>> = {
   }),
   [PacketType.SESS_RECEIVE_MSG]: fc.record({
     type: fc.constant(PacketType.SESS_RECEIVE_MSG),
+    message: coreMessage,
     consumerId: safeLong,
     deliveryCount: int32,
-    message: coreMessage,
   }),
   [PacketType.SESS_EXPIRED]: fc.record({
     type: fc.constant(PacketType.SESS_EXPIRED),
@@ -302,57 +385,69 @@ export const packetArbitraries: Record<PacketType, fc.Arbitrary<Packet>> = {
   }),
   [PacketType.SESS_SEND_LARGE]: fc.record({
     type: fc.constant(PacketType.SESS_SEND_LARGE),
-    message: coreMessage,
-    bodySize: fc.nat({ max: Number.MAX_SAFE_INTEGER }),
+    message: largeMessageHead,
   }),
-  [PacketType.SESS_SEND_CONTINUATION]: fc.record({
-    type: fc.constant(PacketType.SESS_SEND_CONTINUATION),
-    chunk: bytes,
-    continues: fc.boolean(),
-    requiresResponse: fc.boolean(),
-  }),
+  [PacketType.SESS_SEND_CONTINUATION]: fc
+    .record({
+      type: fc.constant(PacketType.SESS_SEND_CONTINUATION),
+      chunk: bytes,
+      continues: fc.boolean(),
+      messageBodySize: fc.nat({ max: Number.MAX_SAFE_INTEGER }),
+      requiresResponse: fc.boolean(),
+    })
+    .map((packet): Packet => ({
+      ...packet,
+      messageBodySize: packet.continues ? -1 : packet.messageBodySize,
+    })),
   [PacketType.SESS_RECEIVE_LARGE_MSG]: fc.record({
     type: fc.constant(PacketType.SESS_RECEIVE_LARGE_MSG),
     consumerId: safeLong,
     deliveryCount: int32,
-    message: coreMessage,
-    bodySize: fc.nat({ max: Number.MAX_SAFE_INTEGER }),
+    largeMessageSize: fc.nat({ max: Number.MAX_SAFE_INTEGER }),
+    message: largeMessageHead,
   }),
   [PacketType.SESS_RECEIVE_CONTINUATION]: fc.record({
     type: fc.constant(PacketType.SESS_RECEIVE_CONTINUATION),
-    consumerId: safeLong,
     chunk: bytes,
     continues: fc.boolean(),
+    consumerId: safeLong,
   }),
   [PacketType.SESS_FORCE_CONSUMER_DELIVERY]: fc.record({
     type: fc.constant(PacketType.SESS_FORCE_CONSUMER_DELIVERY),
     consumerId: safeLong,
     sequence: safeLong,
   }),
-  [PacketType.SESS_FORCED_DELIVERY_EMPTY]: fc.record({
-    type: fc.constant(PacketType.SESS_FORCED_DELIVERY_EMPTY),
-    consumerId: safeLong,
-    sequence: safeLong,
-  }),
   [PacketType.SESS_PRODUCER_REQUEST_CREDITS]: fc.record({
     type: fc.constant(PacketType.SESS_PRODUCER_REQUEST_CREDITS),
-    address: text,
     credits: int32,
+    address: text,
   }),
   [PacketType.SESS_PRODUCER_CREDITS]: fc.record({
     type: fc.constant(PacketType.SESS_PRODUCER_CREDITS),
-    address: text,
     credits: int32,
+    address: text,
   }),
   [PacketType.SESS_PRODUCER_FAIL_CREDITS]: fc.record({
     type: fc.constant(PacketType.SESS_PRODUCER_FAIL_CREDITS),
-    address: text,
     credits: int32,
+    address: text,
+  }),
+  [PacketType.SESS_ADD_METADATA]: fc.record({
+    type: fc.constant(PacketType.SESS_ADD_METADATA),
+    key: text,
+    data: text,
+  }),
+  [PacketType.SESS_ADD_METADATA2]: fc.record({
+    type: fc.constant(PacketType.SESS_ADD_METADATA2),
+    key: text,
+    data: text,
+    requiresConfirmation: fc.boolean(),
   }),
   [PacketType.SESS_UNIQUE_ADD_METADATA]: fc.record({
     type: fc.constant(PacketType.SESS_UNIQUE_ADD_METADATA),
     key: text,
     data: text,
+    requiresConfirmation: fc.boolean(),
   }),
   [PacketType.SESS_CREATEPRODUCER]: fc.record({
     type: fc.constant(PacketType.SESS_CREATEPRODUCER),
@@ -378,13 +473,20 @@ export const packetKinds = (Object.entries(PacketType) as Array<[string, PacketT
  */
 export function describePacket(packet: Packet): unknown {
   if ('message' in packet && packet.message instanceof CoreMessage) {
-    return { ...packet, message: describeMessage(packet.message) };
+    return { ...(plain(packet) as object), message: describeMessage(packet.message) };
   }
-  if (packet.type === PacketType.SESS_QUEUE_STATS_RESP) {
-    return { ...packet, queues: packet.queues.map((queue) => ({ ...queue })) };
-  }
-  // A plain copy: fc.record builds objects without a prototype, which toStrictEqual would flag.
-  return { ...packet };
+  return plain(packet);
+}
+
+/**
+ * A deep plain copy: fc.record builds objects without a prototype, which toStrictEqual would
+ * flag, and Buffers become their hex so that equality is by content.
+ */
+function plain(value: unknown): unknown {
+  if (Buffer.isBuffer(value)) return describeBuffer(value);
+  if (Array.isArray(value)) return value.map(plain);
+  if (value === null || typeof value !== 'object' || value instanceof CoreMessage) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, plain(field)]));
 }
 
 export function describeMessage(message: CoreMessage): unknown {

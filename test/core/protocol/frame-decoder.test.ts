@@ -5,6 +5,7 @@ import {
   DEFAULT_PRE_AUTH_MAX_FRAME_BYTES,
   FRAME_HEADER_BYTES,
   FrameDecoder,
+  HORNETQ_PREAMBLE,
 } from '../../../src/core/protocol/frame-decoder';
 import { decodeFrame, encodePacket } from '../../../src/core/protocol/packet-codec';
 import { PacketType } from '../../../src/core/protocol/packet-type';
@@ -48,10 +49,10 @@ function lengthField(length: number): Buffer {
 const SAMPLE_FRAMES = [
   encodePacket(0, { type: PacketType.PING, connectionTtl: 60000 }),
   encodePacket(1, { type: PacketType.SESS_COMMIT }),
-  encodePacket(12, { type: PacketType.DISCONNECT, reason: 'bye 👋' }),
+  encodePacket(12, { type: PacketType.DISCONNECT, nodeId: 'bye 👋' }),
   encodePacket(Number.MAX_SAFE_INTEGER, {
     type: PacketType.SESS_ROLLBACK,
-    seenConsumerIds: [3],
+    considerLastMessageAsDelivered: true,
   }),
 ];
 const SAMPLE_HEX = SAMPLE_FRAMES.map((frame) => frame.toString('hex'));
@@ -259,7 +260,6 @@ describe('FrameDecoder', () => {
   describe('changing maxFrameBytes between frames', () => {
     const handshake = encodePacket(1, {
       type: PacketType.CREATESESSION,
-      correlationId: 1,
       name: 'session',
       sessionChannelId: 10,
       version: 1,
@@ -269,9 +269,10 @@ describe('FrameDecoder', () => {
       xa: false,
       autoCommitSends: true,
       autoCommitAcks: true,
-      preAcknowledge: false,
       windowSize: 1048576,
+      preAcknowledge: false,
       defaultAddress: null,
+      extension: null,
     });
     const large = encodePacket(10, sendOfBodySize(DEFAULT_PRE_AUTH_MAX_FRAME_BYTES + 1000));
 
@@ -304,5 +305,57 @@ describe('FrameDecoder', () => {
       expect(framesFrom([handshake], decoder)).toEqual([handshake.toString('hex')]);
       expectProtocolError(() => decoder.feed(large.subarray(0, 4), () => undefined), /exceeds the maximum/);
     });
+  });
+});
+
+describe('the HORNETQ preamble', () => {
+  const frames = SAMPLE_FRAMES.slice(0, 2);
+  const stream = Buffer.concat([HORNETQ_PREAMBLE, ...frames]);
+
+  it('is skipped before the first frame, however the stream is cut', () => {
+    for (let cut = 0; cut <= stream.length; cut++) {
+      const decoder = new FrameDecoder();
+      decoder.acceptPreamble();
+      expect(framesFrom([stream.subarray(0, cut), stream.subarray(cut)], decoder)).toEqual(
+        frames.map((frame) => frame.toString('hex')),
+      );
+    }
+    expect(HORNETQ_PREAMBLE.toString('ascii')).toBe('HORNETQ');
+  });
+
+  it('is optional: a stream may start with a frame at once', () => {
+    const decoder = new FrameDecoder();
+    decoder.acceptPreamble();
+    expect(framesFrom([Buffer.concat(frames)], decoder)).toEqual(
+      frames.map((frame) => frame.toString('hex')),
+    );
+  });
+
+  it('is taken only before the first frame, and only when accepted', () => {
+    expectProtocolError(() => new FrameDecoder().feed(stream, () => undefined), /exceeds the maximum/);
+    const decoder = new FrameDecoder();
+    decoder.acceptPreamble();
+    expectProtocolError(
+      () => framesFrom([Buffer.concat([frames[0] as Buffer, HORNETQ_PREAMBLE])], decoder),
+      /exceeds the maximum/,
+    );
+  });
+
+  it('refuses a native Artemis client by its ARTEMIS preamble, saying so', () => {
+    const decoder = new FrameDecoder();
+    decoder.acceptPreamble();
+    expectProtocolError(
+      () => framesFrom([Buffer.from('ART'), Buffer.from('EMIS'), frames[0] as Buffer], decoder),
+      /native ActiveMQ Artemis client \(preamble 'ARTEMIS'\)/,
+    );
+  });
+
+  it('refuses a stream that starts like a preamble and is none', () => {
+    const decoder = new FrameDecoder();
+    decoder.acceptPreamble();
+    expectProtocolError(
+      () => framesFrom([Buffer.from('HORNETX')], decoder),
+      /neither a frame nor the HORNETQ preamble/,
+    );
   });
 });

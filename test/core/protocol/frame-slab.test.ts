@@ -46,7 +46,6 @@ describe('FrameSlab', () => {
     encodePacket(10, send(Buffer.alloc(200)), slab);
     const packet: Packet = {
       type: PacketType.SESS_BINDINGQUERY_RESP,
-      correlationId: 1,
       exists: true,
       queueNames: Array.from({ length: 100 }, (_, i) => `jms.queue.some-long-queue-name-${i}`),
     };

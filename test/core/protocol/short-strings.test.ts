@@ -3,17 +3,18 @@ import {
   decodeShortString,
   encodeShortString,
   encodedShortStringCount,
-  utf8Length,
+  simpleStringBytes,
 } from '../../../src/core/protocol/short-strings';
 
-describe('short string caches', () => {
-  it('decode exactly as Buffer#toString does, whatever was cached before', () => {
+describe('short string caches (SimpleString form, UTF-16LE)', () => {
+  it("decode exactly as Buffer#toString('utf16le') does, whatever was cached before", () => {
     fc.assert(
-      fc.property(fc.array(fc.uint8Array({ maxLength: 80 }), { minLength: 1, maxLength: 40 }), (arrays) => {
-        for (const bytes of arrays) {
+      fc.property(fc.array(fc.uint8Array({ maxLength: 160 }), { minLength: 1, maxLength: 40 }), (arrays) => {
+        for (const raw of arrays) {
+          const bytes = raw.subarray(0, raw.length & ~1);
           const buffer = Buffer.concat([Buffer.from([1, 2]), Buffer.from(bytes), Buffer.from([3])]);
           expect(decodeShortString(buffer, 2, 2 + bytes.length)).toBe(
-            buffer.toString('utf8', 2, 2 + bytes.length),
+            buffer.toString('utf16le', 2, 2 + bytes.length),
           );
         }
       }),
@@ -21,21 +22,22 @@ describe('short string caches', () => {
   });
 
   it('never answers from a slot whose bytes were overwritten in the frame it came from', () => {
-    const frame = Buffer.from('jms.queue.a');
+    const frame = Buffer.from('jms.queue.a', 'utf16le');
     expect(decodeShortString(frame, 0, frame.length)).toBe('jms.queue.a');
-    frame.write('jms.queue.b');
+    frame.write('jms.queue.b', 'utf16le');
     expect(decodeShortString(frame, 0, frame.length)).toBe('jms.queue.b');
   });
 
-  it('encode exactly as Buffer.from does, lone surrogates included', () => {
+  it('encode every UTF-16 unit little-endian, lone surrogates included', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 80 }), (value) => {
-        const expected = Buffer.from(value, 'utf8');
+        const expected = Buffer.from(value, 'utf16le');
         const cached = encodeShortString(value);
         if (cached !== null) expect(cached.equals(expected)).toBe(true);
-        expect(utf8Length(value)).toBe(expected.length);
+        expect(simpleStringBytes(value)).toBe(expected.length);
       }),
     );
+    expect(encodeShortString('\ud800')?.toString('hex')).toBe('00d8');
   });
 
   it('stays bounded: many distinct strings do not grow the cache without limit', () => {
@@ -43,6 +45,6 @@ describe('short string caches', () => {
       encodeShortString(`jms.queue.q${i}`);
       expect(encodedShortStringCount()).toBeLessThanOrEqual(64);
     }
-    expect(encodeShortString('jms.queue.q1')?.toString()).toBe('jms.queue.q1');
+    expect(encodeShortString('jms.queue.q1')?.toString('utf16le')).toBe('jms.queue.q1');
   });
 });

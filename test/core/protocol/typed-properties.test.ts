@@ -4,7 +4,14 @@ import { BufferWriter } from '../../../src/core/protocol/buffer-writer';
 import { CoreMessage } from '../../../src/core/protocol/core-message';
 import { decodeFrame, encodePacket } from '../../../src/core/protocol/packet-codec';
 import { PacketType } from '../../../src/core/protocol/packet-type';
-import { PropertyKind, TypedProperties, type TypedValue } from '../../../src/core/protocol/typed-properties';
+import {
+  PropertyKind,
+  readTypedValue,
+  TypedProperties,
+  typedValueBytes,
+  writeTypedValue,
+  type TypedValue,
+} from '../../../src/core/protocol/typed-properties';
 import { describeProperties, HOSTILE_NAMES, propertyEntries, propertiesOf, typedValue } from './arbitraries';
 
 function roundTrip(properties: TypedProperties): TypedProperties {
@@ -73,9 +80,10 @@ describe('TypedProperties', () => {
 
     it('keeps the last value when a peer repeats a name', () => {
       const writer = new BufferWriter();
+      writer.writeByte(1);
       writer.writeInt(2);
       for (const value of [1, 2]) {
-        writer.writeString('__proto__');
+        writer.writeSimpleString('__proto__');
         writer.writeByte(PropertyKind.INT);
         writer.writeInt(value);
       }
@@ -165,5 +173,97 @@ describe('TypedProperties', () => {
       expect(message.properties.get('__proto__')).toBe(ONE);
       expect(message.properties.has('routed')).toBe(false);
     });
+  });
+});
+
+describe("TypedProperties' bytes (HornetQ's block)", () => {
+  function hexOf(properties: TypedProperties): string {
+    const writer = new BufferWriter();
+    properties.encode(writer);
+    expect(writer.length).toBe(properties.encodedSize());
+    return writer.toBuffer().toString('hex');
+  }
+
+  it('is byte 0 with no properties, set-and-deleted ones included', () => {
+    const properties = new TypedProperties();
+    expect(hexOf(properties)).toBe('00');
+    properties.set('a', ONE);
+    properties.delete('a');
+    expect(hexOf(properties)).toBe('00');
+  });
+
+  it('is byte 1, a count, then SimpleString name, type byte and value per entry', () => {
+    const properties = new TypedProperties();
+    properties.set('b', { kind: PropertyKind.BOOLEAN, value: true });
+    properties.set('c', { kind: PropertyKind.CHAR, value: '\ud800' });
+    properties.set('s', { kind: PropertyKind.STRING, value: 'é' });
+    properties.set('l', { kind: PropertyKind.LONG, value: 2n ** 63n - 1n });
+    expect(hexOf(properties)).toBe(
+      '01' +
+        '00000004' +
+        ('00000002' + '6200' + '02' + 'ff') +
+        ('00000002' + '6300' + '0b' + 'd800') +
+        ('00000002' + '7300' + '0a' + '00000002' + 'e900') +
+        ('00000002' + '6c00' + '07' + '7fffffffffffffff'),
+    );
+  });
+
+  it('reads any non-zero first byte as a count to follow, as HornetQ does', () => {
+    const decoded = TypedProperties.decode(new BufferReader(Buffer.from('ff00000000', 'hex')));
+    expect(decoded.size).toBe(0);
+  });
+
+  it('keeps a LONG a number within the safe range and a bigint outside it, both ways', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), (value) => {
+        const properties = new TypedProperties();
+        const asNumber = Number(value);
+        const typed: TypedValue = {
+          kind: PropertyKind.LONG,
+          value: Number.isSafeInteger(asNumber) ? asNumber : value,
+        };
+        properties.set('l', typed);
+        expect(roundTrip(properties).get('l')).toStrictEqual(typed);
+      }),
+    );
+  });
+});
+
+describe('single typed values (what JMS Map and Stream bodies are made of)', () => {
+  function streamHex(typed: TypedValue): string {
+    const writer = new BufferWriter();
+    writeTypedValue(writer, typed, 'stream');
+    expect(writer.length).toBe(typedValueBytes(typed, 'stream'));
+    return writer.toBuffer().toString('hex');
+  }
+
+  it("writes a stream's STRING as a nullable three-way String, and null as a null STRING", () => {
+    expect(streamHex({ kind: PropertyKind.STRING, value: 'ab' })).toBe('0a' + '01' + '00000002' + '00610062');
+    expect(streamHex({ kind: PropertyKind.NULL, value: null })).toBe('0a' + '00');
+    const reader = new BufferReader(Buffer.from('0a00', 'hex'));
+    expect(readTypedValue(reader, 'stream')).toStrictEqual({ kind: PropertyKind.NULL, value: null });
+  });
+
+  it('round-trips every kind in both forms, with the size typedValueBytes gives', () => {
+    fc.assert(
+      fc.property(typedValue, fc.constantFrom('property' as const, 'stream' as const), (typed, form) => {
+        const writer = new BufferWriter();
+        writeTypedValue(writer, typed, form);
+        expect(writer.length).toBe(typedValueBytes(typed, form));
+        const reader = new BufferReader(Buffer.from(writer.toBuffer()));
+        const read = readTypedValue(reader, form);
+        expect(describeProperties(propertiesOf([['v', read]]))).toStrictEqual(
+          describeProperties(propertiesOf([['v', typed]])),
+        );
+        expect(reader.remaining).toBe(0);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('refuses to write a CHAR that is not one UTF-16 unit', () => {
+    expect(() =>
+      writeTypedValue(new BufferWriter(), { kind: PropertyKind.CHAR, value: 'ab' }, 'property'),
+    ).toThrow(/one UTF-16 unit, not 2/);
   });
 });

@@ -44,7 +44,7 @@ const changes: Record<string, (m: CoreMessage) => void> = {
   expiration: (m) => (m.expiration = m.expiration === 1 ? 2 : 1),
   timestamp: (m) => (m.timestamp = m.timestamp === 1 ? 2 : 1),
   priority: (m) => (m.priority = (m.priority + 1) % 10),
-  userId: (m) => (m.userId = m.userId === null ? 'id' : null),
+  userId: (m) => (m.userId = m.userId === null ? '11223344-5566-11ef-9a4b-0242ac120002' : null),
   'property set': (m) => m.properties.set('_added', { kind: PropertyKind.INT, value: 5 }),
   'property deleted': (m) => {
     m.properties.set('_gone', { kind: PropertyKind.BOOLEAN, value: true });
@@ -96,5 +96,25 @@ describe('a received message re-encodes from the bytes it arrived as', () => {
     expect(decode(encode(copy)).properties.get('_HQ_ORIG_ADDRESS')?.value).toBe('x');
     expect(decode(encode(received)).properties.has('_HQ_ORIG_ADDRESS')).toBe(false);
     expect(decode(encode(copy)).messageId).toBe(99);
+  });
+});
+
+describe('the message id of a received message', () => {
+  it('is patched in place at endOfBodyPosition + 4, the rest of the bytes kept as they came', () => {
+    fc.assert(
+      fc.property(coreMessage, fc.maxSafeNat(), (original, id) => {
+        const arrived = encode(original);
+        const received = decode(arrived);
+        received.messageId = id;
+        const sent = encode(received);
+        const idAt = arrived.readInt32BE(0) - 13 + 4;
+        expect(sent.readBigInt64BE(idAt)).toBe(BigInt(id));
+        // Everything but those 8 bytes is what arrived.
+        sent.copy(arrived, idAt, idAt, idAt + 8);
+        expect(sent).toEqual(arrived);
+        expect(sent).toEqual(encodeFresh(received));
+      }),
+      { numRuns: 100 },
+    );
   });
 });
