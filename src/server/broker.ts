@@ -12,7 +12,9 @@ import { ExpiryReaper } from './postoffice/expiry-reaper';
 import type { Filter } from './postoffice/filter';
 import { PostOffice } from './postoffice/post-office';
 import { defaultAcceptorFactory, type Acceptor } from './remoting/acceptor';
+import { PreambleTransport } from './remoting/preamble-transport';
 import { ServerConnection, type BrokerServices } from './remoting/server-connection';
+import { loadNodeId } from './node-id';
 import { MetadataRegistry } from './session/metadata-registry';
 import type { ServerSession } from './session/server-session';
 import { InMemoryStorage } from './storage/in-memory-storage';
@@ -79,6 +81,7 @@ export class Broker implements BrokerServices {
   private ttlTimer: NodeJS.Timeout | null = null;
   private expiryReaper: ExpiryReaper | null = null;
   private readonly failureListeners: Array<(error: Error) => void> = [];
+  private currentNodeId: string | null = null;
 
   constructor(
     config: Partial<BrokerConfiguration> = {},
@@ -141,6 +144,20 @@ export class Broker implements BrokerServices {
     return this.config;
   }
 
+  /**
+   * The UUID that names this broker to its clients (topology, DISCONNECT): kept in the journal
+   * directory when the broker keeps its own journal, so that a restart does not make it another
+   * server in the clients' eyes; fresh for the broker's life otherwise.
+   */
+  get nodeId(): string {
+    this.currentNodeId ??= loadNodeId(
+      this.config.persistenceEnabled && this.config.storage === undefined
+        ? resolvedPersistence(this.config).journalDirectory
+        : null,
+    );
+    return this.currentNodeId;
+  }
+
   get connectionTtlOverride(): number {
     return this.config.connectionTtlOverride;
   }
@@ -158,6 +175,7 @@ export class Broker implements BrokerServices {
       const startedAt = Date.now();
       const report = await this.storage.open();
       opened = true;
+      this.logger.info({ nodeId: this.nodeId }, `broker node id ${this.nodeId}`);
       const office = this.createPostOffice();
       this.logLoad(report, Date.now() - startedAt);
       if (!this.config.persistenceEnabled) {
@@ -195,7 +213,7 @@ export class Broker implements BrokerServices {
     this.state = 'stopping';
     if (this.ttlTimer !== null) clearInterval(this.ttlTimer);
     this.ttlTimer = null;
-    for (const connection of [...this.connections]) connection.disconnect('The broker is shutting down');
+    for (const connection of [...this.connections]) connection.disconnect();
     await this.stopAcceptors();
     this.connections.clear();
     this.sessions.clear();
@@ -349,7 +367,8 @@ export class Broker implements BrokerServices {
       transport.destroy();
       return;
     }
-    const remoting = new RemotingConnection(transport, {
+    // HornetQ's clients open with a preamble; a transport of ours may not (in-VM).
+    const remoting = new RemotingConnection(new PreambleTransport(transport, this.logger), {
       logger: this.logger,
       maxFrameBytes: this.config.maxFrameBytes,
       preAuthMaxFrameBytes: this.config.preAuthMaxFrameBytes,

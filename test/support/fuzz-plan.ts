@@ -1,10 +1,9 @@
 import fc from 'fast-check';
-import { CLIENT_VERSION } from '../../src/core/client/client-session-factory';
 import { CoreMessage } from '../../src/core/protocol/core-message';
 import { MessageHeader } from '../../src/core/protocol/message-header';
 import { encodePacket } from '../../src/core/protocol/packet-codec';
 import { PacketType, packetTypeName } from '../../src/core/protocol/packet-type';
-import type { CreateSession, Packet } from '../../src/core/protocol/packets';
+import { EXTENSION_VERSION, type CreateSession, type Packet } from '../../src/core/protocol/packets';
 import { PropertyKind } from '../../src/core/protocol/typed-properties';
 import { anyPacket } from '../core/protocol/arbitraries';
 import { seededRandom } from './fault-proxy';
@@ -53,16 +52,25 @@ const WINDOW_SIZES = [-1, -1, -1, 0, 4096, 65_536];
 const MUTATION_RATES = [0, 0.02, 0.05, 0.1, 0.3];
 const ANY_PACKET_RATES = [0, 0.05, 0.3];
 
+/** The 7 bytes a HornetQ 2.4 client writes before its first frame. */
+const PREAMBLE_FRAME: PlannedFrame = {
+  bytes: Buffer.from('HORNETQ', 'ascii'),
+  label: 'preamble',
+  mutation: null,
+};
+
 export function planConnection(seed: number, names: FuzzNames, limits: PlanLimits): ConnectionPlan {
   const random = seededRandom(seed);
   const roll = random();
   const kind = roll < 0.6 ? 'session' : roll < 0.85 ? 'control' : 'noise';
-  const frames =
+  const planned =
     kind === 'session'
       ? sessionFrames(random, seed, names, limits)
       : kind === 'control'
         ? controlFrames(random, seed, limits)
         : noiseFrames(random, limits);
+  // A HornetQ client opens with its preamble; the broker takes a stream with or without it.
+  const frames = kind !== 'noise' && random() < 0.7 ? [PREAMBLE_FRAME, ...planned] : planned;
   return { seed, kind, frames, writeSizes: writeSizes(random, frames) };
 }
 
@@ -76,7 +84,11 @@ function sessionFrames(random: Random, seed: number, names: FuzzNames, limits: P
   const mutationRate = pick(random, MUTATION_RATES);
   const anyPacketRate = pick(random, ANY_PACKET_RATES);
   const frames: PlannedFrame[] = [
-    { bytes: encodePacket(1, createSession(random, channel)), label: 'CREATESESSION@1', mutation: null },
+    {
+      bytes: encodePacket(1, createSession(random, channel, seed)),
+      label: 'CREATESESSION@1',
+      mutation: null,
+    },
   ];
   const sampled = fc.sample(anyPacket, { seed, numRuns: limits.maxFrames });
   let bytes = frames[0]?.bytes.length ?? 0;
@@ -139,18 +151,30 @@ function plannedFrame(
 /** Session packets on the session channel, connection packets where they belong, now and then elsewhere. */
 function channelFor(random: Random, sessionChannel: number, packet: Packet): number {
   if (random() < 0.05) return pick(random, [0, 1, 5, sessionChannel + 1]);
-  if (packet.type === PacketType.PING) return 0;
+  if (
+    packet.type === PacketType.PING ||
+    packet.type === PacketType.SUBSCRIBE_TOPOLOGY ||
+    packet.type === PacketType.SUBSCRIBE_TOPOLOGY_V2
+  ) {
+    return 0;
+  }
   if (packet.type === PacketType.CREATESESSION || packet.type === PacketType.REATTACH_SESSION) return 1;
   return sessionChannel;
 }
 
-function createSession(random: Random, channel: number): CreateSession {
+/** HornetQ 2.4's client version, and now and then one the broker refuses. */
+const CLIENT_VERSIONS = [124, 124, 124, 123, 122, 121, 125, 1];
+
+/**
+ * A CREATESESSION as a HornetQ 2.4 client (or, with the trailer, ours) sends it. Names are unique
+ * per seed and channel, as clients' UUIDs are, with a few shared ones that collide on purpose.
+ */
+function createSession(random: Random, channel: number, seed: number): CreateSession {
   return {
     type: PacketType.CREATESESSION,
-    correlationId: below(random, 1000),
-    name: 'fuzz',
+    name: random() < 0.9 ? `fuzz-${seed}-${channel}` : `fuzz-shared-${below(random, 2)}`,
     sessionChannelId: channel,
-    version: CLIENT_VERSION,
+    version: pick(random, CLIENT_VERSIONS),
     username: null,
     password: null,
     minLargeMessageSize: pick(random, [1, 1024, 100 * 1024]),
@@ -160,24 +184,34 @@ function createSession(random: Random, channel: number): CreateSession {
     preAcknowledge: random() < 0.2,
     windowSize: pick(random, WINDOW_SIZES),
     defaultAddress: null,
+    extension:
+      random() < 0.5 ? { version: EXTENSION_VERSION, reattachSecret: randomBytes(random, 16) } : null,
   };
 }
 
 function controlPacket(random: Random): Packet {
-  switch (below(random, 3)) {
+  switch (below(random, 4)) {
     case 0:
       return { type: PacketType.PING, connectionTtl: pick(random, [-1, 0, 1, 1000, 60_000, 2 ** 40]) };
     case 1:
-      return createSession(random, pick(random, [0, 1, 9, ...SESSION_CHANNELS]));
+      return createSession(random, pick(random, [0, 1, 9, ...SESSION_CHANNELS]), below(random, 1000));
+    case 2:
+      return random() < 0.5
+        ? {
+            type: PacketType.SUBSCRIBE_TOPOLOGY_V2,
+            clusterConnection: random() < 0.2,
+            clientVersion: pick(random, CLIENT_VERSIONS),
+          }
+        : { type: PacketType.SUBSCRIBE_TOPOLOGY, clusterConnection: random() < 0.2 };
     default:
       return {
         type: PacketType.REATTACH_SESSION,
-        correlationId: below(random, 1000),
-        sessionName: randomBytes(random, 16).toString('hex'),
-        reattachToken: randomBytes(random, below(random, 20)).toString('hex'),
-        username: null,
-        password: null,
+        name: random() < 0.5 ? `fuzz-shared-${below(random, 2)}` : randomBytes(random, 16).toString('hex'),
         lastConfirmedCommandId: pick(random, [-1, 0, 5, 0x7fff_ffff]),
+        extension:
+          random() < 0.5
+            ? { reattachSecret: randomBytes(random, below(random, 20)), username: null, password: null }
+            : null,
       };
   }
 }
@@ -221,7 +255,7 @@ function sessionPackets(random: Random, names: FuzzNames): Packet[] {
     case 10:
       return [{ type: PacketType.SESS_COMMIT }];
     case 11:
-      return [{ type: PacketType.SESS_ROLLBACK, seenConsumerIds: [consumerId] }];
+      return [{ type: PacketType.SESS_ROLLBACK, considerLastMessageAsDelivered: random() < 0.5 }];
     case 12:
       return [
         {
@@ -275,15 +309,32 @@ function sessionPackets(random: Random, names: FuzzNames): Packet[] {
         { type: PacketType.PACKETS_CONFIRMED, commandId: below(random, 50) },
       ];
     default:
-      return [
-        random() < 0.5
-          ? {
-              type: PacketType.SESS_UNIQUE_ADD_METADATA,
-              key: 'jms-client-id',
-              data: `fuzz-${below(random, 3)}`,
-            }
-          : { type: PacketType.SESS_CLOSE },
-      ];
+      return [metadataOrClose(random)];
+  }
+}
+
+/** Session metadata of the three kinds (104 uncounted, 105 and 106 counted by their flag), or a close. */
+function metadataOrClose(random: Random): Packet {
+  const data = `fuzz-${below(random, 3)}`;
+  switch (below(random, 4)) {
+    case 0:
+      return {
+        type: PacketType.SESS_UNIQUE_ADD_METADATA,
+        key: 'jms-client-id',
+        data,
+        requiresConfirmation: random() < 0.9,
+      };
+    case 1:
+      return {
+        type: PacketType.SESS_ADD_METADATA2,
+        key: 'jms-session',
+        data,
+        requiresConfirmation: random() < 0.5,
+      };
+    case 2:
+      return { type: PacketType.SESS_ADD_METADATA, key: `k${below(random, 20)}`, data };
+    default:
+      return { type: PacketType.SESS_CLOSE };
   }
 }
 
@@ -315,20 +366,23 @@ function message(random: Random, names: FuzzNames): CoreMessage {
   return message;
 }
 
-/** A large message's head and its chunks; the sizes agree unless the dice say otherwise. */
+/**
+ * A large message's head and its chunks; the last states the body's size (HornetQ's head states
+ * none), which agrees with the chunks unless the dice say otherwise.
+ */
 function largeSend(random: Random, names: FuzzNames): Packet[] {
   const body = randomBytes(random, below(random, 8192));
-  const announced = random() < 0.8 ? body.length : pick(random, [0, body.length + 1, 2 ** 40]);
-  const packets: Packet[] = [
-    { type: PacketType.SESS_SEND_LARGE, message: message(random, names), bodySize: announced },
-  ];
+  const stated = random() < 0.8 ? body.length : pick(random, [0, body.length + 1, 2 ** 40]);
+  const packets: Packet[] = [{ type: PacketType.SESS_SEND_LARGE, message: message(random, names) }];
   const chunkSize = 1 + below(random, 4096);
   for (let at = 0; at < body.length || packets.length === 1; at += chunkSize) {
     const chunk = body.subarray(at, at + chunkSize);
+    const continues = at + chunkSize < body.length;
     packets.push({
       type: PacketType.SESS_SEND_CONTINUATION,
       chunk,
-      continues: at + chunkSize < body.length,
+      continues,
+      messageBodySize: continues ? -1 : stated,
       requiresResponse: random() < 0.5,
     });
   }

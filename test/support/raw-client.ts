@@ -1,10 +1,12 @@
+import { randomBytes, randomUUID } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
-import { CLIENT_VERSION } from '../../src/core/client';
 import {
+  EXTENSION_VERSION,
   FrameDecoder,
   PacketType,
   decodeFrame,
   encodePacket,
+  type CreateSession,
   type Frame,
   type Packet,
 } from '../../src/core/protocol';
@@ -12,34 +14,60 @@ import { waitFor } from './test-broker';
 
 /** The session channel a RawClient opens its (first) session on. */
 export const RAW_SESSION_CHANNEL = 10;
+/** HornetQ 2.4's client version: what a 2.4.x Java client puts in CREATESESSION. */
+export const HORNETQ_CLIENT_VERSION = 124;
+/** What a HornetQ 2.4 client writes before its first frame. */
+export const HORNETQ_PREAMBLE = Buffer.from('HORNETQ', 'ascii');
+
+export interface RawSessionOptions {
+  windowSize?: number;
+  transacted?: boolean;
+  /** The session's name (a fresh UUID, as a HornetQ client picks, when absent). */
+  name?: string;
+  version?: number;
+  username?: string | null;
+  xa?: boolean;
+  /** Our extension's trailer with this reattach secret, as our client sends it; none when absent. */
+  reattachSecret?: Buffer;
+}
 
 /** A CREATESESSION as a well-behaved client sends it, for a session on `channelId`. */
 export function createSessionPacket(
   channelId = RAW_SESSION_CHANNEL,
-  options: { windowSize?: number; correlationId?: number; transacted?: boolean } = {},
-): Packet {
+  options: RawSessionOptions = {},
+): CreateSession {
   return {
     type: PacketType.CREATESESSION,
-    correlationId: options.correlationId ?? 1,
-    name: `raw-${channelId}`,
+    name: options.name ?? randomUUID(),
     sessionChannelId: channelId,
-    version: CLIENT_VERSION,
-    username: null,
+    version: options.version ?? HORNETQ_CLIENT_VERSION,
+    username: options.username ?? null,
     password: null,
     minLargeMessageSize: 100 * 1024,
-    xa: false,
+    xa: options.xa ?? false,
     autoCommitSends: options.transacted !== true,
     autoCommitAcks: options.transacted !== true,
-    preAcknowledge: false,
     windowSize: options.windowSize ?? -1,
+    preAcknowledge: false,
     defaultAddress: null,
+    extension:
+      options.reattachSecret === undefined
+        ? null
+        : { version: EXTENSION_VERSION, reattachSecret: options.reattachSecret },
   };
+}
+
+/** A fresh 16-byte reattach secret, as our client picks one. */
+export function newReattachSecret(): Buffer {
+  return randomBytes(16);
 }
 
 /**
  * A client that writes the wire format by hand, so that a test can send anything at all, and
  * reads only while told to: the abusive peer of the bad-input and resource tests (one that sends
- * garbage, never reads, never creates a session, asks for any TTL...).
+ * garbage, never reads, never creates a session, asks for any TTL...), and a stand-in for a
+ * HornetQ Java client where a test needs its exact packets. It opens with HornetQ's preamble
+ * unless told not to.
  */
 export class RawClient {
   readonly frames: Frame[] = [];
@@ -47,7 +75,6 @@ export class RawClient {
   readonly port: number;
   private closedFlag = false;
   private readonly decoder = new FrameDecoder(64 * 1024 * 1024);
-  private nextCorrelationId = 1;
 
   private constructor(readonly socket: Socket) {
     this.port = socket.localPort ?? -1;
@@ -59,10 +86,12 @@ export class RawClient {
     socket.on('close', () => (this.closedFlag = true));
   }
 
-  static connect(port: number): Promise<RawClient> {
+  static connect(port: number, options: { preamble?: Buffer | null } = {}): Promise<RawClient> {
+    const preamble = options.preamble === undefined ? HORNETQ_PREAMBLE : options.preamble;
     return new Promise((resolve, reject) => {
       const socket = connect({ host: '127.0.0.1', port }, () => {
         socket.off('error', reject);
+        if (preamble !== null) socket.write(preamble);
         resolve(new RawClient(socket));
       });
       socket.once('error', reject);
@@ -91,6 +120,11 @@ export class RawClient {
     return this.frames.some((frame) => frame.packet.type === type);
   }
 
+  /** The packets received on `channelId`, in order. */
+  packetsOn(channelId: number): Packet[] {
+    return this.frames.filter((frame) => frame.channelId === channelId).map((frame) => frame.packet);
+  }
+
   /** Sends a request on a session channel and waits for the next packet the broker sends. */
   async roundTrip(packet: Packet, channelId = RAW_SESSION_CHANNEL): Promise<Packet> {
     const before = this.frames.length;
@@ -101,21 +135,31 @@ export class RawClient {
     return answer.packet;
   }
 
-  /** Opens a session on `channelId`; resolves with the broker's answer (a response or an EXCEPTION). */
-  async createSession(
-    channelId = RAW_SESSION_CHANNEL,
-    options: { windowSize?: number } = {},
-  ): Promise<Packet> {
-    const correlationId = this.nextCorrelationId++;
+  /** Sends a request on `channelId` and waits for the next packet on that channel. */
+  async request(channelId: number, packet: Packet): Promise<Packet> {
     const before = this.frames.length;
-    this.send(1, createSessionPacket(channelId, { ...options, correlationId }));
+    this.send(channelId, packet);
     await waitFor(
-      () => this.frames.slice(before).some((frame) => frame.channelId === 1) || this.closed,
-      `the answer to CREATESESSION on channel ${channelId}`,
+      () => this.frames.slice(before).some((frame) => frame.channelId === channelId) || this.closed,
+      `the answer to ${packet.type} on channel ${channelId}`,
     );
-    const answer = this.frames.slice(before).find((frame) => frame.channelId === 1);
+    const answer = this.frames.slice(before).find((frame) => frame.channelId === channelId);
     if (answer === undefined) throw new Error('the connection closed instead of answering');
     return answer.packet;
+  }
+
+  /** What a HornetQ 2.4 client does right after connecting: subscribe to the topology (V2). */
+  subscribeTopology(clientVersion = HORNETQ_CLIENT_VERSION): Promise<Packet> {
+    return this.request(0, {
+      type: PacketType.SUBSCRIBE_TOPOLOGY_V2,
+      clusterConnection: false,
+      clientVersion,
+    });
+  }
+
+  /** Opens a session on `channelId`; resolves with the broker's answer (a response or an EXCEPTION). */
+  createSession(channelId = RAW_SESSION_CHANNEL, options: RawSessionOptions = {}): Promise<Packet> {
+    return this.request(1, createSessionPacket(channelId, options));
   }
 
   /**

@@ -6,8 +6,8 @@ import {
   type ReceiveMessage,
 } from '../protocol';
 import { LargeMessageAssembler } from '../protocol/large-message-assembler';
-import { DELIVERY_FRAME_OVERHEAD } from '../protocol/packet-codec';
 import { PacketType } from '../protocol/packet-type';
+import { FORCED_DELIVERY_SEQUENCE_PROPERTY } from '../protocol/packets';
 import type { ClientSession, QueueInfo, QueueToRestore } from './client-session';
 import { RateLimiter } from './rate-limiter';
 import { ReceivedMessage } from './received-message';
@@ -35,7 +35,7 @@ export interface ConsumerSettings {
 interface Waiter {
   resolve(message: ReceivedMessage | null): void;
   timer: NodeJS.Timeout | null;
-  /** Set for receiveImmediate: the forced-delivery sequence whose "empty" answer ends the wait. */
+  /** Set for receiveImmediate: the forced-delivery sequence whose marker message ends the wait. */
   forcedSequence: number | null;
 }
 
@@ -65,6 +65,8 @@ export class ClientConsumer {
   private readonly largeMessages: LargeMessageAssembler;
   /** The delivery count of the large message being assembled. */
   private largeDeliveryCount = 0;
+  /** The frames of the large message being assembled so far: what its credits are. */
+  private largeFrameBytes = 0;
   /** What the broker said about the queue when the consumer was created; null until then. */
   private queue: QueueInfo | null = null;
 
@@ -102,6 +104,7 @@ export class ClientConsumer {
    */
   clearAtFailover(): void {
     this.largeMessages.abandon();
+    this.largeFrameBytes = 0;
     this.buffer = [];
     this.bufferHead = 0;
     this.creditsToSend = 0;
@@ -177,7 +180,8 @@ export class ClientConsumer {
 
   /**
    * Returns a message if the broker has one for this consumer right now, else null: the broker is
-   * asked to deliver, and answers "nothing" after anything it had.
+   * asked to deliver what it has, then sends a marker message with the sequence asked for (see
+   * handleDelivery); the marker arriving first means the queue had nothing.
    */
   receiveImmediate(): Promise<ReceivedMessage | null> {
     this.checkNoHandler();
@@ -260,40 +264,63 @@ export class ClientConsumer {
     });
   }
 
-  /** Called by the session for each delivery to this consumer. */
-  handleDelivery(packet: ReceiveMessage, size: number): void {
+  /**
+   * Called by the session for each delivery to this consumer; `frameBytes` is the whole
+   * SESS_RECEIVE_MSG frame, what the broker charged against the window and what comes back as
+   * credits. HornetQ's forced-delivery marker (FORCED_DELIVERY_SEQUENCE_PROPERTY, sent after what
+   * the queue had) is no message: it ends the receiveImmediate that asked for its sequence, and one
+   * for an earlier call (answered by a message meanwhile) is dropped; it charged no credits.
+   */
+  handleDelivery(packet: ReceiveMessage, frameBytes: number): void {
     if (this.isClosed) return;
-    this.accept(
-      new ReceivedMessage(packet.message, packet.deliveryCount, size - DELIVERY_FRAME_OVERHEAD, this),
-    );
+    const marker = packet.message.properties.get(FORCED_DELIVERY_SEQUENCE_PROPERTY);
+    if (marker !== undefined) {
+      if (typeof marker.value === 'number' || typeof marker.value === 'bigint') {
+        this.forcedDeliveryEnded(Number(marker.value));
+      }
+      return;
+    }
+    this.accept(new ReceivedMessage(packet.message, packet.deliveryCount, frameBytes, this));
   }
 
-  /** The head of a large message: its body arrives in chunks, assembled here before it is handed out. */
-  handleLargeMessage(packet: ReceiveLargeMessage): void {
+  /**
+   * The head of a large message: its body arrives in chunks, assembled here before it is handed
+   * out. Its credits are its frames: this one and every continuation's.
+   */
+  handleLargeMessage(packet: ReceiveLargeMessage, frameBytes: number): void {
     if (this.isClosed) return;
-    this.largeMessages.begin(packet.message, packet.bodySize);
+    this.largeMessages.begin(packet.message, packet.largeMessageSize);
     this.largeDeliveryCount = packet.deliveryCount;
+    this.largeFrameBytes = frameBytes;
   }
 
-  handleLargeChunk(packet: ReceiveContinuation): void {
+  handleLargeChunk(packet: ReceiveContinuation, frameBytes: number): void {
     if (this.isClosed || !this.largeMessages.inProgress) return;
+    this.largeFrameBytes += frameBytes;
     const step = this.largeMessages.append(packet.chunk, packet.continues);
     if (step.kind === 'complete') {
-      const message = step.message;
-      this.accept(new ReceivedMessage(message, this.largeDeliveryCount, message.encodedSize(), this));
+      this.accept(new ReceivedMessage(step.message, this.largeDeliveryCount, this.largeFrameBytes, this));
     } else if (step.kind === 'refused') {
-      this.refuse(step.head, step.bodySize, step.error);
+      this.refuse(step.head, this.largeFrameBytes, step.error);
     }
   }
 
   /**
-   * A delivery this client cannot take goes back to the broker as a failed one (redelivered, and
-   * after max-delivery-attempts sent to the dead-letter address); its credits come back as if it
-   * had been consumed, and the application hears why. Throwing instead would fail the whole
-   * connection, and every reattach would bring the same message back.
+   * A delivery this client cannot take (over max-large-message-bytes, or a body short of its
+   * size). With our extension it goes back to the broker as a failed delivery (DELIVERY_REFUSED:
+   * redelivered, and after max-delivery-attempts sent to the dead-letter address) and its credits
+   * come back. A HornetQ or Artemis broker has no such packet, so there the consumer is closed, as
+   * HornetQ closes a consumer that cannot go on: the broker takes back every message it had
+   * delivered to it, and the application hears why (its receive gets null). Throwing instead would
+   * fail the whole connection, and every reattach would bring the same message back.
    */
-  private refuse(head: CoreMessage, bodySize: number, error: HornetQException): void {
+  private refuse(head: CoreMessage, frameBytes: number, error: HornetQException): void {
     this.slowCreditOutstanding = false;
+    this.session.reportRefusedDelivery(error);
+    if (!this.session.extended) {
+      this.close().catch((closeError: unknown) => this.session.reportHandlerError(this, closeError));
+      return;
+    }
     if (!this.settings.browseOnly && !this.settings.preAcknowledge) {
       this.session.sendOneWay({
         type: PacketType.SESS_DELIVERY_REFUSED,
@@ -301,9 +328,8 @@ export class ClientConsumer {
         messageId: head.messageId,
       });
     }
-    this.consumedBytes(head.encodedSize() + bodySize);
+    this.consumedBytes(frameBytes);
     if (this.handler !== null || this.waiters.length > 0) this.askForOne();
-    this.session.reportRefusedDelivery(error);
   }
 
   private accept(message: ReceivedMessage): void {
@@ -322,8 +348,8 @@ export class ClientConsumer {
     if (this.handler !== null) this.dispatch();
   }
 
-  /** The broker had nothing for a forced delivery: the receiveImmediate waiting on it gets null. */
-  handleForcedDeliveryEmpty(sequence: number): void {
+  /** The forced delivery of `sequence` is over: the receiveImmediate still waiting on it gets null. */
+  private forcedDeliveryEnded(sequence: number): void {
     const waiter = this.waiters.find((w) => w.forcedSequence === sequence);
     if (waiter !== undefined) this.settleWaiter(waiter, null);
   }

@@ -1,5 +1,7 @@
+import { randomBytes, randomUUID } from 'node:crypto';
 import { HornetQException, type CreateSessionResponse, type Packet } from '../protocol';
 import { PacketType } from '../protocol/packet-type';
+import { EXTENSION_VERSION } from '../protocol/packets';
 import {
   CHANNEL_ID,
   RemotingConnection,
@@ -9,8 +11,8 @@ import {
   type Transport,
 } from '../remoting';
 import { resolveClientOptions, type ClientOptions } from './client-options';
-import { ClientSession, type SessionSettings } from './client-session';
-import { isInVm, type TransportConfiguration } from './connector';
+import { ClientSession, type SessionIdentity, type SessionSettings } from './client-session';
+import { describeConnector, isInVm, type TransportConfiguration } from './connector';
 import {
   FailoverEventType,
   type FailoverEventListener,
@@ -19,9 +21,17 @@ import {
 } from './failover-events';
 import { Pinger } from './pinger';
 import { CancellableDelay, connectWithRetry, retryDelay, type RetryPolicy } from './retry-schedule';
+import { TopologyWait } from './topology-wait';
 
-/** Must equal the broker's SERVER_VERSION: the wire format both sides speak. */
-export const CLIENT_VERSION = 1;
+/**
+ * HornetQ 2.4's protocol version (its incrementing version 124), sent in every CREATESESSION and
+ * SUBSCRIBE_TOPOLOGY_V2, also on a re-creation. The broker answers with its own (HornetQ 124,
+ * Artemis 136): any is accepted, since only the client's version picks the encodings.
+ */
+export const CLIENT_VERSION = 124;
+
+/** The bytes of the reattach secret a session presents (ClientSessionExtension.reattachSecret). */
+const REATTACH_SECRET_BYTES = 16;
 
 /** A temporary queue this factory's sessions created: re-created with them if the broker lost it. */
 interface TemporaryQueue {
@@ -46,6 +56,8 @@ export class ClientSessionFactory {
   private readonly temporaryQueues = new Map<string, TemporaryQueue>();
   private connection!: RemotingConnection;
   private handshake!: Channel;
+  /** The current connection's wait for its first topology answer. */
+  private topology: TopologyWait | null = null;
   private pinger: Pinger | null = null;
   private failover: Promise<void> | null = null;
   private readonly retryDelay = new CancellableDelay();
@@ -58,7 +70,7 @@ export class ClientSessionFactory {
     readonly connector: TransportConfiguration,
     private readonly logger: Logger,
   ) {
-    this.attach(transport);
+    this.attach(transport, connector);
   }
 
   static async connect(options: Partial<ClientOptions> = {}): Promise<ClientSessionFactory> {
@@ -71,7 +83,14 @@ export class ClientSessionFactory {
       new CancellableDelay(),
     );
     const effective = isInVm(connector) ? withInVmLiveness(resolved) : resolved;
-    return new ClientSessionFactory(effective, transport, connector, logger);
+    const factory = new ClientSessionFactory(effective, transport, connector, logger);
+    try {
+      await factory.topology?.received;
+    } catch (error) {
+      await factory.close();
+      throw error;
+    }
+    return factory;
   }
 
   get closed(): boolean {
@@ -138,9 +157,16 @@ export class ClientSessionFactory {
       if (this.isClosed) throw closedError();
       const connection = this.connection;
       const channelId = connection.generateChannelId();
+      // Chosen here, as HornetQ's client does: the name a reattach presents, kept on a re-creation.
+      // A fresh one for each attempt (HornetQ reuses it): a creation cut off by a failure may have
+      // left a session of that name on the broker, which the broker will not hand to a newcomer.
+      const identity: SessionIdentity = {
+        name: randomUUID(),
+        reattachSecret: randomBytes(REATTACH_SECRET_BYTES),
+      };
       let response: CreateSessionResponse;
       try {
-        response = await this.openBrokerSession(channelId, resolved);
+        response = await this.openBrokerSession(channelId, resolved, identity);
       } catch (error) {
         if (HornetQException.is(error, 'UNBLOCKED') && !this.isClosed) continue;
         throw error;
@@ -150,18 +176,34 @@ export class ClientSessionFactory {
         confirmationWindowSize: this.options.confirmationWindowSize,
         callTimeoutMs: this.options.callTimeout,
       });
-      const session = new ClientSession(response, channel, resolved, this.options, this, this.logger);
+      const session = new ClientSession(
+        identity,
+        response,
+        channel,
+        resolved,
+        this.options,
+        this,
+        this.logger,
+      );
       this.sessions.add(session);
       return session;
     }
   }
 
-  /** Asks the broker for a session on channel `channelId`; used to create and to re-create. */
-  openBrokerSession(channelId: number, settings: SessionSettings): Promise<CreateSessionResponse> {
-    return this.handshake.sendBlocking({
+  /**
+   * Asks the broker for a session on channel `channelId`, once the connection has its topology;
+   * used to create and to re-create (same name, same channel id, version 124 again). The trailer
+   * offers our extension: a broker of ours answers with one, a real HornetQ or Artemis ignores it.
+   */
+  async openBrokerSession(
+    channelId: number,
+    settings: SessionSettings,
+    identity: SessionIdentity,
+  ): Promise<CreateSessionResponse> {
+    await this.topology?.received;
+    return (await this.handshake.sendBlocking({
       type: PacketType.CREATESESSION,
-      correlationId: 0,
-      name: `session-${channelId}`,
+      name: identity.name,
       sessionChannelId: channelId,
       version: CLIENT_VERSION,
       username: settings.username,
@@ -170,10 +212,11 @@ export class ClientSessionFactory {
       xa: false,
       autoCommitSends: settings.autoCommitSends,
       autoCommitAcks: settings.autoCommitAcks,
-      preAcknowledge: settings.preAcknowledge,
       windowSize: this.options.confirmationWindowSize,
+      preAcknowledge: settings.preAcknowledge,
       defaultAddress: null,
-    }) as Promise<CreateSessionResponse>;
+      extension: { version: EXTENSION_VERSION, reattachSecret: identity.reattachSecret },
+    })) as CreateSessionResponse;
   }
 
   /** The handshake channel of the current connection (reattach requests go there). */
@@ -245,11 +288,18 @@ export class ClientSessionFactory {
     if (this.failover !== null) this.handshake.returnBlocking(closedError());
     await Promise.allSettled([...this.sessions].map((session) => session.close()));
     this.pinger?.stop();
+    this.topology?.connectionFailed(closedError());
     this.handshake.close();
     this.connection.close();
   }
 
-  private attach(transport: Transport): void {
+  /**
+   * Takes a new connection into use: the ping (which tells the broker our TTL), then the topology
+   * subscription every HornetQ 2.4 client sends, on channel 0.
+   */
+  private attach(transport: Transport, connector: TransportConfiguration): void {
+    // A wait left from a connection given up (an interrupted failover) ends with it.
+    this.topology?.connectionFailed(closedError());
     const connection = new RemotingConnection(transport, {
       logger: this.logger,
       maxFrameBytes: this.options.maxFrameBytes,
@@ -258,29 +308,50 @@ export class ClientSessionFactory {
     this.handshake = connection.createChannel(CHANNEL_ID.SESSION, {
       confirmationWindowSize: -1,
       callTimeoutMs: this.options.callTimeout,
+      serialBlockingCalls: true,
     });
-    connection.setUnroutedHandler((packet) => this.handleControlPacket(connection, packet));
-    connection.addFailureListener((error) => this.onConnectionFailure(connection, error));
+    const topology = new TopologyWait(describeConnector(connector), this.options.callTimeout);
+    this.topology = topology;
+    connection.setUnroutedHandler((packet) => this.handleControlPacket(connection, topology, packet));
+    connection.addFailureListener((error) => {
+      topology.connectionFailed(error);
+      this.onConnectionFailure(connection, error);
+    });
     this.pinger?.stop();
     this.pinger = new Pinger(connection, this.options.connectionTTL, this.options.clientFailureCheckPeriod);
     this.pinger.start();
+    connection.write(CHANNEL_ID.PING, {
+      type: PacketType.SUBSCRIBE_TOPOLOGY_V2,
+      clusterConnection: false,
+      clientVersion: CLIENT_VERSION,
+    });
   }
 
-  private handleControlPacket(connection: RemotingConnection, packet: Packet): void {
-    if (packet.type === PacketType.PING) return;
-    if (packet.type === PacketType.DISCONNECT) {
-      connection.fail(
-        new HornetQException(
-          'DISCONNECTED',
-          `The connection was disconnected because of server shutdown${packet.reason === null ? '' : `: ${packet.reason}`}`,
-        ),
-      );
-      return;
+  private handleControlPacket(connection: RemotingConnection, topology: TopologyWait, packet: Packet): void {
+    switch (packet.type) {
+      case PacketType.PING:
+        return;
+      case PacketType.CLUSTER_TOPOLOGY:
+      case PacketType.CLUSTER_TOPOLOGY_V2:
+        // Only the first matters (it says the broker is ready); this client keeps its connectors.
+        topology.topologyReceived(packet.nodeId);
+        return;
+      case PacketType.DISCONNECT:
+        // HornetQ's client takes it as the node going down and fails the connection (a failover
+        // follows, as for any failure).
+        connection.fail(
+          new HornetQException(
+            'DISCONNECTED',
+            `The connection was disconnected because of server shutdown (node ${packet.nodeId ?? 'unknown'} at ${connection.remoteAddress})`,
+          ),
+        );
+        return;
+      default:
+        throw new HornetQException(
+          'UNSUPPORTED_PACKET',
+          `unexpected packet type ${packet.type} on a control channel`,
+        );
     }
-    throw new HornetQException(
-      'UNSUPPORTED_PACKET',
-      `unexpected packet type ${packet.type} on a control channel`,
-    );
   }
 
   private onConnectionFailure(connection: RemotingConnection, error: HornetQException): void {
@@ -328,8 +399,9 @@ export class ClientSessionFactory {
       if (attempt > 0) await this.retryDelay.wait(retryDelay(policy, attempt));
       if (this.isClosed) return null;
       let transport: Transport;
+      let connector: TransportConfiguration;
       try {
-        ({ transport } = await connectWithRetry(
+        ({ transport, connector } = await connectWithRetry(
           this.options.connectors,
           { ...policy, attempts: 1 },
           this.options,
@@ -342,7 +414,7 @@ export class ClientSessionFactory {
         transport.destroy();
         return null;
       }
-      this.attach(transport);
+      this.attach(transport, connector);
       try {
         return await this.restoreSessions(sessions);
       } catch (error) {
@@ -379,6 +451,7 @@ export class ClientSessionFactory {
     for (const listener of [...this.failureListeners]) listener(error, false);
     this.isClosed = true;
     this.pinger?.stop();
+    this.topology?.connectionFailed(closedError());
     this.handshake.close();
     this.connection.close();
   }

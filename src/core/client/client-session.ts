@@ -26,6 +26,17 @@ export type { QueueToRestore } from './session-restorer';
 /** Queues asked for per page of queueStats() (the broker may send fewer). */
 const QUEUE_STATS_PAGE_SIZE = 1000;
 
+/**
+ * Who a session is on the broker, chosen by the client when it creates the session and kept for
+ * its life: a re-creation reuses both.
+ */
+export interface SessionIdentity {
+  /** A random UUID: what a reattach presents (HornetQ's rule: reattach is by name). */
+  readonly name: string;
+  /** Our extension's reattach secret (16 random bytes); never logged. */
+  readonly reattachSecret: Buffer;
+}
+
 export interface SessionSettings {
   autoCommitSends: boolean;
   autoCommitAcks: boolean;
@@ -63,7 +74,11 @@ export interface SessionFactoryLink extends FailoverWatch {
   sessionClosed(session: ClientSession): void;
   /** Like failoverEnded, but proceeds after call-failover-timeout (for closing). */
   whenNotFailingOver(): Promise<void>;
-  openBrokerSession(channelId: number, settings: SessionSettings): Promise<CreateSessionResponse>;
+  openBrokerSession(
+    channelId: number,
+    settings: SessionSettings,
+    identity: SessionIdentity,
+  ): Promise<CreateSessionResponse>;
   temporaryQueueCreated(queue: QueueToRestore): void;
   temporaryQueueDeleted(name: string): void;
 }
@@ -76,8 +91,13 @@ export interface SessionFactoryLink extends FailoverWatch {
  * (call-failover-timeout).
  */
 export class ClientSession {
-  private brokerName: string;
-  private token: string;
+  /**
+   * The broker answered CREATESESSION with our extension's trailer (it is a hornetq-js broker):
+   * only then are extension packets sent (producer registration, queue statistics, refused
+   * deliveries) and does a reattach carry the secret. A HornetQ or Artemis broker would drop such
+   * packets uncounted, and the command counts of both sides would drift apart.
+   */
+  private isExtended: boolean;
   private readonly consumers = new Map<number, ClientConsumer>();
   private readonly producers = new Set<ClientProducer>();
   private readonly gate: SendGate;
@@ -97,6 +117,7 @@ export class ClientSession {
   private asyncErrorHandler: ((error: HornetQException) => void) | null = null;
 
   constructor(
+    private readonly identity: SessionIdentity,
     created: CreateSessionResponse,
     readonly channel: Channel,
     readonly settings: SessionSettings,
@@ -104,8 +125,7 @@ export class ClientSession {
     private readonly factory: SessionFactoryLink,
     private readonly logger: Logger,
   ) {
-    this.brokerName = created.sessionName;
-    this.token = created.reattachToken;
+    this.isExtended = created.extension !== null;
     this.gate = new SendGate(
       options.producerWindowSize,
       (address, credits) =>
@@ -131,9 +151,14 @@ export class ClientSession {
     channel.setHandler((packet, commandId, size) => this.handlePacket(packet, commandId, size));
   }
 
-  /** The broker's name for this session (random); changes when the session is re-created. */
+  /** The session's name on the broker (a UUID this client chose); kept when it is re-created. */
   get name(): string {
-    return this.brokerName;
+    return this.identity.name;
+  }
+
+  /** True when the broker is ours and speaks the extension (see isExtended). */
+  get extended(): boolean {
+    return this.isExtended;
   }
 
   get closed(): boolean {
@@ -189,6 +214,12 @@ export class ClientSession {
    * created or deleted meanwhile may be in the list or not; none is listed twice.
    */
   async queueStats(): Promise<QueueStats[]> {
+    if (!this.isExtended) {
+      throw new HornetQException(
+        'UNSUPPORTED_PACKET',
+        `Queue statistics need a hornetq-js broker; the broker at ${this.channel.connection.remoteAddress} is not one (a HornetQ or Artemis broker offers them over JMX)`,
+      );
+    }
     const byName = new Map<string, QueueStats>();
     let start = 0;
     for (;;) {
@@ -213,19 +244,30 @@ export class ClientSession {
   }
 
   /**
+   * Attaches key=data to the session on the broker (SESS_ADD_METADATA2, answered once the broker
+   * has it); Artemis needs `jms-session` from a JMS session. A re-created session gets it again.
+   */
+  async addMetadata(key: string, data: string): Promise<void> {
+    await this.call({ type: PacketType.SESS_ADD_METADATA2, key, data, requiresConfirmation: true });
+    this.restorer.metadataAdded(key, data);
+  }
+
+  /**
    * Attaches key=data to the session on the broker; rejects with DUPLICATE_METADATA while another
    * session (of any client) holds the same pair. Released when the session closes.
    */
   async addUniqueMetadata(key: string, data: string): Promise<void> {
-    await this.call({ type: PacketType.SESS_UNIQUE_ADD_METADATA, key, data });
-    this.restorer.metadataAdded(key, data);
+    await this.call({ type: PacketType.SESS_UNIQUE_ADD_METADATA, key, data, requiresConfirmation: true });
+    this.restorer.uniqueMetadataAdded(key, data);
   }
 
   createProducer(address: string | null = null): ClientProducer {
     this.checkOpen();
     const producer = new ClientProducer(this.nextProducerId++, address, this, this.options.producerMaxRate);
     this.producers.add(producer);
-    this.sendOneWay({ type: PacketType.SESS_CREATEPRODUCER, producerId: producer.id, address });
+    if (this.isExtended) {
+      this.sendOneWay({ type: PacketType.SESS_CREATEPRODUCER, producerId: producer.id, address });
+    }
     if (address !== null) this.gate.requestInitialCredits(address);
     return producer;
   }
@@ -327,6 +369,16 @@ export class ClientSession {
    * with their count unchanged), then delivery resumes. On a session that is not transacted this
    * is JMS recover: every unacknowledged message comes back. `seen` names consumers whose oldest
    * unacknowledged message the application has had (it comes back marked redelivered).
+   *
+   * How `seen` maps onto HornetQ's wire: RollbackMessage has one boolean,
+   * considerLastMessageAsDelivered, and with it the broker counts the oldest unacknowledged
+   * message of EVERY consumer of the session as delivered (acknowledged in the transaction that it
+   * then rolls back, so its delivery count is kept). HornetQ's own client sends it true for
+   * recover and for a listener that threw in an auto-acknowledge session, and messages that a
+   * transacted session has seen are acknowledged into the transaction before the rollback. So a
+   * non-empty `seen` sends true, an empty one false: our JMS layer names at most the consumer
+   * whose listener is running, and every other consumer's oldest message is then marked
+   * redelivered too, as with HornetQ's client (redelivered may over-report, never under-report).
    */
   async rollback(seen: readonly ClientConsumer[] = []): Promise<void> {
     await this.ready();
@@ -334,7 +386,7 @@ export class ClientSession {
     if (wasStarted) await this.stop();
     await this.flushAcknowledgements();
     for (const consumer of this.consumers.values()) consumer.clearBuffer();
-    await this.call({ type: PacketType.SESS_ROLLBACK, seenConsumerIds: seen.map((consumer) => consumer.id) });
+    await this.call({ type: PacketType.SESS_ROLLBACK, considerLastMessageAsDelivered: seen.length > 0 });
     this.rollbackOnly = false;
     this.workDone = false;
     if (wasStarted) this.start();
@@ -397,12 +449,17 @@ export class ClientSession {
     if (this.channel.confirmationWindowSize >= 0) {
       const response = (await handshake.sendBlocking({
         type: PacketType.REATTACH_SESSION,
-        correlationId: 0,
-        sessionName: this.brokerName,
-        reattachToken: this.token,
-        username: this.settings.username,
-        password: this.settings.password,
+        name: this.identity.name,
         lastConfirmedCommandId: this.channel.lastConfirmedCommandId,
+        // The secret and credentials only to a broker that proved it is ours: to any other they
+        // mean nothing (it ignores the trailer), and the password would go for no reason.
+        extension: this.isExtended
+          ? {
+              reattachSecret: this.identity.reattachSecret,
+              username: this.settings.username,
+              password: this.settings.password,
+            }
+          : null,
       })) as ReattachSessionResponse;
       if (response.reattached) {
         return { reattached: true, replayed: this.channel.replay(response.lastConfirmedCommandId) };
@@ -426,10 +483,9 @@ export class ClientSession {
    */
   private async recreate(temporaryQueues: QueueToRestore[]): Promise<void> {
     for (const consumer of this.consumers.values()) consumer.clearAtFailover();
-    const created = await this.factory.openBrokerSession(this.channel.id, this.settings);
+    const created = await this.factory.openBrokerSession(this.channel.id, this.settings, this.identity);
     this.sender.sessionRecreated();
-    this.brokerName = created.sessionName;
-    this.token = created.reattachToken;
+    this.isExtended = created.extension !== null;
     this.channel.reset(
       new HornetQException(
         'UNBLOCKED',
@@ -437,7 +493,11 @@ export class ClientSession {
           'the broker lost the session, so whether it applied the call is not known',
       ),
     );
-    await this.restorer.restore(temporaryQueues, this.consumers, this.producers);
+    await this.restorer.restore(
+      temporaryQueues,
+      this.consumers,
+      this.isExtended ? this.producers : new Set(),
+    );
     // Only a session whose sends are transacted is rolled back (DESIGN.md's contract; HornetQ
     // also marks a session that only batches acknowledgements, JMS CLIENT_ACKNOWLEDGE): what
     // such a session lost is acknowledgements, and their messages come back marked redelivered,
@@ -445,6 +505,7 @@ export class ClientSession {
     // it see each message twice.
     if (!this.settings.autoCommitSends && this.workDone) this.rollbackOnly = true;
     if (this.started) this.sendOneWay({ type: PacketType.SESS_START });
+    this.restorer.resendMetadata();
   }
 
   // ---- used by producers and consumers ----
@@ -480,7 +541,7 @@ export class ClientSession {
   }
 
   producerClosed(producer: ClientProducer): void {
-    if (this.producers.delete(producer))
+    if (this.producers.delete(producer) && this.isExtended)
       this.sendOneWay({ type: PacketType.SESS_CLOSEPRODUCER, producerId: producer.id });
   }
 
@@ -527,13 +588,15 @@ export class ClientSession {
         break;
       case PacketType.SESS_RECEIVE_LARGE_MSG:
         this.noteWork();
-        this.consumers.get(packet.consumerId)?.handleLargeMessage(packet);
+        this.consumers.get(packet.consumerId)?.handleLargeMessage(packet, size);
         break;
       case PacketType.SESS_RECEIVE_CONTINUATION:
-        this.consumers.get(packet.consumerId)?.handleLargeChunk(packet);
+        this.consumers.get(packet.consumerId)?.handleLargeChunk(packet, size);
         break;
-      case PacketType.SESS_FORCED_DELIVERY_EMPTY:
-        this.consumers.get(packet.consumerId)?.handleForcedDeliveryEmpty(packet.sequence);
+      case PacketType.DISCONNECT_CONSUMER:
+        // The broker closed the consumer (its queue went, or an administrator closed it): it ends
+        // here too, and asking the broker to close it again would only earn an error.
+        this.consumers.get(packet.consumerId)?.closeLocally();
         break;
       case PacketType.SESS_PRODUCER_CREDITS:
         this.gate.receiveCredits(packet.address, packet.credits);
@@ -541,7 +604,8 @@ export class ClientSession {
       case PacketType.SESS_PRODUCER_FAIL_CREDITS:
         this.gate.receiveFailCredits(packet.address, packet.credits);
         break;
-      case PacketType.EXCEPTION:
+      case PacketType.SESS_ASYNC_EXCEPTION:
+        // Ours: a one-way packet the broker refused (a HornetQ broker only logs such failures).
         this.reportAsyncError(new HornetQException(packet.code, packet.message ?? packet.code));
         break;
       default:

@@ -52,7 +52,7 @@ export class LargeMessageSender {
     head.body = Buffer.alloc(0);
     const address = head.address;
     await this.gate.submit(address, head.encodedSize(), () =>
-      this.channel.send({ type: PacketType.SESS_SEND_LARGE, message: head, bodySize: body.length }),
+      this.channel.send({ type: PacketType.SESS_SEND_LARGE, message: head }),
     );
     for (const { chunk, continues } of largeBodyChunks(body, this.threshold())) {
       if (generation !== this.generation) {
@@ -63,6 +63,8 @@ export class LargeMessageSender {
         type: PacketType.SESS_SEND_CONTINUATION,
         chunk,
         continues: !last,
+        // HornetQ puts the body's size on the last chunk only (the head carries none).
+        messageBodySize: last ? body.length : -1,
         requiresResponse: last && blocking,
       };
       await this.gate.submit<unknown>(address, chunk.length, () =>

@@ -7,7 +7,7 @@ export class ReceivedMessage {
     readonly message: CoreMessage,
     /** 1 on first delivery; more after a rollback or a failure returned it to the queue. */
     readonly deliveryCount: number,
-    /** The message's encoded size: what it counted against the consumer's window. */
+    /** The bytes of the frames that delivered it: what it counted against the consumer's window. */
     readonly size: number,
     readonly consumer: ClientConsumer,
   ) {}

@@ -49,7 +49,7 @@ export class SessionCalls {
    * names the call in the error that says its outcome is not known.
    */
   call(packet: Packet, what = packetTypeName(packet.type), frame?: Buffer): Promise<ResponsePacket> {
-    if (this.channel.confirmationWindowSize < 0 || !requiresConfirmation(packet.type)) {
+    if (this.channel.confirmationWindowSize < 0 || !requiresConfirmation(packet)) {
       return this.channel.sendBlocking(packet, this.times.callTimeout, frame);
     }
     const answer = this.channel.sendBlocking(packet, heldCallChannelTimeout(this.times), frame);

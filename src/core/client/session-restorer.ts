@@ -28,12 +28,16 @@ export interface RestorableProducer {
 /**
  * Tells a re-created broker session what the lost one had: the queues that may have gone with it,
  * the session's unique metadata, its consumers and its producers (who ask for their credits
- * again). Everything goes through the session's channel, so it is counted like any other
- * command; the blocking calls are bounded by call-timeout, since they run inside the failover.
+ * again; the caller passes none to a broker without our extension). Those go through the
+ * session's channel and are counted like any other command; the blocking calls are bounded by
+ * call-timeout, since they run inside the failover. Plain metadata goes last and uncounted, as
+ * HornetQ's client re-sends it (resendMetadata).
  */
 export class SessionRestorer {
-  /** Unique metadata the broker holds for the session. */
+  /** Unique metadata the broker holds for the session (a JMS client id): claimed again, answered. */
   private readonly uniqueMetadata = new Map<string, string>();
+  /** Plain metadata the broker holds for the session (ADD_METADATA2). */
+  private readonly metadata = new Map<string, string>();
 
   constructor(
     private readonly calls: Pick<SessionCalls, 'callWithinTimeout'>,
@@ -41,9 +45,25 @@ export class SessionRestorer {
     private readonly gate: Pick<SendGate, 'resetCredits' | 'requestInitialCredits'>,
   ) {}
 
+  /** The broker accepted unique key=data for the session: a re-created session claims it again. */
+  uniqueMetadataAdded(key: string, data: string): void {
+    this.uniqueMetadata.set(key, data);
+  }
+
   /** The broker accepted key=data for the session: a re-created session gets it again. */
   metadataAdded(key: string, data: string): void {
-    this.uniqueMetadata.set(key, data);
+    this.metadata.set(key, data);
+  }
+
+  /**
+   * Sends the plain metadata to the re-created session as HornetQ's client does after a failover:
+   * SESS_ADD_METADATA2 with requiresConfirmation false, which neither side counts and the broker
+   * does not answer. Run after everything else of the re-creation.
+   */
+  resendMetadata(): void {
+    for (const [key, data] of this.metadata) {
+      this.sendOneWay({ type: PacketType.SESS_ADD_METADATA2, key, data, requiresConfirmation: false });
+    }
   }
 
   /** Run once the new broker session exists and the channel's counts have restarted. */
@@ -59,7 +79,12 @@ export class SessionRestorer {
     }
     for (const queue of queues) await this.restoreQueue(queue);
     for (const [key, data] of this.uniqueMetadata) {
-      await this.calls.callWithinTimeout({ type: PacketType.SESS_UNIQUE_ADD_METADATA, key, data });
+      await this.calls.callWithinTimeout({
+        type: PacketType.SESS_UNIQUE_ADD_METADATA,
+        key,
+        data,
+        requiresConfirmation: true,
+      });
     }
     for (const consumer of consumers.values()) consumer.recreate();
     for (const producer of producers) {

@@ -28,6 +28,13 @@ export interface ChannelOptions {
    */
   resendBufferLimitBytes?: number;
   /**
+   * One blocking call at a time: a call is written only once the one before it has its answer or
+   * has timed out. For channel 1 on a client (CREATESESSION, REATTACH_SESSION): HornetQ's client
+   * holds its sendBlockingLock there, so a real broker has only ever seen one such request in
+   * flight per connection, and it answers a reattach only after replaying the session's packets.
+   */
+  serialBlockingCalls?: boolean;
+  /**
    * For a side whose sends do not wait (the broker): the most the peer may leave unconfirmed.
    * Past it, `exceeded` runs once (on the next tick, not inside the send): the peer is not
    * keeping the confirmation protocol, and the owner ends what must end.
@@ -35,11 +42,27 @@ export interface ChannelOptions {
   unconfirmedLimit?: { bytes: number; commands: number; exceeded(): void };
 }
 
+/**
+ * A blocking call waiting for its answer. The wire names no request in a response, so the answers
+ * settle the calls in the order they were sent (HornetQ's matching). A call that timed out stays
+ * in the line as a tombstone (`settled`): its late answer is taken by it and dropped, instead of
+ * settling the next call with the wrong answer.
+ */
+/** A blocking call waiting for its turn (serialBlockingCalls): nothing of it was written yet. */
+interface QueuedCall {
+  packet: Packet;
+  timeoutMs: number;
+  frame: Buffer | undefined;
+  resolve(response: ResponsePacket): void;
+  reject(error: Error): void;
+}
+
 interface PendingCall {
   resolve(response: ResponsePacket): void;
   reject(error: Error): void;
   deadline: number;
   requestType: number;
+  settled: boolean;
 }
 
 /**
@@ -59,8 +82,12 @@ export class Channel {
   private lastConfirmedId = -1;
   private unconfirmedBytes = 0;
   private unconfirmedCommands = 0;
-  private nextCallId = 0;
-  private readonly pendingCalls = new Map<number, PendingCall>();
+  /** Calls in the order their requests went out, tombstones included; answers settle the head. */
+  private pendingCalls: PendingCall[] = [];
+  /** Calls still waiting (not tombstones): when 0, no timer is needed. */
+  private waitingCalls = 0;
+  /** With serialBlockingCalls: calls waiting for their turn, not yet written. */
+  private queuedCalls: QueuedCall[] = [];
   private callTimer: NodeJS.Timeout | null = null;
   private callTimerDeadline = Infinity;
   private capacityWaiters: Array<{ frameBytes: number; wake: () => void }> = [];
@@ -189,7 +216,7 @@ export class Channel {
   send(packet: Packet, frame: Buffer = this.encode(packet)): number {
     if (this.isClosed) throw new HornetQException('OBJECT_CLOSED', `channel ${this.id} is closed`);
     let commandId = -1;
-    if (requiresConfirmation(packet.type)) {
+    if (requiresConfirmation(packet)) {
       commandId = this.sentCommands++;
       if (this.resendBuffer !== null) {
         this.resendBuffer.push(frame);
@@ -211,18 +238,46 @@ export class Channel {
     frame?: Buffer,
   ): Promise<ResponsePacket> {
     return new Promise((resolve, reject) => {
-      let correlationId: number;
-      if (requiresConfirmation(packet.type)) {
-        correlationId = this.send(packet, frame);
-      } else {
-        correlationId = this.nextCallId++;
-        (packet as { correlationId: number }).correlationId = correlationId;
-        this.send(packet);
+      const call: QueuedCall = { packet, timeoutMs, frame, resolve, reject };
+      if (this.options.serialBlockingCalls !== true) {
+        this.startCall(call);
+        return;
       }
-      const deadline = Date.now() + timeoutMs;
-      this.pendingCalls.set(correlationId, { resolve, reject, deadline, requestType: packet.type });
-      this.scheduleCallTimer(deadline);
+      this.queuedCalls.push(call);
+      this.startNextQueuedCall();
     });
+  }
+
+  /** Writes the request and puts its caller at the back of the line of waiting calls. */
+  private startCall(call: QueuedCall): void {
+    try {
+      this.send(call.packet, call.frame);
+    } catch (error) {
+      call.reject(error as Error);
+      return;
+    }
+    const deadline = Date.now() + call.timeoutMs;
+    this.pendingCalls.push({
+      resolve: call.resolve,
+      reject: call.reject,
+      deadline,
+      requestType: call.packet.type,
+      settled: false,
+    });
+    this.waitingCalls++;
+    this.scheduleCallTimer(deadline);
+  }
+
+  /** With serialBlockingCalls: the next queued call goes once none is waiting for its answer. */
+  private startNextQueuedCall(): void {
+    while (this.waitingCalls === 0 && this.queuedCalls.length > 0) {
+      this.startCall(this.queuedCalls.shift() as QueuedCall);
+    }
+  }
+
+  /** Calls whose answer has not arrived, timed-out ones (tombstones) included. */
+  get outstandingCalls(): number {
+    return this.pendingCalls.length;
   }
 
   /**
@@ -252,7 +307,7 @@ export class Channel {
     }
     // Counted once handled, not on arrival: a packet whose handler threw was not handled, and the
     // peer's replay after a reattach must number it as it did the first time.
-    const commandId = requiresConfirmation(packet.type) ? this.lastReceivedId + 1 : -1;
+    const commandId = requiresConfirmation(packet) ? this.lastReceivedId + 1 : -1;
     if (isResponse(packet)) {
       this.settleCall(packet);
       if (commandId >= 0) this.confirm(commandId, size);
@@ -308,12 +363,20 @@ export class Channel {
     this.confirmationsEnded = true;
   }
 
-  /** Rejects every call waiting for a response: the response will never come. */
+  /**
+   * Rejects every call waiting for a response and forgets the tombstones: the answers will never
+   * come (the connection is gone, or the command streams restart), so none may settle a later call.
+   */
   returnBlocking(error: Error): void {
-    const calls = [...this.pendingCalls.values()];
-    this.pendingCalls.clear();
+    const calls = this.pendingCalls;
+    const queued = this.queuedCalls;
+    this.pendingCalls = [];
+    this.queuedCalls = [];
+    this.waitingCalls = 0;
     this.clearCallTimer();
-    for (const call of calls) call.reject(error);
+    for (const call of calls) if (!call.settled) call.reject(error);
+    // Calls still waiting for their turn were never written: they fail the same way.
+    for (const call of queued) call.reject(error);
   }
 
   /** Releases the channel: pending calls fail with OBJECT_CLOSED, senders waiting for room are woken. */
@@ -326,15 +389,17 @@ export class Channel {
   }
 
   private settleCall(response: ResponsePacket): void {
-    const call = this.pendingCalls.get(response.correlationId);
-    if (call === undefined) return; // the caller gave up (timed out); a late answer changes nothing
-    this.pendingCalls.delete(response.correlationId);
-    if (this.pendingCalls.size === 0) this.clearCallTimer();
+    // An answer nobody waits for (the line is empty) answers nothing this side asked: dropped.
+    const call = this.pendingCalls.shift();
+    if (call === undefined || call.settled) return; // none, or a tombstone's late answer
+    call.settled = true;
+    if (--this.waitingCalls === 0) this.clearCallTimer();
     if (response.type === PacketType.EXCEPTION) {
       call.reject(new HornetQException(response.code, response.message ?? response.code));
     } else {
       call.resolve(response);
     }
+    this.startNextQueuedCall();
   }
 
   private checkUnconfirmedLimit(held: ResendBuffer): void {
@@ -362,18 +427,21 @@ export class Channel {
     this.callTimer = setTimeout(() => this.expireCalls(), Math.max(0, deadline - Date.now()));
   }
 
+  /** Rejects the calls past their deadline; they stay in the line as tombstones. */
   private expireCalls(): void {
     this.callTimer = null;
     this.callTimerDeadline = Infinity;
     const now = Date.now();
     let next = Infinity;
-    for (const [id, call] of this.pendingCalls) {
+    for (const call of this.pendingCalls) {
+      if (call.settled) continue;
       if (call.deadline <= now) {
-        this.pendingCalls.delete(id);
+        call.settled = true;
+        this.waitingCalls--;
         call.reject(
           new HornetQException(
             'CONNECTION_TIMEDOUT',
-            `Timed out waiting for response when sending packet ${packetTypeName(call.requestType)}`,
+            `Timed out waiting for response when sending packet ${packetTypeName(call.requestType)} on channel ${this.id} of ${this.conn.remoteAddress}`,
           ),
         );
       } else {
@@ -381,6 +449,7 @@ export class Channel {
       }
     }
     if (next !== Infinity) this.scheduleCallTimer(next);
+    this.startNextQueuedCall();
   }
 
   private clearCallTimer(): void {

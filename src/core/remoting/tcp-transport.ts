@@ -2,6 +2,13 @@ import net from 'node:net';
 import type { Transport, TransportHandlers } from './transport';
 
 /**
+ * What a HornetQ client writes on a new TCP connection before its first frame (NettyConnector): a
+ * broker that listens for several protocols picks the core protocol by it (Artemis' HORNETQ
+ * acceptor among them). In-VM links carry none: HornetQ's in-VM connector sends none either.
+ */
+export const HORNETQ_PREAMBLE: Buffer = Buffer.from('HORNETQ', 'ascii');
+
+/**
  * A transport over a node:net socket. Nagle is off (latency), and frames written during one tick
  * are joined and handed to the socket in one write, so many small packets cost one syscall.
  */
@@ -25,7 +32,10 @@ export class TcpTransport implements Transport {
     socket.on('drain', () => this.handlers?.onDrain?.());
   }
 
-  /** Connects to host:port; rejects with the socket error (e.g. ECONNREFUSED) or on timeout. */
+  /**
+   * Connects to host:port as a client: the HORNETQ preamble goes first. Rejects with the socket
+   * error (e.g. ECONNREFUSED) or on timeout.
+   */
   static connect(host: string, port: number, timeoutMs: number): Promise<TcpTransport> {
     return new Promise((resolve, reject) => {
       const socket = net.connect({ host, port });
@@ -36,7 +46,9 @@ export class TcpTransport implements Transport {
       socket.once('connect', () => {
         clearTimeout(timer);
         socket.removeListener('error', reject);
-        resolve(new TcpTransport(socket));
+        const transport = new TcpTransport(socket);
+        socket.write(HORNETQ_PREAMBLE);
+        resolve(transport);
       });
       socket.once('error', (error) => {
         clearTimeout(timer);

@@ -42,7 +42,7 @@ export function writePageEntry(writer: BufferWriter, entry: PageEntry): void {
   writer.writeInt(0);
   writer.writeInt(entry.targets.length);
   for (const { queueName, deliveryCount, scheduledTime } of entry.targets) {
-    writer.writeString(queueName);
+    writer.writeSimpleString(queueName);
     writer.writeInt(deliveryCount);
     writer.writeLong(scheduledTime);
   }
@@ -94,7 +94,7 @@ function decodePayload(reader: BufferReader): PageEntry {
   const targets: PagedTarget[] = [];
   for (let i = 0; i < count; i++) {
     targets.push({
-      queueName: reader.readString(),
+      queueName: reader.readSimpleString(),
       deliveryCount: reader.readInt(),
       scheduledTime: reader.readLong(),
     });

@@ -1,5 +1,5 @@
 import { type CoreMessage } from '../../core/protocol';
-import { utf8Length } from '../../core/protocol/short-strings';
+import { simpleStringBytes } from '../../core/protocol/short-strings';
 import { PropertyKind } from '../../core/protocol/typed-properties';
 import { MessageHeader } from './message-headers';
 
@@ -72,7 +72,7 @@ const ORIGIN_HEADER_BYTES =
     MessageHeader.ORIGINAL_ADDRESS,
     MessageHeader.ORIGINAL_MESSAGE_ID,
     MessageHeader.ACTUAL_EXPIRY_TIME,
-  ].reduce((sum, name) => sum + 4 + utf8Length(name) + 1, 0) +
+  ].reduce((sum, name) => sum + 4 + simpleStringBytes(name) + 1, 0) +
   2 * 4 +
   2 * 8;
 
@@ -115,18 +115,18 @@ export function moveGrowthBound(
   const queueName = longestOf(queueNames);
   const target = longestTarget(targets);
   if (queueName === null || target === null) return 0;
-  return utf8Length(target) + ORIGIN_HEADER_BYTES + utf8Length(queueName) + utf8Length(message.address);
+  return simpleStringBytes(target) + ORIGIN_HEADER_BYTES + simpleStringBytes(queueName) + simpleStringBytes(message.address);
 }
 
 function longestTarget({ deadLetterAddress, expiryAddress }: MoveTargets): string | null {
   if (deadLetterAddress === null) return expiryAddress;
   if (expiryAddress === null) return deadLetterAddress;
-  return utf8Length(expiryAddress) > utf8Length(deadLetterAddress) ? expiryAddress : deadLetterAddress;
+  return simpleStringBytes(expiryAddress) > simpleStringBytes(deadLetterAddress) ? expiryAddress : deadLetterAddress;
 }
 
-/** The longest of `names` in UTF-8 bytes (how they are encoded), or null when there is none. */
+/** The longest of `names` in encoded bytes (SimpleStrings: two per UTF-16 unit), or null when there is none. */
 function longestOf(names: readonly string[]): string | null {
   let longest: string | null = null;
-  for (const name of names) if (longest === null || utf8Length(name) > utf8Length(longest)) longest = name;
+  for (const name of names) if (longest === null || simpleStringBytes(name) > simpleStringBytes(longest)) longest = name;
   return longest;
 }

@@ -13,9 +13,10 @@ export function isExpired(message: CoreMessage, now: number): boolean {
 export function scheduledDeliveryTime(message: CoreMessage): number {
   const value = message.properties.get(MessageHeader.SCHEDULED_DELIVERY_TIME);
   if (value === undefined) return 0;
-  return (value.kind === PropertyKind.LONG || value.kind === PropertyKind.INT) && value.value > 0
-    ? value.value
-    : 0;
+  if (value.kind !== PropertyKind.LONG && value.kind !== PropertyKind.INT) return 0;
+  // A LONG beyond the safe-integer range (a Java peer's Long.MAX_VALUE) is as good as never.
+  if (typeof value.value === 'bigint') return value.value > 0n ? Number.MAX_SAFE_INTEGER : 0;
+  return value.value > 0 ? value.value : 0;
 }
 
 /**

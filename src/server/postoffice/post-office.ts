@@ -208,6 +208,11 @@ export class PostOffice {
     else this.registry.markOrphaned(queue);
   }
 
+  /** A fresh message id, from the same sequence as routed messages' (a forced-delivery marker's). */
+  generateMessageId(): number {
+    return this.storage.generateMessageId();
+  }
+
   getQueue(name: string): Queue | undefined {
     return this.registry.get(name);
   }

@@ -1,11 +1,13 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import {
+  EXTENSION_VERSION,
   HornetQException,
   ProtocolError,
   packetTypeName,
   type CreateSession,
   type Packet,
   type ReattachSession,
+  type ServerSessionExtension,
 } from '../../core/protocol';
 import { PacketType } from '../../core/protocol/packet-type';
 import {
@@ -20,8 +22,16 @@ import type { PostOffice } from '../postoffice/post-office';
 import type { MetadataRegistry } from '../session/metadata-registry';
 import { ServerSession, type SessionOwner } from '../session/server-session';
 import type { Durability } from '../storage/storage-manager';
+import { OrderedReplies } from './ordered-replies';
 
-export const SERVER_VERSION = 1;
+/** HornetQ 2.4's incrementing version: what CREATESESSION_RESP answers. */
+export const SERVER_VERSION = 124;
+/** The client versions a HornetQ 2.4 server takes (2.4.x clients send 124; 122 and 123 are 2.3's). */
+export const MIN_CLIENT_VERSION = 122;
+/** Below it a client gets CLUSTER_TOPOLOGY (110); from it on CLUSTER_TOPOLOGY_V2 (114). */
+export const TOPOLOGY_V2_CLIENT_VERSION = 122;
+/** From this client version on the broker may tell a client it closed one of its consumers. */
+export const DISCONNECT_CONSUMER_CLIENT_VERSION = 124;
 
 /** The holder of a connection's reading while its output is above the high-water mark. */
 const CONGESTION = Object.freeze({ reason: 'output above the high-water mark' });
@@ -31,6 +41,8 @@ export interface BrokerServices {
   readonly postOffice: PostOffice;
   readonly logger: Logger;
   readonly connectionTtlOverride: number;
+  /** The broker's node id (a UUID, stable over its life and, when it persists, its restarts). */
+  readonly nodeId: string;
   readonly metadata: MetadataRegistry<ServerSession>;
   /** The largest body a large message may have (it is assembled in memory). */
   readonly maxLargeMessageBytes: number;
@@ -69,6 +81,15 @@ export class ServerConnection implements SessionOwner {
   private congestedSince: number | null = null;
   /** What keeps the connection from being read: its congestion, and sessions holding answers. */
   private readonly readingHeldBy = new Set<object>();
+  /** Answers on channel 1, in the order of their requests. */
+  private readonly handshakeReplies = new OrderedReplies<Packet>((reply) =>
+    this.remoting.write(CHANNEL_ID.SESSION, reply),
+  );
+  /**
+   * The client's protocol version (from its topology subscription or first CREATESESSION), 0 until
+   * it says: it decides which topology packet it gets and whether it may hear DISCONNECT_CONSUMER.
+   */
+  private clientVersion = 0;
 
   constructor(
     readonly remoting: RemotingConnection,
@@ -144,8 +165,8 @@ export class ServerConnection implements SessionOwner {
    * if the client had vanished: it may have shown the application everything delivered to it, so
    * those deliveries keep their counts (in storage too) and come back redelivered after a restart.
    */
-  disconnect(reason: string): void {
-    this.remoting.write(CHANNEL_ID.PING, { type: PacketType.DISCONNECT, reason });
+  disconnect(): void {
+    this.remoting.write(CHANNEL_ID.PING, { type: PacketType.DISCONNECT, nodeId: this.broker.nodeId });
     this.end(true);
     this.remoting.close();
   }
@@ -226,43 +247,78 @@ export class ServerConnection implements SessionOwner {
     return asked > 0 && asked <= max ? asked : max;
   }
 
+  /** The client's protocol version, 0 until it said. */
+  get protocolVersion(): number {
+    return this.clientVersion;
+  }
+
   private handleControlPacket(packet: Packet, channelId: number): void {
     if (channelId === CHANNEL_ID.PING && packet.type === PacketType.PING) {
       if (this.broker.connectionTtlOverride === -1) this.ttl = this.clientTtl(packet.connectionTtl);
       this.remoting.write(CHANNEL_ID.PING, packet);
+    } else if (
+      channelId === CHANNEL_ID.PING &&
+      (packet.type === PacketType.SUBSCRIBE_TOPOLOGY || packet.type === PacketType.SUBSCRIBE_TOPOLOGY_V2)
+    ) {
+      if (packet.type === PacketType.SUBSCRIBE_TOPOLOGY_V2) this.clientVersion = packet.clientVersion;
+      this.remoting.write(CHANNEL_ID.PING, this.topology());
     } else if (channelId === CHANNEL_ID.SESSION && packet.type === PacketType.CREATESESSION) {
-      this.remoting.write(CHANNEL_ID.SESSION, this.createSession(packet));
+      this.handshakeReplies.reserve()(this.createSession(packet));
     } else if (channelId === CHANNEL_ID.SESSION && packet.type === PacketType.REATTACH_SESSION) {
-      this.reattach(packet);
+      this.reattach(packet, this.handshakeReplies.reserve());
     } else {
       throw new ProtocolError(`${packetTypeName(packet.type)} is not allowed on channel ${channelId}`);
     }
   }
 
+  /**
+   * A broker that is not clustered answers a topology subscription as HornetQ's does: one node,
+   * itself, with no connectors (the client keeps the one it connected with), and nothing follows.
+   */
+  private topology(): Packet {
+    const v2 = this.clientVersion >= TOPOLOGY_V2_CLIENT_VERSION;
+    return {
+      type: v2 ? PacketType.CLUSTER_TOPOLOGY_V2 : PacketType.CLUSTER_TOPOLOGY,
+      exit: false,
+      nodeId: this.broker.nodeId,
+      uniqueEventId: v2 ? Date.now() : 0,
+      live: null,
+      backup: null,
+      last: true,
+      nodeName: null,
+    };
+  }
+
   private createSession(packet: CreateSession): Packet {
     try {
       const session = this.openSession(packet);
-      return {
-        type: PacketType.CREATESESSION_RESP,
-        correlationId: packet.correlationId,
-        serverVersion: SERVER_VERSION,
-        sessionName: session.name,
-        reattachToken: session.reattachToken.toString('hex'),
-      };
+      const extension: ServerSessionExtension | null =
+        packet.extension === null ? null : { version: Math.min(packet.extension.version, EXTENSION_VERSION) };
+      this.logger.debug(
+        { session: session.name, extended: extension !== null },
+        `session ${session.name} created`,
+      );
+      return { type: PacketType.CREATESESSION_RESP, serverVersion: SERVER_VERSION, extension };
     } catch (error) {
       const failure = HornetQException.is(error)
         ? error
         : new HornetQException('INTERNAL_ERROR', String(error));
-      return {
-        type: PacketType.EXCEPTION,
-        correlationId: packet.correlationId,
-        code: failure.code,
-        message: failure.message,
-      };
+      if (failure.code !== 'INCOMPATIBLE_CLIENT_SERVER_VERSIONS') {
+        this.logger.warn({ code: failure.code }, `session creation refused: ${failure.message}`);
+      }
+      return { type: PacketType.EXCEPTION, code: failure.code, message: failure.message };
     }
   }
 
   private openSession(packet: CreateSession): ServerSession {
+    // HornetQ checks the version first: a client of another version learns that and nothing else.
+    if (packet.version < MIN_CLIENT_VERSION || packet.version > SERVER_VERSION) {
+      throw new HornetQException(
+        'INCOMPATIBLE_CLIENT_SERVER_VERSIONS',
+        `Server and client versions incompatible (client version ${packet.version}; this server takes ${MIN_CLIENT_VERSION} to ${SERVER_VERSION})`,
+      );
+    }
+    if (this.clientVersion === 0) this.clientVersion = packet.version;
     const maxSessions = this.broker.limits.maxSessionsPerConnection;
     if (this.sessions.size >= maxSessions) {
       throw new HornetQException(
@@ -270,12 +326,13 @@ export class ServerConnection implements SessionOwner {
         `this connection already has ${maxSessions} sessions, the most the broker allows one connection (maxSessionsPerConnection)`,
       );
     }
-    if (packet.version !== SERVER_VERSION) {
+    if (packet.xa) {
       throw new HornetQException(
-        'INCOMPATIBLE_CLIENT_SERVER_VERSIONS',
-        `Server and client versions incompatible: client ${packet.version}, server ${SERVER_VERSION}`,
+        'SESSION_CREATION_REJECTED',
+        'XA sessions are not supported by this broker: create the session with xa false',
       );
     }
+    this.checkSessionName(packet.name);
     if (
       packet.sessionChannelId < FIRST_SESSION_CHANNEL ||
       this.remoting.getChannel(packet.sessionChannelId)
@@ -301,7 +358,7 @@ export class ServerConnection implements SessionOwner {
       confirmationWindowSize: packet.windowSize,
       callTimeoutMs: 30_000,
       unconfirmedLimit: {
-        ...unconfirmedLimitFor(packet.windowSize),
+        ...unconfirmedLimitFor(packet.windowSize, packet.extension !== null),
         // The session's owner at the time: a reattach moves the session to another connection.
         exceeded: () => session.owner.clientFellBehind(session, packet.sessionChannelId),
       },
@@ -309,8 +366,9 @@ export class ServerConnection implements SessionOwner {
     const session = new ServerSession(
       channel,
       {
-        name: randomBytes(16).toString('hex'),
-        reattachToken: randomBytes(16),
+        name: packet.name,
+        // A copy: the decoded packet's bytes may be a view of a socket read.
+        reattachSecret: packet.extension === null ? null : Buffer.from(packet.extension.reattachSecret),
         username: packet.username,
         autoCommitSends: packet.autoCommitSends,
         autoCommitAcks: packet.autoCommitAcks,
@@ -331,6 +389,30 @@ export class ServerConnection implements SessionOwner {
   }
 
   /**
+   * Session names are the client's (HornetQ's clients pick a UUID), and a reattach finds a session
+   * by its name: a name a live session holds is refused, so that no CREATESESSION replaces another
+   * client's session (HornetQ would replace it in its table, making the first one unreachable by
+   * reattach and leaving it to whoever reuses the name). A re-create after a failed reattach reuses
+   * its name only once the broker has let the old session go, which is why the reattach failed.
+   */
+  private checkSessionName(name: string): void {
+    const maxLength = this.broker.limits.maxNameLength;
+    if (name.length === 0 || name.length > maxLength) {
+      throw new HornetQException(
+        'SESSION_CREATION_REJECTED',
+        `a session name must have 1 to ${maxLength} characters (maxNameLength), not ${name.length}`,
+      );
+    }
+    const holder = this.broker.findSession(name);
+    if (holder !== undefined && !holder.isClosed) {
+      throw new HornetQException(
+        'SESSION_CREATION_REJECTED',
+        `a session named ${JSON.stringify(name)} already exists on this broker; a session name may be used by one session at a time`,
+      );
+    }
+  }
+
+  /**
    * Moves a session of a failed (or failing) connection onto this one and replays what its client
    * has not confirmed. Refused, with the same answer whatever the reason, unless the name and the
    * secret token match and the user is the one that created the session: knowing a session's
@@ -342,16 +424,15 @@ export class ServerConnection implements SessionOwner {
    * be applied twice. Their answers went into the resend buffer meanwhile, and go out with the
    * replay if the client has not seen them.
    */
-  private reattach(packet: ReattachSession): void {
+  private reattach(packet: ReattachSession, reply: (answer: Packet) => void): void {
     const refused: Packet = {
       type: PacketType.REATTACH_SESSION_RESP,
-      correlationId: packet.correlationId,
       lastConfirmedCommandId: -1,
       reattached: false,
     };
     const session = this.reattachable(packet);
     if (session === null) {
-      this.remoting.write(CHANNEL_ID.SESSION, refused);
+      reply(refused);
       return;
     }
     if (session.pendingAnswers > 0) {
@@ -365,19 +446,33 @@ export class ServerConnection implements SessionOwner {
         // The wait may have outlasted the session (its TTL ran out) or this connection.
         const answer =
           error !== null || this.ended || session.isClosed ? refused : this.moveHere(session, packet);
-        this.remoting.write(CHANNEL_ID.SESSION, answer);
+        reply(answer);
       } catch (failure) {
         this.containFailure(failure, `reattaching session ${session.name}`);
       }
     });
   }
 
-  /** The session a reattach request names, if it may be reattached by whoever sent it. */
+  /**
+   * The session a reattach request names, if it may be reattached by whoever sent it. A session
+   * created with our extension's secret is reattached only by a request that presents the same
+   * secret and comes from the same user: knowing its name is not enough. A session created without
+   * it (a HornetQ Java client's) is reattached by its name, HornetQ's rule.
+   */
   private reattachable(packet: ReattachSession): ServerSession | null {
-    const session = this.broker.findSession(packet.sessionName);
+    const session = this.broker.findSession(packet.name);
     if (session === undefined || !session.supportsReattach || session.isClosed) return null;
-    if (!tokenMatches(session.reattachToken, packet.reattachToken) || session.username !== packet.username) {
-      this.logger.warn({ remote: this.remoting.remoteAddress }, 'reattach refused: wrong token or user');
+    if (session.reattachSecret === null) return session;
+    const presented = packet.extension;
+    if (
+      presented === null ||
+      !secretMatches(session.reattachSecret, presented.reattachSecret) ||
+      session.username !== presented.username
+    ) {
+      this.logger.warn(
+        { remote: this.remoting.remoteAddress },
+        'reattach refused: the session was created with a reattach secret and the request did not present it, or came from another user',
+      );
       return null;
     }
     return session;
@@ -402,7 +497,6 @@ export class ServerConnection implements SessionOwner {
     );
     return {
       type: PacketType.REATTACH_SESSION_RESP,
-      correlationId: packet.correlationId,
       lastConfirmedCommandId: serverLastConfirmed,
       reattached: true,
     };
@@ -557,9 +651,8 @@ export class ServerConnection implements SessionOwner {
   }
 }
 
-/** Constant-time comparison of the session's token with the one presented (hex). */
-function tokenMatches(expected: Buffer, presentedHex: string): boolean {
-  const presented = Buffer.from(presentedHex, 'hex');
+/** Constant-time comparison of the session's reattach secret with the one presented. */
+function secretMatches(expected: Buffer, presented: Buffer): boolean {
   if (presented.length !== expected.length) {
     timingSafeEqual(expected, expected);
     return false;
@@ -569,10 +662,20 @@ function tokenMatches(expected: Buffer, presentedHex: string): boolean {
 
 /**
  * What a session's client may leave unconfirmed before the broker gives up on it: far more than
- * a client that keeps the protocol ever does (it confirms every window's bytes or 1 024 commands,
- * and what it has not handled yet is bounded by its consumer windows and its own requests), yet a
- * bound: a client that never confirms cannot make the broker keep everything it sent.
+ * a client that keeps the protocol ever does, yet a bound: a client that never confirms cannot
+ * make the broker keep everything it sent. Every client confirms each window's bytes, so the byte
+ * bound applies to all. Only our own client also confirms every MAX_UNCONFIRMED_COMMANDS
+ * commands; a HornetQ Java client confirms by bytes alone (a 10 MiB window of 100-byte
+ * deliveries is some 100 000 commands), so the command bound applies only to sessions that
+ * negotiated our extension. Commands are frames of at least 13 bytes, so the byte bound caps them
+ * for the others.
  */
-function unconfirmedLimitFor(windowSize: number): { bytes: number; commands: number } {
-  return { bytes: 8 * Math.max(windowSize, 0) + 32 * 1024 * 1024, commands: 64 * MAX_UNCONFIRMED_COMMANDS };
+export function unconfirmedLimitFor(
+  windowSize: number,
+  extended: boolean,
+): { bytes: number; commands: number } {
+  return {
+    bytes: 8 * Math.max(windowSize, 0) + 32 * 1024 * 1024,
+    commands: extended ? 64 * MAX_UNCONFIRMED_COMMANDS : Infinity,
+  };
 }

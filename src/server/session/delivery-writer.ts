@@ -8,7 +8,8 @@ import { MAX_CHUNK_BYTES, chunkBytesFor, largeMessageHead } from './delivery-fra
  * delivery, not once, because a reattached session's channel moves to another connection.
  */
 export interface DeliveryChannel {
-  send(packet: Packet): void;
+  /** Sends the packet; returns the bytes of its frame, length field included. */
+  send(packet: Packet): number;
   maxFrameBytes(): number;
 }
 
@@ -29,21 +30,30 @@ export class DeliveryWriter {
     this.minLargeMessageSize = Math.min(minLargeMessageSize, MAX_CHUNK_BYTES);
   }
 
-  deliver(consumerId: number, message: CoreMessage, deliveryCount: number): void {
+  /**
+   * Writes one delivery; returns the bytes of every frame it took (what HornetQ charges the
+   * consumer's credits: the whole SESS_RECEIVE_MSG frame, or the head's frame and each chunk's).
+   */
+  deliver(consumerId: number, message: CoreMessage, deliveryCount: number): number {
     if (message.body.length < this.minLargeMessageSize) {
-      this.channel.send({ type: PacketType.SESS_RECEIVE_MSG, consumerId, deliveryCount, message });
-      return;
+      return this.channel.send({ type: PacketType.SESS_RECEIVE_MSG, message, consumerId, deliveryCount });
     }
-    this.channel.send({
+    let frameBytes = this.channel.send({
       type: PacketType.SESS_RECEIVE_LARGE_MSG,
       consumerId,
       deliveryCount,
+      largeMessageSize: message.body.length,
       message: largeMessageHead(message),
-      bodySize: message.body.length,
     });
     const chunkBytes = chunkBytesFor(this.minLargeMessageSize, this.channel.maxFrameBytes());
     for (const { chunk, continues } of largeBodyChunks(message.body, chunkBytes)) {
-      this.channel.send({ type: PacketType.SESS_RECEIVE_CONTINUATION, consumerId, chunk, continues });
+      frameBytes += this.channel.send({
+        type: PacketType.SESS_RECEIVE_CONTINUATION,
+        chunk,
+        continues,
+        consumerId,
+      });
     }
+    return frameBytes;
   }
 }

@@ -6,8 +6,14 @@ import { HandleStatus, type Queue, type QueueConsumer } from '../postoffice/queu
 
 /** What a consumer needs from its session. */
 export interface ConsumerOwner {
-  /** Hands a message to the client: the session writes the delivery packet. */
-  deliver(consumerId: number, reference: MessageReference, deliveryCount: number): void;
+  /**
+   * Hands a message to the client: the session writes the delivery's frames and returns their
+   * bytes, length fields included, which is what the consumer's credits are charged (HornetQ's
+   * client returns exactly that much as it consumes).
+   */
+  deliver(consumerId: number, reference: MessageReference, deliveryCount: number): number;
+  /** Writes the forced-delivery marker (nothing more is waiting); it costs no credits. */
+  deliverMarker(consumerId: number, sequence: number): void;
   /**
    * Delivering (or matching) a message threw. The consumer takes nothing more from then on; what
    * it holds (the failed delivery included) goes back when the owner closes it.
@@ -65,7 +71,6 @@ export class ServerConsumer implements QueueConsumer {
     reference.deliveryCount++;
     // Pre-acknowledged, it leaves storage at once: no count to keep.
     if (!this.preAcknowledge) this.queue.countDelivery(reference);
-    this.spend(reference.size);
     const messageId = reference.message.messageId;
     this.delivering.set(messageId, reference);
     if (!this.send(reference)) return HandleStatus.HANDLED;
@@ -91,12 +96,13 @@ export class ServerConsumer implements QueueConsumer {
   }
 
   /**
-   * Delivers what it can right now; used before answering a forced delivery so that anything
-   * available reaches the client ahead of the "nothing here" answer.
+   * Delivers what it can right now, then the marker that tells the client nothing more was
+   * waiting (HornetQ's forceDelivery): how a receive with a timeout or receiveNoWait ends.
    */
-  deliverNow(): void {
+  forceDelivery(sequence: number): void {
     if (this.browseOnly) this.browseMore();
     else this.queue.deliverNow();
+    if (!this.closed) this.owner.deliverMarker(this.id, sequence);
   }
 
   /** Acknowledges every delivered message up to and including `messageId` (cumulative ack). */
@@ -164,10 +170,10 @@ export class ServerConsumer implements QueueConsumer {
     }
   }
 
-  /** Delivers; false (and the consumer broken) when the delivery throws. */
+  /** Delivers and pays for its frames; false (and the consumer broken) when the delivery throws. */
   private send(reference: MessageReference): boolean {
     try {
-      this.owner.deliver(this.id, reference, reference.deliveryCount);
+      this.spend(this.owner.deliver(this.id, reference, reference.deliveryCount));
       return true;
     } catch (error) {
       this.fail(error);
@@ -197,7 +203,6 @@ export class ServerConsumer implements QueueConsumer {
       const reference = snapshot[this.browsePosition++] as MessageReference;
       if (isExpired(reference.message, now)) continue;
       if (!this.matches(reference)) continue;
-      this.spend(reference.size);
       this.send(reference);
     }
   }

@@ -1,30 +1,40 @@
 import {
+  CoreMessage,
+  FORCED_DELIVERY_SEQUENCE_PROPERTY,
   HornetQException,
+  PropertyKind,
   packetTypeName,
   type Acknowledge,
   type CreateConsumer,
   type CreateQueue,
+  type CreateSharedQueue,
   type Packet,
   type SessionSend,
 } from '../../core/protocol';
-import { LargeMessageAssembler } from '../../core/protocol/large-message-assembler';
 import { PacketType } from '../../core/protocol/packet-type';
 import { MAX_UNCONFIRMED_COMMANDS, type Channel, type Logger } from '../../core/remoting';
 import type { PostOffice } from '../postoffice/post-office';
 import type { Durability } from '../storage/storage-manager';
 import { AnswerQueue } from './answer-queue';
 import { DeliveryWriter } from './delivery-writer';
+import { LargeSendAssembler } from './large-send-assembler';
 import { ProducerCredits } from './producer-credits';
 import { queueStatsPage } from './queue-stats-page';
 import { SendAdmission } from './send-admission';
 import { SessionConsumers } from './session-consumers';
+import { SessionMetadata } from './session-metadata';
 import { ServerConsumer } from './server-consumer';
 import { Transaction } from './transaction';
 
 export interface ServerSessionOptions {
+  /** The client's choice (HornetQ's clients pick a UUID): what a reattach names. */
   name: string;
-  /** Compared in constant time on reattach; never logged. */
-  reattachToken: Buffer;
+  /**
+   * The 16 bytes a client of ours chose at CREATESESSION (our extension): a reattach must present
+   * them, compared in constant time; never logged. Null for a session created without the
+   * extension (a HornetQ Java client's), which also never hears an extension packet.
+   */
+  reattachSecret: Buffer | null;
   username: string | null;
   autoCommitSends: boolean;
   autoCommitAcks: boolean;
@@ -82,8 +92,10 @@ export const MAX_HELD_ANSWERS = MAX_UNCONFIRMED_COMMANDS;
  */
 export class ServerSession {
   readonly name: string;
-  readonly reattachToken: Buffer;
+  readonly reattachSecret: Buffer | null;
   readonly username: string | null;
+  /** What the client attached with SESS_ADD_METADATA(2) (the JMS layer's `jms-session`, ...). */
+  readonly metadata = new SessionMetadata();
   private readonly consumers: SessionConsumers<ServerConsumer>;
   private readonly producers = new Map<number, string | null>();
   private readonly transaction: Transaction | null;
@@ -91,7 +103,7 @@ export class ServerSession {
   private readonly autoCommitAcks: boolean;
   /** HornetQ's pre-acknowledge: a message counts as acknowledged as soon as it is delivered. */
   private readonly preAcknowledge: boolean;
-  private readonly largeMessages: LargeMessageAssembler;
+  private readonly largeMessages: LargeSendAssembler;
   private readonly admission: SendAdmission;
   private readonly deliveries: DeliveryWriter;
   private readonly producerCredits: ProducerCredits;
@@ -111,7 +123,7 @@ export class ServerSession {
     durability: Durability,
   ) {
     this.name = options.name;
-    this.reattachToken = options.reattachToken;
+    this.reattachSecret = options.reattachSecret;
     this.username = options.username;
     this.consumers = new SessionConsumers(options.name);
     this.preAcknowledge = options.preAcknowledge;
@@ -120,11 +132,18 @@ export class ServerSession {
     const maxFrameBytes = (): number => channel.connection.maxFrameBytes;
     this.admission = new SendAdmission(postOffice, maxFrameBytes);
     this.deliveries = new DeliveryWriter(
-      { send: (packet) => channel.send(packet), maxFrameBytes },
+      {
+        send: (packet) => {
+          const frame = channel.encode(packet);
+          channel.send(packet, frame);
+          return frame.length;
+        },
+        maxFrameBytes,
+      },
       options.minLargeMessageSize,
     );
     this.producerCredits = new ProducerCredits(postOffice, (packet) => channel.send(packet));
-    this.largeMessages = new LargeMessageAssembler(options.maxLargeMessageBytes, "the broker's");
+    this.largeMessages = new LargeSendAssembler(options.maxLargeMessageBytes);
     this.transaction = options.autoCommitSends && options.autoCommitAcks ? null : new Transaction();
     this.autoCommitSends = options.autoCommitSends;
     // The owner at the time of the failure: a reattach moves the session to another connection.
@@ -154,6 +173,11 @@ export class ServerSession {
     return this.closed;
   }
 
+  /** Created with our extension: its client is ours and may hear extension packets. */
+  get extended(): boolean {
+    return this.reattachSecret !== null;
+  }
+
   /** A session whose channel keeps a resend buffer can outlive its connection and be reattached. */
   get supportsReattach(): boolean {
     return this.channel.confirmationWindowSize >= 0;
@@ -176,9 +200,9 @@ export class ServerSession {
     const mark = this.answers.mark();
     let response: Packet | null;
     try {
-      response = this.process(packet, commandId);
+      response = this.process(packet);
     } catch (error) {
-      response = this.failureResponse(packet, commandId, error);
+      response = this.failureResponse(packet, error);
     }
     const closing = this.closed;
     this.answers.settle(mark, () => this.answer(commandId, size, response, closing));
@@ -205,28 +229,38 @@ export class ServerSession {
     if (closing) this.release();
   }
 
-  /** Handles one packet; returns the response to send, or null for one-way packets. */
-  private process(packet: Packet, commandId: number): Packet | null {
+  /**
+   * Handles one packet; returns the response to send, or null for one-way packets. Answers carry
+   * no correlation id: the client matches them to its requests by order, which the AnswerQueue
+   * keeps.
+   */
+  private process(packet: Packet): Packet | null {
     if (this.closed) throw new HornetQException('OBJECT_CLOSED', `Session ${this.name} is closed`);
+    if (!this.extended && isExtensionRequest(packet)) {
+      throw new HornetQException(
+        'UNSUPPORTED_PACKET',
+        `${packetTypeName(packet.type)} is an extension packet, and session ${this.name} was created without the extension`,
+      );
+    }
     switch (packet.type) {
       case PacketType.SESS_SEND:
         this.send(packet);
-        return packet.requiresResponse ? nullResponse(commandId) : null;
+        return packet.requiresResponse ? NULL_RESPONSE : null;
       case PacketType.SESS_SEND_LARGE:
-        this.largeMessages.begin(packet.message, packet.bodySize);
+        this.largeMessages.begin(packet.message);
         return null;
       case PacketType.SESS_SEND_CONTINUATION: {
         this.makeRoomFor(packet.chunk.length);
-        const step = this.largeMessages.append(packet.chunk, packet.continues);
+        const step = this.largeMessages.append(packet.chunk, packet.continues, packet.messageBodySize);
         if (step.kind === 'refused') throw step.error;
         if (step.kind === 'complete')
           this.send({ type: PacketType.SESS_SEND, message: step.message, requiresResponse: false });
-        return packet.requiresResponse ? nullResponse(commandId) : null;
+        return packet.requiresResponse ? NULL_RESPONSE : null;
       }
       case PacketType.SESS_ACKNOWLEDGE:
       case PacketType.SESS_INDIVIDUAL_ACKNOWLEDGE:
         this.acknowledge(packet);
-        return packet.requiresResponse ? nullResponse(commandId) : null;
+        return packet.requiresResponse ? NULL_RESPONSE : null;
       case PacketType.SESS_EXPIRED: {
         const reference = this.consumers.require(packet.consumerId).acknowledgeOne(packet.messageId);
         reference.queue.expireDelivering(reference, Date.now());
@@ -239,18 +273,27 @@ export class ServerSession {
         this.consumers.require(packet.consumerId).receiveCredits(packet.credits);
         return null;
       case PacketType.SESS_CREATECONSUMER:
-        return this.createConsumer(packet, commandId);
+        return this.createConsumer(packet);
       case PacketType.SESS_CONSUMER_CLOSE:
         this.closeConsumer(packet.consumerId);
-        return nullResponse(commandId);
+        return NULL_RESPONSE;
       case PacketType.SESS_FORCE_CONSUMER_DELIVERY:
         return this.forceDelivery(packet.consumerId, packet.sequence);
       case PacketType.SESS_CREATEPRODUCER:
         this.createProducer(packet.producerId, packet.address);
         return null;
+      case PacketType.SESS_ADD_METADATA:
+        // Never counted, always answered (HornetQ's rule for 104).
+        this.metadata.set(packet.key, packet.data);
+        return NULL_RESPONSE;
+      case PacketType.SESS_ADD_METADATA2:
+        // A client re-sends its metadata uncounted and unanswered after re-creating a session.
+        this.metadata.set(packet.key, packet.data);
+        return packet.requiresConfirmation ? NULL_RESPONSE : null;
       case PacketType.SESS_UNIQUE_ADD_METADATA:
         this.owner.addUniqueMetadata(this, packet.key, packet.data);
-        return nullResponse(commandId);
+        this.metadata.set(packet.key, packet.data);
+        return packet.requiresConfirmation ? NULL_RESPONSE : null;
       case PacketType.SESS_CLOSEPRODUCER:
         this.producers.delete(packet.producerId);
         return null;
@@ -259,24 +302,25 @@ export class ServerSession {
         return null;
       case PacketType.CREATE_QUEUE:
         this.createQueue(packet);
-        return packet.requiresResponse ? nullResponse(commandId) : null;
+        return packet.requiresResponse ? NULL_RESPONSE : null;
+      case PacketType.CREATE_SHARED_QUEUE:
+        this.createSharedQueue(packet);
+        return packet.requiresResponse ? NULL_RESPONSE : null;
       case PacketType.DELETE_QUEUE:
         this.postOffice.deleteQueue(packet.queueName);
         this.owner.removeTemporaryQueue(packet.queueName);
-        return nullResponse(commandId);
+        return NULL_RESPONSE;
       case PacketType.SESS_QUEUEQUERY:
-        return this.queueQuery(packet.queueName, commandId);
+        return this.queueQuery(packet.queueName);
       case PacketType.SESS_QUEUE_STATS:
         return {
           type: PacketType.SESS_QUEUE_STATS_RESP,
-          correlationId: commandId,
           ...queueStatsPage(this.postOffice.eachQueue(), packet.start, packet.maxCount),
         };
       case PacketType.SESS_BINDINGQUERY: {
         const queues = this.postOffice.queuesBoundTo(packet.address);
         return {
           type: PacketType.SESS_BINDINGQUERY_RESP,
-          correlationId: commandId,
           exists: queues.length > 0,
           queueNames: queues.map((queue) => queue.name),
         };
@@ -286,16 +330,16 @@ export class ServerSession {
         return null;
       case PacketType.SESS_STOP:
         this.consumers.setStarted(false);
-        return nullResponse(commandId);
+        return NULL_RESPONSE;
       case PacketType.SESS_COMMIT:
         this.requireTransaction().commit(this.postOffice);
-        return nullResponse(commandId);
+        return NULL_RESPONSE;
       case PacketType.SESS_ROLLBACK:
-        this.rollback(packet.seenConsumerIds);
-        return nullResponse(commandId);
+        this.rollback(packet.considerLastMessageAsDelivered);
+        return NULL_RESPONSE;
       case PacketType.SESS_CLOSE:
         this.close(false);
-        return nullResponse(commandId);
+        return NULL_RESPONSE;
       default:
         throw new HornetQException(
           'UNSUPPORTED_PACKET',
@@ -306,9 +350,12 @@ export class ServerSession {
 
   /**
    * Turns a failure into the EXCEPTION answer of a request. A one-way packet has no caller to
-   * answer, so the client hears of it asynchronously (correlation id -1) and the log says why.
+   * answer: a HornetQ client takes every EXCEPTION as the answer to the call it waits on, so the
+   * broker sends it nothing and logs the failure (as HornetQ's ServerSessionPacketHandler does);
+   * a client of ours (an extended session) hears of it in SESS_ASYNC_EXCEPTION, which answers
+   * nothing.
    */
-  private failureResponse(packet: Packet, commandId: number, error: unknown): Packet {
+  private failureResponse(packet: Packet, error: unknown): Packet | null {
     const failure =
       error instanceof HornetQException
         ? error
@@ -319,19 +366,16 @@ export class ServerSession {
         `internal error handling ${packetTypeName(packet.type)}`,
       );
     }
-    const answered = expectsResponse(packet);
-    if (!answered) {
-      this.logger.warn(
-        { session: this.name, code: failure.code },
-        `${packetTypeName(packet.type)} failed: ${failure.message}`,
-      );
+    if (expectsResponse(packet)) {
+      return { type: PacketType.EXCEPTION, code: failure.code, message: failure.message };
     }
-    return {
-      type: PacketType.EXCEPTION,
-      correlationId: answered ? commandId : -1,
-      code: failure.code,
-      message: failure.message,
-    };
+    this.logger.warn(
+      { session: this.name, code: failure.code },
+      `${packetTypeName(packet.type)} failed: ${failure.message}`,
+    );
+    return this.extended
+      ? { type: PacketType.SESS_ASYNC_EXCEPTION, code: failure.code, message: failure.message }
+      : null;
   }
 
   private send({ message }: SessionSend): void {
@@ -351,7 +395,7 @@ export class ServerSession {
     else this.requireTransaction().addAcknowledgements(references);
   }
 
-  private createConsumer(packet: CreateConsumer, commandId: number): Packet | null {
+  private createConsumer(packet: CreateConsumer): Packet | null {
     if (this.consumers.has(packet.consumerId)) {
       throw new HornetQException(
         'ILLEGAL_STATE',
@@ -369,6 +413,7 @@ export class ServerSession {
       packet.browseOnly,
       {
         deliver: (id, ref, count) => this.deliveries.deliver(id, ref.message, count),
+        deliverMarker: (id, sequence) => this.sendForcedDeliveryMarker(id, queue.name, sequence),
         failed: (failed, error) => this.consumerFailed(failed, error),
       },
       this.preAcknowledge,
@@ -376,7 +421,7 @@ export class ServerSession {
       () => this.channel.connection.congested,
     );
     this.consumers.add(consumer);
-    return packet.requiresResponse ? this.queueQuery(packet.queueName, commandId) : null;
+    return packet.requiresResponse ? this.queueQuery(packet.queueName) : null;
   }
 
   /**
@@ -418,9 +463,28 @@ export class ServerSession {
     });
   }
 
-  private forceDelivery(consumerId: number, sequence: number): Packet {
-    this.consumers.require(consumerId).deliverNow();
-    return { type: PacketType.SESS_FORCED_DELIVERY_EMPTY, consumerId, sequence };
+  /**
+   * Delivers what the queue has for the consumer now, then HornetQ's marker message, which tells
+   * the client that nothing more was waiting (how receive with a timeout and receiveNoWait end).
+   * The marker is no answer: the request is one-way, and it costs the consumer no credits.
+   */
+  private forceDelivery(consumerId: number, sequence: number): null {
+    this.consumers.require(consumerId).forceDelivery(sequence);
+    return null;
+  }
+
+  /**
+   * HornetQ's forced-delivery marker: a delivery of a message of its own (a fresh id, the queue's
+   * name as its address, the sequence in `_hornetq.forced.delivery.seq`) with delivery count 0,
+   * which the client recognises and drops.
+   */
+  private sendForcedDeliveryMarker(consumerId: number, queueName: string, sequence: number): void {
+    const marker = new CoreMessage();
+    marker.messageId = this.postOffice.generateMessageId();
+    marker.address = queueName;
+    marker.timestamp = Date.now();
+    marker.properties.set(FORCED_DELIVERY_SEQUENCE_PROPERTY, { kind: PropertyKind.LONG, value: sequence });
+    this.channel.send({ type: PacketType.SESS_RECEIVE_MSG, message: marker, consumerId, deliveryCount: 0 });
   }
 
   private closeConsumer(consumerId: number): void {
@@ -438,18 +502,43 @@ export class ServerSession {
     if (packet.temporary) this.owner.addTemporaryQueue(packet.queueName);
   }
 
-  private queueQuery(queueName: string, commandId: number): Packet {
+  /**
+   * A queue several consumers share (JMS 2.0 shared subscriptions): created if absent, taken as it
+   * is if it exists with the same address and filter (HornetQ's rule), refused otherwise.
+   */
+  private createSharedQueue(packet: CreateSharedQueue): void {
+    const existing = this.postOffice.getQueue(packet.queueName);
+    if (existing === undefined) {
+      this.postOffice.createQueue({
+        name: packet.queueName,
+        address: packet.address,
+        filter: packet.filter,
+        durable: packet.durable,
+        temporary: false,
+      });
+      return;
+    }
+    const filter = packet.filter === '' ? null : packet.filter;
+    if (existing.address !== packet.address || (existing.filter?.expression ?? null) !== filter) {
+      throw new HornetQException(
+        'QUEUE_EXISTS',
+        `queue ${packet.queueName} exists on address ${existing.address} with filter ${existing.filter?.expression ?? 'none'}; a shared queue of that name needs the same address and filter`,
+      );
+    }
+  }
+
+  private queueQuery(queueName: string): Packet {
     const queue = this.postOffice.getQueue(queueName);
     return {
       type: PacketType.SESS_QUEUEQUERY_RESP,
-      correlationId: commandId,
       exists: queue !== undefined,
-      address: queue?.address ?? null,
       durable: queue?.durable ?? false,
       temporary: queue?.temporary ?? false,
-      filter: queue?.filter?.expression ?? null,
       consumerCount: queue?.consumerCount ?? 0,
       messageCount: queue?.messageCount ?? 0,
+      filter: queue?.filter?.expression ?? null,
+      address: queue?.address ?? null,
+      name: queue?.name ?? null,
     };
   }
 
@@ -476,15 +565,17 @@ export class ServerSession {
   }
 
   /**
-   * Rolls back (a non-transacted session too: that is how JMS recover works): acknowledged
-   * messages, and the oldest unacknowledged one of each consumer the client says the application
-   * saw, go back as failed deliveries (redelivery delay, dead-letter address after
-   * max-delivery-attempts); the other unacknowledged ones (buffered, unseen) go back with their
-   * delivery count undone. The client stops the session first, so nothing is in flight.
+   * Rolls back (a non-transacted session too: that is how JMS recover works), with HornetQ's
+   * semantics (ServerSessionImpl.rollback, ServerConsumerImpl.cancelRefs): acknowledged messages
+   * go back as failed deliveries (redelivery delay, dead-letter address after
+   * max-delivery-attempts), keeping their delivery counts; with `considerLastMessageAsDelivered`
+   * so does the oldest unacknowledged message of each consumer (the one a listener was handed);
+   * every other unacknowledged one (buffered, unseen) goes back with its delivery count undone.
+   * The client stops the session first, so nothing is in flight.
    */
-  private rollback(seenConsumerIds: readonly number[]): void {
+  private rollback(considerLastMessageAsDelivered: boolean): void {
     const delivered = this.transaction?.rollback(this.postOffice) ?? [];
-    const taken = this.consumers.takeBack((consumer) => (seenConsumerIds.includes(consumer.id) ? 1 : 0));
+    const taken = this.consumers.takeBack(() => (considerLastMessageAsDelivered ? 1 : 0));
     this.postOffice.cancel([...delivered, ...taken.seen], taken.unseen);
   }
 
@@ -529,8 +620,13 @@ function expectsResponse(packet: Packet): boolean {
     case PacketType.SESS_ACKNOWLEDGE:
     case PacketType.SESS_INDIVIDUAL_ACKNOWLEDGE:
     case PacketType.CREATE_QUEUE:
+    case PacketType.CREATE_SHARED_QUEUE:
     case PacketType.SESS_CREATECONSUMER:
       return packet.requiresResponse;
+    case PacketType.SESS_ADD_METADATA2:
+    case PacketType.SESS_UNIQUE_ADD_METADATA:
+      return packet.requiresConfirmation;
+    case PacketType.SESS_ADD_METADATA:
     case PacketType.DELETE_QUEUE:
     case PacketType.SESS_CONSUMER_CLOSE:
     case PacketType.SESS_QUEUEQUERY:
@@ -540,14 +636,26 @@ function expectsResponse(packet: Packet): boolean {
     case PacketType.SESS_COMMIT:
     case PacketType.SESS_ROLLBACK:
     case PacketType.SESS_CLOSE:
-    case PacketType.SESS_UNIQUE_ADD_METADATA:
       return true;
     default:
       return false;
   }
 }
 
-/** The answer to a request that has nothing to say but that it was done. */
-function nullResponse(commandId: number): Packet {
-  return { type: PacketType.NULL_RESPONSE, correlationId: commandId };
+/**
+ * Our extension's requests (producer registration, queue statistics, a refused delivery): only a
+ * client that negotiated the extension sends them. One that arrives on another session is refused
+ * like any failure: counted and confirmed as the sender counts it, answered with an EXCEPTION
+ * when it is a request (SESS_QUEUE_STATS) and only logged when it is one-way.
+ */
+function isExtensionRequest(packet: Packet): boolean {
+  return (
+    packet.type === PacketType.SESS_CREATEPRODUCER ||
+    packet.type === PacketType.SESS_CLOSEPRODUCER ||
+    packet.type === PacketType.SESS_QUEUE_STATS ||
+    packet.type === PacketType.SESS_DELIVERY_REFUSED
+  );
 }
+
+/** The answer to a request that has nothing to say but that it was done (it has no fields). */
+const NULL_RESPONSE: Packet = Object.freeze({ type: PacketType.NULL_RESPONSE });

@@ -80,10 +80,16 @@ describe('LargeMessageSender', () => {
     ]);
     const head = wire.sent[0] as Extract<Packet, { type: typeof PacketType.SESS_SEND_LARGE }>;
     expect(head.message.body.length).toBe(0);
-    expect(head.bodySize).toBe(250);
+    expect(head).not.toHaveProperty('bodySize');
+    // Only the last chunk carries the body's size (HornetQ's SessionSendContinuationMessage).
+    expect(wire.sent[1]).toMatchObject({ continues: true, messageBodySize: -1, requiresResponse: false });
     expect(wire.called).toHaveLength(1);
     expect(wire.called[0]?.what).toMatch(/last chunk of a blocking large message to q/);
-    expect(wire.called[0]?.packet).toMatchObject({ continues: false, requiresResponse: true });
+    expect(wire.called[0]?.packet).toMatchObject({
+      continues: false,
+      messageBodySize: 250,
+      requiresResponse: true,
+    });
   });
 
   it('a re-creation of the session cuts a transmission off at its next chunk with UNBLOCKED', async () => {

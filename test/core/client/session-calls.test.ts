@@ -13,7 +13,7 @@ const SETTINGS: CallSettings = {
 /** What the channel must keep a held call's entry for: 2 × call-timeout + (ttl + 2 × check) + failover. */
 const HELD_ENTRY_MS = 2 * 100 + 1_500 + 2_000;
 const COMMIT: Packet = { type: PacketType.SESS_COMMIT };
-const ANSWER: ResponsePacket = { type: PacketType.NULL_RESPONSE, correlationId: 0 };
+const ANSWER: ResponsePacket = { type: PacketType.NULL_RESPONSE };
 
 /** A channel that records how long each call may wait and lets the test answer it. */
 class FakeChannel implements CallChannel {

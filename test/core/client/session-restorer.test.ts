@@ -2,7 +2,7 @@ import { SessionRestorer, type QueueToRestore } from '../../../src/core/client/s
 import { HornetQException, type Packet, type ResponsePacket } from '../../../src/core/protocol';
 import { PacketType } from '../../../src/core/protocol/packet-type';
 
-const NULL_RESPONSE: ResponsePacket = { type: PacketType.NULL_RESPONSE, correlationId: 0 };
+const NULL_RESPONSE: ResponsePacket = { type: PacketType.NULL_RESPONSE };
 
 /** Records, in order, every call, one-way packet and credit step the restorer makes. */
 class Session {
@@ -31,6 +31,11 @@ class Session {
 
   sendOneWay(packet: Packet): void {
     if (packet.type === PacketType.SESS_CREATEPRODUCER) this.log.push(`producer ${packet.producerId}`);
+    if (packet.type === PacketType.SESS_ADD_METADATA2) {
+      this.log.push(
+        `metadata2 ${packet.key}=${packet.data} confirmed=${String(packet.requiresConfirmation)}`,
+      );
+    }
   }
 
   restorer(): SessionRestorer {
@@ -52,7 +57,8 @@ describe('SessionRestorer', () => {
   it('restores queues, then unique metadata, consumers, producers and their credits, in that order', async () => {
     const session = new Session();
     const restorer = session.restorer();
-    restorer.metadataAdded('jms-client-id', 'c1');
+    restorer.uniqueMetadataAdded('jms-client-id', 'c1');
+    restorer.metadataAdded('jms-session', '');
     const consumers = new Map([session.consumer(0, SUBSCRIPTION), session.consumer(1, null)]);
     const producers = new Set([
       { id: 0, address: 'q' },
@@ -69,6 +75,19 @@ describe('SessionRestorer', () => {
       'producer 1',
       'reset-credits',
       'credits q',
+    ]);
+  });
+
+  it('re-sends plain metadata as uncounted ADD_METADATA2 (flag false), as HornetQ does after a re-creation', () => {
+    const session = new Session();
+    const restorer = session.restorer();
+    restorer.metadataAdded('jms-session', '');
+    restorer.metadataAdded('app', 'x');
+    restorer.uniqueMetadataAdded('jms-client-id', 'c1');
+    restorer.resendMetadata();
+    expect(session.log).toEqual([
+      'metadata2 jms-session= confirmed=false',
+      'metadata2 app=x confirmed=false',
     ]);
   });
 

@@ -87,23 +87,49 @@ function queueQuery(queueName: string): QueueQuery {
   return { type: PacketType.SESS_QUEUEQUERY, queueName };
 }
 
-function queryResponse(correlationId: number, address: string): ResponsePacket {
+function queryResponse(address: string): ResponsePacket {
   return {
     type: PacketType.SESS_QUEUEQUERY_RESP,
-    correlationId,
     exists: true,
-    address,
     durable: false,
     temporary: false,
-    filter: null,
     consumerCount: 0,
     messageCount: 0,
+    filter: null,
+    address,
+    name: null,
   };
+}
+
+function createSession(name: string): Packet {
+  return {
+    type: PacketType.CREATESESSION,
+    name,
+    sessionChannelId: 11,
+    version: 124,
+    username: null,
+    password: null,
+    minLargeMessageSize: 100 * 1024,
+    xa: false,
+    autoCommitSends: true,
+    autoCommitAcks: true,
+    windowSize: -1,
+    preAcknowledge: false,
+    defaultAddress: null,
+    extension: null,
+  };
+}
+
+function createSessionResponse(serverVersion: number): Packet {
+  return { type: PacketType.CREATESESSION_RESP, serverVersion, extension: null };
 }
 
 afterEach(async () => {
   jest.useRealTimers();
-  for (const { clientConn, serverConn } of links.splice(0)) {
+  for (const { clientConn, serverConn, client, server } of links.splice(0)) {
+    // Closing the channels ends their call timers (calls still waiting are rejected).
+    client.close();
+    server.close();
     clientConn.close();
     serverConn.close();
   }
@@ -129,13 +155,41 @@ describe('Channel command counting', () => {
 
   it('does not count packets that need no confirmation', async () => {
     const { client, server, serverReceived } = link({ confirmationWindowSize: 1024, callTimeoutMs: 1000 });
-    expect(client.send({ type: PacketType.DISCONNECT, reason: 'bye' })).toBe(-1);
+    expect(client.send({ type: PacketType.DISCONNECT, nodeId: null })).toBe(-1);
     expect(client.send(START)).toBe(0);
     await until(() => serverReceived.length === 2);
     expect(serverReceived.map((r) => r.commandId)).toEqual([-1, 0]);
     expect(client.resendBufferBytes).toBe(START_BYTES);
     server.confirm(-1, 100);
     expect(server.lastConfirmedCommandId).toBe(-1);
+  });
+
+  it('decides counting per packet: ADD_METADATA2 counts only with its flag, ADD_METADATA never', async () => {
+    const { client, serverReceived } = link({ confirmationWindowSize: 1024, callTimeoutMs: 1000 });
+    const metadata = (requiresConfirmation: boolean): Packet => ({
+      type: PacketType.SESS_ADD_METADATA2,
+      key: 'jms-session',
+      data: '',
+      requiresConfirmation,
+    });
+    expect(client.send(metadata(false))).toBe(-1);
+    expect(client.send(START)).toBe(0);
+    expect(client.send(metadata(true))).toBe(1);
+    expect(client.send({ type: PacketType.SESS_ADD_METADATA, key: 'k', data: 'v' })).toBe(-1);
+    expect(
+      client.send({
+        type: PacketType.SESS_UNIQUE_ADD_METADATA,
+        key: 'jms-client-id',
+        data: 'c',
+        requiresConfirmation: true,
+      }),
+    ).toBe(2);
+    await until(() => serverReceived.length === 5);
+    expect(serverReceived.map((r) => r.commandId)).toEqual([-1, 0, 1, -1, 2]);
+    // Only the counted ones are held for replay.
+    expect(client.resendBufferBytes).toBe(
+      START_BYTES + (serverReceived[2]?.size ?? 0) + (serverReceived[4]?.size ?? 0),
+    );
   });
 
   it('the receiver reports the last command it confirmed, not the last it received', async () => {
@@ -312,9 +366,9 @@ describe('Channel confirmations', () => {
     const writes = jest.spyOn(clientConn, 'write');
     const call = client.sendBlocking({ type: PacketType.SESS_COMMIT });
     await until(() => serverReceived.length === 1);
-    server.send({ type: PacketType.NULL_RESPONSE, correlationId: 0 });
+    server.send({ type: PacketType.NULL_RESPONSE });
     expect(server.resendBufferBytes).toBeGreaterThan(0);
-    await expect(call).resolves.toEqual({ type: PacketType.NULL_RESPONSE, correlationId: 0 });
+    await expect(call).resolves.toEqual({ type: PacketType.NULL_RESPONSE });
     expect(client.lastConfirmedCommandId).toBe(0);
     expect(confirmationsWritten(writes)).toEqual([0]);
     await until(() => server.resendBufferBytes === 0);
@@ -340,12 +394,13 @@ describe('Channel confirmations', () => {
 });
 
 describe('Channel blocking calls', () => {
-  it('matches responses to calls by correlation id, even out of order', async () => {
+  it('settles the oldest waiting call with each response, as HornetQ matches them (no correlation)', async () => {
     const { client, server, serverReceived } = link({ confirmationWindowSize: 1024, callTimeoutMs: 5000 });
     const calls = ['a', 'b', 'c'].map((name) => client.sendBlocking(queueQuery(name)));
+    expect(client.outstandingCalls).toBe(3);
     await until(() => serverReceived.length === 3);
-    for (const { packet, commandId, size } of [...serverReceived].reverse()) {
-      server.send(queryResponse(commandId, `address-of-${(packet as QueueQuery).queueName}`));
+    for (const { packet, commandId, size } of serverReceived) {
+      server.send(queryResponse(`address-of-${(packet as QueueQuery).queueName}`));
       server.confirm(commandId, size);
     }
     const responses = await Promise.all(calls);
@@ -354,69 +409,93 @@ describe('Channel blocking calls', () => {
       'address-of-b',
       'address-of-c',
     ]);
-    expect(responses.map((r) => r.correlationId)).toEqual([0, 1, 2]);
+    expect(client.outstandingCalls).toBe(0);
   });
 
-  it('numbers uncounted requests with their own correlation ids', async () => {
+  it('uncounted requests (CREATESESSION) are matched in order and counted by neither side', async () => {
     const { client, server, serverReceived } = link({ confirmationWindowSize: -1, callTimeoutMs: 5000 });
-    const request = (name: string): Packet => ({
-      type: PacketType.CREATESESSION,
-      correlationId: 99,
-      name,
-      sessionChannelId: 11,
-      version: 1,
-      username: null,
-      password: null,
-      minLargeMessageSize: 100 * 1024,
-      xa: false,
-      autoCommitSends: true,
-      autoCommitAcks: true,
-      preAcknowledge: false,
-      windowSize: -1,
-      defaultAddress: null,
-    });
-    const first = client.sendBlocking(request('one'));
-    const second = client.sendBlocking(request('two'));
+    const first = client.sendBlocking(createSession('one'));
+    const second = client.sendBlocking(createSession('two'));
     await until(() => serverReceived.length === 2);
-    const ids = serverReceived.map((r) => (r.packet as { correlationId: number }).correlationId);
-    expect(ids).toEqual([0, 1]);
     expect(serverReceived.map((r) => r.commandId)).toEqual([-1, -1]);
-    const response = (correlationId: number, sessionName: string): Packet => ({
-      type: PacketType.CREATESESSION_RESP,
-      correlationId,
-      serverVersion: 1,
-      sessionName,
-      reattachToken: 'ab',
-    });
-    server.send(response(1, 'second'));
-    server.send(response(0, 'first'));
-    await expect(first).resolves.toMatchObject({ correlationId: 0, sessionName: 'first' });
-    await expect(second).resolves.toMatchObject({ correlationId: 1, sessionName: 'second' });
-    // Neither the requests nor the responses were counted as commands.
+    server.send(createSessionResponse(124));
+    server.send(createSessionResponse(136));
+    await expect(first).resolves.toMatchObject({ serverVersion: 124 });
+    await expect(second).resolves.toMatchObject({ serverVersion: 136 });
     expect(client.lastConfirmedCommandId).toBe(-1);
     expect(client.send(START)).toBe(0);
   });
 
-  it('an EXCEPTION response rejects the call with a HornetQException of that code', async () => {
+  it('with serialBlockingCalls writes a request only once the one before it has its answer', async () => {
+    const { client, server, serverReceived } = link({
+      confirmationWindowSize: -1,
+      callTimeoutMs: 5000,
+      serialBlockingCalls: true,
+    });
+    const first = client.sendBlocking(createSession('one'));
+    const second = track(client.sendBlocking(createSession('two')));
+    await until(() => serverReceived.length === 1);
+    for (let i = 0; i < 20; i++) await tick();
+    expect(serverReceived).toHaveLength(1);
+    server.send(createSessionResponse(124));
+    await expect(first).resolves.toMatchObject({ serverVersion: 124 });
+    await until(() => serverReceived.length === 2);
+    expect((serverReceived[1]?.packet as { name: string }).name).toBe('two');
+    server.send(createSessionResponse(124));
+    await until(() => second.settled);
+    expect(second.value).toMatchObject({ serverVersion: 124 });
+  });
+
+  it('with serialBlockingCalls a call that timed out lets the next one go', async () => {
+    const { client, serverReceived } = link({
+      confirmationWindowSize: -1,
+      callTimeoutMs: 5000,
+      serialBlockingCalls: true,
+    });
+    const first = client.sendBlocking(createSession('one'), 20);
+    const second = track(client.sendBlocking(createSession('two')));
+    await expect(first).rejects.toThrow(/CREATESESSION/);
+    await until(() => serverReceived.length === 2);
+    expect(second.settled).toBe(false);
+  });
+
+  it('with serialBlockingCalls returnBlocking also fails the calls waiting for their turn, which are never written', async () => {
+    const { client, serverReceived } = link({
+      confirmationWindowSize: -1,
+      callTimeoutMs: 5000,
+      serialBlockingCalls: true,
+    });
+    const first = client.sendBlocking(createSession('one'));
+    const second = client.sendBlocking(createSession('two'));
+    await until(() => serverReceived.length === 1);
+    const error = new HornetQException('UNBLOCKED', 'connection failed');
+    client.returnBlocking(error);
+    await expect(first).rejects.toBe(error);
+    await expect(second).rejects.toBe(error);
+    for (let i = 0; i < 20; i++) await tick();
+    expect(serverReceived).toHaveLength(1);
+    expect(client.outstandingCalls).toBe(0);
+  });
+
+  it('an EXCEPTION response rejects the oldest call with a HornetQException of that code', async () => {
     const { client, server, serverReceived } = link({ confirmationWindowSize: 1024, callTimeoutMs: 5000 });
     const call = client.sendBlocking(queueQuery('missing'));
     const other = client.sendBlocking(queueQuery('present'));
     await until(() => serverReceived.length === 2);
     server.send({
       type: PacketType.EXCEPTION,
-      correlationId: 0,
       code: 'QUEUE_DOES_NOT_EXIST',
       message: 'Queue missing does not exist',
     });
-    server.send(queryResponse(1, 'x'));
+    server.send(queryResponse('x'));
     const error = await call.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HornetQException);
     expect((error as HornetQException).code).toBe('QUEUE_DOES_NOT_EXIST');
     expect((error as HornetQException).message).toBe('Queue missing does not exist');
-    await expect(other).resolves.toMatchObject({ correlationId: 1 });
+    await expect(other).resolves.toMatchObject({ address: 'x' });
   });
 
-  it('a call that gets no response rejects with CONNECTION_TIMEDOUT at its timeout', async () => {
+  it('a call that gets no response rejects with CONNECTION_TIMEDOUT and leaves a tombstone for its late answer', async () => {
     jest.useFakeTimers({ doNotFake: ['setImmediate', 'clearImmediate', 'nextTick', 'queueMicrotask'] });
     const { client, server, serverReceived } = link({ confirmationWindowSize: 1024, callTimeoutMs: 1000 });
     const short = track(client.sendBlocking(queueQuery('short'), 100));
@@ -432,12 +511,37 @@ describe('Channel blocking calls', () => {
     expect(HornetQException.is(short.error, 'CONNECTION_TIMEDOUT')).toBe(true);
     expect((short.error as Error).message).toContain('SESS_QUEUEQUERY');
     expect(long.settled).toBe(false);
+    // The timed-out call still holds its place in the line.
+    expect(client.outstandingCalls).toBe(2);
 
-    // A late answer to the timed-out call changes nothing; the other call still gets its own.
-    server.send(queryResponse(0, 'late'));
-    server.send(queryResponse(1, 'in time'));
+    // Its late answer is taken by the tombstone; the other call gets its own answer, not that one.
+    server.send(queryResponse('late'));
+    await until(() => client.outstandingCalls === 1);
+    expect(long.settled).toBe(false);
+    server.send(queryResponse('in time'));
     await until(() => long.settled);
-    expect(long.value).toMatchObject({ correlationId: 1, address: 'in time' });
+    expect(long.value).toMatchObject({ address: 'in time' });
+    expect(client.outstandingCalls).toBe(0);
+  });
+
+  it('a tombstone takes a late EXCEPTION too, and a call made after it gets the next answer', async () => {
+    const { client, server, serverReceived } = link({ confirmationWindowSize: 1024, callTimeoutMs: 5000 });
+    await expect(client.sendBlocking(queueQuery('slow'), 10)).rejects.toThrow(/Timed out/);
+    const next = client.sendBlocking(queueQuery('next'));
+    await until(() => serverReceived.length === 2);
+    server.send({ type: PacketType.EXCEPTION, code: 'INTERNAL_ERROR', message: 'late failure' });
+    server.send(queryResponse('for next'));
+    await expect(next).resolves.toMatchObject({ address: 'for next' });
+  });
+
+  it('an answer when no call waits is dropped and settles no later call', async () => {
+    const { client, server, serverReceived } = link({ confirmationWindowSize: 1024, callTimeoutMs: 5000 });
+    server.send(queryResponse('stray'));
+    await until(() => client.lastConfirmedCommandId === 0);
+    const call = client.sendBlocking(queueQuery('q'));
+    await until(() => serverReceived.length === 1);
+    server.send(queryResponse('mine'));
+    await expect(call).resolves.toMatchObject({ address: 'mine' });
   });
 
   it('the default call timeout applies when none is given', async () => {
@@ -452,15 +556,32 @@ describe('Channel blocking calls', () => {
     expect(HornetQException.is(call.error, 'CONNECTION_TIMEDOUT')).toBe(true);
   });
 
-  it('returnBlocking rejects every pending call with the given error', async () => {
-    const { client } = link({ confirmationWindowSize: 1024, callTimeoutMs: 5000 });
+  it('returnBlocking rejects every pending call and forgets tombstones, so no later answer is shifted', async () => {
+    const { client, server, serverReceived } = link({ confirmationWindowSize: 1024, callTimeoutMs: 5000 });
+    const timedOut = client.sendBlocking(queueQuery('t'), 10);
+    await expect(timedOut).rejects.toThrow(/Timed out/);
     const calls = [client.sendBlocking(queueQuery('a')), client.sendBlocking(queueQuery('b'))];
     const error = new HornetQException('UNBLOCKED', 'unblocked');
     client.returnBlocking(error);
     for (const call of calls) await expect(call).rejects.toBe(error);
-    // The channel itself stays usable.
+    expect(client.outstandingCalls).toBe(0);
+    // The channel itself stays usable, and the next answer goes to the next call.
     expect(client.closed).toBe(false);
-    expect(client.send(START)).toBe(2);
+    expect(client.send(START)).toBe(3);
+    const next = client.sendBlocking(queueQuery('n'));
+    await until(() => serverReceived.length === 5);
+    server.send(queryResponse('for n'));
+    await expect(next).resolves.toMatchObject({ address: 'for n' });
+  });
+
+  it('reset clears the line of calls like returnBlocking', async () => {
+    const { client } = link({ confirmationWindowSize: 1024, callTimeoutMs: 5000 });
+    await expect(client.sendBlocking(queueQuery('t'), 10)).rejects.toThrow(/Timed out/);
+    const waiting = client.sendBlocking(queueQuery('w'));
+    const error = new HornetQException('UNBLOCKED', 'session re-created');
+    client.reset(error);
+    await expect(waiting).rejects.toBe(error);
+    expect(client.outstandingCalls).toBe(0);
   });
 
   it('close() rejects pending calls with OBJECT_CLOSED and refuses further sends', async () => {
@@ -517,7 +638,7 @@ describe('Channel resend-buffer capacity', () => {
     const { client } = link({ confirmationWindowSize: 1000, callTimeoutMs: 1000 });
     const frame: Packet = {
       type: PacketType.SESS_PRODUCER_REQUEST_CREDITS,
-      address: 'a'.repeat(900),
+      address: 'a'.repeat(450), // a SimpleString: 2 bytes a character
       credits: 1,
     };
     client.send(frame);
@@ -530,7 +651,7 @@ describe('Channel resend-buffer capacity', () => {
     const { client } = link({ confirmationWindowSize: 100_000, callTimeoutMs: 1000 });
     const big: Packet = {
       type: PacketType.SESS_PRODUCER_REQUEST_CREDITS,
-      address: 'a'.repeat(99_000),
+      address: 'a'.repeat(49_000), // ~98 kB as a SimpleString (UTF-16)
       credits: 1,
     };
     // Two frames of ~99 kB stay under 2 × 100 kB; a third goes over.

@@ -180,7 +180,7 @@ describe('RemotingConnection bad input', () => {
     const unrouted: Array<[number, number]> = [];
     conn.setUnroutedHandler((packet, channelId) => unrouted.push([packet.type, channelId]));
     transport.receive(encodePacket(0, { type: PacketType.PING, connectionTtl: 60000 }));
-    transport.receive(encodePacket(1, { type: PacketType.DISCONNECT, reason: null }));
+    transport.receive(encodePacket(1, { type: PacketType.DISCONNECT, nodeId: null }));
     expect(unrouted).toEqual([
       [PacketType.PING, 0],
       [PacketType.DISCONNECT, 1],

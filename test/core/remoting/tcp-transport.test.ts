@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { types } from 'node:util';
-import { TcpTransport } from '../../../src/core/remoting/tcp-transport';
+import { HORNETQ_PREAMBLE, TcpTransport } from '../../../src/core/remoting/tcp-transport';
 
 const HOST = '127.0.0.1';
 
@@ -58,12 +58,17 @@ function frame(seed: number, length: number): Buffer {
   return buffer;
 }
 
-/** A transport connected to a server, and the server's side of the connection. */
+/**
+ * A transport connected to a server, and the server's side of the connection with the client's
+ * HORNETQ preamble already read (nothing else is written before the test writes).
+ */
 async function connectedPair(): Promise<{ transport: TcpTransport; peer: net.Socket }> {
   const { port, nextSocket } = await startServer();
   const accepted = nextSocket();
   const transport = await connect(port);
-  return { transport, peer: await accepted };
+  const peer = await accepted;
+  expect((await readBytes(peer, HORNETQ_PREAMBLE.length)).toString('latin1')).toBe('HORNETQ');
+  return { transport, peer };
 }
 
 /** Installs handlers that record each onClose; `closed` resolves at the first. */
@@ -91,6 +96,39 @@ afterEach(async () => {
 });
 
 describe('TcpTransport', () => {
+  it('a client connection writes the 7 bytes HORNETQ before anything else, as HornetQ clients do', async () => {
+    const { port, nextSocket } = await startServer();
+    const accepted = nextSocket();
+    const transport = await connect(port);
+    transport.setHandlers({ onData: () => undefined, onClose: () => undefined });
+    const first = frame(1, 20);
+    transport.write(first);
+    const peer = await accepted;
+    const received = await readBytes(peer, 7 + first.length);
+    expect(received.subarray(0, 7).toString('latin1')).toBe('HORNETQ');
+    expect(received.subarray(7).equals(first)).toBe(true);
+  });
+
+  it('a server-side transport (an accepted socket) writes no preamble', async () => {
+    const peerTransports: TcpTransport[] = [];
+    const server = net.createServer((socket) => peerTransports.push(new TcpTransport(socket)));
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, HOST, resolve));
+    const client = net.connect({ host: HOST, port: (server.address() as net.AddressInfo).port });
+    acceptedSockets.push(client);
+    client.on('error', () => undefined);
+    await new Promise<void>((resolve) => client.once('connect', resolve));
+    const received = readBytes(client, 3);
+    for (let turn = 0; turn < 10_000 && peerTransports.length === 0; turn++) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const accepted = peerTransports[0] as TcpTransport;
+    transports.push(accepted);
+    accepted.setHandlers({ onData: () => undefined, onClose: () => undefined });
+    accepted.write(Buffer.from([1, 2, 3]));
+    expect([...(await received)]).toEqual([1, 2, 3]);
+  });
+
   it('hands frames that lie side by side (one slab) to the socket as one view, uncopied', async () => {
     const { transport, peer } = await connectedPair();
     transport.setHandlers({ onData: () => undefined, onClose: () => undefined });

@@ -40,9 +40,14 @@ class RecordingOwner implements ConsumerOwner {
 
   constructor(private readonly broken: boolean) {}
 
-  deliver(_consumerId: number, reference: MessageReference): void {
+  deliver(_consumerId: number, reference: MessageReference): number {
     if (this.broken) throw new Error('delivery exploded');
     this.delivered.push(reference.message.messageId);
+    return reference.size;
+  }
+
+  deliverMarker(): void {
+    throw new Error('no forced delivery in these tests');
   }
 
   failed(_consumer: ServerConsumer, error: unknown): void {

@@ -45,8 +45,8 @@ function firstDeliveryFrame(message: CoreMessage, threshold: number): number {
   return encodePacket(10, {
     type: PacketType.SESS_RECEIVE_LARGE_MSG,
     ...common,
+    largeMessageSize: message.body.length,
     message: largeMessageHead(message),
-    bodySize: message.body.length,
   }).length;
 }
 
@@ -69,8 +69,12 @@ describe('delivery frame sizes', () => {
         );
         const head = largeMessageHead(message);
         expect(largeDeliveryFrameBytes(head)).toBe(
-          encodePacket(10, { type: PacketType.SESS_RECEIVE_LARGE_MSG, ...common, message: head, bodySize: 1 })
-            .length,
+          encodePacket(10, {
+            type: PacketType.SESS_RECEIVE_LARGE_MSG,
+            ...common,
+            largeMessageSize: 1,
+            message: head,
+          }).length,
         );
       }),
     );

@@ -23,7 +23,13 @@ function writerWith(minLargeMessageSize: number): {
   const sent: Packet[] = [];
   const cap = { bytes: MAX_FRAME_BYTES };
   const writer = new DeliveryWriter(
-    { send: (packet) => sent.push(packet), maxFrameBytes: () => cap.bytes },
+    {
+      send: (packet) => {
+        sent.push(packet);
+        return encodePacket(10, packet).length;
+      },
+      maxFrameBytes: () => cap.bytes,
+    },
     minLargeMessageSize,
   );
   return { writer, sent, cap };
@@ -40,21 +46,25 @@ describe('DeliveryWriter', () => {
   it('writes a body under min-large-message-size whole, in one SESS_RECEIVE_MSG', () => {
     const { writer, sent } = writerWith(100);
     const message = messageWithBody(99);
-    writer.deliver(3, message, 2);
-    expect(sent).toEqual([{ type: PacketType.SESS_RECEIVE_MSG, consumerId: 3, deliveryCount: 2, message }]);
+    const frameBytes = writer.deliver(3, message, 2);
+    expect(sent).toEqual([{ type: PacketType.SESS_RECEIVE_MSG, message, consumerId: 3, deliveryCount: 2 }]);
+    // What the consumer's credits are charged: the whole frame, length field included.
+    expect(frameBytes).toBe(encodePacket(10, sent[0] as Packet).length);
   });
 
   it('writes a body of min-large-message-size or more as a bodiless head, then chunks that rebuild it', () => {
     const { writer, sent } = writerWith(100);
     const message = messageWithBody(250);
-    writer.deliver(3, message, 1);
+    const frameBytes = writer.deliver(3, message, 1);
     const [head, ...chunks] = sent;
     expect(head).toMatchObject({
       type: PacketType.SESS_RECEIVE_LARGE_MSG,
       consumerId: 3,
       deliveryCount: 1,
-      bodySize: 250,
+      largeMessageSize: 250,
     });
+    // Credits pay for the head's frame and each chunk's.
+    expect(frameBytes).toBe(sent.reduce((sum, packet) => sum + encodePacket(10, packet).length, 0));
     if (head?.type !== PacketType.SESS_RECEIVE_LARGE_MSG) throw new Error('no head');
     expect(head.message.body.length).toBe(0);
     expect(message.body.length).toBe(250);
