@@ -3,6 +3,8 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  // The interop scenarios need Java and real servers: `npm run test:interop` runs them.
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/interop/'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
   testTimeout: 60000,
   // The CLI tests run the compiled command (dist/cli/hornetq.js): compiled here when sources changed.

@@ -6,7 +6,7 @@
  * non-zero exit, never a silent pass.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
@@ -89,20 +89,10 @@ export function moduleClasspath(module) {
   return [path.join(target, 'classes'), path.join(target, 'lib', '*')].join(path.delimiter);
 }
 
-/**
- * JVM options every harness program runs with: Netty 4.0 reaches into NIO internals that Java 17
- * closes unless opened; IPv4 because everything binds 127.0.0.1; a small heap for a shared machine.
- */
-export const JVM_OPTIONS = [
-  '--add-opens=java.base/java.nio=ALL-UNNAMED',
-  '--add-opens=java.base/sun.nio.ch=ALL-UNNAMED',
-  '--add-opens=java.base/jdk.internal.misc=ALL-UNNAMED',
-  '-Dio.netty.tryReflectionSetAccessible=true',
-  '-Djava.net.preferIPv4Stack=true',
-  '-Xmx256m',
-  '-XX:+UseSerialGC',
-  '-XX:TieredStopAtLevel=1',
-];
+/** JVM options every harness program runs with (one list, shared with test/interop/support). */
+export const JVM_OPTIONS = JSON.parse(
+  readFileSync(path.join(javaProject, 'jvm-options.json'), 'utf8'),
+).options;
 
 /** Runs `main`, turning InteropUnavailable into one line on stderr and exit code 1. */
 export async function runOrExplain(main) {

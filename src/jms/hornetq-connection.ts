@@ -35,8 +35,17 @@ export interface OpenConnectionOptions {
   onClose: (connection: HornetQConnection) => void;
 }
 
-/** The metadata key under which the broker keeps client ids unique (HornetQ's name). */
+/**
+ * Session metadata as HornetQ's JMS client sets it. CLIENT_ID_KEY claimed with
+ * addUniqueMetadata is how the broker keeps client ids unique; JMS_SESSION_KEY marks a core
+ * session as a JMS client's: Artemis puts the `jms.queue.`/`jms.topic.` prefixes back on what it
+ * delivers to an old client only when the session has it.
+ */
 const CLIENT_ID_KEY = 'jms-client-id';
+const JMS_SESSION_KEY = 'jms-session';
+
+/** HornetQ's filter of the temporary queue a temporary topic gets (HornetQSession's REJECTING_FILTER). */
+export const TEMPORARY_TOPIC_FILTER = '_HQX=-1';
 
 /**
  * A JMS connection: one core session factory (one broker connection, with its failover) and an
@@ -44,8 +53,8 @@ const CLIENT_ID_KEY = 'jms-client-id';
  * broker and owns temporary destinations. Sessions are core sessions on the same connection.
  */
 export class HornetQConnection implements SessionConnection {
-  /** Stamped on every message sent through this connection, for noLocal subscribers. */
-  readonly stamp = randomUUID();
+  /** Names this connection on the messages it sends while it has no client id (HornetQ's UID). */
+  private readonly uid = randomUUID();
   private readonly sessions = new Set<HornetQSession>();
   private readonly temporaries = new Set<string>();
   private readonly deletedTemporaries = new Set<string>();
@@ -86,6 +95,7 @@ export class HornetQConnection implements SessionConnection {
     try {
       const admin = await factory.createSession(credentials(options));
       const connection = new HornetQConnection(factory, admin, options);
+      await connection.addSessionMetadata(admin);
       const preset = options.config.clientID;
       if (preset !== null) await connection.claimClientID(preset);
       return connection;
@@ -97,6 +107,11 @@ export class HornetQConnection implements SessionConnection {
 
   get clientID(): string | null {
     return this.currentClientID;
+  }
+
+  /** As HornetQ names a connection for noLocal: its client id, or its UID while it has none. */
+  get stamp(): string {
+    return this.currentClientID ?? this.uid;
   }
 
   get groupID(): string | null {
@@ -122,6 +137,12 @@ export class HornetQConnection implements SessionConnection {
       throw new IllegalStateException('Connection is closed');
     }
     this.routeAsyncErrors(core);
+    try {
+      await this.addSessionMetadata(core);
+    } catch (error) {
+      await core.close();
+      throw toJMSException(error);
+    }
     const session = new HornetQSession(this, core, mode);
     this.sessions.add(session);
     if (this.started) session.start();
@@ -236,10 +257,22 @@ export class HornetQConnection implements SessionConnection {
     return new HornetQTemporaryQueue(name, () => this.deleteTemporaryQueue(address));
   }
 
+  /**
+   * As HornetQ does, the topic's address gets a temporary queue of its own that selects nothing
+   * (TEMPORARY_TOPIC_FILTER): the address then exists for every producer, a Java one included,
+   * which refuses to send to an address without bindings.
+   */
   async createTemporaryTopic(): Promise<TemporaryTopic> {
     this.checkOpen();
     const name = randomUUID();
     const address = AddressPrefix.TEMP_TOPIC + name;
+    await jmsCall(() =>
+      this.admin.createQueue(address, address, {
+        filter: TEMPORARY_TOPIC_FILTER,
+        durable: false,
+        temporary: true,
+      }),
+    );
     this.temporaries.add(address);
     return new HornetQTemporaryTopic(name, () => this.deleteTemporaryTopic(address));
   }
@@ -269,9 +302,11 @@ export class HornetQConnection implements SessionConnection {
   private async deleteTemporaryTopic(address: string): Promise<void> {
     this.checkOpen();
     const bindings = await jmsCall(() => this.admin.bindingQuery(address));
-    if (bindings.queueNames.length > 0) {
+    // Its own queue is named after the address; any other is a subscriber's.
+    if (bindings.queueNames.some((queue) => queue !== address)) {
       throw new IllegalStateException(`Cannot delete temporary topic ${address}: it has subscribers`);
     }
+    if (bindings.queueNames.includes(address)) await jmsCall(() => this.admin.deleteQueue(address));
     this.forgetTemporary(address);
   }
 
@@ -296,6 +331,14 @@ export class HornetQConnection implements SessionConnection {
       throw toJMSException(error);
     }
     this.currentClientID = clientID;
+    // As HornetQ, the session that holds the id says so in its session metadata too.
+    await jmsCall(() => this.addSessionMetadata(this.admin));
+  }
+
+  /** What HornetQ's JMS client tells the broker about each of its core sessions. */
+  private async addSessionMetadata(core: ClientSession): Promise<void> {
+    await core.addMetadata(JMS_SESSION_KEY, '');
+    if (this.currentClientID !== null) await core.addMetadata(CLIENT_ID_KEY, this.currentClientID);
   }
 
   /** Core settings for an acknowledgement mode (HornetQ's mapping). */

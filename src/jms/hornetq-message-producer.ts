@@ -4,7 +4,13 @@ import { MessageHeader, PropertyKind } from '../core/protocol';
 import { addressOfDestination, type Destination } from './destination';
 import { IllegalStateException, InvalidDestinationException, JMSException } from './exceptions';
 import { jmsCall } from './jms-error';
-import { DeliveryMode, Message, toHornetQMessage, type Message as JMSMessage } from './message';
+import {
+  DeliveryMode,
+  HornetQMessage,
+  Message,
+  toHornetQMessage,
+  type Message as JMSMessage,
+} from './message';
 
 export interface SendOptions {
   deliveryMode?: number;
@@ -14,7 +20,10 @@ export interface SendOptions {
 
 /** What a producer needs from its session and connection. */
 export interface ProducerSession {
-  /** Stamped on every message so that noLocal subscribers of the same connection skip it. */
+  /**
+   * Stamped on every message (as HornetQ's `__HQ_CID`: the client id, else the connection's UID)
+   * so that noLocal consumers of the same connection skip it.
+   */
   readonly connectionStamp: string;
   /** JMSXGroupID for every message (the factory's group-id), or null. */
   readonly groupID: string | null;
@@ -30,7 +39,8 @@ export const CONNECTION_STAMP_PROPERTY = MessageHeader.CONNECTION_ID;
 /**
  * A JMS producer over a core producer: sets the headers JMS says a send sets (destination,
  * delivery mode, priority, expiration, message id, timestamp) on the message the caller passed,
- * then sends a snapshot of it.
+ * then sends a snapshot of it. The message id is a fresh random UUID per send, carried as the
+ * core userId; JMSMessageID is 'ID:' + it.
  */
 export class HornetQMessageProducer {
   private deliveryMode: number = Message.DEFAULT_DELIVERY_MODE;
@@ -175,7 +185,7 @@ export class HornetQMessageProducer {
       priority,
       expiration: ttl > 0 ? now + ttl : 0,
       timestamp: this.disableMessageTimestamp ? 0 : now,
-      messageID: this.disableMessageID ? null : `ID:${randomUUID()}`,
+      userId: this.disableMessageID ? null : randomUUID(),
     };
   }
 
@@ -190,7 +200,8 @@ interface SendHeaders {
   priority: number;
   expiration: number;
   timestamp: number;
-  messageID: string | null;
+  /** The core userId: a canonical lowercase UUID, or null when message ids are disabled. */
+  userId: string | null;
 }
 
 function stamp(message: JMSMessage, headers: SendHeaders): void {
@@ -199,7 +210,8 @@ function stamp(message: JMSMessage, headers: SendHeaders): void {
   message.setJMSPriority(headers.priority);
   message.setJMSExpiration(headers.expiration);
   message.setJMSTimestamp(headers.timestamp);
-  message.setJMSMessageID(headers.messageID);
+  if (message instanceof HornetQMessage) message.assignMessageID(headers.userId);
+  else message.setJMSMessageID(headers.userId === null ? null : `ID:${headers.userId}`);
 }
 
 function isMessage(value: unknown): value is JMSMessage {

@@ -3,6 +3,7 @@ import type { Queue } from './destination';
 import { IllegalStateException } from './exceptions';
 import { jmsCall } from './jms-error';
 import { fromCoreMessage, type Message } from './message';
+import { toHornetQFilter } from './selector/selector-translator';
 
 /**
  * Looks at a queue without consuming. Each enumeration is a fresh pass from the head of the queue
@@ -33,7 +34,10 @@ export class HornetQQueueBrowser implements AsyncIterable<Message> {
   async *getEnumeration(): AsyncIterableIterator<Message> {
     this.checkOpen();
     const consumer = await jmsCall(() =>
-      this.session.createConsumer(this.queueName, { filter: this.selector, browseOnly: true }),
+      this.session.createConsumer(this.queueName, {
+        filter: this.selector === null ? null : toHornetQFilter(this.selector),
+        browseOnly: true,
+      }),
     );
     this.open.add(consumer);
     try {

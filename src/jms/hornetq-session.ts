@@ -30,6 +30,7 @@ import {
 } from './hornetq-message-producer';
 import { HornetQQueueBrowser } from './hornetq-queue-browser';
 import { parseSelector } from './selector';
+import { toHornetQFilter } from './selector/selector-translator';
 
 /** JMS acknowledgement modes (javax.jms.Session constants). */
 export const Session = {
@@ -126,9 +127,9 @@ export class HornetQSession implements ConsumerSession, ProducerSession {
     const address = this.requireDestination(destination);
     const selector = checkedSelector(messageSelector);
     this.checkTemporaryOwner(address);
+    const filter = this.coreFilter(selector, noLocal);
     if (isTopicAddress(address)) {
       const queueName = randomUUID();
-      const filter = this.subscriptionFilter(selector, noLocal);
       await jmsCall(() =>
         this.core.createQueue(address, queueName, { filter, durable: false, temporary: true }),
       );
@@ -137,7 +138,7 @@ export class HornetQSession implements ConsumerSession, ProducerSession {
       return consumer;
     }
     await this.requireQueue(address);
-    return this.openConsumer(destination, address, selector, selector, false);
+    return this.openConsumer(destination, address, filter, selector, noLocal);
   }
 
   async createDurableSubscriber(
@@ -155,7 +156,7 @@ export class HornetQSession implements ConsumerSession, ProducerSession {
     }
     const selector = checkedSelector(messageSelector);
     const queueName = this.durableQueueName(name);
-    const filter = this.subscriptionFilter(selector, noLocal);
+    const filter = this.coreFilter(selector, noLocal);
     const existing = await jmsCall(() => this.core.queueQuery(queueName));
     if (existing.exists && existing.consumerCount > 0) {
       throw new IllegalStateException(`Durable subscription ${name} already has an active subscriber`);
@@ -415,11 +416,19 @@ export class HornetQSession implements ConsumerSession, ProducerSession {
     return consumer;
   }
 
-  /** A subscription's filter: the selector, and for noLocal "not sent by this connection". */
-  private subscriptionFilter(selector: string | null, noLocal: boolean): string | null {
-    if (!noLocal) return selector;
-    const notLocal = `(${CONNECTION_STAMP_PROPERTY} IS NULL OR ${CONNECTION_STAMP_PROPERTY} <> '${this.connection.stamp}')`;
-    return selector === null ? notLocal : `(${selector}) AND ${notLocal}`;
+  /**
+   * The core filter HornetQ's JMS client sends for a consumer: the selector, with noLocal's "not
+   * sent by this connection" ANDed on (a queue consumer's too, as HornetQ does; JMS leaves noLocal
+   * on a queue to the provider), translated to HornetQ's identifiers. As in HornetQ, a message
+   * without the connection property (from a core client) does not pass a noLocal filter.
+   */
+  private coreFilter(selector: string | null, noLocal: boolean): string | null {
+    let jmsFilter = selector;
+    if (noLocal) {
+      const notLocal = `${CONNECTION_STAMP_PROPERTY}<>${quoted(this.connection.stamp)}`;
+      jmsFilter = selector === null ? notLocal : `${selector} AND ${notLocal}`;
+    }
+    return jmsFilter === null ? null : toHornetQFilter(jmsFilter);
   }
 
   /** HornetQ's durable subscription queue: clientID.name, with '.' and '\' escaped. */
@@ -481,6 +490,11 @@ function checkedSelector(selector: string | null | undefined): string | null {
   if (selector === null || selector === undefined || selector.trim() === '') return null;
   parseSelector(selector);
   return selector;
+}
+
+/** A selector string literal: quotes doubled (a client id with a quote must not end the literal). */
+function quoted(value: string): string {
+  return `'${value.replace(/'/g, "''")}'`;
 }
 
 function escapeName(name: string): string {

@@ -135,15 +135,20 @@ export class RawClient {
     return answer.packet;
   }
 
-  /** Sends a request on `channelId` and waits for the next packet on that channel. */
+  /**
+   * Sends a request on `channelId` and waits for the next packet on that channel that is not a
+   * confirmation (the broker's PACKETS_CONFIRMED answer nothing).
+   */
   async request(channelId: number, packet: Packet): Promise<Packet> {
     const before = this.frames.length;
+    const isAnswer = (frame: Frame): boolean =>
+      frame.channelId === channelId && frame.packet.type !== PacketType.PACKETS_CONFIRMED;
     this.send(channelId, packet);
     await waitFor(
-      () => this.frames.slice(before).some((frame) => frame.channelId === channelId) || this.closed,
+      () => this.frames.slice(before).some(isAnswer) || this.closed,
       `the answer to ${packet.type} on channel ${channelId}`,
     );
-    const answer = this.frames.slice(before).find((frame) => frame.channelId === channelId);
+    const answer = this.frames.slice(before).find(isAnswer);
     if (answer === undefined) throw new Error('the connection closed instead of answering');
     return answer.packet;
   }

@@ -23,7 +23,9 @@ export function destinationFromAddress(address: string): HornetQQueue | HornetQT
   if (address.startsWith(AddressPrefix.TEMP_TOPIC)) {
     return new HornetQTemporaryTopic(nameAfter(address, AddressPrefix.TEMP_TOPIC));
   }
-  throw new InvalidDestinationException(`core address '${address}' is not a JMS queue or topic address`);
+  throw new InvalidDestinationException(
+    `Invalid address '${address}': a JMS destination's core address starts with ${AddressPrefix.QUEUE}, ${AddressPrefix.TOPIC}, ${AddressPrefix.TEMP_QUEUE} or ${AddressPrefix.TEMP_TOPIC}`,
+  );
 }
 
 /**

@@ -26,24 +26,29 @@ import { MessageFormatException, NumberFormatException } from '../exceptions';
  *
  * Numbers read as strings use JavaScript's formatting (String(127) is '127'); a float prints the
  * shortest decimal that reads back as the same float (3.14159f is '3.14159').
+ *
+ * A long is a number within the safe-integer range and a bigint beyond it (a Java peer's
+ * Long.MAX_VALUE): reading such a long as a number is a MessageFormatException naming the value,
+ * reading it as an object or string gives it exactly, and setters take a bigint within Java's long
+ * range, so that a received message can be copied and sent on unchanged.
  */
 
-const KIND_NAMES = [
-  'null',
-  'boolean',
-  'byte',
-  'short',
-  'int',
-  'long',
-  'float',
-  'double',
-  'string',
-  'bytes',
-  'char',
-];
+const KIND_NAMES = new Map<number, string>([
+  [PropertyKind.NULL, 'null'],
+  [PropertyKind.BOOLEAN, 'boolean'],
+  [PropertyKind.BYTE, 'byte'],
+  [PropertyKind.BYTES, 'bytes'],
+  [PropertyKind.SHORT, 'short'],
+  [PropertyKind.INT, 'int'],
+  [PropertyKind.LONG, 'long'],
+  [PropertyKind.FLOAT, 'float'],
+  [PropertyKind.DOUBLE, 'double'],
+  [PropertyKind.STRING, 'string'],
+  [PropertyKind.CHAR, 'char'],
+]);
 
 export function kindName(kind: number): string {
-  return KIND_NAMES[kind] ?? `type ${kind}`;
+  return KIND_NAMES.get(kind) ?? `type ${kind}`;
 }
 
 const BYTE = { name: 'byte', min: -0x80, max: 0x7f } as const;
@@ -93,8 +98,9 @@ export function readLongValue(typed: TypedValue | undefined, what: string): numb
     case PropertyKind.BYTE:
     case PropertyKind.SHORT:
     case PropertyKind.INT:
-    case PropertyKind.LONG:
       return typed.value;
+    case PropertyKind.LONG:
+      return safeLong(typed.value, what);
     default:
       return readFromString(typed, 'long', what, (s) => parseLong(s, what));
   }
@@ -141,7 +147,15 @@ export function readBytesValue(typed: TypedValue | undefined, what: string): Buf
   throw illegal(typed, 'bytes', what);
 }
 
-/** The value as JavaScript holds it: boolean, number, string, a copy of bytes, or null. */
+/** A long as a number, or a MessageFormatException naming a value beyond the safe-integer range. */
+function safeLong(value: number | bigint, what: string): number {
+  if (typeof value === 'number') return value;
+  throw new MessageFormatException(
+    `${what} = ${value} is a long outside JavaScript's safe-integer range; read it as an object to get it as a bigint`,
+  );
+}
+
+/** The value as JavaScript holds it: boolean, number (a long beyond ±2^53 as a bigint), string, a copy of bytes, or null. */
 export function readObjectValue(typed: TypedValue | undefined): unknown {
   if (typed === undefined) return null;
   return typed.kind === PropertyKind.BYTES ? Buffer.from(typed.value) : typed.value;
@@ -186,11 +200,7 @@ function parseLong(text: string, what: string): number {
   if (!INTEGER_SYNTAX.test(text)) throw new NumberFormatException(`For input string: "${text}"`);
   const big = BigInt(text);
   if (big < LONG_MIN || big > LONG_MAX) throw new NumberFormatException(`For input string: "${text}"`);
-  const value = Number(big);
-  if (!Number.isSafeInteger(value)) {
-    throw new MessageFormatException(`${what} = ${text} is a long outside JavaScript's safe-integer range`);
-  }
-  return value;
+  return safeLong(normalizeLong(big), what);
 }
 
 function parseDecimal(text: string): number {
@@ -241,14 +251,26 @@ export function toInt(value: unknown, what: string): number {
   return checkInteger(value, INT, what);
 }
 
-/** Longs are JavaScript numbers, so only safe integers are accepted. */
-export function toLong(value: unknown, what: string): number {
+/** A safe-integer number, or a bigint within Java's long range (a number if it is a safe integer). */
+export function toLong(value: unknown, what: string): number | bigint {
+  if (typeof value === 'bigint') {
+    if (value < LONG_MIN || value > LONG_MAX) {
+      throw new MessageFormatException(`${what}: ${describe(value)} is outside the range of a long`);
+    }
+    return normalizeLong(value);
+  }
   if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
     throw new MessageFormatException(
-      `${what}: ${describe(value)} is not a long within the safe-integer range`,
+      `${what}: ${describe(value)} is not a long (a safe integer, or a bigint within the range of a long)`,
     );
   }
   return value === 0 ? 0 : value;
+}
+
+/** How a long is held: a number when that is exact, else the bigint. */
+function normalizeLong(value: bigint): number | bigint {
+  const number = Number(value);
+  return Number.isSafeInteger(number) ? number : value;
 }
 
 /** Rounded to 32-bit precision, as Java's float keeps it. */
@@ -328,10 +350,12 @@ export function objectValue(value: unknown, what: string, allowBytes: boolean): 
       return { kind: PropertyKind.STRING, value };
     case 'number':
       return numberValue(value);
+    case 'bigint':
+      return { kind: PropertyKind.LONG, value: toLong(value, what) };
     default:
       if (allowBytes && value instanceof Uint8Array) return bytesValue(value, what);
       throw new MessageFormatException(
-        `${what}: ${describe(value)} is not a valid value (boolean, number, string${allowBytes ? ', Uint8Array' : ''} or null)`,
+        `${what}: ${describe(value)} is not a valid value (boolean, number, bigint, string${allowBytes ? ', Uint8Array' : ''} or null)`,
       );
   }
 }

@@ -1,4 +1,11 @@
 import { MessageType } from '../../core/protocol/core-message';
+import {
+  MAX_MODIFIED_UTF8_BYTES,
+  modifiedUtf8Length,
+  readModifiedUtf8,
+  writeModifiedUtf8,
+} from '../../core/protocol/modified-utf8';
+import { ProtocolError } from '../../core/protocol/protocol-error';
 import { PropertyKind } from '../../core/protocol/typed-properties';
 import {
   MessageEOFException,
@@ -9,17 +16,16 @@ import {
 import * as convert from './conversions';
 import { HornetQMessage } from './hornetq-message';
 import type { BytesMessage } from './message';
-import { modifiedUtf8Length, readModifiedUtf8, writeModifiedUtf8 } from './modified-utf8';
 
 const EMPTY = Buffer.alloc(0);
-const TWO_32 = 0x1_0000_0000;
-const MAX_UTF_BYTES = 0xffff;
 
 /**
- * A BytesMessage: an untyped stream with Java's DataOutput layout. Body encoding: exactly the
- * bytes written, big-endian (boolean 1 byte, byte 1, short 2, char 2 (a UTF-16 unit), int 4,
- * long 8, float 4 and double 8 IEEE-754, UTF a 2-byte length then modified UTF-8). Nothing to
- * decode, so no body is corrupt; reading past the end is a MessageEOFException.
+ * A BytesMessage: an untyped stream laid out as HornetQ's body buffer writes it (HornetQBytesMessage).
+ * Body encoding: exactly the bytes written, big-endian (boolean 1 byte, true as 0xFF and any
+ * non-zero byte read as true; byte 1, short 2, char 2 (a UTF-16 unit), int 4, long 8, float 4 and
+ * double 8 IEEE-754; UTF an unsigned short length then HornetQ's modified UTF-8, the codec's
+ * writeUTF). Nothing to decode, so no body is corrupt; reading past the end is a
+ * MessageEOFException.
  *
  * Write-only when created and after clearBody (reads → MessageNotReadableException); reset()
  * switches to read-only at the start (writes → MessageNotWriteableException). A received
@@ -110,16 +116,19 @@ export class HornetQBytesMessage extends HornetQMessage implements BytesMessage 
     return this.take(4, 'int').readInt32BE(0);
   }
 
-  /** A long outside the safe-integer range is a MessageFormatException, and is not consumed. */
+  /** A long outside the safe-integer range is a MessageFormatException naming it, and is not consumed. */
   readLong(): number {
     this.checkReadable();
     this.checkAvailable(8, 'long');
-    const value = this.body.readInt32BE(this.position) * TWO_32 + this.body.readUInt32BE(this.position + 4);
-    if (!Number.isSafeInteger(value)) {
-      throw new MessageFormatException(`the long at byte ${this.position} is outside the safe-integer range`);
+    const value = this.body.readBigInt64BE(this.position);
+    const number = Number(value);
+    if (!Number.isSafeInteger(number)) {
+      throw new MessageFormatException(
+        `the long at byte ${this.position} (${value}) is outside JavaScript's safe-integer range`,
+      );
     }
     this.position += 8;
-    return value;
+    return number;
   }
 
   readFloat(): number {
@@ -139,7 +148,15 @@ export class HornetQBytesMessage extends HornetQMessage implements BytesMessage 
     if (start + length > this.body.length) {
       throw new MessageEOFException(`UTF string of ${length} bytes, only ${this.body.length - start} left`);
     }
-    const text = readModifiedUtf8(this.body, start, start + length);
+    let text: string;
+    try {
+      text = readModifiedUtf8(this.body, start, start + length);
+    } catch (error) {
+      if (!(error instanceof ProtocolError)) throw error;
+      throw new MessageFormatException(`the UTF string at byte ${this.position}: ${error.message}`, null, {
+        cause: error,
+      });
+    }
     this.position = start + length;
     return text;
   }
@@ -164,7 +181,7 @@ export class HornetQBytesMessage extends HornetQMessage implements BytesMessage 
   writeBoolean(value: boolean): void {
     this.checkWritable();
     const converted = convert.toBoolean(value, 'writeBoolean');
-    this.put(1)[0] = converted ? 1 : 0;
+    this.put(1)[0] = converted ? 0xff : 0;
   }
 
   writeByte(value: number): void {
@@ -191,13 +208,10 @@ export class HornetQBytesMessage extends HornetQMessage implements BytesMessage 
     this.put(4).writeInt32BE(converted, 0);
   }
 
-  writeLong(value: number): void {
+  writeLong(value: number | bigint): void {
     this.checkWritable();
     const long = convert.toLong(value, 'writeLong');
-    const high = Math.floor(long / TWO_32);
-    const target = this.put(8);
-    target.writeInt32BE(high, 0);
-    target.writeUInt32BE(long - high * TWO_32, 4);
+    this.put(8).writeBigInt64BE(BigInt(long), 0);
   }
 
   writeFloat(value: number): void {
@@ -212,20 +226,20 @@ export class HornetQBytesMessage extends HornetQMessage implements BytesMessage 
     this.put(8).writeDoubleBE(converted, 0);
   }
 
-  /** At most 65535 bytes of modified UTF-8 (Java's limit); longer is a MessageFormatException. */
+  /** At most 65535 bytes of modified UTF-8 (HornetQ's and Java's limit); longer is a MessageFormatException. */
   writeUTF(value: string): void {
     this.checkWritable();
     if (typeof value !== 'string')
       throw new MessageFormatException(`writeUTF: ${typeof value} is not a string`);
     const length = modifiedUtf8Length(value);
-    if (length > MAX_UTF_BYTES) {
+    if (length > MAX_MODIFIED_UTF8_BYTES) {
       throw new MessageFormatException(
-        `writeUTF: the string encodes to ${length} bytes, more than ${MAX_UTF_BYTES}`,
+        `writeUTF: the string encodes to ${length} bytes, more than ${MAX_MODIFIED_UTF8_BYTES}`,
       );
     }
     const target = this.put(2 + length);
     target.writeUInt16BE(length, 0);
-    writeModifiedUtf8(value, target, 2);
+    writeModifiedUtf8(target, 2, value);
   }
 
   writeBytes(value: Uint8Array, offset?: number, length?: number): void {

@@ -1,24 +1,23 @@
 import { BufferWriter } from '../../core/protocol/buffer-writer';
 import { MessageType } from '../../core/protocol/core-message';
-import { ProtocolError } from '../../core/protocol/protocol-error';
-import type { TypedValue } from '../../core/protocol/typed-properties';
+import { TypedProperties, type TypedValue } from '../../core/protocol/typed-properties';
 import { MessageNotWriteableException } from '../exceptions';
-import { decodeBody, readTypedValue, writeTypedValue } from './body-codec';
+import { decodeBody } from './body-codec';
 import * as convert from './conversions';
 import { HornetQMessage } from './hornetq-message';
 import type { MapMessage } from './message';
 import { checkMapName } from './property-names';
 
-/** Smallest encoded entry: name length (4) + value kind (1). */
-const MIN_ENTRY_BYTES = 5;
-
 /**
  * A MapMessage: named values that keep their Java type (boolean, byte, short, char, int, long,
  * float, double, string, bytes) and convert on read by the JMS table (conversions.ts). Body
- * encoding: an int count, then per entry its name (int length + UTF-8) and a typed value
- * (body-codec.ts). A count that cannot fit, an unknown type, an empty or repeated name, or
- * trailing bytes make the body corrupt (MessageFormatException on the first read); an empty body
- * is an empty map.
+ * encoding, HornetQ's (HornetQMapMessage): the entries as one TypedProperties block, exactly as a
+ * message's properties travel (SimpleString names and strings, HornetQ's type bytes, a char as its
+ * UTF-16 unit); an empty map is the single byte 0. A count that cannot fit or an unknown type
+ * makes the body corrupt (MessageFormatException on the first read); bytes after the block are
+ * ignored, as HornetQ's reader ignores them (see TrailingBytes); an empty body
+ * (a core client's map message without one) is an empty map. A long beyond ±2^53 reads as a
+ * bigint from getObject and getString, and getLong refuses it with a MessageFormatException.
  */
 export class HornetQMapMessage extends HornetQMessage implements MapMessage {
   private entries: Map<string, TypedValue> = new Map();
@@ -103,7 +102,7 @@ export class HornetQMapMessage extends HornetQMessage implements MapMessage {
     this.set(name, value, convert.intValue);
   }
 
-  setLong(name: string, value: number): void {
+  setLong(name: string, value: number | bigint): void {
     this.set(name, value, convert.longValue);
   }
 
@@ -141,13 +140,11 @@ export class HornetQMapMessage extends HornetQMessage implements MapMessage {
 
   override encodeBody(): Buffer {
     if (this.pending !== null) return this.pending;
-    const writer = new BufferWriter();
-    writer.writeInt(this.entries.size);
-    for (const [name, typed] of this.entries) {
-      writer.writeString(name);
-      writeTypedValue(writer, typed);
-    }
-    return Buffer.from(writer.toBuffer());
+    const block = new TypedProperties();
+    for (const [name, typed] of this.entries) block.set(name, typed);
+    const writer = new BufferWriter(block.encodedSize());
+    block.encode(writer);
+    return writer.toBuffer();
   }
 
   protected override loadBody(body: Buffer): void {
@@ -182,15 +179,10 @@ function describe(name: string): string {
 
 function decodeMap(body: Buffer): Map<string, TypedValue> {
   if (body.length === 0) return new Map();
-  return decodeBody('map body', body, (reader) => {
-    const entries = new Map<string, TypedValue>();
-    const count = reader.readCount('map entry', MIN_ENTRY_BYTES);
-    for (let i = 0; i < count; i++) {
-      const name = reader.readString();
-      if (name.length === 0) throw new ProtocolError('empty entry name');
-      if (entries.has(name)) throw new ProtocolError(`entry '${name}' appears twice`);
-      entries.set(name, readTypedValue(reader));
-    }
-    return entries;
-  });
+  return decodeBody(
+    'map body',
+    body,
+    (reader) => new Map(TypedProperties.decode(reader).entries()),
+    'ignore',
+  );
 }

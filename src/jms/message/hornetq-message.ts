@@ -2,12 +2,7 @@ import { CoreMessage, MessageType } from '../../core/protocol/core-message';
 import { PropertyKind, type TypedValue } from '../../core/protocol/typed-properties';
 import type { Destination } from '../destination/destination';
 import { addressOfDestination, destinationFromAddress } from '../destination/destination-codec';
-import {
-  InvalidDestinationException,
-  JMSException,
-  MessageFormatException,
-  MessageNotWriteableException,
-} from '../exceptions';
+import { JMSException, MessageFormatException, MessageNotWriteableException } from '../exceptions';
 import * as convert from './conversions';
 import { DeliveryMode, Message } from './message';
 import { checkPropertyName, isHeaderProperty, isInternalProperty, MessageProperty } from './property-names';
@@ -21,11 +16,12 @@ const EMPTY = Buffer.alloc(0);
  * A JMS message over a core message. Headers map onto core fields and properties:
  *
  * | JMS                 | core                                                              |
- * | JMSMessageID        | 'ID:' + userId (null when userId is null)                         |
+ * | JMSMessageID        | 'ID:' + userId, a UUID the producer draws per send (see below)    |
  * | JMSTimestamp        | timestamp                                                         |
  * | JMSCorrelationID    | property 'JMSCorrelationID' (STRING; BYTES via …AsBytes)          |
  * | JMSReplyTo          | property 'JMSReplyTo' (STRING: the core address, 'jms.queue.X')   |
- * | JMSDestination      | address ('' is none)                                              |
+ * | JMSDestination      | address: 'jms.queue.X', 'jms.topic.X', 'jms.tempqueue.X' or       |
+ * |                     | 'jms.temptopic.X' ('' is none; any other address throws)           |
  * | JMSDeliveryMode     | durable (PERSISTENT 2 ↔ true, NON_PERSISTENT 1 ↔ false)           |
  * | JMSRedelivered      | deliveryCount > 1 on a received message; settable locally         |
  * | JMSType             | property 'JMSType' (STRING)                                       |
@@ -35,7 +31,13 @@ const EMPTY = Buffer.alloc(0);
  * | JMSXGroupID         | property '_HQ_GROUP_ID' (STRING)                                  |
  *
  * '_HQ_SCHED_DELIVERY' (LONG, epoch ms) and '_HQ_DUPL_ID' (STRING) are set like any property and
- * never listed by getPropertyNames. Header setters always work; property setters throw
+ * never listed by getPropertyNames. These are HornetQ's names and representations, so a HornetQ
+ * Java client reads the same headers from the same message.
+ *
+ * JMSMessageID: as in HornetQ, only the provider's id travels. A producer gives each message it
+ * sends a fresh UUID as its core userId (the 16 bytes on the wire); setJMSMessageID, which JMS
+ * reserves for providers, changes what getJMSMessageID returns here and clears the userId, so an
+ * id set by the application never reaches the wire (the next send replaces it). Header setters always work; property setters throw
  * MessageNotWriteableException on a received message until clearProperties.
  *
  * Subclasses own a body: `encodeBody()` gives the bytes to send, `loadBody()` takes a received
@@ -53,6 +55,8 @@ export class HornetQMessage implements Message {
   private acknowledger: Acknowledger | null = null;
   /** The object last set or decoded, returned as long as the address it stands for is unchanged. */
   private destination: Destination | null = null;
+  /** What setJMSMessageID set, which stands in for the userId until the next send; undefined if nothing. */
+  private localMessageID: string | null | undefined = undefined;
   private replyTo: Destination | null = null;
 
   constructor() {
@@ -85,6 +89,7 @@ export class HornetQMessage implements Message {
     this.bodyReadOnly = true;
     this.destination = null;
     this.replyTo = null;
+    this.localMessageID = undefined;
     this.loadBody(core.body);
   }
 
@@ -137,18 +142,26 @@ export class HornetQMessage implements Message {
   // ───────────── headers ─────────────
 
   getJMSMessageID(): string | null {
+    if (this.localMessageID !== undefined) return this.localMessageID;
     return this.core.userId === null ? null : `ID:${this.core.userId}`;
   }
 
+  /** JMS reserves this for providers: the id is kept here only and never sent (see the class comment). */
   setJMSMessageID(id: string | null): void {
-    if (id === null) {
-      this.core.userId = null;
-      return;
-    }
-    if (typeof id !== 'string' || !id.startsWith('ID:')) {
+    if (id !== null && (typeof id !== 'string' || !id.startsWith('ID:'))) {
       throw new JMSException(`JMSMessageID must start with 'ID:', got ${String(id)}`);
     }
-    this.core.userId = id.slice(3);
+    this.core.userId = null;
+    this.localMessageID = id;
+  }
+
+  /**
+   * The producer's id for a send: a canonical lowercase UUID (JMSMessageID 'ID:' + it), or null
+   * when message ids are disabled. Replaces whatever setJMSMessageID set.
+   */
+  assignMessageID(userId: string | null): void {
+    this.core.userId = userId;
+    this.localMessageID = undefined;
   }
 
   getJMSTimestamp(): number {
@@ -185,13 +198,13 @@ export class HornetQMessage implements Message {
     });
   }
 
-  /** A core address the codec does not know (a message from a core client) reads as null. */
+  /** An address that is not a JMS destination's is an InvalidDestinationException, as in HornetQ. */
   getJMSReplyTo(): Destination | null {
     const typed = this.core.properties.get(MessageProperty.REPLY_TO);
     const address = typed?.kind === PropertyKind.STRING ? typed.value : null;
     if (address === null) return null;
     if (this.replyTo === null || addressOfDestination(this.replyTo) !== address) {
-      this.replyTo = decodeDestination(address);
+      this.replyTo = destinationFromAddress(address);
     }
     return this.replyTo;
   }
@@ -206,11 +219,16 @@ export class HornetQMessage implements Message {
     this.replyTo = destination;
   }
 
+  /**
+   * The destination the core address names; an address that is not a JMS destination's (a core
+   * client's, or an Artemis acceptor's without the JMS prefixes) is an InvalidDestinationException
+   * naming it, as HornetQ's "Invalid address".
+   */
   getJMSDestination(): Destination | null {
     const address = this.core.address;
     if (address === '') return null;
     if (this.destination === null || addressOfDestination(this.destination) !== address) {
-      this.destination = decodeDestination(address);
+      this.destination = destinationFromAddress(address);
     }
     return this.destination;
   }
@@ -360,7 +378,7 @@ export class HornetQMessage implements Message {
     this.setProperty(name, value, convert.intValue);
   }
 
-  setLongProperty(name: string, value: number): void {
+  setLongProperty(name: string, value: number | bigint): void {
     this.setProperty(name, value, convert.longValue);
   }
 
@@ -474,13 +492,4 @@ function checkLongHeader(header: string, value: number): number {
   if (!Number.isSafeInteger(value))
     throw new JMSException(`${header} must be a safe integer (ms), got ${value}`);
   return value;
-}
-
-function decodeDestination(address: string): Destination | null {
-  try {
-    return destinationFromAddress(address);
-  } catch (error) {
-    if (InvalidDestinationException.is(error)) return null;
-    throw error;
-  }
 }

@@ -1,13 +1,18 @@
 import { BufferWriter } from '../../core/protocol/buffer-writer';
 import { MessageType } from '../../core/protocol/core-message';
-import { PropertyKind, type TypedValue } from '../../core/protocol/typed-properties';
+import {
+  PropertyKind,
+  readTypedValue,
+  type TypedValue,
+  writeTypedValue,
+} from '../../core/protocol/typed-properties';
 import {
   MessageEOFException,
   MessageFormatException,
   MessageNotReadableException,
   MessageNotWriteableException,
 } from '../exceptions';
-import { decodeBody, readTypedValue, writeTypedValue } from './body-codec';
+import { decodeBody } from './body-codec';
 import * as convert from './conversions';
 import { HornetQMessage } from './hornetq-message';
 import type { StreamMessage } from './message';
@@ -16,8 +21,11 @@ import type { StreamMessage } from './message';
  * A StreamMessage: a sequence of typed fields read back in order, converting by the JMS stream
  * table (conversions.ts; a string is not readable as char). A read that fails to convert
  * (MessageFormatException, NumberFormatException) does not consume the field; reading past the
- * last field is a MessageEOFException. Body encoding: the fields one after another, each a typed
- * value (body-codec.ts) with no count; an unknown type or a truncated value makes it corrupt.
+ * last field is a MessageEOFException. Body encoding, HornetQ's: the fields one after another, each
+ * a type byte and its value in the codec's 'stream' form (a string a nullable three-way String, a
+ * null a STRING holding null, a char its UTF-16 unit), with no count; an unknown type or
+ * a truncated value makes it corrupt. A long beyond ±2^53 reads as a bigint from readObject and
+ * readString, and readLong refuses it with a MessageFormatException naming it.
  *
  * A byte-array field is read in chunks with readBytes: each call copies up to the target's length
  * and returns the count; once the field is exhausted the next call returns -1 and moves to the
@@ -60,7 +68,7 @@ export class HornetQStreamMessage extends HornetQMessage implements StreamMessag
   override encodeBody(): Buffer {
     if (this.pending !== null) return this.pending;
     const writer = new BufferWriter();
-    for (const field of this.fields) writeTypedValue(writer, field);
+    for (const field of this.fields) writeTypedValue(writer, field, 'stream');
     return Buffer.from(writer.toBuffer());
   }
 
@@ -169,7 +177,7 @@ export class HornetQStreamMessage extends HornetQMessage implements StreamMessag
     this.write(value, convert.intValue);
   }
 
-  writeLong(value: number): void {
+  writeLong(value: number | bigint): void {
     this.write(value, convert.longValue);
   }
 
@@ -250,7 +258,7 @@ function describe(index: number): string {
 function decodeStream(body: Buffer): TypedValue[] {
   return decodeBody('stream body', body, (reader) => {
     const fields: TypedValue[] = [];
-    while (reader.remaining > 0) fields.push(readTypedValue(reader));
+    while (reader.remaining > 0) fields.push(readTypedValue(reader, 'stream'));
     return fields;
   });
 }

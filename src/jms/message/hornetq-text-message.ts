@@ -1,16 +1,16 @@
+import { BufferWriter } from '../../core/protocol/buffer-writer';
 import { MessageType } from '../../core/protocol/core-message';
 import { MessageFormatException, MessageNotWriteableException } from '../exceptions';
+import { decodeBody } from './body-codec';
 import { HornetQMessage } from './hornetq-message';
 import type { TextMessage } from './message';
 
-const EMPTY = Buffer.alloc(0);
-const PRESENT = 0x01;
-const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
 /**
- * A TextMessage. Body encoding: empty for a null text; otherwise the byte 0x01 then the text in
- * UTF-8 (so '' and null differ). Any other first byte, or invalid UTF-8, is a corrupt body. Strings
- * travel as UTF-8, so a lone surrogate arrives as U+FFFD.
+ * A TextMessage. Body encoding, HornetQ's (HornetQTextMessage): the text as a nullable
+ * SimpleString, i.e. byte 0 for a null text, else byte 1, an int byte length and the UTF-16 units
+ * little-endian; so '' and null differ and any JavaScript string (a lone surrogate too) survives.
+ * An empty body (a core client's text message without one) reads as null; anything else that is
+ * not exactly one nullable SimpleString is a corrupt body.
  */
 export class HornetQTextMessage extends HornetQMessage implements TextMessage {
   private text: string | null = null;
@@ -52,11 +52,9 @@ export class HornetQTextMessage extends HornetQMessage implements TextMessage {
 
   override encodeBody(): Buffer {
     if (this.pending !== null) return this.pending;
-    if (this.text === null) return EMPTY;
-    const body = Buffer.allocUnsafe(1 + Buffer.byteLength(this.text, 'utf8'));
-    body[0] = PRESENT;
-    body.write(this.text, 1, 'utf8');
-    return body;
+    const writer = new BufferWriter(this.text === null ? 1 : 5 + 2 * this.text.length);
+    writer.writeNullableSimpleString(this.text);
+    return writer.toBuffer();
   }
 
   protected override loadBody(body: Buffer): void {
@@ -67,11 +65,5 @@ export class HornetQTextMessage extends HornetQMessage implements TextMessage {
 
 function decodeText(body: Buffer): string | null {
   if (body.length === 0) return null;
-  if (body[0] !== PRESENT)
-    throw new MessageFormatException(`corrupt text body: unknown marker byte ${body[0]}`);
-  try {
-    return UTF8.decode(body.subarray(1));
-  } catch (error) {
-    throw new MessageFormatException('corrupt text body: invalid UTF-8', null, { cause: error });
-  }
+  return decodeBody('text body', body, (reader) => reader.readNullableSimpleString());
 }

@@ -48,7 +48,7 @@ export interface Message {
   getIntProperty(name: string): number;
   setIntProperty(name: string, value: number): void;
   getLongProperty(name: string): number;
-  setLongProperty(name: string, value: number): void;
+  setLongProperty(name: string, value: number | bigint): void;
   getFloatProperty(name: string): number;
   setFloatProperty(name: string, value: number): void;
   getDoubleProperty(name: string): number;
@@ -89,7 +89,7 @@ export interface BytesMessage extends Message {
   writeShort(value: number): void;
   writeChar(value: string): void;
   writeInt(value: number): void;
-  writeLong(value: number): void;
+  writeLong(value: number | bigint): void;
   writeFloat(value: number): void;
   writeDouble(value: number): void;
   writeUTF(value: string): void;
@@ -115,7 +115,7 @@ export interface StreamMessage extends Message {
   writeShort(value: number): void;
   writeChar(value: string): void;
   writeInt(value: number): void;
-  writeLong(value: number): void;
+  writeLong(value: number | bigint): void;
   writeFloat(value: number): void;
   writeDouble(value: number): void;
   writeString(value: string | null): void;
@@ -137,7 +137,7 @@ export interface MapMessage extends Message {
   getInt(name: string): number;
   setInt(name: string, value: number): void;
   getLong(name: string): number;
-  setLong(name: string, value: number): void;
+  setLong(name: string, value: number | bigint): void;
   getFloat(name: string): number;
   setFloat(name: string, value: number): void;
   getDouble(name: string): number;

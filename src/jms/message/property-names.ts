@@ -21,14 +21,19 @@ export const MessageProperty = {
   SCHEDULED_DELIVERY_TIME: MessageHeader.SCHEDULED_DELIVERY_TIME,
   /** Duplicate-detection id (STRING): the broker drops a second message with the same id. */
   DUPLICATE_ID: MessageHeader.DUPLICATE_DETECTION_ID,
+  /**
+   * On an ObjectMessage of ours, how its body is encoded ('json'): a vendor ('JMS_') property a
+   * Java application that cannot read the body can look at; HornetQ has no such property.
+   */
+  OBJECT_ENCODING: 'JMS_HQJS_OBJECT_ENCODING',
 } as const;
 
 /**
- * Properties of the provider's own, hidden from getPropertyNames: '_HQ_…' (HornetQ's features)
- * and '__HQ_…' (connection ids and the like).
+ * Properties of the provider's own, hidden from getPropertyNames: '_HQ_…' (HornetQ's features),
+ * '__HQ_…' (connection ids and the like) and our ObjectMessage's encoding.
  */
 export function isInternalProperty(name: string): boolean {
-  return name.startsWith('_HQ_') || name.startsWith('__HQ_');
+  return name.startsWith('_HQ_') || name.startsWith('__HQ_') || name === MessageProperty.OBJECT_ENCODING;
 }
 
 /**

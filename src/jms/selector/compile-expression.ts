@@ -259,25 +259,38 @@ function compileLiteral(literal: Literal): ValueFn {
 }
 
 /**
- * Header fields as a JMS selector sees them on a core message; every other name is a message
- * property. JMSXDeliveryCount is the consumer's count, which the broker does not have at routing
- * time, so it is NULL here.
+ * Header fields as a selector sees them on a core message, under their JMS names (what a selector
+ * says) and under HornetQ's core filter names (what HornetQ's JMS client and ours send, see
+ * selector-translator.ts, and what core clients write). Every other name is a message property,
+ * as in HornetQ's filter: an identifier nothing defines (HornetQ's marker filters `__HQX=-1` and
+ * `_HQX=-1`) is NULL, so a comparison with it is UNKNOWN and selects nothing. JMSXDeliveryCount is
+ * the consumer's count, which the broker does not have at routing time, so it is NULL here.
  */
 function compileIdentifier(name: string): ValueFn {
   switch (name) {
     case 'JMSDeliveryMode':
       return (message, out) => setString(out, message.durable ? 'PERSISTENT' : 'NON_PERSISTENT');
+    case 'HQDurable':
+      return (message, out) => setString(out, message.durable ? 'DURABLE' : 'NON_DURABLE');
     case 'JMSPriority':
+    case 'HQPriority':
       return (message, out) => setNumber(out, message.priority);
     case 'JMSMessageID':
       return (message, out) => {
         if (message.userId === null) out.kind = NULL;
         else setString(out, 'ID:' + message.userId);
       };
+    case 'HQUserID':
+      // HornetQ concatenates the id as it is, so a message without one reads 'ID:null' (not NULL).
+      return (message, out) => setString(out, 'ID:' + String(message.userId));
     case 'JMSTimestamp':
+    case 'HQTimestamp':
       return (message, out) => setNumber(out, message.timestamp);
     case 'JMSExpiration':
+    case 'HQExpiration':
       return (message, out) => setNumber(out, message.expiration);
+    case 'HQSize':
+      return (message, out) => setNumber(out, message.encodedSize());
     case 'JMSXDeliveryCount':
       return (_message, out) => {
         out.kind = NULL;
@@ -307,8 +320,10 @@ function load(typed: TypedValue | undefined, out: Slot): void {
     case PropertyKind.BYTE:
     case PropertyKind.SHORT:
     case PropertyKind.INT:
-    case PropertyKind.LONG:
       return setNumber(out, typed.value);
+    case PropertyKind.LONG:
+      // A long beyond ±2^53 becomes the nearest double: the engine holds every integer, literals too, as one.
+      return setNumber(out, Number(typed.value));
     case PropertyKind.FLOAT:
       out.kind = FLOAT;
       out.number = typed.value;

@@ -115,18 +115,26 @@ export function moveGrowthBound(
   const queueName = longestOf(queueNames);
   const target = longestTarget(targets);
   if (queueName === null || target === null) return 0;
-  return simpleStringBytes(target) + ORIGIN_HEADER_BYTES + simpleStringBytes(queueName) + simpleStringBytes(message.address);
+  return (
+    simpleStringBytes(target) +
+    ORIGIN_HEADER_BYTES +
+    simpleStringBytes(queueName) +
+    simpleStringBytes(message.address)
+  );
 }
 
 function longestTarget({ deadLetterAddress, expiryAddress }: MoveTargets): string | null {
   if (deadLetterAddress === null) return expiryAddress;
   if (expiryAddress === null) return deadLetterAddress;
-  return simpleStringBytes(expiryAddress) > simpleStringBytes(deadLetterAddress) ? expiryAddress : deadLetterAddress;
+  return simpleStringBytes(expiryAddress) > simpleStringBytes(deadLetterAddress)
+    ? expiryAddress
+    : deadLetterAddress;
 }
 
 /** The longest of `names` in encoded bytes (SimpleStrings: two per UTF-16 unit), or null when there is none. */
 function longestOf(names: readonly string[]): string | null {
   let longest: string | null = null;
-  for (const name of names) if (longest === null || simpleStringBytes(name) > simpleStringBytes(longest)) longest = name;
+  for (const name of names)
+    if (longest === null || simpleStringBytes(name) > simpleStringBytes(longest)) longest = name;
   return longest;
 }

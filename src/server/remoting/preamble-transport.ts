@@ -1,9 +1,5 @@
+import { ARTEMIS_PREAMBLE, HORNETQ_PREAMBLE } from '../../core/protocol/frame-decoder';
 import type { Logger, Transport, TransportHandlers } from '../../core/remoting';
-
-/** What a HornetQ 2.4 client writes before its first frame (NettyConnector). */
-export const HORNETQ_PREAMBLE = Buffer.from('HORNETQ', 'ascii');
-/** What a native Artemis core client writes instead: its protocol is not the one spoken here. */
-export const ARTEMIS_PREAMBLE = Buffer.from('ARTEMIS', 'ascii');
 
 const PREAMBLE_BYTES = HORNETQ_PREAMBLE.length;
 
@@ -16,6 +12,9 @@ const PREAMBLE_BYTES = HORNETQ_PREAMBLE.length;
  * first byte would announce more than a gigabyte, which no frame may be. So the first byte alone
  * tells a preamble from a frame, and the bytes of a preamble split across reads are held until
  * the seventh (at most 7 bytes, once per connection).
+ *
+ * FrameDecoder.acceptPreamble does the same inside the decoder, but RemotingConnection owns each
+ * connection's decoder and has no option to call it: once it has one, the broker uses that instead.
  */
 export class PreambleTransport implements Transport {
   private held = Buffer.alloc(0);

@@ -30,8 +30,6 @@ export const SERVER_VERSION = 124;
 export const MIN_CLIENT_VERSION = 122;
 /** Below it a client gets CLUSTER_TOPOLOGY (110); from it on CLUSTER_TOPOLOGY_V2 (114). */
 export const TOPOLOGY_V2_CLIENT_VERSION = 122;
-/** From this client version on the broker may tell a client it closed one of its consumers. */
-export const DISCONNECT_CONSUMER_CLIENT_VERSION = 124;
 
 /** The holder of a connection's reading while its output is above the high-water mark. */
 const CONGESTION = Object.freeze({ reason: 'output above the high-water mark' });
@@ -87,7 +85,7 @@ export class ServerConnection implements SessionOwner {
   );
   /**
    * The client's protocol version (from its topology subscription or first CREATESESSION), 0 until
-   * it says: it decides which topology packet it gets and whether it may hear DISCONNECT_CONSUMER.
+   * it says: it decides which topology packet it gets.
    */
   private clientVersion = 0;
 
@@ -245,11 +243,6 @@ export class ServerConnection implements SessionOwner {
     if (this.inVm) return asked;
     const max = this.broker.limits.maxClientConnectionTtl;
     return asked > 0 && asked <= max ? asked : max;
-  }
-
-  /** The client's protocol version, 0 until it said. */
-  get protocolVersion(): number {
-    return this.clientVersion;
   }
 
   private handleControlPacket(packet: Packet, channelId: number): void {

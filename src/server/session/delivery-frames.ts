@@ -46,9 +46,11 @@ export function largestDeliveryFrameBytes(message: CoreMessage): number {
 /**
  * At least largestDeliveryFrameBytes(message), found without copying anything: for the many
  * messages far below the cap, which need no exact answer. A message delivered as received is its
- * received bytes again; one the broker re-encodes (a head, a moved copy) may grow where it came
- * with invalid UTF-8, each such byte becoming U+FFFD (3 bytes), so at most 3 times.
+ * received bytes again; one the broker re-encodes (a head, a moved copy) comes out no larger,
+ * since every string in a message is a SimpleString (UTF-16 units, which decode and re-encode to
+ * the same bytes) and a head drops the body and its two offsets. A head's frame overhead is the
+ * larger, so it bounds both.
  */
 export function deliveryFrameBound(message: CoreMessage): number {
-  return LARGE_DELIVERY_FRAME_OVERHEAD + 3 * message.encodedSize();
+  return LARGE_DELIVERY_FRAME_OVERHEAD + message.encodedSize();
 }

@@ -91,7 +91,7 @@ describe('MessageBodyTest.testMapMessage', () => {
     message.setObject('s', 's');
     message.setObject('bytes', Uint8Array.from([1]));
     message.setObject('null', null);
-    for (const bad of [{}, [], new Date(0), 1n, Symbol('x'), () => 1, undefined]) {
+    for (const bad of [{}, [], new Date(0), 2n ** 64n, Symbol('x'), () => 1, undefined]) {
       expect(() => message.setObject('bad', bad)).toThrow(MessageFormatException);
     }
     expect(message.itemExists('bad')).toBe(false);
@@ -256,48 +256,119 @@ describe('copies and values', () => {
   });
 });
 
-describe('map body encoding', () => {
+describe('map body encoding (HornetQMapMessage: one TypedProperties block)', () => {
   function body(write: (w: BufferWriter) => void): Buffer {
     const writer = new BufferWriter();
     write(writer);
     return Buffer.from(writer.toBuffer());
   }
+  /** A block of `count` entries, as TypedProperties.encode starts one. */
+  const block = (w: BufferWriter, count: number): void => (w.writeByte(1), w.writeInt(count));
 
-  it('is an int count then name and typed value per entry', () => {
+  it('is 1, an int count, then per entry a SimpleString name, a type byte and the value', () => {
     const message = new HornetQMapMessage();
     message.setInt('a', 1);
-    expect([...message.encodeBody()]).toEqual([0, 0, 0, 1, 0, 0, 0, 1, 0x61, 4, 0, 0, 0, 1]);
+    expect([...message.encodeBody()]).toEqual([1, 0, 0, 0, 1, 0, 0, 0, 2, 0x61, 0, 6, 0, 0, 0, 1]);
   });
 
-  it('an empty body is an empty map', () => {
-    expect((receivedWithBody(MessageType.MAP, Buffer.alloc(0)) as HornetQMapMessage).getMapNames()).toEqual(
-      [],
+  it('writes each type with HornetQ’s type byte and layout', () => {
+    const message = new HornetQMapMessage();
+    message.setBoolean('b', true);
+    message.setChar('c', '\u20ac');
+    message.setString('s', 'é');
+    message.setLong('l', -2n);
+    message.setBytes('y', Uint8Array.from([7]));
+    message.setString('n', null);
+    const name = (c: string): number[] => [0, 0, 0, 2, c.charCodeAt(0), 0];
+    expect([...message.encodeBody()]).toEqual([
+      1,
+      0,
+      0,
+      0,
+      6,
+      ...name('b'),
+      2,
+      0xff,
+      ...name('c'),
+      11,
+      0x20,
+      0xac,
+      ...name('s'),
+      10,
+      0,
+      0,
+      0,
+      2,
+      0xe9,
+      0x00,
+      ...name('l'),
+      7,
+      0xff,
+      0xff,
+      0xff,
+      0xff,
+      0xff,
+      0xff,
+      0xff,
+      0xfe,
+      ...name('y'),
+      4,
+      0,
+      0,
+      0,
+      1,
+      7,
+      ...name('n'),
+      0,
+    ]);
+  });
+
+  it('an empty map is the single byte 0; an empty body or an empty block reads as one', () => {
+    expect([...new HornetQMapMessage().encodeBody()]).toEqual([0]);
+    for (const bytes of [[], [0], [1, 0, 0, 0, 0]]) {
+      const message = receivedWithBody(MessageType.MAP, Buffer.from(bytes)) as HornetQMapMessage;
+      expect(message.getMapNames()).toEqual([]);
+    }
+  });
+
+  it('a long beyond ±2^53 from a Java peer is a bigint: getObject and getString give it, getLong names it', () => {
+    const bytes = body(
+      (w) => (block(w, 1), w.writeSimpleString('max'), w.writeByte(7), w.writeInt64(2n ** 63n - 1n)),
     );
+    const message = receivedWithBody(MessageType.MAP, bytes) as HornetQMapMessage;
+    expect(message.getObject('max')).toBe(2n ** 63n - 1n);
+    expect(message.getString('max')).toBe('9223372036854775807');
+    expect(() => message.getLong('max')).toThrow(MessageFormatException);
+    expect(() => message.getLong('max')).toThrow(/map entry 'max' = 9223372036854775807/);
+    // Sent on as it is, it stays exact.
+    expect(transfer(message).getObject('max')).toBe(2n ** 63n - 1n);
+  });
+
+  it('bytes after the block are ignored, as HornetQMapMessage ignores them', () => {
+    const bytes = body(
+      (w) => (block(w, 1), w.writeSimpleString('a'), w.writeByte(6), w.writeInt(5), w.writeInt(-1)),
+    );
+    expect((receivedWithBody(MessageType.MAP, bytes) as HornetQMapMessage).getInt('a')).toBe(5);
   });
 
   it.each<[string, Buffer]>([
-    ['a count beyond the body', body((w) => w.writeInt(1000))],
-    ['a negative count', body((w) => w.writeInt(-1))],
-    ['a truncated count', Buffer.from([0, 0])],
-    ['a name longer than the body', body((w) => (w.writeInt(1), w.writeInt(100), w.writeByte(0)))],
-    ['an unknown value type', body((w) => (w.writeInt(1), w.writeString('a'), w.writeByte(77)))],
-    ['a truncated int', body((w) => (w.writeInt(1), w.writeString('a'), w.writeByte(4), w.writeShort(1)))],
-    ['an invalid boolean', body((w) => (w.writeInt(1), w.writeString('a'), w.writeByte(1), w.writeByte(2)))],
+    ['a count beyond the body', body((w) => block(w, 1000))],
+    ['a negative count', body((w) => block(w, -1))],
+    ['a truncated count', Buffer.from([1, 0, 0])],
+    ['a name longer than the body', body((w) => (block(w, 1), w.writeInt(100), w.writeByte(0)))],
     [
-      'a char of two units',
-      body((w) => (w.writeInt(1), w.writeString('a'), w.writeByte(10), w.writeString('ab'))),
+      'a name of odd byte length',
+      body((w) => (block(w, 1), w.writeInt(1), w.writeByte(0x61), w.writeByte(0))),
     ],
-    ['an empty name', body((w) => (w.writeInt(1), w.writeString(''), w.writeByte(0)))],
+    ['an unknown value type', body((w) => (block(w, 1), w.writeSimpleString('a'), w.writeByte(77)))],
+    ['the old BYTES type 1', body((w) => (block(w, 1), w.writeSimpleString('a'), w.writeByte(1)))],
     [
-      'a repeated name',
-      body((w) => (w.writeInt(2), w.writeString('a'), w.writeByte(0), w.writeString('a'), w.writeByte(0))),
+      'a truncated int',
+      body((w) => (block(w, 1), w.writeSimpleString('a'), w.writeByte(6), w.writeShort(1))),
     ],
-    ['trailing bytes', body((w) => (w.writeInt(0), w.writeByte(0)))],
     [
-      'a long beyond the safe range',
-      body(
-        (w) => (w.writeInt(1), w.writeString('a'), w.writeByte(5), w.writeInt(0x7fffffff), w.writeInt(-1)),
-      ),
+      'a truncated char',
+      body((w) => (block(w, 1), w.writeSimpleString('a'), w.writeByte(11), w.writeByte(1))),
     ],
   ])('%s is a corrupt body: MessageFormatException on first read', (_, bytes) => {
     const message = receivedWithBody(MessageType.MAP, bytes) as HornetQMapMessage;

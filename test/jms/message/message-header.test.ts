@@ -17,14 +17,30 @@ import { transfer } from './wire';
  */
 
 describe('header ↔ core mapping', () => {
-  it('JMSMessageID is "ID:" + userId', () => {
+  it('JMSMessageID is "ID:" + the core userId (a UUID, 16 bytes on the wire)', () => {
+    const message = new HornetQMessage();
+    message.getCoreMessage().userId = '1b4e28ba-2fa1-11d2-883f-0016d3cca427';
+    expect(message.getJMSMessageID()).toBe('ID:1b4e28ba-2fa1-11d2-883f-0016d3cca427');
+    expect(transfer(message).getJMSMessageID()).toBe('ID:1b4e28ba-2fa1-11d2-883f-0016d3cca427');
+  });
+
+  it('setJMSMessageID, which JMS reserves for providers, is local as in HornetQ: it clears the userId and never travels', () => {
+    const message = new HornetQMessage();
+    message.getCoreMessage().userId = '1b4e28ba-2fa1-11d2-883f-0016d3cca427';
+    message.setJMSMessageID('ID:abc-1');
+    expect(message.getJMSMessageID()).toBe('ID:abc-1');
+    expect(message.getCoreMessage().userId).toBeNull();
+    expect(transfer(message).getJMSMessageID()).toBeNull();
+    message.setJMSMessageID(null);
+    expect(message.getJMSMessageID()).toBeNull();
+  });
+
+  it('the producer’s id replaces what setJMSMessageID set', () => {
     const message = new HornetQMessage();
     message.setJMSMessageID('ID:abc-1');
-    expect(message.getCoreMessage().userId).toBe('abc-1');
-    message.getCoreMessage().userId = 'xyz';
-    expect(message.getJMSMessageID()).toBe('ID:xyz');
-    message.setJMSMessageID(null);
-    expect(message.getCoreMessage().userId).toBeNull();
+    message.assignMessageID('1b4e28ba-2fa1-11d2-883f-0016d3cca427');
+    expect(message.getJMSMessageID()).toBe('ID:1b4e28ba-2fa1-11d2-883f-0016d3cca427');
+    message.assignMessageID(null);
     expect(message.getJMSMessageID()).toBeNull();
   });
 
@@ -142,10 +158,20 @@ describe('header ↔ core mapping', () => {
     expect((transfer(message).getJMSDestination() as Queue).getQueueName()).toBe('other');
   });
 
-  it('a message from a core client with a non-JMS address has no JMSDestination', () => {
+  it('a non-JMS core address is an InvalidDestinationException naming it (HornetQDestination.fromAddress: "Invalid address")', () => {
     const message = new HornetQMessage();
     message.getCoreMessage().address = 'some.core.address';
+    const received = transfer(message);
+    expect(() => received.getJMSDestination()).toThrow(InvalidDestinationException);
+    expect(() => received.getJMSDestination()).toThrow(/Invalid address 'some.core.address'/);
+    message.getCoreMessage().address = '';
     expect(transfer(message).getJMSDestination()).toBeNull();
+  });
+
+  it('a JMSReplyTo that is not a JMS destination’s address is an InvalidDestinationException too', () => {
+    const message = new HornetQMessage();
+    message.getCoreMessage().properties.set('JMSReplyTo', { kind: PropertyKind.STRING, value: 'replies' });
+    expect(() => transfer(message).getJMSReplyTo()).toThrow(InvalidDestinationException);
   });
 
   it('a destination that is neither queue nor topic is an InvalidDestinationException', () => {

@@ -49,7 +49,7 @@ describe('MessagePropertyTest (JORAM)', () => {
     ['a Map', new Map()],
     ['a Date', new Date(0)],
     ['bytes', Buffer.from([1])],
-    ['a bigint', 5n],
+    ['a bigint beyond the range of a long', -(2n ** 63n) - 1n],
     ['a symbol', Symbol('s')],
     ['a function', () => 1],
     ['undefined', undefined],
@@ -57,6 +57,38 @@ describe('MessagePropertyTest (JORAM)', () => {
     const message = new HornetQMessage();
     expect(() => message.setObjectProperty('p', value)).toThrow(MessageFormatException);
     expect(message.propertyExists('p')).toBe(false);
+  });
+
+  it('a long beyond ±2^53 (a Java peer’s Long.MAX_VALUE) is a bigint: getObjectProperty and getStringProperty give it, getLongProperty names it', () => {
+    const message = new HornetQMessage();
+    message.getCoreMessage().properties.set('max', { kind: PropertyKind.LONG, value: 2n ** 63n - 1n });
+    message.getCoreMessage().properties.set('min', { kind: PropertyKind.LONG, value: -(2n ** 63n) });
+    const received = transfer(message);
+    expect(received.getObjectProperty('max')).toBe(2n ** 63n - 1n);
+    expect(received.getObjectProperty('min')).toBe(-(2n ** 63n));
+    expect(received.getStringProperty('max')).toBe('9223372036854775807');
+    expect(() => received.getLongProperty('max')).toThrow(MessageFormatException);
+    expect(() => received.getLongProperty('max')).toThrow(
+      /property 'max' = 9223372036854775807 is a long outside/,
+    );
+    expect(() => received.getDoubleProperty('max')).toThrow(MessageFormatException);
+  });
+
+  it('setLongProperty and setObjectProperty take a bigint within the range of a long; a safe one is stored as a number', () => {
+    const message = new HornetQMessage();
+    message.setLongProperty('big', 2n ** 62n);
+    message.setObjectProperty('obj', -(2n ** 63n));
+    message.setLongProperty('small', 42n);
+    expect(message.getCoreMessage().properties.get('big')).toEqual({
+      kind: PropertyKind.LONG,
+      value: 2n ** 62n,
+    });
+    expect(message.getCoreMessage().properties.get('small')).toEqual({ kind: PropertyKind.LONG, value: 42 });
+    expect(message.getLongProperty('small')).toBe(42);
+    const received = transfer(message);
+    expect(received.getObjectProperty('big')).toBe(2n ** 62n);
+    expect(received.getObjectProperty('obj')).toBe(-(2n ** 63n));
+    expect(() => message.setLongProperty('x', 2n ** 63n)).toThrow(MessageFormatException);
   });
 
   it('testGetObjectProperty / testGetStringProperty / testGetBooleanProperty: missing → null, null, false', () => {

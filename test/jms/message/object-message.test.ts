@@ -1,8 +1,29 @@
 import fc from 'fast-check';
 import { MessageType } from '../../../src/core/protocol/core-message';
+import { PropertyKind } from '../../../src/core/protocol/typed-properties';
 import { MessageFormatException, MessageNotWriteableException } from '../../../src/jms/exceptions';
 import { HornetQObjectMessage, MAX_OBJECT_DEPTH } from '../../../src/jms/message/hornetq-object-message';
+import { MessageProperty } from '../../../src/jms/message/property-names';
 import { receivedWithBody, transfer } from './wire';
+
+/** HornetQ's object body layout: an int length, then the data. */
+function lengthPrefixed(data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeInt32BE(data.length);
+  return Buffer.concat([length, data]);
+}
+
+/** A received ObjectMessage whose data is `data`, marked as our JSON encoding unless `marked` is false. */
+function receivedObject(data: Buffer | string, marked = true): HornetQObjectMessage {
+  const body = lengthPrefixed(Buffer.from(data));
+  return receivedWithBody(MessageType.OBJECT, body, (core) => {
+    if (marked)
+      core.properties.set(MessageProperty.OBJECT_ENCODING, { kind: PropertyKind.STRING, value: 'json' });
+  }) as HornetQObjectMessage;
+}
+
+/** The opening of what Java's ObjectOutputStream writes for a String "hi": magic, version, TC_STRING. */
+const JAVA_SERIALIZED_HI = Buffer.from([0xac, 0xed, 0x00, 0x05, 0x74, 0x00, 0x02, 0x68, 0x69]);
 
 /**
  * HornetQ's ObjectMessageTest and MessageBodyTest.testObjectMessage, with research §6.8: JSON-
@@ -146,8 +167,9 @@ describe('JSON-compatible values only', () => {
 
 describe('nothing from the wire becomes an instance or code', () => {
   it('a __proto__ key arrives as an own property; no prototype is set and Object.prototype is untouched', () => {
-    const body = Buffer.from('{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}');
-    const message = receivedWithBody(MessageType.OBJECT, body) as HornetQObjectMessage;
+    const message = receivedObject(
+      '{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}',
+    );
     const value = message.getObject() as Record<string, unknown>;
     expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
     expect(Object.prototype.hasOwnProperty.call(value, '__proto__')).toBe(true);
@@ -156,15 +178,13 @@ describe('nothing from the wire becomes an instance or code', () => {
   });
 
   it('class-like tags stay data', () => {
-    const body = Buffer.from('{"@class":"java.util.Date","$type":"Point","value":0}');
-    const value = (receivedWithBody(MessageType.OBJECT, body) as HornetQObjectMessage).getObject();
+    const value = receivedObject('{"@class":"java.util.Date","$type":"Point","value":0}').getObject();
     expect(value).toEqual({ '@class': 'java.util.Date', $type: 'Point', value: 0 });
     expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
   });
 
   it('a received object whose own __proto__ key is set again goes out and back unchanged', () => {
-    const body = Buffer.from('{"__proto__":{"a":1}}');
-    const received = receivedWithBody(MessageType.OBJECT, body) as HornetQObjectMessage;
+    const received = receivedObject('{"__proto__":{"a":1}}');
     const value = received.getObject();
     const again = transfer(new HornetQObjectMessage(value)).getObject() as Record<string, unknown>;
     expect(Object.getOwnPropertyDescriptor(again, '__proto__')?.value).toEqual({ a: 1 });
@@ -172,27 +192,61 @@ describe('nothing from the wire becomes an instance or code', () => {
   });
 });
 
-describe('object body encoding', () => {
-  it('is the JSON text in UTF-8; empty for no object', () => {
-    expect(new HornetQObjectMessage({ a: 'é' }).encodeBody().toString('utf8')).toBe('{"a":"é"}');
-    expect(new HornetQObjectMessage().encodeBody()).toHaveLength(0);
+describe('object body encoding (HornetQ’s int length + data; the data is JSON, marked)', () => {
+  it('is an int length and the JSON text in UTF-8, marked JMS_HQJS_OBJECT_ENCODING = json; empty for no object', () => {
+    const message = new HornetQObjectMessage({ a: 'é' });
+    expect([...message.encodeBody()]).toEqual([0, 0, 0, 10, ...Buffer.from('{"a":"é"}')]);
+    expect(message.toCoreMessage().properties.get('JMS_HQJS_OBJECT_ENCODING')).toEqual({
+      kind: PropertyKind.STRING,
+      value: 'json',
+    });
+    const none = new HornetQObjectMessage();
+    expect(none.encodeBody()).toHaveLength(0);
+    expect(none.toCoreMessage().properties.has('JMS_HQJS_OBJECT_ENCODING')).toBe(false);
   });
 
-  it.each<[string, Buffer]>([
-    ['not JSON', Buffer.from('{a:1}')],
-    ['truncated JSON', Buffer.from('{"a":')],
-    ['trailing garbage', Buffer.from('1 2')],
-    ['invalid UTF-8', Buffer.from([0x22, 0xff, 0x22])],
-    ['a JavaScript expression', Buffer.from('(function(){return 1})()')],
-  ])('%s is a corrupt body: MessageFormatException on getObject', (_, body) => {
-    const message = receivedWithBody(MessageType.OBJECT, body) as HornetQObjectMessage;
+  it('the marker is the provider’s: not listed, and kept when a received message is sent on after clearProperties', () => {
+    const received = transfer(new HornetQObjectMessage([1]));
+    expect(received.getPropertyNames()).toEqual(['JMSXDeliveryCount']);
+    received.clearProperties();
+    expect(transfer(received).getObject()).toEqual([1]);
+  });
+
+  it('a Java client’s serialized object (stream magic 0xACED) is a MessageFormatException saying why', () => {
+    const message = receivedObject(JAVA_SERIALIZED_HI, false);
+    expect(() => message.getObject()).toThrow(MessageFormatException);
+    expect(() => message.getObject()).toThrow(/Java serialization \(stream magic 0xACED\)/);
+    // Sent on by Node, the Java body stays as it was, unmarked, for a Java consumer to read.
+    const forwarded = transfer(message);
+    expect(forwarded.encodeBody()).toEqual(lengthPrefixed(JAVA_SERIALIZED_HI));
+    expect(forwarded.getCoreMessage().properties.has('JMS_HQJS_OBJECT_ENCODING')).toBe(false);
+  });
+
+  it('an empty body is no object, as HornetQ writes a null object', () => {
+    expect(
+      (receivedWithBody(MessageType.OBJECT, Buffer.alloc(0)) as HornetQObjectMessage).getObject(),
+    ).toBeNull();
+  });
+
+  it.each<[string, HornetQObjectMessage]>([
+    ['not JSON', receivedObject('{a:1}')],
+    ['truncated JSON', receivedObject('{"a":')],
+    ['trailing garbage', receivedObject('1 2')],
+    ['invalid UTF-8', receivedObject(Buffer.from([0x22, 0xff, 0x22]))],
+    ['a JavaScript expression', receivedObject('(function(){return 1})()')],
+    ['JSON without the marker', receivedObject('{"a":1}', false)],
+    [
+      'a length that disagrees with the body',
+      receivedWithBody(MessageType.OBJECT, Buffer.from([0, 0, 0, 9, 0x31])) as HornetQObjectMessage,
+    ],
+    ['a truncated length', receivedWithBody(MessageType.OBJECT, Buffer.from([0, 0])) as HornetQObjectMessage],
+  ])('%s is a corrupt body: MessageFormatException on getObject', (_, message) => {
     expect(() => message.getObject()).toThrow(MessageFormatException);
   });
 
   it('deep nesting from the wire is read without a stack overflow', () => {
     const depth = 100_000;
-    const body = Buffer.from('['.repeat(depth) + ']'.repeat(depth));
-    const message = receivedWithBody(MessageType.OBJECT, body) as HornetQObjectMessage;
+    const message = receivedObject('['.repeat(depth) + ']'.repeat(depth));
     expect(Array.isArray(message.getObject())).toBe(true);
   });
 });

@@ -308,7 +308,7 @@ describe('writeObject (C6.4)', () => {
     ['an object', {}],
     ['an array', [1]],
     ['a Date', new Date(0)],
-    ['a bigint', 1n],
+    ['a bigint beyond the range of a long', 2n ** 63n],
     ['undefined', undefined],
   ])('%s is a MessageFormatException', (_, value) => {
     const message = new HornetQStreamMessage();
@@ -330,37 +330,78 @@ describe('writeObject (C6.4)', () => {
   });
 });
 
-describe('stream body encoding', () => {
+describe('stream body encoding (HornetQStreamMessage: type byte and value per field)', () => {
   function body(write: (w: BufferWriter) => void): Buffer {
     const writer = new BufferWriter();
     write(writer);
     return Buffer.from(writer.toBuffer());
   }
 
-  it('is the typed values one after another', () => {
+  it('is the fields one after another with HornetQ’s type bytes; a null is a STRING holding null', () => {
     const message = new HornetQStreamMessage();
     message.writeShort(2);
     message.writeString(null);
     message.writeBoolean(true);
-    expect([...message.encodeBody()]).toEqual([3, 0, 2, 0, 1, 1]);
+    message.writeObject(null);
+    message.writeByte(-1);
+    message.writeInt(258);
+    message.writeBytes(Uint8Array.from([7, 8]));
+    expect([...message.encodeBody()]).toEqual([
+      5, 0, 2, 10, 0, 2, 0xff, 10, 0, 3, 0xff, 6, 0, 0, 1, 2, 4, 0, 0, 0, 2, 7, 8,
+    ]);
   });
 
-  it('a char is its UTF-16 unit in 2 bytes, so a lone surrogate survives', () => {
+  it('a string is a nullable three-way String: UTF-16BE units below 9 chars, writeUTF below 4095', () => {
+    const message = new HornetQStreamMessage();
+    message.writeString('ab');
+    message.writeString('abcdefghé');
+    expect([...message.encodeBody()]).toEqual([
+      10, 1, 0, 0, 0, 2, 0, 0x61, 0, 0x62, 10, 1, 0, 0, 0, 9, 0, 10, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66, 0x67,
+      0x68, 0xc3, 0xa9,
+    ]);
+    const long = 'x'.repeat(5000);
+    message.clearBody();
+    message.writeString(long);
+    const encoded = message.encodeBody();
+    expect([...encoded.subarray(0, 10)]).toEqual([10, 1, 0, 0, 0x13, 0x88, 0, 0, 0x27, 0x10]);
+    expect(encoded).toHaveLength(10 + 10000);
+    expect(transfer(message).readString()).toBe(long);
+  });
+
+  it('a char is its UTF-16 unit in a short, so a lone surrogate survives', () => {
     const message = new HornetQStreamMessage();
     message.writeChar('A');
     message.writeChar('\ud800');
-    expect([...message.encodeBody()]).toEqual([10, 0, 0x41, 10, 0xd8, 0x00]);
+    expect([...message.encodeBody()]).toEqual([11, 0, 0x41, 11, 0xd8, 0x00]);
     const received = transfer(message);
     expect(received.readChar()).toBe('A');
     expect(received.readChar()).toBe('\ud800');
   });
 
+  it('reads what a HornetQ producer writes, a long beyond ±2^53 as a bigint', () => {
+    const bytes = body((w) => {
+      w.writeByte(7);
+      w.writeInt64(-(2n ** 63n));
+      w.writeByte(2);
+      w.writeByte(1);
+      w.writeByte(10);
+      w.writeByte(0);
+      w.writeByte(9);
+      w.writeDouble(1.5);
+    });
+    const message = receivedWithBody(MessageType.STREAM, bytes) as HornetQStreamMessage;
+    expect(() => message.readLong()).toThrow(/stream field 0 = -9223372036854775808/);
+    expect(message.readObject()).toBe(-(2n ** 63n));
+    expect(message.readBoolean()).toBe(true);
+    expect(message.readString()).toBeNull();
+    expect(message.readDouble()).toBe(1.5);
+  });
+
   it.each<[string, Buffer]>([
     ['an unknown type', Buffer.from([99])],
-    ['a truncated double', Buffer.from([7, 0, 0, 0])],
-    ['a string longer than the body', body((w) => (w.writeByte(8), w.writeInt(50)))],
-    ['a negative bytes length', body((w) => (w.writeByte(9), w.writeInt(-2)))],
-    ['an invalid boolean', Buffer.from([1, 7])],
+    ['a truncated double', Buffer.from([9, 0, 0, 0])],
+    ['a string longer than the body', body((w) => (w.writeByte(10), w.writeByte(1), w.writeInt(50)))],
+    ['a negative bytes length', body((w) => (w.writeByte(4), w.writeInt(-2)))],
   ])('%s is a corrupt body: MessageFormatException on first read', (_, bytes) => {
     const message = receivedWithBody(MessageType.STREAM, bytes) as HornetQStreamMessage;
     expect(() => message.readObject()).toThrow(MessageFormatException);

@@ -32,10 +32,18 @@ export function throughWire(core: CoreMessage): CoreMessage {
   return frame.packet.message;
 }
 
-/** A received message of core `type` whose body is exactly `body` (for corrupt-body cases). */
-export function receivedWithBody(type: number, body: Buffer): HornetQMessage {
+/**
+ * A received message of core `type` whose body is exactly `body` (what a HornetQ peer sent, or a
+ * corrupt body), after `configure` has set anything else on the core message.
+ */
+export function receivedWithBody(
+  type: number,
+  body: Buffer,
+  configure: (core: CoreMessage) => void = () => {},
+): HornetQMessage {
   const core = new CoreMessage();
   core.type = type;
   core.body = body;
+  configure(core);
   return fromCoreMessage(throughWire(core), 1);
 }

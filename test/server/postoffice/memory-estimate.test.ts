@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -118,7 +119,7 @@ function routeShape(shape: Shape): { addressSize: number; measured: number } {
     const message = new CoreMessage();
     message.address = ADDRESS;
     message.durable = true;
-    message.userId = `ID:${i}`;
+    message.userId = randomUUID();
     shape.build(message, i);
     messages.push(message);
   }
@@ -174,22 +175,6 @@ describe('CoreMessage.memoryEstimate', () => {
 
     message.properties.set('note', str('x'.repeat(10_000)));
     expect(message.memoryEstimate()).toBeGreaterThanOrEqual(original.memoryEstimate() + 2 * 10_000);
-  });
-
-  it('counts bytes that are no UTF-8 as what they decode to: U+FFFD, two bytes a character', () => {
-    const marker = 'x'.repeat(1000);
-    const sent = new CoreMessage();
-    sent.properties.set('s', str(marker));
-    const frame = encodePacket(10, { type: PacketType.SESS_SEND, message: sent, requiresResponse: false });
-    const clean = decodeFrame(Buffer.from(frame), true).packet;
-    const at = frame.indexOf(Buffer.from(marker));
-    frame.fill(0xff, at, at + marker.length);
-    const corrupt = decodeFrame(frame, true).packet;
-    if (clean.type !== PacketType.SESS_SEND || corrupt.type !== PacketType.SESS_SEND)
-      throw new Error('not a send');
-    // Arrived as as many bytes as the clean message, but held as a two-byte string.
-    expect(corrupt.message.encodedSize()).toBe(clean.message.encodedSize());
-    expect(corrupt.message.memoryEstimate() - clean.message.memoryEstimate()).toBe(1000);
   });
 
   it('counts a string with any character above U+00FF at two bytes a character', () => {

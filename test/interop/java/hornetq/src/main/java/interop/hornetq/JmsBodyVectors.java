@@ -25,7 +25,7 @@ import org.hornetq.jms.client.HornetQTextMessage;
  * type byte and the body bytes (what sits between the body offsets of the message layout).
  */
 final class JmsBodyVectors {
-  private final ArrayNode vectors = VectorJson.NODES.arrayNode();
+  private final ArrayNode vectors = TaggedJson.NODES.arrayNode();
 
   static ArrayNode all() throws Exception {
     JmsBodyVectors out = new JmsBodyVectors();
@@ -39,7 +39,7 @@ final class JmsBodyVectors {
 
   private void plain() throws Exception {
     HornetQMessage message = create(HornetQMessage.class);
-    add("Message", "plain message", VectorJson.object(), message);
+    add("Message", "plain message", TaggedJson.object(), message);
   }
 
   private void texts() throws Exception {
@@ -47,8 +47,8 @@ final class JmsBodyVectors {
     for (String text : texts) {
       HornetQTextMessage message = create(HornetQTextMessage.class);
       message.setText(text);
-      ObjectNode content = VectorJson.object();
-      content.set("text", VectorJson.string(text));
+      ObjectNode content = TaggedJson.object();
+      content.set("text", TaggedJson.string(text));
       add("TextMessage", "text " + (text == null ? "null" : text.length() + " chars"), content, message);
     }
   }
@@ -90,7 +90,7 @@ final class JmsBodyVectors {
   private void bytes() throws Exception {
     HornetQBytesMessage message = create(HornetQBytesMessage.class);
     BytesMessage bytes = message;
-    ArrayNode operations = VectorJson.NODES.arrayNode();
+    ArrayNode operations = TaggedJson.NODES.arrayNode();
     bytes.writeBoolean(true);
     operations.addArray().add("writeBoolean").add(true);
     bytes.writeBoolean(false);
@@ -104,17 +104,17 @@ final class JmsBodyVectors {
     bytes.writeInt(-4);
     operations.addArray().add("writeInt").add(-4);
     bytes.writeLong(Long.MAX_VALUE);
-    operations.addArray().add("writeLong").add(VectorJson.longValue(Long.MAX_VALUE));
+    operations.addArray().add("writeLong").add(TaggedJson.longValue(Long.MAX_VALUE));
     bytes.writeFloat(3.25f);
     operations.addArray().add("writeFloat").add(3.25);
     bytes.writeDouble(-0.0);
-    operations.addArray().add("writeDouble").add(VectorJson.doubleValue(-0.0));
+    operations.addArray().add("writeDouble").add(TaggedJson.doubleValue(-0.0));
     String utf = "\u0000\u007f \u00e9 \u20ac \ud83d\ude00";
     bytes.writeUTF(utf);
     operations.addArray().add("writeUTF").add(utf);
     bytes.writeBytes(new byte[] {0x10, 0x20});
-    operations.addArray().add("writeBytes").add(VectorJson.bytes(new byte[] {0x10, 0x20}));
-    ObjectNode content = VectorJson.object();
+    operations.addArray().add("writeBytes").add(TaggedJson.bytes(new byte[] {0x10, 0x20}));
+    ObjectNode content = TaggedJson.object();
     content.set("operations", operations);
     add("BytesMessage", "bytes written with every BytesMessage write method", content, message);
   }
@@ -123,7 +123,7 @@ final class JmsBodyVectors {
   private static ObjectNode mapContent(HornetQMapMessage message) throws Exception {
     message.doBeforeSend();
     HornetQBuffer body = bodyBuffer(message);
-    ArrayNode entries = VectorJson.NODES.arrayNode();
+    ArrayNode entries = TaggedJson.NODES.arrayNode();
     if (body.readByte() != 0) {
       int count = body.readInt();
       for (int i = 0; i < count; i++) {
@@ -132,19 +132,19 @@ final class JmsBodyVectors {
         entries.addArray().add(name).add(TypedValues.of(message.getObject(name)));
       }
     }
-    ObjectNode content = VectorJson.object();
+    ObjectNode content = TaggedJson.object();
     content.set("entries", entries);
     return content;
   }
 
   private static ObjectNode streamContent(List<Object> values) {
-    ArrayNode entries = VectorJson.NODES.arrayNode();
+    ArrayNode entries = TaggedJson.NODES.arrayNode();
     for (Object value : values) {
       // A null in a stream is written as a null STRING.
-      ObjectNode typed = value == null ? VectorJson.object().put("kind", TypedValues.STRING).putNull("value") : TypedValues.of(value);
+      ObjectNode typed = value == null ? TaggedJson.object().put("kind", TypedValues.STRING).putNull("value") : TypedValues.of(value);
       entries.add(typed);
     }
-    ObjectNode content = VectorJson.object();
+    ObjectNode content = TaggedJson.object();
     content.set("entries", entries);
     return content;
   }
@@ -172,7 +172,7 @@ final class JmsBodyVectors {
     ClientMessageImpl core = (ClientMessageImpl) message.getCoreMessage();
     vector.put("messageType", core.getType());
     byte[] body = bodyBytes(core);
-    vector.set("body", VectorJson.bytes(body));
+    vector.set("body", TaggedJson.bytes(body));
   }
 
   private static HornetQBuffer bodyBuffer(HornetQMessage message) {

@@ -55,21 +55,21 @@ final class MessageSpec {
 
   /** Our CoreMessage's fields; properties in the order HornetQ wrote them (its HashMap's order). */
   ObjectNode describe(MessageImpl built) {
-    ObjectNode fields = VectorJson.object();
-    fields.set("messageId", VectorJson.longValue(messageId));
+    ObjectNode fields = TaggedJson.object();
+    fields.set("messageId", TaggedJson.longValue(messageId));
     fields.put("address", address);
     fields.put("type", type);
     fields.put("durable", durable);
-    fields.set("expiration", VectorJson.longValue(expiration));
-    fields.set("timestamp", VectorJson.longValue(timestamp));
+    fields.set("expiration", TaggedJson.longValue(expiration));
+    fields.set("timestamp", TaggedJson.longValue(timestamp));
     fields.put("priority", priority);
-    fields.set("userId", userId == null ? VectorJson.NODES.nullNode() : VectorJson.NODES.textNode(new UUID(UUID.TYPE_TIME_BASED, userId.clone()).toString()));
+    fields.set("userId", userId == null ? TaggedJson.NODES.nullNode() : TaggedJson.NODES.textNode(new UUID(UUID.TYPE_TIME_BASED, userId.clone()).toString()));
     ArrayNode list = fields.putArray("properties");
     TypedProperties wireOrder = built.getTypedProperties();
     for (SimpleString name : wireOrder.getPropertyNames()) {
       list.addArray().add(name.toString()).add(TypedValues.of(wireOrder.getProperty(name)));
     }
-    fields.set("body", VectorJson.bytes(body));
+    fields.set("body", TaggedJson.bytes(body));
     return fields;
   }
 

@@ -24,7 +24,7 @@ import org.hornetq.core.server.QueueQueryResult;
  * Strings take every branch of HornetQ's three-way String (under 9 chars, under 4095, longer).
  */
 final class PacketVectors {
-  private final ArrayNode vectors = VectorJson.NODES.arrayNode();
+  private final ArrayNode vectors = TaggedJson.NODES.arrayNode();
 
   static ArrayNode all() {
     PacketVectors out = new PacketVectors();
@@ -181,10 +181,10 @@ final class PacketVectors {
 
     byte[] chunk = "first chunk".getBytes(StandardCharsets.US_ASCII);
     add("SESS_SEND_CONTINUATION, more to come", 10, new SessionSendContinuationMessage(built, chunk, true, false, null),
-        spec(73).<ObjectNode>set("chunk", VectorJson.bytes(chunk)).put("continues", true).put("messageBodySize", -1)
+        spec(73).<ObjectNode>set("chunk", TaggedJson.bytes(chunk)).put("continues", true).put("messageBodySize", -1)
             .put("requiresResponse", false));
     add("SESS_SEND_CONTINUATION, the last", 10, new SessionSendContinuationMessage(built, chunk, false, true, 204_800, null),
-        spec(73).<ObjectNode>set("chunk", VectorJson.bytes(chunk)).put("continues", false).put("messageBodySize", 204_800)
+        spec(73).<ObjectNode>set("chunk", TaggedJson.bytes(chunk)).put("continues", false).put("messageBodySize", 204_800)
             .put("requiresResponse", true));
 
     MessageSpec receivedHead = everyPropertyType();
@@ -195,7 +195,7 @@ final class PacketVectors {
     receiveLarge.set("message", receivedHead.describe(built));
     add("SESS_RECEIVE_LARGE_MSG", 10, new SessionReceiveLargeMessage(3, built, 204_800, 1), receiveLarge);
     add("SESS_RECEIVE_CONTINUATION", 10, new SessionReceiveContinuationMessage(3, chunk, true, false),
-        spec(77).<ObjectNode>set("chunk", VectorJson.bytes(chunk)).put("continues", true).put("consumerId", 3));
+        spec(77).<ObjectNode>set("chunk", TaggedJson.bytes(chunk)).put("continues", true).put("consumerId", 3));
   }
 
   private void credits() {
@@ -268,20 +268,20 @@ final class PacketVectors {
 
   private static ObjectNode topologySpec(int type, boolean exit, long eventId, TransportConfiguration live, boolean last, String nodeName) {
     ObjectNode spec = spec(type).put("exit", exit).put("nodeId", NODE_ID);
-    spec.set("uniqueEventId", VectorJson.longValue(eventId));
-    spec.set("live", live == null ? VectorJson.NODES.nullNode() : describe(live));
+    spec.set("uniqueEventId", TaggedJson.longValue(eventId));
+    spec.set("live", live == null ? TaggedJson.NODES.nullNode() : describe(live));
     spec.putNull("backup");
     spec.put("last", last);
-    spec.set("nodeName", VectorJson.string(nodeName));
+    spec.set("nodeName", TaggedJson.string(nodeName));
     return spec;
   }
 
   /** Our TransportConfiguration, params in the order HornetQ encodes them (its map's order). */
   private static ObjectNode describe(TransportConfiguration config) {
-    ObjectNode out = VectorJson.object().put("name", config.getName()).put("factoryClassName", config.getFactoryClassName());
+    ObjectNode out = TaggedJson.object().put("name", config.getName()).put("factoryClassName", config.getFactoryClassName());
     ArrayNode params = out.putArray("params");
     for (Map.Entry<String, Object> param : config.getParams().entrySet()) {
-      ObjectNode typed = VectorJson.object();
+      ObjectNode typed = TaggedJson.object();
       Object value = param.getValue();
       if (value instanceof Boolean b) typed.put("type", "boolean").put("value", b);
       else if (value instanceof Integer i) typed.put("type", "int").put("value", i);
@@ -293,7 +293,7 @@ final class PacketVectors {
   }
 
   private static ObjectNode spec(int type) {
-    return VectorJson.object().put("type", type);
+    return TaggedJson.object().put("type", type);
   }
 
   private static SimpleString ss(String text) {
@@ -310,6 +310,6 @@ final class PacketVectors {
     vector.put("name", name);
     vector.put("channelId", channelId);
     vector.set("packet", ours);
-    vector.put("hex", VectorJson.hex(frame, 0));
+    vector.put("hex", TaggedJson.hex(frame, 0));
   }
 }

@@ -24,7 +24,7 @@ final class TypedValues {
   private TypedValues() {}
 
   static ObjectNode of(Object value) {
-    ObjectNode typed = VectorJson.object();
+    ObjectNode typed = TaggedJson.object();
     typed.put("kind", kindOf(value));
     typed.set("value", valueOf(value));
     return typed;
@@ -46,13 +46,13 @@ final class TypedValues {
   }
 
   private static JsonNode valueOf(Object value) {
-    if (value == null) return VectorJson.NODES.nullNode();
-    if (value instanceof Boolean b) return VectorJson.NODES.booleanNode(b);
-    if (value instanceof byte[] bytes) return VectorJson.bytes(bytes);
-    if (value instanceof Long l) return VectorJson.longValue(l);
-    if (value instanceof Float f) return VectorJson.doubleValue(f.doubleValue());
-    if (value instanceof Double d) return VectorJson.doubleValue(d);
-    if (value instanceof Number n) return VectorJson.NODES.numberNode(n.intValue());
-    return VectorJson.NODES.textNode(value.toString());
+    if (value == null) return TaggedJson.NODES.nullNode();
+    if (value instanceof Boolean b) return TaggedJson.NODES.booleanNode(b);
+    if (value instanceof byte[] bytes) return TaggedJson.bytes(bytes);
+    if (value instanceof Long l) return TaggedJson.longValue(l);
+    if (value instanceof Float f) return TaggedJson.doubleValue(f.doubleValue());
+    if (value instanceof Double d) return TaggedJson.doubleValue(d);
+    if (value instanceof Number n) return TaggedJson.NODES.numberNode(n.intValue());
+    return TaggedJson.NODES.textNode(value.toString());
   }
 }

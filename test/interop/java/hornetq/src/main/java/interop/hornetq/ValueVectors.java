@@ -14,7 +14,7 @@ import org.hornetq.api.core.SimpleString;
 final class ValueVectors {
   private static final int[] HQ_STRING_LENGTHS = {0, 1, 8, 9, 4094, 4095, 5000};
 
-  private final ArrayNode vectors = VectorJson.NODES.arrayNode();
+  private final ArrayNode vectors = TaggedJson.NODES.arrayNode();
 
   static ArrayNode all() {
     ValueVectors out = new ValueVectors();
@@ -64,7 +64,7 @@ final class ValueVectors {
     var vector = vectors.addObject();
     vector.put("write", writer);
     if (value instanceof Boolean b) vector.put("value", b);
-    else vector.set("value", VectorJson.string((String) value));
-    vector.put("hex", VectorJson.hex(buffer, 0));
+    else vector.set("value", TaggedJson.string((String) value));
+    vector.put("hex", TaggedJson.hex(buffer, 0));
   }
 }

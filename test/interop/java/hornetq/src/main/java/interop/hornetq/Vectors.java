@@ -27,12 +27,12 @@ public final class Vectors {
 
   private static void write(Path file, ArrayNode vectors) throws IOException {
     Version version = VersionLoader.getVersion();
-    ObjectNode document = VectorJson.object();
+    ObjectNode document = TaggedJson.object();
     document.put("producedBy", "test/interop/java/hornetq Vectors (npm run interop:vectors)");
     document.put("hornetq", version.getFullVersion());
     document.put("hornetqIncrementingVersion", version.getIncrementingVersion());
     document.set("vectors", vectors);
-    Files.writeString(file, VectorJson.MAPPER.writeValueAsString(document) + "\n");
+    Files.writeString(file, TaggedJson.MAPPER.writeValueAsString(document) + "\n");
     System.out.println(file + ": " + vectors.size() + " vectors");
   }
 }

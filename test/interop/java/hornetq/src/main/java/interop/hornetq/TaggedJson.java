@@ -11,23 +11,26 @@ import org.hornetq.api.core.HornetQBuffer;
 import org.hornetq.api.core.SimpleString;
 
 /**
- * How the golden vectors (and the driver's answers) write values that JSON has no exact form for,
+ * How the golden vectors and the JMS driver's answers write values that JSON has no exact form for,
  * as tagged objects a TypeScript reviver turns back into values: bytes as {"$bytes": hex}, a long
  * outside JavaScript's safe-integer range as {"$bigint": decimal}, a non-finite or negative-zero
  * float as {"$double": "NaN" | "Infinity" | "-Infinity" | "-0"}. Every non-ASCII character is
  * written as a \\u escape, so lone surrogates survive the trip.
  */
-final class VectorJson {
+final class TaggedJson {
+  /** Indented, for committed files. */
   static final ObjectMapper MAPPER =
       JsonMapper.builder()
           .enable(JsonWriteFeature.ESCAPE_NON_ASCII)
           .enable(SerializationFeature.INDENT_OUTPUT)
           .build();
+  /** One line per document, for the driver's answers. */
+  static final ObjectMapper LINES = JsonMapper.builder().enable(JsonWriteFeature.ESCAPE_NON_ASCII).build();
   static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
   private static final long MAX_SAFE_INTEGER = (1L << 53) - 1;
 
-  private VectorJson() {}
+  private TaggedJson() {}
 
   static ObjectNode object() {
     return NODES.objectNode();
@@ -68,5 +71,38 @@ final class VectorJson {
     byte[] bytes = new byte[buffer.writerIndex() - from];
     buffer.getBytes(from, bytes);
     return hex(bytes);
+  }
+
+  /** A long from a JSON number, a decimal string or a {"$bigint"} tag. */
+  static long longFrom(JsonNode node) {
+    if (node.isObject() && node.has("$bigint")) return Long.parseLong(node.get("$bigint").asText());
+    if (node.isTextual()) return Long.parseLong(node.asText());
+    if (node.isIntegralNumber() && node.canConvertToLong()) return node.asLong();
+    throw new IllegalArgumentException("not a long: " + node);
+  }
+
+  /** A double from a JSON number or a {"$double"} tag. */
+  static double doubleFrom(JsonNode node) {
+    if (node.isNumber()) return node.asDouble();
+    if (node.isObject() && node.has("$double")) {
+      return switch (node.get("$double").asText()) {
+        case "NaN" -> Double.NaN;
+        case "Infinity" -> Double.POSITIVE_INFINITY;
+        case "-Infinity" -> Double.NEGATIVE_INFINITY;
+        case "-0" -> -0.0;
+        default -> throw new IllegalArgumentException("unknown $double tag: " + node);
+      };
+    }
+    throw new IllegalArgumentException("not a number: " + node);
+  }
+
+  /** Bytes from a {"$bytes": hex} tag. */
+  static byte[] bytesFrom(JsonNode node) {
+    if (!node.isObject() || !node.has("$bytes")) throw new IllegalArgumentException("not {\"$bytes\": hex}: " + node);
+    String hex = node.get("$bytes").asText();
+    if (hex.length() % 2 != 0) throw new IllegalArgumentException("odd-length hex: " + hex);
+    byte[] bytes = new byte[hex.length() / 2];
+    for (int i = 0; i < bytes.length; i++) bytes[i] = (byte) Integer.parseInt(hex.substring(2 * i, 2 * i + 2), 16);
+    return bytes;
   }
 }
