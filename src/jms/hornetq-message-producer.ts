@@ -4,6 +4,7 @@ import { MessageHeader, PropertyKind } from '../core/protocol';
 import { addressOfDestination, type Destination } from './destination';
 import { IllegalStateException, InvalidDestinationException, JMSException } from './exceptions';
 import { jmsCall } from './jms-error';
+import { newMessageUserId } from './message/message-user-id';
 import {
   DeliveryMode,
   HornetQMessage,
@@ -39,8 +40,8 @@ export const CONNECTION_STAMP_PROPERTY = MessageHeader.CONNECTION_ID;
 /**
  * A JMS producer over a core producer: sets the headers JMS says a send sets (destination,
  * delivery mode, priority, expiration, message id, timestamp) on the message the caller passed,
- * then sends a snapshot of it. The message id is a fresh random UUID per send, carried as the
- * core userId; JMSMessageID is 'ID:' + it.
+ * then sends a snapshot of it. The message id is a fresh UUID per send (newMessageUserId), carried
+ * as the core userId; JMSMessageID is 'ID:' + it.
  */
 export class HornetQMessageProducer {
   private deliveryMode: number = Message.DEFAULT_DELIVERY_MODE;
@@ -185,7 +186,7 @@ export class HornetQMessageProducer {
       priority,
       expiration: ttl > 0 ? now + ttl : 0,
       timestamp: this.disableMessageTimestamp ? 0 : now,
-      userId: this.disableMessageID ? null : randomUUID(),
+      userId: this.disableMessageID ? null : newMessageUserId(),
     };
   }
 

@@ -5,8 +5,7 @@ import { MessageFormatException } from '../exceptions';
 /**
  * What a body decoder does with bytes after what it read: 'refuse' them (the body is corrupt), or
  * 'ignore' them, as HornetQMapMessage does: it decodes its TypedProperties block and looks no
- * further, so bytes a Java peer left after the block (HornetQ 2.4.7's own map bodies can carry
- * stale ones) must not make the body unreadable here either.
+ * further, so whatever a Java peer's body holds after the block must not make it unreadable here.
  */
 export type TrailingBytes = 'refuse' | 'ignore';
 

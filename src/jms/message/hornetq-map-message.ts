@@ -77,7 +77,7 @@ export class HornetQMapMessage extends HornetQMessage implements MapMessage {
     return convert.readBytesValue(this.map().get(name), describe(name));
   }
 
-  /** boolean, number, string (a char too), a copy of bytes, or null. */
+  /** boolean, number (a long beyond ±2^53 as a bigint), string (a char too), a copy of bytes, or null. */
   getObject(name: string): unknown {
     return convert.readObjectValue(this.map().get(name));
   }
@@ -124,7 +124,7 @@ export class HornetQMapMessage extends HornetQMessage implements MapMessage {
   }
 
   /**
-   * boolean, number, string, Uint8Array (copied) or null; anything else is a
+   * boolean, number, bigint (a long), string, Uint8Array (copied) or null; anything else is a
    * MessageFormatException. A number is an int if it is a 32-bit integer, a long if another safe
    * integer, else a double.
    */

@@ -357,7 +357,10 @@ export class HornetQMessage implements Message {
     return convert.readStringValue(this.property(name), describeProperty(name));
   }
 
-  /** boolean, number, string or null; a BYTES property from a core client as a copy. */
+  /**
+   * boolean, number, string or null; a long beyond ±2^53 (a Java peer's) as a bigint; a BYTES
+   * property from a core client as a copy.
+   */
   getObjectProperty(name: string): unknown {
     return convert.readObjectValue(this.property(name));
   }
@@ -395,8 +398,9 @@ export class HornetQMessage implements Message {
   }
 
   /**
-   * boolean, number, string or null (anything else is a MessageFormatException). A number is
-   * stored as an int if it is a 32-bit integer, a long if another safe integer, else a double.
+   * boolean, number, bigint (a long), string or null (anything else is a MessageFormatException).
+   * A number is stored as an int if it is a 32-bit integer, a long if another safe integer, else a
+   * double.
    */
   setObjectProperty(name: string, value: unknown): void {
     this.setProperty(name, value, (v, what) => convert.objectValue(v, what, false));

@@ -122,7 +122,7 @@ export class HornetQStreamMessage extends HornetQMessage implements StreamMessag
     return this.read((field, what) => convert.readStringValue(field, what));
   }
 
-  /** boolean, number, string, a copy of a byte array, or null. */
+  /** boolean, number (a long beyond ±2^53 as a bigint), string, a copy of a byte array, or null. */
   readObject(): unknown {
     return this.read((field) => convert.readObjectValue(field));
   }
@@ -202,7 +202,7 @@ export class HornetQStreamMessage extends HornetQMessage implements StreamMessag
   }
 
   /**
-   * boolean, number, string, Uint8Array (copied) or null; anything else is a
+   * boolean, number, bigint (a long), string, Uint8Array (copied) or null; anything else is a
    * MessageFormatException. A number is an int if it is a 32-bit integer, a long if another safe
    * integer, else a double.
    */
