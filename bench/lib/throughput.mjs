@@ -67,6 +67,10 @@ async function runProcesses(spec, group) {
   const received = await consumer.waitFor((line) => line.done);
   const brokerAfter = { ...processCpu(broker.pid), disk_write_bytes: diskWriteBytes(broker.pid) };
   const extra = spec.afterRun === undefined ? {} : await spec.afterRun(broker);
+  // The clients close their sessions and exit by themselves once they have reported: let them
+  // (for a bounded time), so that the broker is stopped after them rather than while it cleans up
+  // after connections that stopAll() killed.
+  await exitedWithin([producer, consumer], CLIENT_EXIT_GRACE_MS);
   const ready = { producer: producerReady, consumer: consumerReady };
   return resultLine(spec, {
     sent,
@@ -77,6 +81,15 @@ async function runProcesses(spec, group) {
     rssMb: peakRssMb(broker.pid),
     extra,
   });
+}
+
+const CLIENT_EXIT_GRACE_MS = 5000;
+
+async function exitedWithin(handles, ms) {
+  let timer;
+  const graceOver = new Promise((resolve) => (timer = setTimeout(resolve, ms)));
+  await Promise.race([Promise.all(handles.map((handle) => handle.exited)), graceOver]);
+  clearTimeout(timer);
 }
 
 /** CPU seconds a client used between its ready line and its result, when both say. */
