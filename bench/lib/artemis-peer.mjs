@@ -17,7 +17,7 @@ export const ARTEMIS_QUEUE = 'bench';
  * synced) in a fresh data directory of the group's; `acceptor` 'hornetq' (HornetQ 2.4 clients:
  * ours) or 'core' (Artemis' own client) picks the port the clients get.
  */
-export function artemisBroker(classpath, { acceptor, persistence = true }) {
+export function artemisBroker(classpath, { acceptor }) {
   return async (group) => {
     const dataDir = group.createDataDir();
     const broker = group.startCommand('artemis', 'java', [
@@ -26,8 +26,9 @@ export function artemisBroker(classpath, { acceptor, persistence = true }) {
       '-cp',
       classpath,
       'bench.artemis.ArtemisBroker',
+      // Persistence on for both modes, as our broker runs in np-throughput and p-throughput.
       '--persistence',
-      persistence ? 'on' : 'off',
+      'on',
       '--data-dir',
       dataDir,
       '--queue',
