@@ -1,5 +1,5 @@
 // A benchmark producer or consumer in its own process. Configured by env (see readConfig);
-// JSON lines on stdout: {"ready":true} once connected (a consumer: subscribed), then the result
+// JSON lines on stdout: {"ready":true,"cpu_s":N} once connected (a consumer: subscribed), then the result
 // ({"done":true,...}). A consumer reads {"cmd":"producer-done"} on stdin, after which it stops
 // and reports what it has if nothing arrives for IDLE_MS.
 import { createInterface } from 'node:readline';
@@ -45,7 +45,7 @@ function createReport(cfg) {
     if (JSON.parse(text).cmd === 'producer-done') for (const listener of producerDoneListeners) listener();
   });
   return {
-    ready: async () => print({ ready: true }),
+    ready: async () => print({ ready: true, cpu_s: cpuSeconds() }),
     done: (result) => print({ done: true, ...result, cpu_s: cpuSeconds() }),
     onProducerDone: (listener) => producerDoneListeners.push(listener),
     watchForStall: (progress, onStall) => watchForStall(progress, cfg.idleMs, onStall),

@@ -47,22 +47,41 @@ export class ProcessGroup {
    * is fsynced for real; stopAll() removes it once the server has exited.
    */
   startServer(script, env = {}, nodeArgs = []) {
-    const dataDir = mkdtempSync(join(tmpdir(), 'hornetq-bench-'));
-    dataDirs.add(dataDir);
-    this.dataDirs.push(dataDir);
+    const dataDir = this.createDataDir();
     const handle = this.start(script, { ...env, BENCH_DATA_DIR: dataDir }, nodeArgs);
     handle.dataDir = dataDir;
     return handle;
   }
 
+  /** A fresh directory in the system's temporary folder, removed by stopAll() (or at exit). */
+  createDataDir() {
+    const dataDir = mkdtempSync(join(tmpdir(), 'hornetq-bench-'));
+    dataDirs.add(dataDir);
+    this.dataDirs.push(dataDir);
+    return dataDir;
+  }
+
   /** Starts `node [nodeArgs] bench/<script>` with `env` added to ours. */
   start(script, env = {}, nodeArgs = []) {
-    const child = spawn(process.execPath, [...extraNodeFlags, ...nodeArgs, `${benchDir}${script}`], {
+    return this.startCommand(
+      script,
+      process.execPath,
+      [...extraNodeFlags, ...nodeArgs, `${benchDir}${script}`],
+      env,
+    );
+  }
+
+  /**
+   * Starts any program that speaks the same JSON lines (a JVM, for the Artemis comparison), with
+   * `env` added to ours; `name` labels its log lines and errors.
+   */
+  startCommand(name, command, args, env = {}) {
+    const child = spawn(command, args, {
       env: { ...process.env, ...env },
-      stdio: ['pipe', 'pipe', 'inherit'],
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
     live.add(child);
-    const handle = new ChildHandle(script, child);
+    const handle = new ChildHandle(name, child);
     handle.exited.then(() => live.delete(child));
     this.children.push(handle);
     return handle;
@@ -77,6 +96,11 @@ export class ProcessGroup {
   }
 }
 
+/** How much of a child's stderr is kept (the end), to say why it failed. */
+const STDERR_TAIL_CHARS = 8192;
+/** A thrown error as Node ("HornetQException: ...", "[cause]: ...") or Java prints it. */
+const ERROR_LINE = /^\s*(\[cause\]: )?[\w.$]*(Error|Exception)\b[^:]*: /;
+
 class ChildHandle {
   constructor(script, child) {
     this.script = script;
@@ -85,16 +109,34 @@ class ChildHandle {
     this.lines = [];
     this.waiters = [];
     this.exitCode = undefined;
+    this.stderrTail = '';
     child.stdin.on('error', () => undefined); // a child that exited first must not crash us
     createInterface({ input: child.stdout }).on('line', (text) => this.receive(text));
+    child.stderr.on('data', (chunk) => {
+      process.stderr.write(chunk);
+      this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
+    });
     this.exited = new Promise((resolve) =>
       child.once('exit', (code, signal) => {
         this.exitCode = code ?? signal;
-        for (const waiter of this.waiters.splice(0)) {
-          waiter.reject(new Error(`${script} exited (${this.exitCode}) before printing the expected line`));
-        }
         resolve(this.exitCode);
       }),
+    );
+    // After 'close' (its output read to the end), so that the error can say why it ended.
+    child.once('close', () => {
+      for (const waiter of this.waiters.splice(0)) waiter.reject(this.exitedEarlyError());
+    });
+  }
+
+  /** "X exited (1) before ...: <the error it printed>": the first error lines of its stderr. */
+  exitedEarlyError() {
+    const errors = this.stderrTail.split('\n').filter((line) => ERROR_LINE.test(line));
+    const why = errors
+      .slice(0, 2)
+      .map((line) => line.trim())
+      .join(' / ');
+    return new Error(
+      `${this.script} exited (${this.exitCode}) before printing the expected line${why === '' ? '' : `: ${why}`}`,
     );
   }
 
@@ -115,11 +157,7 @@ class ChildHandle {
   waitFor(matches = () => true) {
     const index = this.lines.findIndex(matches);
     if (index >= 0) return Promise.resolve(this.lines.splice(index, 1)[0]);
-    if (this.exitCode !== undefined) {
-      return Promise.reject(
-        new Error(`${this.script} exited (${this.exitCode}) before printing the expected line`),
-      );
-    }
+    if (this.exitCode !== undefined) return Promise.reject(this.exitedEarlyError());
     return new Promise((resolve, reject) => this.waiters.push({ matches, resolve, reject }));
   }
 

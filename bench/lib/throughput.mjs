@@ -9,7 +9,9 @@ import { ProcessGroup, diskWriteBytes, peakRssMb, processCpu, withTimeout } from
  * spec: { peer, scenario, server: 'broker.mjs' | 'relay.mjs', target: 'ours' | 'raw', messages,
  *   size, timeoutMs, brokerEnv, brokerNodeArgs, clientEnv (both clients), consumerEnv,
  *   producerEnv, subscribers (fan-out: deliveries per message), extra (fields added to the line),
- *   afterRun(broker) -> extra fields (e.g. heap reports) }
+ *   afterRun(broker) -> extra fields (e.g. heap reports),
+ *   startBroker(group) -> Promise<{ broker, port }> (another broker than `server`, e.g. a JVM),
+ *   startClient(group, env) -> handle (another client than client.mjs, with its JSON lines) }
  */
 export async function measureThroughput(spec) {
   const group = new ProcessGroup();
@@ -39,9 +41,15 @@ export async function measureThroughput(spec) {
   }
 }
 
-async function runProcesses(spec, group) {
+async function startNodeBroker(spec, group) {
   const broker = group.startServer(spec.server, spec.brokerEnv ?? {}, spec.brokerNodeArgs ?? []);
   const { port } = await broker.waitFor((line) => 'port' in line);
+  return { broker, port };
+}
+
+async function runProcesses(spec, group) {
+  const { broker, port } = await (spec.startBroker ?? ((g) => startNodeBroker(spec, g)))(group);
+  const startClient = spec.startClient ?? ((g, env) => g.start('client.mjs', env));
   const env = {
     ...spec.clientEnv,
     PORT: String(port),
@@ -49,20 +57,48 @@ async function runProcesses(spec, group) {
     SIZE: String(spec.size),
     TARGET: spec.target,
   };
-  const consumer = group.start('client.mjs', { ...env, ...spec.consumerEnv, ROLE: 'consumer' });
-  await consumer.waitFor((line) => line.ready);
-  const producer = group.start('client.mjs', { ...env, ...spec.producerEnv, ROLE: 'producer' });
-  await producer.waitFor((line) => line.ready);
+  const consumer = startClient(group, { ...env, ...spec.consumerEnv, ROLE: 'consumer' });
+  const consumerReady = await consumer.waitFor((line) => line.ready);
+  const producer = startClient(group, { ...env, ...spec.producerEnv, ROLE: 'producer' });
+  const producerReady = await producer.waitFor((line) => line.ready);
   const brokerBefore = { ...processCpu(broker.pid), disk_write_bytes: diskWriteBytes(broker.pid) };
   const sent = await producer.waitFor((line) => line.done);
   consumer.command({ cmd: 'producer-done' });
   const received = await consumer.waitFor((line) => line.done);
   const brokerAfter = { ...processCpu(broker.pid), disk_write_bytes: diskWriteBytes(broker.pid) };
   const extra = spec.afterRun === undefined ? {} : await spec.afterRun(broker);
-  return resultLine(spec, { sent, received, brokerBefore, brokerAfter, rssMb: peakRssMb(broker.pid), extra });
+  // The clients close their sessions and exit by themselves once they have reported: let them
+  // (for a bounded time), so that the broker is stopped after them rather than while it cleans up
+  // after connections that stopAll() killed.
+  await exitedWithin([producer, consumer], CLIENT_EXIT_GRACE_MS);
+  const ready = { producer: producerReady, consumer: consumerReady };
+  return resultLine(spec, {
+    sent,
+    received,
+    ready,
+    brokerBefore,
+    brokerAfter,
+    rssMb: peakRssMb(broker.pid),
+    extra,
+  });
 }
 
-function resultLine(spec, { sent, received, brokerBefore, brokerAfter, rssMb, extra }) {
+const CLIENT_EXIT_GRACE_MS = 5000;
+
+async function exitedWithin(handles, ms) {
+  let timer;
+  const graceOver = new Promise((resolve) => (timer = setTimeout(resolve, ms)));
+  await Promise.race([Promise.all(handles.map((handle) => handle.exited)), graceOver]);
+  clearTimeout(timer);
+}
+
+/** CPU seconds a client used between its ready line and its result, when both say. */
+const cpuSinceReady = (readyLine, doneLine) =>
+  typeof readyLine.cpu_s === 'number' && typeof doneLine.cpu_s === 'number'
+    ? round(doneLine.cpu_s - readyLine.cpu_s, 2)
+    : null;
+
+function resultLine(spec, { sent, received, ready, brokerBefore, brokerAfter, rssMb, extra }) {
   const subscribers = spec.subscribers ?? 1;
   const seconds = (received.lastAtNs - sent.startedAtNs) / 1e9;
   const cpuDelta = (field) =>
@@ -93,6 +129,10 @@ function resultLine(spec, { sent, received, brokerBefore, brokerAfter, rssMb, ex
         ? null
         : round((brokerAfter.disk_write_bytes - brokerBefore.disk_write_bytes) / 2 ** 20, 1),
     client_cpu_s: round(sent.cpu_s + received.cpu_s, 2),
+    // The same without what each client spent starting up (module loading, a JVM's start): its
+    // CPU from its ready line to its result.
+    producer_cpu_s: cpuSinceReady(ready.producer, sent),
+    consumer_cpu_s: cpuSinceReady(ready.consumer, received),
     ...(sent.resend_buffer_peak_bytes === undefined
       ? {}
       : { producer_resend_buffer_peak_bytes: sent.resend_buffer_peak_bytes }),

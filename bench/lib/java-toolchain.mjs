@@ -1,0 +1,57 @@
+// Java 17 and Maven for the Artemis comparison (peers-artemis.mjs): checks that both are on PATH
+// and builds bench/java (its classes and its dependencies' classpath). Each failure is one
+// sentence that says what is missing, for the caller to print before it exits non-zero.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const javaDir = fileURLToPath(new URL('../java/', import.meta.url));
+const MINIMUM_JAVA = 17;
+
+export class ToolchainError extends Error {}
+
+/** The major version of `java` on PATH, or a ToolchainError saying why there is none usable. */
+export function checkJava() {
+  const result = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  if (result.error !== undefined) {
+    throw new ToolchainError(`Java ${MINIMUM_JAVA} or later is needed on PATH (java: ${result.error.code})`);
+  }
+  // `java -version` prints e.g. `openjdk version "17.0.15" 2025-04-15` (or "1.8.0_x") on stderr.
+  const match = /version "(\d+)(?:\.(\d+))?/.exec(result.stderr);
+  const major = match === null ? null : Number(match[1] === '1' ? match[2] : match[1]);
+  if (major === null || major < MINIMUM_JAVA) {
+    throw new ToolchainError(
+      `Java ${MINIMUM_JAVA} or later is needed; java on PATH says: ${result.stderr.split('\n')[0]}`,
+    );
+  }
+  return major;
+}
+
+/** Checks that `mvn` runs. */
+export function checkMaven() {
+  const result = spawnSync('mvn', ['-v'], { encoding: 'utf8' });
+  if (result.error !== undefined || result.status !== 0) {
+    throw new ToolchainError(
+      `Maven (mvn) is needed on PATH to build bench/java (${result.error?.code ?? `exit ${result.status}`})`,
+    );
+  }
+}
+
+/**
+ * Compiles bench/java and returns the classpath of its classes and dependencies (Artemis 2.40.0
+ * from Maven Central, cached by Maven after the first build).
+ */
+export function buildBenchJava() {
+  const result = spawnSync('mvn', ['-B', '-q', 'compile', 'dependency:build-classpath'], {
+    cwd: javaDir,
+    encoding: 'utf8',
+  });
+  if (result.error !== undefined || result.status !== 0) {
+    const output = `${result.stdout ?? ''}\n${result.stderr ?? ''}`;
+    const firstError =
+      output.split('\n').find((line) => line.startsWith('[ERROR]')) ?? output.trim().split('\n').at(-1);
+    throw new ToolchainError(`mvn could not build bench/java (is Maven Central reachable?): ${firstError}`);
+  }
+  const dependencies = readFileSync(`${javaDir}target/classpath.txt`, 'utf8').trim();
+  return `${javaDir}target/classes:${dependencies}`;
+}
