@@ -9,8 +9,12 @@ import { crc32c } from './crc32c';
 export const FILE_HEADER_SIZE = 32;
 const MAGIC = 0x48514a53;
 export const JOURNAL_FORMAT_VERSION = 1;
-/** What the records mean to their user; bumped if the storage manager changes its record layout. */
-export const JOURNAL_USER_VERSION = 1;
+/**
+ * What the records mean to their user; bumped if the storage manager changes its record layout.
+ * 2: messages, queue bindings and duplicate ids in HornetQ 2.4's encodings (UTF-16 strings, its
+ * message layout), where 1 had this project's own (UTF-8).
+ */
+export const JOURNAL_USER_VERSION = 2;
 
 export const FileKind = {
   /** Appended to by the writer; the last flush in it may be torn. */
@@ -66,8 +70,13 @@ export function decodeFileHeader(buffer: Buffer, length: number): FileHeader | s
   if (format !== JOURNAL_FORMAT_VERSION)
     return `journal format version ${format} is not supported (${JOURNAL_FORMAT_VERSION} is)`;
   const user = buffer.readUInt32BE(8);
-  if (user !== JOURNAL_USER_VERSION)
-    return `journal user version ${user} does not match ${JOURNAL_USER_VERSION}`;
+  if (user !== JOURNAL_USER_VERSION) {
+    const why =
+      user < JOURNAL_USER_VERSION
+        ? ': it was written by an earlier hornetq-js, whose records this one cannot read; start with an empty data directory'
+        : ': it was written by a later hornetq-js';
+    return `journal user version ${user} does not match ${JOURNAL_USER_VERSION}${why}`;
+  }
   const kind = buffer.readUInt32BE(12);
   if (kind !== FileKind.DATA && kind !== FileKind.COMPACTED) return `unknown journal file kind ${kind}`;
   return { kind, fileId: buffer.readUInt32BE(16) * 0x1_0000_0000 + buffer.readUInt32BE(20) };
