@@ -63,6 +63,20 @@ const JAVA_PROPERTIES: Record<string, JavaTyped> = {
   aString: ['string', 'd\u00e9j\u00e0 \ud83d\ude00'],
 };
 
+/** A map and a stream body, typed as the Java driver writes them: what Java sends, and reports of ours. */
+const MAP_BODY: Record<string, JavaTyped> = {
+  n: ['int', 5],
+  s: ['string', 'x\u00e9'],
+  d: ['double', 2.5],
+  b: ['bytes', Buffer.from([7, 8])],
+};
+const STREAM_BODY: JavaTyped[] = [
+  ['boolean', false],
+  ['int', 7],
+  ['string', 'x'],
+  ['null', null],
+];
+
 /**
  * Messages of every kind both ways between our client and HornetQ's Java client through the
  * server, queues, transactions, acknowledgement, selectors, large messages, flow control,
@@ -75,16 +89,21 @@ export const messagingScenarios: ScenarioGroup = {
     limits: [{ queue: QUEUES.blocked, maxSizeBytes: BLOCKED_ADDRESS_BYTES, policy: 'BLOCK' }],
   },
   define(context: ScenarioContext): void {
-    const { kind, nodeConnection, javaSession } = context;
-    const running = (): { server: InteropServer; driver: JmsDriver } => ({
-      server: context.server(),
-      driver: context.java(),
-    });
+    const { kind, nodeConnection, nodeSession, javaSession } = context;
+    /** A session of ours (AUTO_ACKNOWLEDGE unless told) with a producer and a consumer on one queue. */
+    const queueEnds = async (name: string, mode?: number) => {
+      const session = await nodeSession(mode);
+      const queue = new HornetQQueue(name);
+      return {
+        session,
+        producer: await session.createProducer(queue),
+        consumer: await session.createConsumer(queue),
+      };
+    };
 
     /** Sends largeBody() as a BytesMessage from our client (a large message: over 100 KiB). */
     const sendLargeFromNode = async (queueName: string): Promise<void> => {
-      const connection = await nodeConnection();
-      const session = await connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+      const session = await nodeSession();
       const producer = await session.createProducer(new HornetQQueue(queueName));
       const message = session.createBytesMessage();
       message.writeBytes(largeBody());
@@ -92,7 +111,7 @@ export const messagingScenarios: ScenarioGroup = {
     };
 
     test("the harness itself: HornetQ's Java client sends and receives a text through the server", async () => {
-      const java = running().driver;
+      const java = context.java();
       const session = await javaSession();
       const consumer = await java.createConsumer(session, queueRef(QUEUES.harness));
       const [sent] = await java.send(session, queueRef(QUEUES.harness), {
@@ -115,11 +134,7 @@ export const messagingScenarios: ScenarioGroup = {
     });
 
     test('a text round trip: our producer, the server, our consumer', async () => {
-      const connection = await nodeConnection();
-      const session = await connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
-      const queue = new HornetQQueue(QUEUES.nodeToNode);
-      const consumer = await session.createConsumer(queue);
-      const producer = await session.createProducer(queue);
+      const { session, producer, consumer } = await queueEnds(QUEUES.nodeToNode);
       const message = session.createTextMessage('node to node \u00e9\ud83d\ude00');
       message.setStringProperty('colour', 'red');
       message.setIntProperty('n', 7);
@@ -133,9 +148,8 @@ export const messagingScenarios: ScenarioGroup = {
     });
 
     test("HornetQ's Java producer, our consumer", async () => {
-      const java = running().driver;
-      const connection = await nodeConnection();
-      const session = await connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+      const java = context.java();
+      const session = await nodeSession();
       const consumer = await session.createConsumer(new HornetQQueue(QUEUES.javaToNode));
       const [sent] = await java.send(await javaSession(), queueRef(QUEUES.javaToNode), {
         class: 'TextMessage',
@@ -160,10 +174,9 @@ export const messagingScenarios: ScenarioGroup = {
     });
 
     test("our producer, HornetQ's Java consumer", async () => {
-      const java = running().driver;
+      const java = context.java();
       const javaConsumer = await java.createConsumer(await javaSession(), queueRef(QUEUES.nodeToJava));
-      const connection = await nodeConnection();
-      const session = await connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+      const session = await nodeSession();
       const producer = await session.createProducer(new HornetQQueue(QUEUES.nodeToJava));
       const message = session.createTextMessage('node to java \u00e9\ud83d\ude00');
       message.setStringProperty('colour', 'green');
@@ -181,9 +194,8 @@ export const messagingScenarios: ScenarioGroup = {
     });
 
     test("every message class from HornetQ's Java producer reaches our consumer with its body, headers and properties", async () => {
-      const java = running().driver;
-      const connection = await nodeConnection();
-      const session = await connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+      const java = context.java();
+      const session = await nodeSession();
       const consumer = await session.createConsumer(new HornetQQueue(QUEUES.javaBodies));
       const javaProducer = await javaSession();
       const send = async (message: Parameters<JmsDriver['send']>[2]): Promise<Message> => {
@@ -226,23 +238,13 @@ export const messagingScenarios: ScenarioGroup = {
       expect(Buffer.from(read.subarray(0, 4))).toEqual(Buffer.from([1, 2, 3, 0xfe]));
       const map = (await send({
         class: 'MapMessage',
-        body: {
-          n: ['int', 5],
-          s: ['string', 'x\u00e9'],
-          d: ['double', 2.5],
-          b: ['bytes', Buffer.from([7, 8])],
-        },
+        body: MAP_BODY,
       })) as MapMessage;
       expect([map.getInt('n'), map.getString('s'), map.getDouble('d')]).toEqual([5, 'x\u00e9', 2.5]);
       expect(Buffer.from(map.getBytes('b') ?? [])).toEqual(Buffer.from([7, 8]));
       const stream = (await send({
         class: 'StreamMessage',
-        body: [
-          ['boolean', false],
-          ['int', 7],
-          ['string', 'x'],
-          ['null', null],
-        ],
+        body: STREAM_BODY,
       })) as StreamMessage;
       expect([stream.readBoolean(), stream.readInt(), stream.readString(), stream.readObject()]).toEqual([
         false,
@@ -253,10 +255,9 @@ export const messagingScenarios: ScenarioGroup = {
     });
 
     test("every message class from our producer reaches HornetQ's Java consumer with its body, headers and properties", async () => {
-      const java = running().driver;
+      const java = context.java();
       const javaConsumer = await java.createConsumer(await javaSession(), queueRef(QUEUES.nodeBodies));
-      const connection = await nodeConnection();
-      const session = await connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+      const session = await nodeSession();
       const producer = await session.createProducer(new HornetQQueue(QUEUES.nodeBodies));
       const send = async (message: Message): Promise<ReceivedJavaMessage> => {
         message.setJMSType('kind');
@@ -295,12 +296,7 @@ export const messagingScenarios: ScenarioGroup = {
       map.setBytes('b', Buffer.from([7, 8]));
       expect(await send(map)).toMatchObject({
         class: 'MapMessage',
-        body: {
-          n: ['int', 5],
-          s: ['string', 'x\u00e9'],
-          d: ['double', 2.5],
-          b: ['bytes', Buffer.from([7, 8])],
-        },
+        body: MAP_BODY,
       });
       const stream = session.createStreamMessage();
       stream.writeBoolean(false);
@@ -309,22 +305,16 @@ export const messagingScenarios: ScenarioGroup = {
       stream.writeString(null);
       expect(await send(stream)).toMatchObject({
         class: 'StreamMessage',
-        body: [
-          ['boolean', false],
-          ['int', 7],
-          ['string', 'x'],
-          ['null', null],
-        ],
+        body: STREAM_BODY,
       });
       expect(await send(session.createMessage())).toMatchObject({ class: 'Message', body: null });
     });
 
     test('transactions: a rollback redelivers to our consumer marked redelivered, a commit ends it', async () => {
-      const connection = await nodeConnection();
-      const session = await connection.createSession(true, Session.SESSION_TRANSACTED);
-      const queue = new HornetQQueue(QUEUES.transactions);
-      const producer = await session.createProducer(queue);
-      const consumer = await session.createConsumer(queue);
+      const { session, producer, consumer } = await queueEnds(
+        QUEUES.transactions,
+        Session.SESSION_TRANSACTED,
+      );
       await producer.send(session.createTextMessage('transacted'));
       expect(await consumer.receive(500)).toBeNull();
       await session.commit();
@@ -340,11 +330,10 @@ export const messagingScenarios: ScenarioGroup = {
     });
 
     test("request and reply: our requester's temporary queue, HornetQ's Java replier", async () => {
-      const java = running().driver;
+      const java = context.java();
       const javaSessionId = await javaSession();
       const requests = await java.createConsumer(javaSessionId, queueRef(QUEUES.requests));
-      const connection = await nodeConnection();
-      const session = await connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+      const session = await nodeSession();
       const replies = await session.createTemporaryQueue();
       const replyConsumer = await session.createConsumer(replies);
       const producer = await session.createProducer(new HornetQQueue(QUEUES.requests));
@@ -365,8 +354,8 @@ export const messagingScenarios: ScenarioGroup = {
     });
 
     test("a durable subscription of ours keeps what HornetQ's Java client published while it was away", async () => {
-      const java = running().driver;
-      const factory = new HornetQConnectionFactory({ host: '127.0.0.1', port: running().server.port });
+      const java = context.java();
+      const factory = new HornetQConnectionFactory({ host: '127.0.0.1', port: context.server().port });
       const connection = context.track(await factory.createConnection());
       await connection.setClientID('node-durable');
       await connection.start();
@@ -386,11 +375,7 @@ export const messagingScenarios: ScenarioGroup = {
     });
 
     test('CLIENT_ACKNOWLEDGE: recover redelivers to our consumer what it did not acknowledge', async () => {
-      const connection = await nodeConnection();
-      const session = await connection.createSession(false, Session.CLIENT_ACKNOWLEDGE);
-      const queue = new HornetQQueue(QUEUES.clientAck);
-      const producer = await session.createProducer(queue);
-      const consumer = await session.createConsumer(queue);
+      const { session, producer, consumer } = await queueEnds(QUEUES.clientAck, Session.CLIENT_ACKNOWLEDGE);
       await producer.send(session.createTextMessage('ack me'));
       expect((await consumer.receive(RECEIVE_MS))?.getJMSRedelivered()).toBe(false);
       await session.recover();
@@ -402,9 +387,8 @@ export const messagingScenarios: ScenarioGroup = {
     });
 
     test('selectors written as a JMS user writes them select on the server', async () => {
-      const java = running().driver;
-      const connection = await nodeConnection();
-      const session = await connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+      const java = context.java();
+      const session = await nodeSession();
       const consumer = await session.createConsumer(
         new HornetQQueue(QUEUES.selectors),
         "JMSPriority > 5 AND colour = 'red' AND JMSDeliveryMode = 'PERSISTENT'",
@@ -429,7 +413,7 @@ export const messagingScenarios: ScenarioGroup = {
 
     if (kind === 'hornetq') {
       test("a large message from our producer reaches HornetQ's Java consumer whole", async () => {
-        const java = running().driver;
+        const java = context.java();
         const javaConsumer = await java.createConsumer(await javaSession(), queueRef(QUEUES.largeToJava));
         await sendLargeFromNode(QUEUES.largeToJava);
         const received = await java.receive(javaConsumer, RECEIVE_MS);
@@ -441,7 +425,7 @@ export const messagingScenarios: ScenarioGroup = {
       // ('largeToJava', not 'jms.queue.largeToJava'), which the Java client refuses: for a Java
       // producer's large message just as for ours. (Ours reach our own consumer; see below.)
       test("a large message reaches HornetQ's Java consumer through Artemis no worse from our producer than from Java's", async () => {
-        const java = running().driver;
+        const java = context.java();
         const session = await javaSession();
         const fromJava = await java.createConsumer(session, queueRef(QUEUES.largeJavaToJava));
         await java.send(session, queueRef(QUEUES.largeJavaToJava), {
@@ -460,9 +444,8 @@ export const messagingScenarios: ScenarioGroup = {
     }
 
     test("a large message from HornetQ's Java producer reaches our consumer whole", async () => {
-      const java = running().driver;
-      const connection = await nodeConnection();
-      const session = await connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+      const java = context.java();
+      const session = await nodeSession();
       const consumer = await session.createConsumer(new HornetQQueue(QUEUES.largeFromJava));
       await java.send(await javaSession(), queueRef(QUEUES.largeFromJava), {
         class: 'BytesMessage',
@@ -480,7 +463,7 @@ export const messagingScenarios: ScenarioGroup = {
       const dataDir = await mkdtemp(path.join(tmpdir(), `interop-${kind}-restart-`));
       const restarting = await InteropServer.start(kind, { queues: ['restart'], dataDir });
       try {
-        const java = running().driver;
+        const java = context.java();
         const javaConnection = await java.connect({ port: restarting.port });
         const javaSessionId = await java.createSession(javaConnection);
         await java.send(
@@ -525,8 +508,8 @@ export const messagingScenarios: ScenarioGroup = {
     });
 
     test('producer flow control: an address full under BLOCK holds our producer until a consumer makes room', async () => {
-      const java = running().driver;
-      const connection = await nodeConnection(running().server.port, (factory) =>
+      const java = context.java();
+      const connection = await nodeConnection(context.server().port, (factory) =>
         factory.setProducerWindowSize(4096),
       );
       const session = await connection.createSession(false, Session.AUTO_ACKNOWLEDGE);

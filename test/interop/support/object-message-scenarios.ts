@@ -1,4 +1,4 @@
-import { HornetQQueue, MessageFormatException, Session, type ObjectMessage } from '../../../src';
+import { HornetQQueue, MessageFormatException, type ObjectMessage } from '../../../src';
 import { queueRef, RECEIVE_MS, type ScenarioContext, type ScenarioGroup } from './scenario-context';
 
 const QUEUES = { toJava: 'objectToJava', fromJava: 'objectFromJava' } as const;
@@ -14,8 +14,7 @@ export const objectMessageScenarios: ScenarioGroup = {
     test("our ObjectMessage reaches HornetQ's Java consumer, whose getObject fails on the JSON body", async () => {
       const java = context.java();
       const javaConsumer = await java.createConsumer(await context.javaSession(), queueRef(QUEUES.toJava));
-      const connection = await context.nodeConnection();
-      const session = await connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+      const session = await context.nodeSession();
       const producer = await session.createProducer(new HornetQQueue(QUEUES.toJava));
       const message = session.createObjectMessage({ kind: 'order', n: 1 });
       message.setStringProperty('colour', 'red');
@@ -31,8 +30,7 @@ export const objectMessageScenarios: ScenarioGroup = {
     });
 
     test("HornetQ's Java ObjectMessage reaches our consumer, whose getObject is a clear MessageFormatException", async () => {
-      const connection = await context.nodeConnection();
-      const session = await connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+      const session = await context.nodeSession();
       const consumer = await session.createConsumer(new HornetQQueue(QUEUES.fromJava));
       const [sent] = await context.java().send(await context.javaSession(), queueRef(QUEUES.fromJava), {
         class: 'ObjectMessage',

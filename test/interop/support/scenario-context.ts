@@ -1,6 +1,8 @@
 import {
   HornetQConnectionFactory,
+  Session,
   type HornetQConnection,
+  type HornetQSession,
   type Message,
   type TextMessage,
 } from '../../../src';
@@ -27,6 +29,8 @@ export interface ScenarioContext {
     port?: number,
     configure?: (factory: HornetQConnectionFactory) => void,
   ): Promise<HornetQConnection>;
+  /** A session (AUTO_ACKNOWLEDGE unless told) of our client on a new started connection to the server. */
+  nodeSession(mode?: number): Promise<HornetQSession>;
   /** A connection of our client that the file closes, not yet started (to set a client id first). */
   track(connection: HornetQConnection): HornetQConnection;
   /** A started connection of HornetQ's Java client, and one AUTO_ACKNOWLEDGE session on it. */
@@ -68,7 +72,7 @@ export function createScenarioContext(
     connections.push(connection);
     return connection;
   };
-  return {
+  const context: ScenarioContext & { close(): Promise<void> } = {
     kind,
     server: () => running().server,
     java: () => running().driver,
@@ -79,6 +83,10 @@ export function createScenarioContext(
       const connection = track(await factory.createConnection());
       await connection.start();
       return connection;
+    },
+    async nodeSession(mode = Session.AUTO_ACKNOWLEDGE) {
+      const connection = await context.nodeConnection();
+      return connection.createSession(mode === Session.SESSION_TRANSACTED, mode);
     },
     async javaSession() {
       const java = running().driver;
@@ -96,4 +104,5 @@ export function createScenarioContext(
       await Promise.allSettled(proxies.map((proxy) => proxy.close()));
     },
   };
+  return context;
 }

@@ -56,8 +56,7 @@ export const topicScenarios: ScenarioGroup = {
     };
 
     test('a non-durable subscription gets what is published while it is open, and nothing from before or after', async () => {
-      const connection = await context.nodeConnection();
-      const session = await connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+      const session = await context.nodeSession();
       const topic = new HornetQTopic(TOPICS.nonDurable);
       const producer = await session.createProducer(topic);
       await producer.send(session.createTextMessage('before'));
@@ -138,8 +137,7 @@ export const topicScenarios: ScenarioGroup = {
       const java = context.java();
       const javaSession = await context.javaSession();
       const requests = await java.createConsumer(javaSession, queueRef(TEMP_TOPIC_REQUESTS));
-      const connection = await context.nodeConnection();
-      const session = await connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+      const session = await context.nodeSession();
       const replies: Topic = await session.createTemporaryTopic();
       const subscriber = await session.createConsumer(replies);
       const producer = await session.createProducer(new HornetQQueue(TEMP_TOPIC_REQUESTS));
