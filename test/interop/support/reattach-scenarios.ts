@@ -21,14 +21,14 @@ const FAULT_AT = Math.floor(COUNT / 3);
 const PARTIAL_FRAME_BYTES = 20;
 
 /**
- * Black-hole detection: our client pings every half second and gives the link 2 s of silence.
+ * Black-hole detection: our client pings every half second and gives the link 3 s of silence.
  * Generous against a loaded machine (the server echoes each ping within milliseconds normally),
  * short enough for a test.
  */
-const BLACK_HOLE_LIVENESS = { clientFailureCheckPeriod: 500, connectionTTL: 2000 } as const;
+const BLACK_HOLE_LIVENESS = { clientFailureCheckPeriod: 500, connectionTTL: 3000 } as const;
 /**
  * The server's connection-ttl-override: how long it keeps a broken link's sessions for a reattach.
- * Without it the server would take our client's 2 s TTL (from its pings) and drop the sessions of a
+ * Without it the server would take our client's 3 s TTL (from its pings) and drop the sessions of a
  * black-holed link before the client is back.
  */
 export const SERVER_CONNECTION_TTL_MS = 60_000;
