@@ -28,8 +28,8 @@ const PARTIAL_FRAME_BYTES = 20;
 const BLACK_HOLE_LIVENESS = { clientFailureCheckPeriod: 500, connectionTTL: 3000 } as const;
 /**
  * The server's connection-ttl-override: how long it keeps a broken link's sessions for a reattach.
- * Without it the server would take our client's 3 s TTL (from its pings) and drop the sessions of a
- * black-holed link before the client is back.
+ * Without it the server takes our client's 3 s TTL (from its pings), and whether a black-holed
+ * link's sessions are still there when the client is back becomes a race with the server's TTL check.
  */
 export const SERVER_CONNECTION_TTL_MS = 60_000;
 
