@@ -611,9 +611,10 @@ describe('Channel blocking calls', () => {
 });
 
 describe('Channel calls a peer never answers', () => {
-  const FAKE_TIMERS = {
-    doNotFake: ['setImmediate', 'clearImmediate', 'nextTick', 'queueMicrotask'],
-  } as const;
+  /** Fake timers for the call deadlines; the in-VM transport's setImmediate stays real. */
+  const useFakeTimers = (): void => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'clearImmediate', 'nextTick', 'queueMicrotask'] });
+  };
 
   /** Makes `count` calls of `timeoutMs` the server receives and never answers, and lets them time out. */
   async function timeOut(pair: Link, count: number, timeoutMs = 10): Promise<unknown[]> {
@@ -627,7 +628,7 @@ describe('Channel calls a peer never answers', () => {
   }
 
   it('below the bound, timed-out calls wait for their late answers and the connection stays', async () => {
-    jest.useFakeTimers(FAKE_TIMERS);
+    useFakeTimers();
     const pair = link({ confirmationWindowSize: -1, callTimeoutMs: 5000 });
     const errors = await timeOut(pair, MAX_UNANSWERED_TIMED_OUT_CALLS - 1);
     expect(errors.every((error) => HornetQException.is(error, 'CONNECTION_TIMEDOUT'))).toBe(true);
@@ -644,7 +645,7 @@ describe('Channel calls a peer never answers', () => {
   });
 
   it(`at ${MAX_UNANSWERED_TIMED_OUT_CALLS} unanswered timed-out calls fails the connection, saying the peer stopped answering`, async () => {
-    jest.useFakeTimers(FAKE_TIMERS);
+    useFakeTimers();
     const pair = link({ confirmationWindowSize: 1024, callTimeoutMs: 5000 });
     const failures: HornetQException[] = [];
     pair.clientConn.addFailureListener((error) => failures.push(error));
@@ -661,7 +662,7 @@ describe('Channel calls a peer never answers', () => {
   });
 
   it('while the line is at the bound, new calls are refused unsent and the line does not grow', async () => {
-    jest.useFakeTimers(FAKE_TIMERS);
+    useFakeTimers();
     const pair = link({ confirmationWindowSize: -1, callTimeoutMs: 5000 });
     await timeOut(pair, MAX_UNANSWERED_TIMED_OUT_CALLS);
     // The channel outlives its connection (a failover moves it): its line must stay bounded there.
