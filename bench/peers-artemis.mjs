@@ -5,7 +5,8 @@
 // broker, b) our client -> Artemis (HORNETQ acceptor), c) Artemis' own core client -> Artemis (CORE
 // acceptor), each non-persistent and durable, the same counts as np-throughput and p-throughput.
 // Prints one JSON line per measurement, then a summary line (medians, ratios b/a, c/a, c/b), and a
-// markdown table on stderr. Needs Java 17 and Maven (bench/java is built first; its jars come from
+// markdown table on stderr. Needs Java 17 and Maven (the interop harness' Artemis server in
+// test/interop/java and Artemis' client in bench/java are built first; their jars come from
 // Maven Central): without them it says so in one line and exits 69. Exits 1 when a measurement
 // failed (its line's `error` says why), 0 otherwise. Build our side first: npm run build.
 import { readFileSync } from 'node:fs';
@@ -43,13 +44,13 @@ try {
   process.exit(error.message ? 64 : 0);
 }
 
-let classpath;
+let classpaths;
 let javaMajor;
 try {
   javaMajor = checkJava();
   checkMaven();
-  process.stderr.write('peers-artemis: building bench/java (mvn compile)\n');
-  classpath = buildBenchJava();
+  process.stderr.write('peers-artemis: building test/interop/java (artemis) and bench/java (mvn)\n');
+  classpaths = buildBenchJava();
 } catch (error) {
   if (!(error instanceof ToolchainError)) throw error;
   process.stderr.write(`peers-artemis: ${error.message}\n`);
@@ -65,7 +66,7 @@ const versions = {
 };
 const lines = [];
 for (let run = 1; run <= options.runs; run++) {
-  for (const spec of comparisonSpecs(options, classpath)) {
+  for (const spec of comparisonSpecs(options, classpaths)) {
     process.stderr.write(`peers-artemis: run ${run}, ${spec.extra.measurement} ${spec.extra.mode}\n`);
     const line = { ...(await measureThroughput(spec)), run };
     lines.push(line);

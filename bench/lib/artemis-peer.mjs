@@ -1,9 +1,11 @@
-// ActiveMQ Artemis 2.40.0 as a benchmark peer: its embedded broker (bench/java ArtemisBroker) and
-// its own core client (bench/java BenchClient) as measureThroughput hooks (startBroker,
-// startClient). Every JVM binds 127.0.0.1 only and prefers IPv4.
+// ActiveMQ Artemis 2.40.0 as a benchmark peer: the interop harness' embedded broker
+// (test/interop/java/artemis ArtemisServer) and Artemis' own core client (bench/java BenchClient)
+// as measureThroughput hooks (startBroker, startClient). Every JVM binds 127.0.0.1 only and
+// prefers IPv4.
 
 // The broker's heap and collector as Artemis' own `artemis create` writes them in
-// etc/artemis.profile, so that it runs as its users would run it.
+// etc/artemis.profile, so that it runs as its users would run it (the interop harness runs the
+// same broker small instead: test/interop/java/jvm-options.json).
 const BROKER_JVM_FLAGS = ['-XX:+UseG1GC', '-XX:AutoBoxCacheMax=20000', '-Xms512M', '-Xmx2G'];
 const CLIENT_JVM_FLAGS = ['-Xmx512M'];
 // Artemis' log: warnings and errors only, on stderr (slf4j-simple).
@@ -15,37 +17,41 @@ export const ARTEMIS_QUEUE = 'bench';
 /**
  * startBroker for measureThroughput: an Artemis broker in its own JVM with its journal (NIO,
  * synced) in a fresh data directory of the group's; `acceptor` 'hornetq' (HornetQ 2.4 clients:
- * ours) or 'core' (Artemis' own client) picks the port the clients get.
+ * ours) or 'core' (Artemis' own client, on a CORE-only acceptor) picks the port the clients get.
  */
-export function artemisBroker(classpath, { acceptor }) {
+export function artemisBroker(classpaths, { acceptor }) {
   return async (group) => {
     const dataDir = group.createDataDir();
     const broker = group.startCommand('artemis', 'java', [
       ...COMMON_JVM_FLAGS,
       ...BROKER_JVM_FLAGS,
       '-cp',
-      classpath,
-      'bench.artemis.ArtemisBroker',
+      classpaths.broker,
+      'interop.artemis.ArtemisServer',
+      // Ephemeral ports, which the READY line names: READY <hornetq port> <node id> <core port>.
+      '--port',
+      '0',
+      '--core-port',
+      '0',
       // Persistence on for both modes, as our broker runs in np-throughput and p-throughput.
-      '--persistence',
-      'on',
-      '--data-dir',
+      '--data',
       dataDir,
       '--queue',
       ARTEMIS_QUEUE,
     ]);
-    const ready = await broker.waitFor((line) => line.ready === 'READY');
-    return { broker, port: ready[`${acceptor}_port`] };
+    const ready = (await broker.waitForText((line) => line.startsWith('READY '))).split(' ');
+    const port = Number(acceptor === 'core' ? ready[3] : ready[1]);
+    return { broker, port };
   };
 }
 
 /** startClient for measureThroughput: a producer or consumer on Artemis' core client, in a JVM. */
-export function artemisClient(classpath) {
+export function artemisClient(classpaths) {
   return (group, env) =>
     group.startCommand(
       `artemis-${env.ROLE}`,
       'java',
-      [...COMMON_JVM_FLAGS, ...CLIENT_JVM_FLAGS, '-cp', classpath, 'bench.artemis.BenchClient'],
+      [...COMMON_JVM_FLAGS, ...CLIENT_JVM_FLAGS, '-cp', classpaths.client, 'bench.artemis.BenchClient'],
       env,
     );
 }

@@ -1,11 +1,13 @@
 // Java 17 and Maven for the Artemis comparison (peers-artemis.mjs): checks that both are on PATH
-// and builds bench/java (its classes and its dependencies' classpath). Each failure is one
+// and builds the two Java sides: the broker, which is the interop harness' embedded Artemis
+// (test/interop/java, module artemis), and bench/java (Artemis' core client). Each failure is one
 // sentence that says what is missing, for the caller to print before it exits non-zero.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const javaDir = fileURLToPath(new URL('../java/', import.meta.url));
+const interopJavaDir = fileURLToPath(new URL('../../test/interop/java/', import.meta.url));
 const MINIMUM_JAVA = 17;
 
 export class ToolchainError extends Error {}
@@ -38,20 +40,28 @@ export function checkMaven() {
 }
 
 /**
- * Compiles bench/java and returns the classpath of its classes and dependencies (Artemis 2.40.0
- * from Maven Central, cached by Maven after the first build).
+ * Builds both Java sides and returns their classpaths: `broker`, the interop harness' Artemis
+ * module (its classes and the jars Maven copied to its target/lib), and `client`, bench/java's
+ * classes and dependencies (Artemis 2.40.0 from Maven Central, cached by Maven after the first
+ * build).
  */
 export function buildBenchJava() {
-  const result = spawnSync('mvn', ['-B', '-q', 'compile', 'dependency:build-classpath'], {
-    cwd: javaDir,
-    encoding: 'utf8',
-  });
+  // -pl artemis -am: the Artemis module and what it needs (common), not the HornetQ side.
+  runMaven(interopJavaDir, ['package', '-pl', 'artemis', '-am'], 'test/interop/java (module artemis)');
+  runMaven(javaDir, ['compile', 'dependency:build-classpath'], 'bench/java');
+  const dependencies = readFileSync(`${javaDir}target/classpath.txt`, 'utf8').trim();
+  return {
+    broker: `${interopJavaDir}artemis/target/classes:${interopJavaDir}artemis/target/lib/*`,
+    client: `${javaDir}target/classes:${dependencies}`,
+  };
+}
+
+function runMaven(cwd, goals, what) {
+  const result = spawnSync('mvn', ['-B', '-q', ...goals], { cwd, encoding: 'utf8' });
   if (result.error !== undefined || result.status !== 0) {
     const output = `${result.stdout ?? ''}\n${result.stderr ?? ''}`;
     const firstError =
       output.split('\n').find((line) => line.startsWith('[ERROR]')) ?? output.trim().split('\n').at(-1);
-    throw new ToolchainError(`mvn could not build bench/java (is Maven Central reachable?): ${firstError}`);
+    throw new ToolchainError(`mvn could not build ${what} (is Maven Central reachable?): ${firstError}`);
   }
-  const dependencies = readFileSync(`${javaDir}target/classpath.txt`, 'utf8').trim();
-  return `${javaDir}target/classes:${dependencies}`;
 }

@@ -108,6 +108,7 @@ class ChildHandle {
     this.pid = child.pid;
     this.lines = [];
     this.waiters = [];
+    this.textWaiters = [];
     this.exitCode = undefined;
     this.stderrTail = '';
     child.stdin.on('error', () => undefined); // a child that exited first must not crash us
@@ -124,7 +125,9 @@ class ChildHandle {
     );
     // After 'close' (its output read to the end), so that the error can say why it ended.
     child.once('close', () => {
-      for (const waiter of this.waiters.splice(0)) waiter.reject(this.exitedEarlyError());
+      for (const waiter of [...this.waiters.splice(0), ...this.textWaiters.splice(0)]) {
+        waiter.reject(this.exitedEarlyError());
+      }
     });
   }
 
@@ -145,12 +148,29 @@ class ChildHandle {
     try {
       parsed = JSON.parse(text);
     } catch {
-      process.stderr.write(`${this.script}: ${text}\n`);
+      this.receiveText(text);
       return;
     }
     const index = this.waiters.findIndex((waiter) => waiter.matches(parsed));
     if (index >= 0) this.waiters.splice(index, 1)[0].resolve(parsed);
     else this.lines.push(parsed);
+  }
+
+  /**
+   * A line that is not JSON (a program of the interop harness, such as its Artemis server, says
+   * READY in words) goes to a text waiter it matches, or to our stderr; it is not kept for a
+   * later waiter, so a chatty program holds no memory here.
+   */
+  receiveText(text) {
+    const index = this.textWaiters.findIndex((waiter) => waiter.matches(text));
+    if (index >= 0) this.textWaiters.splice(index, 1)[0].resolve(text);
+    else process.stderr.write(`${this.script}: ${text}\n`);
+  }
+
+  /** The next line that is not JSON for which `matches` holds (call it before the line can come). */
+  waitForText(matches) {
+    if (this.exitCode !== undefined) return Promise.reject(this.exitedEarlyError());
+    return new Promise((resolve, reject) => this.textWaiters.push({ matches, resolve, reject }));
   }
 
   /** The next JSON line (oldest first) for which `matches` holds. */

@@ -20,22 +20,22 @@ const WORKLOADS = [
 ];
 
 /** measureThroughput specs of one run, in the order they run: a, b, c of np, then of p. */
-export function comparisonSpecs(options, classpath) {
+export function comparisonSpecs(options, classpaths) {
   return WORKLOADS.flatMap(({ mode, scenario, spec }) => {
     const ours = { ...spec(options), scenario };
     const a = { ...ours, extra: { ...ours.extra, measurement: 'a', client: 'ours' } };
     const b = {
       ...a,
       peer: 'artemis',
-      startBroker: artemisBroker(classpath, { acceptor: 'hornetq' }),
+      startBroker: artemisBroker(classpaths, { acceptor: 'hornetq' }),
       extra: { ...a.extra, measurement: 'b' },
     };
     const confirmationWindow =
       mode === 'p' ? ARTEMIS_DURABLE_CONFIRMATION_WINDOW : a.extra.confirmation_window;
     const c = {
       ...b,
-      startBroker: artemisBroker(classpath, { acceptor: 'core' }),
-      startClient: artemisClient(classpath),
+      startBroker: artemisBroker(classpaths, { acceptor: 'core' }),
+      startClient: artemisClient(classpaths),
       clientEnv: { ...b.clientEnv, BENCH_ADDRESS: ARTEMIS_QUEUE },
       producerEnv: { ...b.producerEnv, CONFIRMATION_WINDOW: String(confirmationWindow) },
       extra: {

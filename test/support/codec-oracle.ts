@@ -28,6 +28,8 @@ export class CodecOracle {
   /** `maxFrameBytes`: the broker's cap once a session is open (before, its cap is lower still). */
   constructor(maxFrameBytes: number) {
     this.decoder = new FrameDecoder(maxFrameBytes);
+    // As the broker's connections: a stream may open with HornetQ's preamble (Artemis' is refused).
+    this.decoder.acceptPreamble();
   }
 
   get refused(): boolean {

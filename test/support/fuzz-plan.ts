@@ -52,17 +52,43 @@ const WINDOW_SIZES = [-1, -1, -1, 0, 4096, 65_536];
 const MUTATION_RATES = [0, 0.02, 0.05, 0.1, 0.3];
 const ANY_PACKET_RATES = [0, 0.05, 0.3];
 
+/** The 7 bytes a HornetQ 2.4 client (Java's NettyConnector, ours over TCP) writes before its first frame. */
+const HORNETQ_PREAMBLE: PlannedFrame = {
+  bytes: Buffer.from('HORNETQ', 'ascii'),
+  label: 'preamble',
+  mutation: null,
+};
+/** What a native Artemis client writes instead: the broker refuses it, saying so. */
+const ARTEMIS_PREAMBLE: PlannedFrame = {
+  bytes: Buffer.from('ARTEMIS', 'ascii'),
+  label: 'artemis preamble',
+  mutation: null,
+};
+
 export function planConnection(seed: number, names: FuzzNames, limits: PlanLimits): ConnectionPlan {
   const random = seededRandom(seed);
   const roll = random();
   const kind = roll < 0.6 ? 'session' : roll < 0.85 ? 'control' : 'noise';
-  const frames =
+  const planned =
     kind === 'session'
       ? sessionFrames(random, seed, names, limits)
       : kind === 'control'
         ? controlFrames(random, seed, limits)
         : noiseFrames(random, limits);
+  const frames = [...preamble(random), ...planned];
   return { seed, kind, frames, writeSizes: writeSizes(random, frames) };
+}
+
+/**
+ * Most connections open as a HornetQ Java client's does, with its preamble; the others start with
+ * a frame at once, as a client without one may (the broker takes both); now and then one opens
+ * as a native Artemis client.
+ */
+function preamble(random: Random): PlannedFrame[] {
+  const roll = random();
+  if (roll < 0.65) return [HORNETQ_PREAMBLE];
+  if (roll < 0.7) return [ARTEMIS_PREAMBLE];
+  return [];
 }
 
 /**

@@ -7,7 +7,7 @@ export type AssemblyStep =
   | { readonly kind: 'complete'; readonly message: CoreMessage }
   /**
    * The last chunk of a message that cannot be taken (over the limit, or a body that does not
-   * come to the size announced): nothing of its body was kept.
+   * come to its size): nothing of its body was kept. `bodySize`: the size announced or stated.
    */
   | {
       readonly kind: 'refused';
@@ -21,15 +21,19 @@ const INCOMPLETE: AssemblyStep = { kind: 'incomplete' };
 /**
  * Puts a large message back together from its head and body chunks, as they arrive: the broker
  * for what a producer sends, the client for what a consumer receives. The body is bounded (the
- * receiver's max-large-message-bytes) and must come to exactly the size announced. A message that
- * cannot be taken is not an error of the stream: its chunks are dropped as they come, and the
- * last one says why, so that the receiver can answer for that message alone.
+ * receiver's max-large-message-bytes), never past it in memory, and must come to exactly its
+ * size: the one the head announced (a delivery, RECEIVE_LARGE_MSG) or, when the head announces
+ * none, the one the last chunk states (HornetQ's producers: SEND_LARGE has no size, the last
+ * SEND_CONTINUATION has). A message that cannot be taken is not an error of the stream: its
+ * chunks are dropped as they come, and the last one says why, so that the receiver can answer
+ * for that message alone.
  */
 export class LargeMessageAssembler {
   private head: CoreMessage | null = null;
   private chunks: Buffer[] = [];
   private received = 0;
-  private expected = 0;
+  /** The size the head announced; null when the last chunk states it. */
+  private announced: number | null = null;
   private refusal: HornetQException | null = null;
 
   /** `limitOwner` names whose limit `maxBytes` is, for the refusal message ("the broker's"). */
@@ -63,8 +67,12 @@ export class LargeMessageAssembler {
     this.chunks = [];
   }
 
-  /** Starts a message; the peer must not start one before the last ends (ILLEGAL_STATE). */
-  begin(head: CoreMessage, bodySize: number): void {
+  /**
+   * Starts a message whose head announces a body of `announcedSize` bytes, or null when its last
+   * chunk will state the size instead; the peer must not start one before the last ends
+   * (ILLEGAL_STATE).
+   */
+  begin(head: CoreMessage, announcedSize: number | null): void {
     if (this.head !== null) {
       throw new HornetQException(
         'ILLEGAL_STATE',
@@ -72,29 +80,31 @@ export class LargeMessageAssembler {
       );
     }
     this.head = head;
-    this.expected = bodySize;
-    if (bodySize > this.maxBytes) {
-      this.refusal = new HornetQException(
-        'LARGE_MESSAGE_ERROR_BODY',
-        `large message ${head.messageId} of ${bodySize} bytes exceeds ${this.limitOwner} limit of ${this.maxBytes} bytes`,
-      );
+    this.announced = announcedSize;
+    if (announcedSize !== null && announcedSize > this.maxBytes) {
+      this.refusal = this.overLimit(head, `of ${announcedSize} bytes`);
     }
   }
 
-  /** Adds a chunk; a chunk without a head is ILLEGAL_STATE (the peer broke the protocol). */
-  append(chunk: Buffer, continues: boolean): AssemblyStep {
+  /**
+   * Adds a chunk; `statedSize` is what the last chunk (`continues` false) says the whole body came
+   * to, for a message whose head announced none. A chunk without a head is ILLEGAL_STATE (the
+   * peer broke the protocol).
+   */
+  append(chunk: Buffer, continues: boolean, statedSize: number | null = null): AssemblyStep {
     const head = this.head;
     if (head === null)
       throw new HornetQException('ILLEGAL_STATE', 'a large message chunk arrived without its head');
     this.received += chunk.length;
-    if (this.refusal === null) this.check(head, continues);
+    const size = this.announced ?? statedSize;
+    if (this.refusal === null) this.refusal = this.check(head, continues, size);
     if (this.refusal === null) this.chunks.push(chunk);
     else this.chunks = [];
     if (continues) return INCOMPLETE;
     const step: AssemblyStep =
       this.refusal === null
         ? { kind: 'complete', message: withBody(head, Buffer.concat(this.chunks, this.received)) }
-        : { kind: 'refused', head, bodySize: this.expected, error: this.refusal };
+        : { kind: 'refused', head, bodySize: size ?? this.received, error: this.refusal };
     this.abandon();
     return step;
   }
@@ -104,17 +114,35 @@ export class LargeMessageAssembler {
     this.head = null;
     this.chunks = [];
     this.received = 0;
-    this.expected = 0;
+    this.announced = null;
     this.refusal = null;
   }
 
-  private check(head: CoreMessage, continues: boolean): void {
-    if (this.received > this.expected || (!continues && this.received < this.expected)) {
-      this.refusal = new HornetQException(
-        'LARGE_MESSAGE_ERROR_BODY',
-        `large message ${head.messageId} has a body of ${continues ? 'more than ' : ''}${this.received} bytes, not the ${this.expected} bytes announced`,
-      );
+  /** Why the body so far cannot be taken (`size`: what it must come to, once known), or null. */
+  private check(head: CoreMessage, continues: boolean, size: number | null): HornetQException | null {
+    const announced = this.announced;
+    if (announced !== null && this.received > announced) {
+      return this.wrongSize(head, `more than ${this.received}`, `${announced} bytes announced`);
     }
+    if (this.received > this.maxBytes) return this.overLimit(head, `of more than ${this.maxBytes} bytes`);
+    if (continues || size === this.received) return null;
+    const expected =
+      announced !== null ? `${announced} bytes announced` : `${size} bytes its last chunk states`;
+    return this.wrongSize(head, `${this.received}`, expected);
+  }
+
+  private overLimit(head: CoreMessage, size: string): HornetQException {
+    return new HornetQException(
+      'LARGE_MESSAGE_ERROR_BODY',
+      `large message ${head.messageId} ${size} exceeds ${this.limitOwner} limit of ${this.maxBytes} bytes`,
+    );
+  }
+
+  private wrongSize(head: CoreMessage, received: string, expected: string): HornetQException {
+    return new HornetQException(
+      'LARGE_MESSAGE_ERROR_BODY',
+      `large message ${head.messageId} has a body of ${received} bytes, not the ${expected}`,
+    );
   }
 }
 

@@ -8,7 +8,9 @@ import { PacketType, packetTypeName } from './packet-type';
 import {
   EXTENSION_MAGIC,
   type ClusterTopologyChange,
+  type CreateQueue,
   type CreateSession,
+  type CreateSharedQueue,
   type Packet,
   type QueueStats,
   type TransportConfiguration,
@@ -203,18 +205,8 @@ function encodeBody(w: BufferWriter, p: Packet): void {
     case PacketType.CLUSTER_TOPOLOGY_V2:
       return writeTopology(w, p);
     case PacketType.CREATE_QUEUE:
-      w.writeSimpleString(p.address);
-      w.writeSimpleString(p.queueName);
-      w.writeNullableSimpleString(p.filter);
-      w.writeBoolean(p.durable);
-      w.writeBoolean(p.temporary);
-      return w.writeBoolean(p.requiresResponse);
     case PacketType.CREATE_SHARED_QUEUE:
-      w.writeSimpleString(p.address);
-      w.writeSimpleString(p.queueName);
-      w.writeNullableSimpleString(p.filter);
-      w.writeBoolean(p.durable);
-      return w.writeBoolean(p.requiresResponse);
+      return writeQueueToCreate(w, p);
     case PacketType.DELETE_QUEUE:
     case PacketType.SESS_QUEUEQUERY:
       return w.writeSimpleString(p.queueName);
@@ -359,24 +351,8 @@ function decodeBody(type: number, r: BufferReader): Packet {
     case PacketType.CLUSTER_TOPOLOGY_V2:
       return readTopology(type, r);
     case PacketType.CREATE_QUEUE:
-      return {
-        type,
-        address: r.readSimpleString(),
-        queueName: r.readSimpleString(),
-        filter: r.readNullableSimpleString(),
-        durable: r.readBoolean(),
-        temporary: r.readBoolean(),
-        requiresResponse: r.readBoolean(),
-      };
     case PacketType.CREATE_SHARED_QUEUE:
-      return {
-        type,
-        address: r.readSimpleString(),
-        queueName: r.readSimpleString(),
-        filter: r.readNullableSimpleString(),
-        durable: r.readBoolean(),
-        requiresResponse: r.readBoolean(),
-      };
+      return readQueueToCreate(type, r);
     case PacketType.DELETE_QUEUE:
     case PacketType.SESS_QUEUEQUERY:
       return { type, queueName: r.readSimpleString() };
@@ -532,6 +508,31 @@ function startsTrailer(r: BufferReader): boolean {
   if (r.remaining < 4 || r.peekInt() !== EXTENSION_MAGIC) return false;
   r.readInt();
   return true;
+}
+
+/** CREATE_QUEUE and CREATE_SHARED_QUEUE: the same fields, but a shared queue is never temporary. */
+function writeQueueToCreate(w: BufferWriter, p: CreateQueue | CreateSharedQueue): void {
+  w.writeSimpleString(p.address);
+  w.writeSimpleString(p.queueName);
+  w.writeNullableSimpleString(p.filter);
+  w.writeBoolean(p.durable);
+  if (p.type === PacketType.CREATE_QUEUE) w.writeBoolean(p.temporary);
+  w.writeBoolean(p.requiresResponse);
+}
+
+function readQueueToCreate(
+  type: typeof PacketType.CREATE_QUEUE | typeof PacketType.CREATE_SHARED_QUEUE,
+  r: BufferReader,
+): CreateQueue | CreateSharedQueue {
+  const address = r.readSimpleString();
+  const queueName = r.readSimpleString();
+  const filter = r.readNullableSimpleString();
+  const durable = r.readBoolean();
+  if (type === PacketType.CREATE_SHARED_QUEUE) {
+    return { type, address, queueName, filter, durable, requiresResponse: r.readBoolean() };
+  }
+  const temporary = r.readBoolean();
+  return { type, address, queueName, filter, durable, temporary, requiresResponse: r.readBoolean() };
 }
 
 /** V1 (110) has neither the event id nor the node name; V2 writes its node name always. */

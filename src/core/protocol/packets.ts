@@ -156,27 +156,29 @@ export interface ClusterTopologyChange {
   nodeName: string | null;
 }
 
-export interface CreateQueue {
-  type: typeof PacketType.CREATE_QUEUE;
+/** What both queue-creating requests carry; on the wire in this order, `requiresResponse` last. */
+interface QueueToCreate {
   address: string;
   queueName: string;
   filter: string | null;
   durable: boolean;
-  temporary: boolean;
   requiresResponse: boolean;
+}
+/** Its `temporary` comes between `durable` and `requiresResponse`. */
+export interface CreateQueue extends QueueToCreate {
+  type: typeof PacketType.CREATE_QUEUE;
+  temporary: boolean;
 }
 export interface DeleteQueue {
   type: typeof PacketType.DELETE_QUEUE;
   queueName: string;
 }
-/** A queue several consumers share (JMS 2.0 shared subscriptions); no error if it exists alike. */
-export interface CreateSharedQueue {
+/**
+ * A queue several consumers share (JMS 2.0 shared subscriptions); no error if it exists alike.
+ * Never temporary, so it has no such field.
+ */
+export interface CreateSharedQueue extends QueueToCreate {
   type: typeof PacketType.CREATE_SHARED_QUEUE;
-  address: string;
-  queueName: string;
-  filter: string | null;
-  durable: boolean;
-  requiresResponse: boolean;
 }
 
 export interface CreateConsumer {

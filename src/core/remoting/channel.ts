@@ -9,6 +9,20 @@ import { ResendBuffer } from './resend-buffer';
 export const MAX_UNCONFIRMED_COMMANDS = 1024;
 
 /**
+ * Calls on one channel that timed out and are still unanswered (tombstones), at which the peer is
+ * taken to have stopped answering. A tombstone must wait for its answer (the wire names no request
+ * in a response, so dropping one would hand its late answer to the next call), and a peer that
+ * keeps the protocol answers every request, late at worst: a stall leaves about one tombstone per
+ * call in flight, and its answers clear them. A line this long means the peer stopped answering
+ * while calls kept coming, which would grow it without end: the connection is failed with an
+ * error that says so (a failover or reconnect takes over: a reattach brings what the peer had
+ * sent, a re-created session starts afresh), and while the line stays this long new calls are
+ * refused unsent. HornetQ never has more than one blocking call in flight per channel (its
+ * sendBlockingLock), so this is far beyond anything a HornetQ peer sees from its own clients.
+ */
+export const MAX_UNANSWERED_TIMED_OUT_CALLS = 1024;
+
+/**
  * Handles a packet that is not a response. `commandId` is the packet's number in the peer's
  * command stream (-1 for packets that are not counted). Once the packet is fully handled (and,
  * on the broker, stored) the handler calls `channel.confirm(commandId, size)`; confirmations must
@@ -241,6 +255,9 @@ export class Channel {
     timeoutMs = this.options.callTimeoutMs,
     frame?: Buffer,
   ): Promise<ResponsePacket> {
+    if (this.unansweredTimedOutCalls >= MAX_UNANSWERED_TIMED_OUT_CALLS) {
+      return Promise.reject(this.peerNotAnswering(`${packetTypeName(packet.type)} was not sent`));
+    }
     return new Promise((resolve, reject) => {
       const call: QueuedCall = { packet, timeoutMs, frame, resolve, reject };
       if (this.options.serialBlockingCalls !== true) {
@@ -282,6 +299,11 @@ export class Channel {
   /** Calls whose answer has not arrived, timed-out ones (tombstones) included. */
   get outstandingCalls(): number {
     return this.pendingCalls.length - this.pendingHead;
+  }
+
+  /** Calls that timed out and whose answers have not come (tombstones). */
+  get unansweredTimedOutCalls(): number {
+    return this.outstandingCalls - this.waitingCalls;
   }
 
   /**
@@ -469,7 +491,18 @@ export class Channel {
       }
     }
     if (next !== Infinity) this.scheduleCallTimer(next);
+    if (this.unansweredTimedOutCalls >= MAX_UNANSWERED_TIMED_OUT_CALLS) {
+      // Failing an already failed connection does nothing: once per connection at most.
+      this.conn.fail(this.peerNotAnswering('failing the connection'));
+    }
     this.startNextQueuedCall();
+  }
+
+  private peerNotAnswering(consequence: string): HornetQException {
+    return new HornetQException(
+      'CONNECTION_TIMEDOUT',
+      `${this.unansweredTimedOutCalls} calls on channel ${this.id} of ${this.conn.remoteAddress} timed out and were never answered (at most ${MAX_UNANSWERED_TIMED_OUT_CALLS}): the peer has stopped answering; ${consequence}`,
+    );
   }
 
   private clearCallTimer(): void {

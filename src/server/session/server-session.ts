@@ -2,6 +2,7 @@ import {
   CoreMessage,
   FORCED_DELIVERY_SEQUENCE_PROPERTY,
   HornetQException,
+  LargeMessageAssembler,
   PropertyKind,
   packetTypeName,
   type Acknowledge,
@@ -17,7 +18,6 @@ import type { PostOffice } from '../postoffice/post-office';
 import type { Durability } from '../storage/storage-manager';
 import { AnswerQueue } from './answer-queue';
 import { DeliveryWriter } from './delivery-writer';
-import { LargeSendAssembler } from './large-send-assembler';
 import { ProducerCredits } from './producer-credits';
 import { queueStatsPage } from './queue-stats-page';
 import { SendAdmission } from './send-admission';
@@ -105,7 +105,7 @@ export class ServerSession {
   private readonly autoCommitAcks: boolean;
   /** HornetQ's pre-acknowledge: a message counts as acknowledged as soon as it is delivered. */
   private readonly preAcknowledge: boolean;
-  private readonly largeMessages: LargeSendAssembler;
+  private readonly largeMessages: LargeMessageAssembler;
   private readonly admission: SendAdmission;
   private readonly deliveries: DeliveryWriter;
   private readonly producerCredits: ProducerCredits;
@@ -145,7 +145,7 @@ export class ServerSession {
       options.minLargeMessageSize,
     );
     this.producerCredits = new ProducerCredits(postOffice, (packet) => channel.send(packet));
-    this.largeMessages = new LargeSendAssembler(options.maxLargeMessageBytes);
+    this.largeMessages = new LargeMessageAssembler(options.maxLargeMessageBytes, "the broker's");
     this.transaction = options.autoCommitSends && options.autoCommitAcks ? null : new Transaction();
     this.autoCommitSends = options.autoCommitSends;
     // The owner at the time of the failure: a reattach moves the session to another connection.
@@ -249,7 +249,8 @@ export class ServerSession {
         this.send(packet);
         return packet.requiresResponse ? NULL_RESPONSE : null;
       case PacketType.SESS_SEND_LARGE:
-        this.largeMessages.begin(packet.message);
+        // HornetQ's producers announce no size in the head: the last chunk states it.
+        this.largeMessages.begin(packet.message, null);
         return null;
       case PacketType.SESS_SEND_CONTINUATION: {
         this.makeRoomFor(packet.chunk.length);

@@ -7,6 +7,7 @@ import { encodePacket } from '../../../src/core/protocol/packet-codec';
 import { PacketType } from '../../../src/core/protocol/packet-type';
 import { FORCED_DELIVERY_SEQUENCE_PROPERTY, type Packet } from '../../../src/core/protocol/packets';
 import { PropertyKind } from '../../../src/core/protocol/typed-properties';
+import { MAX_UNANSWERED_TIMED_OUT_CALLS } from '../../../src/core/remoting/channel';
 import { ScriptedBroker, type ScriptedBrokerOptions } from './scripted-broker';
 
 const brokers: ScriptedBroker[] = [];
@@ -326,6 +327,38 @@ describe('ClientSession failover against a broker that lost the session', () => 
       reattach?.extension?.reattachSecret.equals(created?.extension?.reattachSecret ?? Buffer.alloc(0)),
     ).toBe(true);
     expect(reattach?.extension).toMatchObject({ username: 'app', password: 'secret' });
+  });
+});
+
+describe('ClientSession against a broker that stops answering', () => {
+  it(`fails the connection at ${MAX_UNANSWERED_TIMED_OUT_CALLS} unanswered timed-out calls, saying why, and fails over`, async () => {
+    // The scripted broker never answers SESS_QUEUEQUERY: each query times out and leaves a tombstone.
+    const { broker, port } = await brokerAt();
+    const factory = await connect(port, { callTimeout: 500, reconnectAttempts: 3, retryInterval: 50 });
+    const session = await factory.createSession();
+    const events: Array<{ type: string; cause: string | undefined }> = [];
+    factory.addFailoverListener((event) =>
+      events.push({ type: event.type, cause: (event.cause as Error | undefined)?.message }),
+    );
+
+    const queries = Array.from({ length: MAX_UNANSWERED_TIMED_OUT_CALLS }, () =>
+      session.queueQuery('q').catch((error: unknown) => error),
+    );
+    const outcomes = await Promise.all(queries);
+    expect(outcomes.every((outcome) => HornetQException.is(outcome, 'CONNECTION_TIMEDOUT'))).toBe(true);
+
+    await until(() => events.some((event) => event.type === FailoverEventType.FAILOVER_COMPLETED), 20_000);
+    expect(events[0]).toEqual({
+      type: FailoverEventType.FAILURE_DETECTED,
+      cause: expect.stringMatching(
+        new RegExp(
+          `^${MAX_UNANSWERED_TIMED_OUT_CALLS} calls on channel \\d+ of .* the peer has stopped answering`,
+        ),
+      ),
+    });
+    // Re-created on a new connection (no resend buffer: nothing to reattach); it serves calls again.
+    expect(broker.packets(PacketType.CREATESESSION)).toHaveLength(2);
+    await expect(session.createConsumer('q')).resolves.toBeDefined();
   });
 });
 

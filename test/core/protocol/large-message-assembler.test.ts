@@ -11,9 +11,15 @@ function head(messageId = 7): CoreMessage {
   return message;
 }
 
-/** Feeds `chunks` (the last one ends the message) and returns the step of each. */
-function feed(assembler: LargeMessageAssembler, chunks: Buffer[]): AssemblyStep[] {
-  return chunks.map((chunk, index) => assembler.append(chunk, index < chunks.length - 1));
+/**
+ * Feeds `chunks` (the last one ends the message, stating `statedSize` when given, as a producer's
+ * last SEND_CONTINUATION does) and returns the step of each.
+ */
+function feed(assembler: LargeMessageAssembler, chunks: Buffer[], statedSize?: number): AssemblyStep[] {
+  return chunks.map((chunk, index) => {
+    const continues = index < chunks.length - 1;
+    return assembler.append(chunk, continues, continues ? null : statedSize);
+  });
 }
 
 function refusalOf(step: AssemblyStep | undefined): string {
@@ -84,6 +90,34 @@ describe('LargeMessageAssembler', () => {
     expect(() => assembler.begin(head(), 10)).toThrow(/started before the previous one was complete/);
     assembler.abandon();
     expect(assembler.inProgress).toBe(false);
+  });
+
+  it("without an announced size, takes the body its last chunk states (a producer's large send)", () => {
+    const assembler = new LargeMessageAssembler(100, "the broker's");
+    assembler.begin(head(), null);
+    const steps = feed(assembler, [Buffer.from('abc'), Buffer.from('de')], 5);
+    const last = steps[1];
+    expect(last?.kind === 'complete' ? last.message.body.toString() : last?.kind).toBe('abcde');
+  });
+
+  it('without an announced size, refuses as the chunks pass the limit, keeping none past it', () => {
+    const assembler = new LargeMessageAssembler(5, "the broker's");
+    assembler.begin(head(3), null);
+    assembler.append(Buffer.alloc(4), true);
+    expect(assembler.heldBytes).toBe(4);
+    assembler.append(Buffer.alloc(4), true);
+    expect([assembler.accepting, assembler.heldBytes]).toEqual([false, 0]);
+    expect(refusalOf(assembler.append(Buffer.alloc(1), false, 9))).toBe(
+      "large message 3 of more than 5 bytes exceeds the broker's limit of 5 bytes",
+    );
+  });
+
+  it('without an announced size, refuses a body that is not the size its last chunk states', () => {
+    const assembler = new LargeMessageAssembler(100, "the broker's");
+    assembler.begin(head(), null);
+    const steps = feed(assembler, [Buffer.alloc(4), Buffer.alloc(6)], 11);
+    expect(refusalOf(steps[1])).toMatch(/body of 10 bytes, not the 11 bytes its last chunk states/);
+    expect(steps[1]).toMatchObject({ bodySize: 11 });
   });
 
   it('property: what largeBodyChunks cuts, the assembler puts back byte for byte', () => {

@@ -3,6 +3,7 @@ import { encodePacket } from '../../../src/core/protocol/packet-codec';
 import { PacketType } from '../../../src/core/protocol/packet-type';
 import type { Packet, QueueQuery, ResponsePacket } from '../../../src/core/protocol/packets';
 import {
+  MAX_UNANSWERED_TIMED_OUT_CALLS,
   MAX_UNCONFIRMED_COMMANDS,
   type Channel,
   type ChannelOptions,
@@ -606,6 +607,88 @@ describe('Channel blocking calls', () => {
     expect(() => client.send(START)).toThrow(HornetQException);
     const late = await client.sendBlocking(queueQuery('b')).catch((e: unknown) => e);
     expect(HornetQException.is(late, 'OBJECT_CLOSED')).toBe(true);
+  });
+});
+
+describe('Channel calls a peer never answers', () => {
+  /** Fake timers for the call deadlines; the in-VM transport's setImmediate stays real. */
+  const useFakeTimers = (): void => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'clearImmediate', 'nextTick', 'queueMicrotask'] });
+  };
+
+  /** Makes `count` calls of `timeoutMs` the server receives and never answers, and lets them time out. */
+  async function timeOut(pair: Link, count: number, timeoutMs = 10): Promise<unknown[]> {
+    const before = pair.serverReceived.length;
+    const calls = Array.from({ length: count }, (_, i) =>
+      pair.client.sendBlocking(queueQuery(`q${i}`), timeoutMs).catch((error: unknown) => error),
+    );
+    await until(() => pair.serverReceived.length === before + count, 10_000);
+    jest.advanceTimersByTime(timeoutMs);
+    return Promise.all(calls);
+  }
+
+  it('below the bound, timed-out calls wait for their late answers and the connection stays', async () => {
+    useFakeTimers();
+    const pair = link({ confirmationWindowSize: -1, callTimeoutMs: 5000 });
+    const errors = await timeOut(pair, MAX_UNANSWERED_TIMED_OUT_CALLS - 1);
+    expect(errors.every((error) => HornetQException.is(error, 'CONNECTION_TIMEDOUT'))).toBe(true);
+    expect(pair.clientConn.closed).toBe(false);
+    expect(pair.client.unansweredTimedOutCalls).toBe(MAX_UNANSWERED_TIMED_OUT_CALLS - 1);
+
+    // The late answers come: each is taken by its tombstone, and the next call gets its own.
+    for (let i = 0; i < MAX_UNANSWERED_TIMED_OUT_CALLS - 1; i++) pair.server.send(queryResponse('late'));
+    await until(() => pair.client.outstandingCalls === 0, 10_000);
+    const next = pair.client.sendBlocking(queueQuery('next'));
+    await until(() => pair.serverReceived.length === MAX_UNANSWERED_TIMED_OUT_CALLS);
+    pair.server.send(queryResponse('for next'));
+    await expect(next).resolves.toMatchObject({ address: 'for next' });
+  });
+
+  it(`at ${MAX_UNANSWERED_TIMED_OUT_CALLS} unanswered timed-out calls fails the connection, saying the peer stopped answering`, async () => {
+    useFakeTimers();
+    const pair = link({ confirmationWindowSize: 1024, callTimeoutMs: 5000 });
+    const failures: HornetQException[] = [];
+    pair.clientConn.addFailureListener((error) => failures.push(error));
+    await timeOut(pair, MAX_UNANSWERED_TIMED_OUT_CALLS);
+
+    expect(pair.clientConn.closed).toBe(true);
+    expect(failures).toHaveLength(1);
+    expect(failures[0]?.code).toBe('CONNECTION_TIMEDOUT');
+    expect(failures[0]?.message).toMatch(
+      new RegExp(
+        `^${MAX_UNANSWERED_TIMED_OUT_CALLS} calls on channel ${CHANNEL} of .* timed out and were never answered .*the peer has stopped answering; failing the connection$`,
+      ),
+    );
+  });
+
+  it('while the line is at the bound, new calls are refused unsent and the line does not grow', async () => {
+    useFakeTimers();
+    const pair = link({ confirmationWindowSize: -1, callTimeoutMs: 5000 });
+    await timeOut(pair, MAX_UNANSWERED_TIMED_OUT_CALLS);
+    // The channel outlives its connection (a failover moves it): its line must stay bounded there.
+    const [clientTransport, serverTransport] = InVmTransport.pair('channel-test-2');
+    const nextConn = new RemotingConnection(clientTransport, { logger: silentLogger });
+    const nextServerConn = new RemotingConnection(serverTransport, { logger: silentLogger });
+    const written: Packet[] = [];
+    nextServerConn.setUnroutedHandler((packet) => written.push(packet));
+    nextServerConn
+      .createChannel(CHANNEL, { confirmationWindowSize: -1, callTimeoutMs: 5000 })
+      .setHandler((packet) => written.push(packet));
+    pair.client.transferTo(nextConn);
+    pair.client.replay(-1);
+
+    for (let i = 0; i < 5; i++) {
+      const refused = await pair.client.sendBlocking(queueQuery(`more${i}`)).catch((error: unknown) => error);
+      expect(HornetQException.is(refused, 'CONNECTION_TIMEDOUT')).toBe(true);
+      expect((refused as Error).message).toMatch(
+        /the peer has stopped answering; SESS_QUEUEQUERY\(45\) was not sent$/,
+      );
+    }
+    for (let i = 0; i < 20; i++) await tick();
+    expect(written).toEqual([]);
+    expect(pair.client.outstandingCalls).toBe(MAX_UNANSWERED_TIMED_OUT_CALLS);
+    nextConn.close();
+    nextServerConn.close();
   });
 });
 

@@ -1,5 +1,8 @@
 import net from 'node:net';
 import { types } from 'node:util';
+import { PacketType } from '../../../src/core/protocol/packet-type';
+import { silentLogger } from '../../../src/core/remoting/logger';
+import { RemotingConnection } from '../../../src/core/remoting/remoting-connection';
 import { HORNETQ_PREAMBLE, TcpTransport } from '../../../src/core/remoting/tcp-transport';
 
 const HOST = '127.0.0.1';
@@ -281,6 +284,28 @@ describe('TcpTransport backpressure', () => {
     while (drains === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
     expect(drains).toBeGreaterThan(0);
     expect(transport.pendingBytes).toBe(0);
+  });
+
+  it('a batch over the high-water mark that the socket takes at once ends the congestion (no drain event comes)', async () => {
+    const { transport, peer } = await connectedPair();
+    const mark = 100;
+    const conn = new RemotingConnection(transport, { logger: silentLogger, outputHighWaterMark: mark });
+    const heard: boolean[] = [];
+    conn.setCongestionListener((congested) => heard.push(congested));
+    // One tick's frames wait in the transport's batch, counted as pending: past the mark.
+    let written = 0;
+    while (transport.pendingBytes <= mark) {
+      conn.write(0, { type: PacketType.PING, connectionTtl: 1000 });
+      written = transport.pendingBytes;
+    }
+    expect(heard).toEqual([true]);
+    // A few hundred bytes: the socket takes the batch whole, without backpressure.
+    const received = readBytes(peer, written);
+    const deadline = Date.now() + 10_000;
+    while (heard.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(heard).toEqual([true, false]);
+    expect(conn.congested).toBe(false);
+    expect((await received).length).toBe(written);
   });
 
   it('pauseReading stops onData until resumeReading', async () => {

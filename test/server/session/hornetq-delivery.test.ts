@@ -228,6 +228,19 @@ describe('large messages sent to the broker', () => {
 });
 
 describe('the unconfirmed-commands cap', () => {
+  /** Puts `count` tiny messages on the broker's queue, 5000 at a time (each batch answered before the next). */
+  async function queueTinyMessages(broker: Broker, count: number): Promise<void> {
+    const producer = await session(broker);
+    for (let sent = 0; sent < count; sent += 5000) {
+      sendAll(
+        producer,
+        Array.from({ length: Math.min(5000, count - sent) }, () => 'x'),
+      );
+      await producer.request(RAW_SESSION_CHANNEL, { type: PacketType.SESS_STOP });
+    }
+    await waitFor(() => broker.listQueues()[0]?.messageCount === count, `${count} messages queued`, 60_000);
+  }
+
   it('applies the command bound only to sessions of our own client; every session keeps the byte bound', () => {
     const window = 10 * 1024 * 1024;
     expect(unconfirmedLimitFor(window, true)).toEqual({
@@ -244,15 +257,7 @@ describe('the unconfirmed-commands cap', () => {
     const logger = new CapturingLogger();
     const broker = await brokerWithQueue({ logger });
     const count = 64 * MAX_UNCONFIRMED_COMMANDS + 500;
-    const producer = await session(broker);
-    for (let sent = 0; sent < count; sent += 5000) {
-      sendAll(
-        producer,
-        Array.from({ length: Math.min(5000, count - sent) }, () => 'x'),
-      );
-      await producer.request(RAW_SESSION_CHANNEL, { type: PacketType.SESS_STOP });
-    }
-    await waitFor(() => broker.listQueues()[0]?.messageCount === count, `${count} messages queued`, 60_000);
+    await queueTinyMessages(broker, count);
     // A 10 MiB window: all of it is far less than a window, so this client never confirms.
     const client = await session(broker, { windowSize: 10 * 1024 * 1024 });
     await consumer(client, -1);
@@ -265,15 +270,7 @@ describe('the unconfirmed-commands cap', () => {
   it('still cuts off an extended session that leaves more than the command bound unconfirmed', async () => {
     const broker = await brokerWithQueue();
     const count = 64 * MAX_UNCONFIRMED_COMMANDS + 500;
-    const producer = await session(broker);
-    for (let sent = 0; sent < count; sent += 5000) {
-      sendAll(
-        producer,
-        Array.from({ length: Math.min(5000, count - sent) }, () => 'x'),
-      );
-      await producer.request(RAW_SESSION_CHANNEL, { type: PacketType.SESS_STOP });
-    }
-    await waitFor(() => broker.listQueues()[0]?.messageCount === count, `${count} messages queued`, 60_000);
+    await queueTinyMessages(broker, count);
     const client = env.track(await RawClient.connect(broker.getPort()));
     await client.createSession(RAW_SESSION_CHANNEL, {
       windowSize: 10 * 1024 * 1024,

@@ -7,6 +7,9 @@ import org.apache.activemq.artemis.api.core.QueueConfiguration;
 import org.apache.activemq.artemis.api.core.RoutingType;
 import org.apache.activemq.artemis.core.config.CoreAddressConfiguration;
 import org.apache.activemq.artemis.core.config.impl.ConfigurationImpl;
+import org.apache.activemq.artemis.core.remoting.impl.netty.NettyAcceptor;
+import org.apache.activemq.artemis.core.server.ActiveMQServer;
+import org.apache.activemq.artemis.core.server.JournalType;
 import org.apache.activemq.artemis.core.server.embedded.EmbeddedActiveMQ;
 import org.apache.activemq.artemis.core.settings.impl.AddressFullMessagePolicy;
 import org.apache.activemq.artemis.core.settings.impl.AddressSettings;
@@ -14,20 +17,25 @@ import org.apache.activemq.artemis.core.settings.impl.AddressSettings;
 /**
  * An embedded ActiveMQ Artemis 2.40.0 broker on 127.0.0.1 with the acceptor Artemis creates for
  * HornetQ clients (the HORNETQ protocol, and the jms.queue. / jms.topic. prefixes that map HornetQ
- * addresses onto Artemis' anycast and multicast ones):
+ * addresses onto Artemis' anycast and multicast ones). The interop harness and the benchmark
+ * (bench/peers-artemis.mjs) both run it:
  *
  * <pre>
- * --port P                 the acceptor's port (chosen by the harness)
+ * --port P                 the acceptor's port (chosen by the harness; 0: an ephemeral one)
+ * --core-port P            also an acceptor of Artemis' own CORE protocol alone, as Artemis'
+ *                          generated broker.xml has one (0: an ephemeral port)
  * --queue NAME...          anycast address NAME with queue NAME (a HornetQ client's jms.queue.NAME)
  * --topic NAME...          multicast address NAME (a HornetQ client's jms.topic.NAME)
  * --limit NAME:BYTES:POLICY...  max-size-bytes and BLOCK | FAIL | DROP | PAGE for address NAME
  * --connection-ttl MS      connection-ttl-override
- * --data DIR               persistent (journal in DIR); without it nothing is persisted
+ * --data DIR               persistent (NIO journal in DIR, every durable send synced before it is
+ *                          confirmed: Artemis' defaults); without it nothing is persisted
  * </pre>
  *
  * HornetQ 2.4 clients cannot have Artemis auto-create destinations, so they are created here.
- * Security and JMX are off. Prints {@code READY <port> <nodeId>}; stops when stdin closes or on
- * SIGTERM.
+ * Security and JMX are off. Prints {@code READY <port> <nodeId>}, with {@code <corePort>} after
+ * them when a CORE acceptor was asked for (the ports the acceptors bound); stops when stdin closes
+ * or on SIGTERM.
  */
 public final class ArtemisServer {
   private ArtemisServer() {}
@@ -36,16 +44,26 @@ public final class ArtemisServer {
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
     System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
     Args args = new Args(argv);
-    int port = args.integer("port");
     EmbeddedActiveMQ server = new EmbeddedActiveMQ();
-    server.setConfiguration(configuration(args, port));
+    server.setConfiguration(configuration(args));
     server.start();
-    System.out.println("READY " + port + " " + server.getActiveMQServer().getNodeID());
+    ActiveMQServer broker = server.getActiveMQServer();
+    String ready = "READY " + actualPort(broker, HORNETQ_ACCEPTOR) + " " + broker.getNodeID();
+    if (args.has("core-port")) ready += " " + actualPort(broker, CORE_ACCEPTOR);
+    System.out.println(ready);
     System.out.flush();
     Lifeline.holdUntilStdinCloses(server::stop);
   }
 
-  private static ConfigurationImpl configuration(Args args, int port) throws Exception {
+  private static final String HORNETQ_ACCEPTOR = "hornetq";
+  private static final String CORE_ACCEPTOR = "core";
+
+  /** The port an acceptor bound: the one asked for, or the ephemeral one port 0 got. */
+  private static int actualPort(ActiveMQServer broker, String acceptorName) {
+    return ((NettyAcceptor) broker.getRemotingService().getAcceptor(acceptorName)).getActualPort();
+  }
+
+  private static ConfigurationImpl configuration(Args args) throws Exception {
     ConfigurationImpl config = new ConfigurationImpl();
     config.setSecurityEnabled(false);
     config.setJMXManagementEnabled(false);
@@ -55,7 +73,11 @@ public final class ArtemisServer {
     config.setMaxDiskUsage(-1);
     persistence(config, args);
     config.addAcceptorConfiguration(
-        "hornetq", "tcp://127.0.0.1:" + port + "?protocols=HORNETQ,CORE;anycastPrefix=jms.queue.;multicastPrefix=jms.topic.");
+        HORNETQ_ACCEPTOR,
+        "tcp://127.0.0.1:" + args.integer("port") + "?protocols=HORNETQ,CORE;anycastPrefix=jms.queue.;multicastPrefix=jms.topic.");
+    if (args.has("core-port")) {
+      config.addAcceptorConfiguration(CORE_ACCEPTOR, "tcp://127.0.0.1:" + args.integer("core-port") + "?protocols=CORE");
+    }
     if (args.has("connection-ttl")) config.setConnectionTTLOverride(args.integer("connection-ttl", -1));
     for (String queue : args.all("queue")) {
       config.addQueueConfiguration(QueueConfiguration.of(queue).setAddress(queue).setRoutingType(RoutingType.ANYCAST).setDurable(true));
@@ -81,6 +103,9 @@ public final class ArtemisServer {
     }
     Path data = Path.of(args.one("data"));
     config.setPersistenceEnabled(true);
+    // NIO on every machine: the default (AIO) depends on whether libaio happens to be installed.
+    config.setJournalType(JournalType.NIO);
+    config.setNodeManagerLockDirectory(data.resolve("lock").toString());
     config.setJournalDirectory(data.resolve("journal").toString());
     config.setBindingsDirectory(data.resolve("bindings").toString());
     config.setLargeMessagesDirectory(data.resolve("large-messages").toString());
