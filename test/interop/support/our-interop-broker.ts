@@ -4,16 +4,10 @@ import {
   type BrokerConfiguration,
   type CoreQueueConfiguration,
 } from '../../../src';
+import { topicMarkerQueueOf } from '../../../src/jndi/config/broker-configuration-from-xml';
 import type { ServerOptions } from './interop-server';
 
-/**
- * The filter of HornetQ's topic marker queue: a JMS topic deployed by HornetQ's JMS server has a
- * queue named after its address that no message matches, so that a binding query (which the
- * HornetQ JMS client makes before it produces to or subscribes to a topic) finds the topic.
- */
-const TOPIC_MARKER_FILTER = '__HQX=-1';
-
-/** The JMS destinations of `options` as our broker's core queues, laid out as HornetQ's JMS server deploys them. */
+/** The JMS destinations of `options` as our broker's core queues, as EmbeddedJMS deploys them from hornetq-jms.xml. */
 function jmsQueues({ queues = [], topics = [] }: ServerOptions): CoreQueueConfiguration[] {
   const queue = (name: string): CoreQueueConfiguration => ({
     name: `jms.queue.${name}`,
@@ -21,13 +15,7 @@ function jmsQueues({ queues = [], topics = [] }: ServerOptions): CoreQueueConfig
     filter: null,
     durable: true,
   });
-  const topicMarker = (name: string): CoreQueueConfiguration => ({
-    name: `jms.topic.${name}`,
-    address: `jms.topic.${name}`,
-    filter: TOPIC_MARKER_FILTER,
-    durable: true,
-  });
-  return [...queues.map(queue), ...topics.map(topicMarker)];
+  return [...queues.map(queue), ...topics.map((name) => topicMarkerQueueOf({ name }))];
 }
 
 /** Our broker's settings for an interop server on 127.0.0.1:`port` with `options`' destinations and limits. */
