@@ -49,7 +49,7 @@ export function describeJavaDriverScenarios(kind: ServerKind): void {
 
     beforeAll(async () => {
       server = await InteropServer.start(kind, {
-        queues: ['types', 'tx', 'client', 'browse', 'temp'],
+        queues: ['types', 'tx', 'client', 'browse', 'temp', 'selected', 'large'],
         topics: ['news'],
       });
       driver = await JmsDriver.start();
@@ -189,6 +189,52 @@ export function describeJavaDriverScenarios(kind: ServerKind): void {
       await java().send(s, request.JMSReplyTo, { body: 'pong' });
       expect((await java().receive(replyConsumer, RECEIVE_MS))?.body).toBe('pong');
       await java().closeConsumer(replyConsumer);
+      await java().deleteTemporary(replies);
+    });
+
+    test('a selector on JMS headers, as a Java user writes it, selects on the server', async () => {
+      const s = await session();
+      // HornetQ's Java client rewrites JMSPriority and JMSDeliveryMode into HQPriority and HQDurable.
+      const consumer = await java().createConsumer(s, queue('selected'), {
+        selector: "JMSPriority > 5 AND JMSDeliveryMode = 'PERSISTENT' AND colour = 'red'",
+      });
+      const sends: Array<[string, number, 'PERSISTENT' | 'NON_PERSISTENT']> = [
+        ['low', 4, 'PERSISTENT'],
+        ['fleeting', 9, 'NON_PERSISTENT'],
+        ['match', 8, 'PERSISTENT'],
+      ];
+      for (const [body, priority, deliveryMode] of sends) {
+        await java().send(
+          s,
+          queue('selected'),
+          { body, properties: { colour: ['string', 'red'] } },
+          { priority, deliveryMode },
+        );
+      }
+      expect((await java().receive(consumer, RECEIVE_MS))?.body).toBe('match');
+      expect(await java().receive(consumer, 500)).toBeNull();
+    });
+
+    test('a large message from Java reaches Java whole', async () => {
+      const s = await session();
+      const consumer = await java().createConsumer(s, queue('large'));
+      // Over HornetQ's default min-large-message-size (100 KiB): sent and delivered in chunks.
+      const body = Buffer.alloc(300 * 1024);
+      for (let i = 0; i < body.length; i++) body[i] = (i * 7) & 0xff;
+      await java().send(s, queue('large'), { class: 'BytesMessage', body });
+      const received = await java().receive(consumer, RECEIVE_MS);
+      expect(received?.class).toBe('BytesMessage');
+      expect(Buffer.compare(received?.body as Buffer, body)).toBe(0);
+    });
+
+    test('a temporary topic: a Java subscriber gets what Java publishes to it', async () => {
+      const s = await session();
+      const replies = await java().createTemporaryTopic(s);
+      expect(replies).toMatchObject({ type: 'tempTopic', address: `jms.temptopic.${replies.name}` });
+      const subscriber = await java().createConsumer(s, replies);
+      await java().send(s, replies, { body: 'to the temporary topic' });
+      expect((await java().receive(subscriber, RECEIVE_MS))?.body).toBe('to the temporary topic');
+      await java().closeConsumer(subscriber);
       await java().deleteTemporary(replies);
     });
 
