@@ -1,3 +1,4 @@
+import { FaultProxy } from '../../support/fault-proxy';
 import { InteropServer, SERVER_VERSIONS, type ServerKind } from './interop-server';
 import { JavaError, JmsDriver, type DestinationRef, type JavaTyped } from './jms-driver';
 
@@ -49,7 +50,7 @@ export function describeJavaDriverScenarios(kind: ServerKind): void {
 
     beforeAll(async () => {
       server = await InteropServer.start(kind, {
-        queues: ['types', 'tx', 'client', 'browse', 'temp', 'selected', 'large'],
+        queues: ['types', 'tx', 'client', 'browse', 'temp', 'selected', 'large', 'reattach'],
         topics: ['news'],
       });
       driver = await JmsDriver.start();
@@ -236,6 +237,36 @@ export function describeJavaDriverScenarios(kind: ServerKind): void {
       expect((await java().receive(subscriber, RECEIVE_MS))?.body).toBe('to the temporary topic');
       await java().closeConsumer(subscriber);
       await java().deleteTemporary(replies);
+    });
+
+    test("a Java producer's link is reset (RST) mid-stream: it comes back through the proxy, nothing lost, duplicated or reordered", async () => {
+      const proxy = await FaultProxy.start({ targetHost: '127.0.0.1', targetPort: port() });
+      try {
+        // HornetQ's Java client reattaches only with a confirmation window and reconnect attempts.
+        const connection = await java().connect({
+          port: proxy.port,
+          factory: { confirmationWindowSize: 1048576, reconnectAttempts: 20, retryInterval: 200 },
+        });
+        const producer = await java().createSession(connection);
+        const consumer = await java().createConsumer(await session(), queue('reattach'));
+        const batch = (body: string, count: number) =>
+          java().send(producer, queue('reattach'), { body }, { count, sequenceProperty: 'seq' });
+        await batch('before', 50);
+        expect(proxy.cut()).toBe(1);
+        await batch('after', 100);
+        const received = await java().receiveMany(consumer, 150, RECEIVE_MS);
+        const expected = [
+          ...Array.from({ length: 50 }, (_, i) => ['before', i]),
+          ...Array.from({ length: 100 }, (_, i) => ['after', i]),
+        ];
+        expect(received.map((m) => [m.body, m.properties.seq?.[1]])).toEqual(expected);
+        expect(await java().receive(consumer, 500)).toBeNull();
+        expect(proxy.linksReset).toBe(1);
+        expect(proxy.connectionsAccepted).toBe(2);
+        await java().closeConnection(connection);
+      } finally {
+        await proxy.close();
+      }
     });
 
     test("Java's failures come back with the Java exception class", async () => {
