@@ -5,9 +5,13 @@ import { IllegalStateException } from '../jms/exceptions';
 import type { Broker } from '../server/broker';
 import { DEFAULT_BROKER_CONFIGURATION, type TcpAcceptorConfiguration } from '../server/broker-configuration';
 import type { StorageManager } from '../server/storage/storage-manager';
-import { brokerConfigurationOf, coreQueueOf } from './config/broker-configuration-from-xml';
+import {
+  brokerConfigurationOf,
+  coreQueueOf,
+  topicMarkerQueueOf,
+} from './config/broker-configuration-from-xml';
 import { readConfigFile } from './config/config-document';
-import type { QueueDefinition } from './config/jms-configuration';
+import type { QueueDefinition, TopicDefinition } from './config/jms-configuration';
 import type { ServerConfiguration } from './config/server-configuration';
 import { defaultConfigDir, resolveConfigFiles, scanPeriodOf, type ConfigFiles } from './config-files';
 import { ConfigurationException } from './configuration-exception';
@@ -219,6 +223,7 @@ export class EmbeddedJMS {
       hooks: {
         resolveConnector: (connector) => resolvePortZero(connector, broker, server),
         queueDeployed: (queue) => createQueue(broker, queue, logger),
+        topicDeployed: (topic) => createTopicMarker(broker, topic),
       },
     });
     try {
@@ -263,6 +268,13 @@ function resolvePortZero(
     .filter((a): a is TcpAcceptorConfiguration => a.type === 'tcp' && a.port === 0);
   const acceptor = acceptors.find((a) => a.host === connector.host) ?? acceptors[0];
   return acceptor === undefined ? connector : { ...connector, port: broker.getPort(acceptor.name) };
+}
+
+/** Hot deployment may add a topic to a running broker: its marker queue, unless it has one. */
+function createTopicMarker(broker: Broker, topic: TopicDefinition): void {
+  const marker = topicMarkerQueueOf(topic);
+  if (broker.postOffice.getQueue(marker.name) === undefined)
+    broker.postOffice.createQueue({ ...marker, temporary: false });
 }
 
 /** Hot deployment may add a queue to a running broker; an existing queue (and its messages) stays as it is. */

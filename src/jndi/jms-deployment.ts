@@ -19,6 +19,8 @@ export interface DeploymentHooks {
   resolveConnector?(connector: TransportConfiguration): TransportConfiguration;
   /** A queue is new or changed; EmbeddedJMS creates its core queue if the broker has none. */
   queueDeployed?(queue: QueueDefinition): void;
+  /** A topic is new; EmbeddedJMS creates its marker queue if the broker has none. */
+  topicDeployed?(topic: TopicDefinition): void;
 }
 
 /** What one apply did, as 'kind:name' keys (e.g. 'queue:Orders'). */
@@ -65,6 +67,7 @@ export class JmsDeployment {
     for (const key of [...changes.added, ...changes.changed]) {
       const item = next.get(key)?.item;
       if (item?.kind === 'queue') this.hooks.queueDeployed?.(item.definition);
+      if (item?.kind === 'topic') this.hooks.topicDeployed?.(item.definition);
     }
     const unbound: Array<[string, unknown]> = [];
     const bound: string[] = [];

@@ -376,8 +376,9 @@ describe('the DI container (inversify 7)', () => {
       return defaults(config);
     });
     await jms.start();
+    // The topic's core queue is HornetQ's marker queue, named after its address.
     expect(configs.map((config) => config.queues.map((queue) => queue.name))).toEqual([
-      ['jms.queue.Orders', 'jms.queue.Red'],
+      ['jms.queue.Orders', 'jms.queue.Red', 'jms.topic.News'],
     ]);
   });
 });

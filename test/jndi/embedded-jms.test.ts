@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import {
+  ClientSessionFactory,
   ConfigurationException,
   EmbeddedJMS,
   HornetQConnectionFactory,
@@ -141,7 +142,8 @@ describe('EmbeddedJMS', () => {
         address: 'core.audit',
         durable: true,
       });
-      expect(names.find((q) => q.address === 'jms.topic.News')).toMatchObject({
+      // The subscription, beside the topic's marker queue (named after the address).
+      expect(names.find((q) => q.address === 'jms.topic.News' && q.name !== 'jms.topic.News')).toMatchObject({
         consumerCount: 1,
         durable: false,
       });
@@ -152,6 +154,41 @@ describe('EmbeddedJMS', () => {
       await subscriber.close();
       await connection.close();
     } finally {
+      await jms.stop();
+    }
+  });
+
+  test("a configured topic has HornetQ's marker queue: a binding query finds it before any subscriber, and it holds nothing", async () => {
+    const jms = new EmbeddedJMS({ configDir: dir, dataDirectory: dir, env: {}, logger: captureLogger() });
+    await jms.start();
+    const core = await ClientSessionFactory.connect({
+      connectors: [{ host: '127.0.0.1', port: jms.getPort('netty') }],
+    });
+    try {
+      const coreSession = await core.createSession();
+      // What HornetQ's Java client asks before it produces to or subscribes to a topic.
+      expect(await coreSession.bindingQuery('jms.topic.News')).toEqual({
+        exists: true,
+        queueNames: ['jms.topic.News'],
+      });
+      expect(await coreSession.queueQuery('jms.topic.News')).toMatchObject({
+        exists: true,
+        durable: true,
+        filter: '__HQX=-1',
+        address: 'jms.topic.News',
+      });
+      const connection = await jms.lookup<HornetQConnectionFactory>('ConnectionFactory').createConnection();
+      const session = await connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+      const news = jms.lookup<HornetQTopic>('topic/News');
+      const subscriber = await session.createConsumer(news);
+      await connection.start();
+      await (await session.createProducer(news)).send(session.createTextMessage('published'));
+      expect(((await subscriber.receive(5000)) as TextMessage).getText()).toBe('published');
+      const marker = jms.listQueues().find((q) => q.name === 'jms.topic.News');
+      expect(marker).toMatchObject({ messageCount: 0, messagesAdded: 0, durable: true });
+      await connection.close();
+    } finally {
+      await core.close();
       await jms.stop();
     }
   });

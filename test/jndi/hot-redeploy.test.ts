@@ -108,6 +108,12 @@ test('hot redeploy adds, changes and removes a factory, a queue and a topic whil
     expect(bound(() => jms.lookup('topic/T'))).toBe(false);
     expect(jms.lookup<HornetQTopic>('topic/T2').getTopicName()).toBe('T');
     expect(jms.lookup<HornetQTopic>('topic/U').getTopicName()).toBe('U');
+    // A topic deployed hot gets HornetQ's marker queue too (HornetQ's Java client needs its binding).
+    expect(jms.listQueues().find((q) => q.name === 'jms.topic.U')).toMatchObject({
+      address: 'jms.topic.U',
+      durable: true,
+      messageCount: 0,
+    });
     expect(jms.getQueueInfo('B')).toMatchObject({ messageCount: 0, durable: true });
     expect(logger.infos.join('\n')).toContain('deployed');
 

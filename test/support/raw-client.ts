@@ -27,6 +27,8 @@ export interface RawSessionOptions {
   version?: number;
   username?: string | null;
   xa?: boolean;
+  /** CREATESESSION's defaultAddress: where a message sent without an address goes. */
+  defaultAddress?: string;
   /** Our extension's trailer with this reattach secret, as our client sends it; none when absent. */
   reattachSecret?: Buffer;
 }
@@ -49,7 +51,7 @@ export function createSessionPacket(
     autoCommitAcks: options.transacted !== true,
     windowSize: options.windowSize ?? -1,
     preAcknowledge: false,
-    defaultAddress: null,
+    defaultAddress: options.defaultAddress ?? null,
     extension:
       options.reattachSecret === undefined
         ? null

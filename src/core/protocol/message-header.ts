@@ -17,6 +17,11 @@ export const MessageHeader = {
   ORIGINAL_MESSAGE_ID: '_HQ_ORIG_MESSAGE_ID',
   /** LONG, epoch ms: when the broker found the message expired (expiry copies only). */
   ACTUAL_EXPIRY_TIME: '_HQ_ACTUAL_EXPIRY',
+  /**
+   * LONG: the body bytes of a message delivered as a large one (in chunks), set on its head by
+   * the server; HornetQ's Java client takes a large message's body size from it.
+   */
+  LARGE_BODY_SIZE: '_HQ_LARGE_SIZE',
   /** STRING: the connection a message was sent through (JMS noLocal subscriptions skip it). */
   CONNECTION_ID: '__HQ_CID',
 } as const;

@@ -9,7 +9,7 @@ import {
 import type { AddressSettings } from '../../server/postoffice/address-settings';
 import type { StorageManager } from '../../server/storage/storage-manager';
 import { Problems } from '../problems';
-import type { JmsConfiguration, QueueDefinition } from './jms-configuration';
+import type { JmsConfiguration, QueueDefinition, TopicDefinition } from './jms-configuration';
 import { nameTooLong } from './server-config-parser';
 import type { ServerConfiguration } from './server-configuration';
 
@@ -17,6 +17,23 @@ import type { ServerConfiguration } from './server-configuration';
 export function coreQueueOf(queue: QueueDefinition): CoreQueueConfiguration {
   const name = AddressPrefix.QUEUE + queue.name;
   return { name, address: name, filter: queue.selector, durable: queue.durable };
+}
+
+/**
+ * The filter of a topic's marker queue, HornetQ's JMS server's: no message matches it, so the
+ * queue holds nothing.
+ */
+export const TOPIC_MARKER_FILTER = '__HQX=-1';
+
+/**
+ * JMS topic X is the address jms.topic.X, deployed as HornetQ's JMS server deploys it: with a
+ * durable marker queue of the same name that takes no message. HornetQ's Java client asks for the
+ * address' bindings before it produces to or subscribes to a topic, and refuses a topic without
+ * any (InvalidDestinationException) even before a subscriber exists.
+ */
+export function topicMarkerQueueOf(topic: Pick<TopicDefinition, 'name'>): CoreQueueConfiguration {
+  const name = AddressPrefix.TOPIC + topic.name;
+  return { name, address: name, filter: TOPIC_MARKER_FILTER, durable: true };
 }
 
 /** Where the broker keeps durable state, besides what hornetq-configuration.xml says. */
@@ -46,7 +63,11 @@ export function brokerConfigurationOf(
         ? DEFAULT_BROKER_CONFIGURATION.acceptors
         : server.acceptors.map((a) => ({ ...a.config })),
     addressSettings,
-    queues: [...(server?.queues ?? []), ...jms.queues.map(coreQueueOf)],
+    queues: [
+      ...(server?.queues ?? []),
+      ...jms.queues.map(coreQueueOf),
+      ...jms.topics.map(topicMarkerQueueOf),
+    ],
     connectionTtlOverride:
       server?.connectionTtlOverride ?? DEFAULT_BROKER_CONFIGURATION.connectionTtlOverride,
     messageExpiryScanPeriod:

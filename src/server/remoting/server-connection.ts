@@ -372,6 +372,7 @@ export class ServerConnection implements SessionOwner {
         preAcknowledge: packet.preAcknowledge,
         minLargeMessageSize: packet.minLargeMessageSize,
         maxLargeMessageBytes: this.broker.maxLargeMessageBytes,
+        defaultAddress: packet.defaultAddress === '' ? null : packet.defaultAddress,
       },
       this.broker.postOffice,
       this,

@@ -43,6 +43,11 @@ export interface ServerSessionOptions {
   minLargeMessageSize: number;
   /** The largest body a large message sent through this session may have. */
   maxLargeMessageBytes: number;
+  /**
+   * The address a message sent without one goes to (CREATESESSION's defaultAddress), null until
+   * the session's first message that names an address sets it (see ServerSession.send).
+   */
+  defaultAddress: string | null;
 }
 
 /** What a session needs from the connection that owns it. */
@@ -113,6 +118,7 @@ export class ServerSession {
   /** Reading the connection is held until the held answers have gone out (see MAX_HELD_ANSWERS). */
   private holdingReads = false;
   private closed = false;
+  private defaultAddress: string | null;
 
   constructor(
     readonly channel: Channel,
@@ -125,6 +131,7 @@ export class ServerSession {
     durability: Durability,
   ) {
     this.name = options.name;
+    this.defaultAddress = options.defaultAddress;
     this.reattachSecret = options.reattachSecret;
     this.username = options.username;
     this.consumers = new SessionConsumers(options.name);
@@ -382,10 +389,22 @@ export class ServerSession {
   }
 
   private send({ message }: SessionSend): void {
+    this.addressMessage(message);
     const route = this.admission.admit(message);
     if (route === null) return;
     if (this.autoCommitSends) this.postOffice.send(route);
     else this.requireTransaction().addSend(this.postOffice, route);
+  }
+
+  /**
+   * HornetQ's Java client names a session's first address once: a later message to the same
+   * address travels with a null address (ClientSessionImpl.setAddress), and HornetQ's server sends
+   * it to the session's default address, set by CREATESESSION or by the first message that named
+   * one. Without this, every message after a Java producer's first would route nowhere.
+   */
+  private addressMessage(message: CoreMessage): void {
+    if (message.address !== '') this.defaultAddress ??= message.address;
+    else if (this.defaultAddress !== null) message.address = this.defaultAddress;
   }
 
   private acknowledge(packet: Acknowledge): void {

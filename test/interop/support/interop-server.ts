@@ -1,12 +1,18 @@
+import type { Broker } from '../../../src';
 import { freePort } from './free-port';
 import { JavaProcess } from './java-process';
+import { startOurBroker } from './our-interop-broker';
 
-/** Which real server: HornetQ 2.4.7 (embedded EmbeddedJMS) or Artemis 2.40.0 (its HORNETQ acceptor). */
-export type ServerKind = 'hornetq' | 'artemis';
+/**
+ * Which server: HornetQ 2.4.7 (embedded EmbeddedJMS), Artemis 2.40.0 (its HORNETQ acceptor), or
+ * ours (our Broker, in the test's process, with the destinations laid out as HornetQ's JMS server does).
+ */
+export type ServerKind = 'hornetq' | 'artemis' | 'ours';
 
 export const SERVER_VERSIONS: Record<ServerKind, string> = {
   hornetq: 'HornetQ 2.4.7.Final',
   artemis: 'ActiveMQ Artemis 2.40.0',
+  ours: 'our broker (hornetq-js)',
 };
 
 /** A server JVM starts in seconds; a shared 2-core machine under load may take far longer. */
@@ -25,7 +31,10 @@ export interface ServerOptions {
   dataDir?: string;
 }
 
-const MAIN_CLASS: Record<ServerKind, { module: 'hornetq' | 'artemis'; mainClass: string }> = {
+const MAIN_CLASS: Record<
+  Exclude<ServerKind, 'ours'>,
+  { module: 'hornetq' | 'artemis'; mainClass: string }
+> = {
   hornetq: { module: 'hornetq', mainClass: 'interop.hornetq.HqServer' },
   artemis: { module: 'artemis', mainClass: 'interop.artemis.ArtemisServer' },
 };
@@ -36,6 +45,7 @@ const MAIN_CLASS: Record<ServerKind, { module: 'hornetq' | 'artemis'; mainClass:
  */
 export class InteropServer {
   private process: JavaProcess | null = null;
+  private broker: Broker | null = null;
   private node = '';
   private lastStartMs = 0;
 
@@ -66,22 +76,40 @@ export class InteropServer {
   }
 
   async stop(): Promise<void> {
-    const running = this.process;
-    this.process = null;
-    if (running !== null) await running.stop();
+    await this.halt(false);
   }
 
-  /** Stops (or, with `crash`, kills) the server and starts it again on the same port. */
+  /**
+   * Stops (or, with `crash`, kills) the server and starts it again on the same port. Our broker
+   * runs in the test's process and cannot be killed: a crash is a stop there.
+   */
   async restart(crash = false): Promise<void> {
-    const running = this.process;
-    this.process = null;
-    if (running !== null) await (crash ? running.kill() : running.stop());
+    await this.halt(crash);
     await this.launch();
+  }
+
+  private async halt(crash: boolean): Promise<void> {
+    const running = this.process;
+    const broker = this.broker;
+    this.process = null;
+    this.broker = null;
+    if (running !== null) await (crash ? running.kill() : running.stop());
+    if (broker !== null) await broker.stop();
   }
 
   private async launch(): Promise<void> {
     const started = Date.now();
-    const { module, mainClass } = MAIN_CLASS[this.kind];
+    if (this.kind === 'ours') {
+      this.broker = await startOurBroker(this.port, this.options);
+      this.node = this.broker.nodeId;
+    } else {
+      await this.launchJava(this.kind);
+    }
+    this.lastStartMs = Date.now() - started;
+  }
+
+  private async launchJava(kind: Exclude<ServerKind, 'ours'>): Promise<void> {
+    const { module, mainClass } = MAIN_CLASS[kind];
     const process = JavaProcess.start({ module, mainClass, args: this.arguments(), label: this.label });
     this.process = process;
     try {
@@ -96,7 +124,6 @@ export class InteropServer {
       await process.stop();
       throw error;
     }
-    this.lastStartMs = Date.now() - started;
   }
 
   private arguments(): string[] {

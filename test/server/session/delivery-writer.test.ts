@@ -2,7 +2,12 @@ import type { Packet } from '../../../src/core/protocol';
 import { CoreMessage } from '../../../src/core/protocol/core-message';
 import { encodePacket } from '../../../src/core/protocol/packet-codec';
 import { PacketType } from '../../../src/core/protocol/packet-type';
-import { MAX_CHUNK_BYTES } from '../../../src/server/session/delivery-frames';
+import { PropertyKind } from '../../../src/core/protocol/typed-properties';
+import {
+  MAX_CHUNK_BYTES,
+  deliveryFrameBound,
+  largestDeliveryFrameBytes,
+} from '../../../src/server/session/delivery-frames';
 import { DeliveryWriter } from '../../../src/server/session/delivery-writer';
 
 const MAX_FRAME_BYTES = 4096;
@@ -67,7 +72,10 @@ describe('DeliveryWriter', () => {
     expect(frameBytes).toBe(sent.reduce((sum, packet) => sum + encodePacket(10, packet).length, 0));
     if (head?.type !== PacketType.SESS_RECEIVE_LARGE_MSG) throw new Error('no head');
     expect(head.message.body.length).toBe(0);
+    // HornetQ's Java client reads the body size of a large message from this property.
+    expect(head.message.properties.get('_HQ_LARGE_SIZE')).toEqual({ kind: PropertyKind.LONG, value: 250 });
     expect(message.body.length).toBe(250);
+    expect(message.properties.has('_HQ_LARGE_SIZE')).toBe(false);
     expect(
       chunks.map((packet) => packet.type === PacketType.SESS_RECEIVE_CONTINUATION && packet.chunk.length),
     ).toEqual([100, 100, 50]);
@@ -75,6 +83,16 @@ describe('DeliveryWriter', () => {
       chunks.map((packet) => packet.type === PacketType.SESS_RECEIVE_CONTINUATION && packet.continues),
     ).toEqual([true, true, false]);
     expect(bodyOf(sent).equals(message.body)).toBe(true);
+  });
+
+  it("bounds a head's frame, _HQ_LARGE_SIZE included, by deliveryFrameBound even for a one-byte body", () => {
+    const { writer, sent } = writerWith(1);
+    const message = messageWithBody(1);
+    writer.deliver(1, message, 1);
+    const head = sent[0];
+    if (head?.type !== PacketType.SESS_RECEIVE_LARGE_MSG) throw new Error('no head');
+    expect(encodePacket(10, head).length).toBeLessThanOrEqual(deliveryFrameBound(message));
+    expect(largestDeliveryFrameBytes(message)).toBe(encodePacket(10, head).length);
   });
 
   it('sizes chunks to the frame cap of the moment, so every chunk frame fits after a reattach to a smaller cap', () => {
