@@ -32,6 +32,16 @@ function loadOf(
   return load;
 }
 
+/** Message 10, referenced by queues 1 and 2. */
+const sharedByQueues1And2 = (): MessageJournalLoader =>
+  loadOf(
+    [[10, 'shared']],
+    [
+      [1, [10]],
+      [2, [10]],
+    ],
+  );
+
 describe('LoadedMessages', () => {
   let live: MessageReferences;
   let loaded: LoadedMessages;
@@ -64,16 +74,7 @@ describe('LoadedMessages', () => {
   });
 
   it('hands each queue its messages once, decoded once and shared, then lets go of them', () => {
-    loaded.adopt(
-      loadOf(
-        [[10, 'shared']],
-        [
-          [1, [10]],
-          [2, [10]],
-        ],
-      ),
-      live,
-    );
+    loaded.adopt(sharedByQueues1And2(), live);
     const first = [...loaded.take(1)];
     expect(first.map((reference) => reference.message.body.toString())).toEqual(['shared']);
     expect(first[0]?.message.messageId).toBe(10);
@@ -85,16 +86,7 @@ describe('LoadedMessages', () => {
   });
 
   it('lets go of a message once every queue acknowledged it or was deleted before taking it', () => {
-    loaded.adopt(
-      loadOf(
-        [[10, 'shared']],
-        [
-          [1, [10]],
-          [2, [10]],
-        ],
-      ),
-      live,
-    );
+    loaded.adopt(sharedByQueues1And2(), live);
     loaded.acknowledged(1, 10);
     loaded.acknowledged(1, 10);
     expect(loaded.messageCount).toBe(1);
