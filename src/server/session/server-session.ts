@@ -263,8 +263,9 @@ export class ServerSession {
         this.makeRoomFor(packet.chunk.length);
         const step = this.largeMessages.append(packet.chunk, packet.continues, packet.messageBodySize);
         if (step.kind === 'refused') throw step.error;
-        if (step.kind === 'complete')
-          this.send({ type: PacketType.SESS_SEND, message: step.message, requiresResponse: false });
+        // HornetQ sends a whole large message as it was addressed: it neither takes nor sets the
+        // session's default address (its client always names the address of a large message).
+        if (step.kind === 'complete') this.route(step.message);
         return packet.requiresResponse ? NULL_RESPONSE : null;
       }
       case PacketType.SESS_ACKNOWLEDGE:
@@ -390,6 +391,10 @@ export class ServerSession {
 
   private send({ message }: SessionSend): void {
     this.addressMessage(message);
+    this.route(message);
+  }
+
+  private route(message: CoreMessage): void {
     const route = this.admission.admit(message);
     if (route === null) return;
     if (this.autoCommitSends) this.postOffice.send(route);

@@ -84,3 +84,23 @@ test('a message without an address before the session has a default routes nowhe
   expect(messageCount(target, QUEUE)).toBe(0);
   expect(messageCount(target, OTHER)).toBe(0);
 });
+
+test('a large message goes where it is addressed and leaves the default address alone, as in HornetQ', async () => {
+  const target = await broker();
+  const producer = await session(target);
+  const head = new CoreMessage();
+  head.address = OTHER;
+  producer.send(RAW_SESSION_CHANNEL, { type: PacketType.SESS_SEND_LARGE, message: head });
+  const answer = await producer.request(RAW_SESSION_CHANNEL, {
+    type: PacketType.SESS_SEND_CONTINUATION,
+    chunk: Buffer.alloc(1024, 7),
+    continues: false,
+    messageBodySize: 1024,
+    requiresResponse: true,
+  });
+  expect(answer.type).toBe(PacketType.NULL_RESPONSE);
+  await send(producer, QUEUE, 'first small');
+  await send(producer, '', 'second small');
+  expect(messageCount(target, OTHER)).toBe(1);
+  expect(messageCount(target, QUEUE)).toBe(2);
+});
