@@ -29,7 +29,8 @@ import {
   type ProducerSession,
 } from './hornetq-message-producer';
 import { HornetQQueueBrowser } from './hornetq-queue-browser';
-import { parseSelector } from './selector';
+import { MAX_SELECTOR_DEPTH, parseSelector } from './selector';
+import { parseExpression } from './selector/parser';
 import { toHornetQFilter } from './selector/selector-translator';
 
 /** JMS acknowledgement modes (javax.jms.Session constants). */
@@ -417,18 +418,21 @@ export class HornetQSession implements ConsumerSession, ProducerSession {
   }
 
   /**
-   * The core filter HornetQ's JMS client sends for a consumer: the selector, with noLocal's "not
-   * sent by this connection" ANDed on (a queue consumer's too, as HornetQ does; JMS leaves noLocal
-   * on a queue to the provider), translated to HornetQ's identifiers. As in HornetQ, a message
-   * without the connection property (from a core client) does not pass a noLocal filter.
+   * The core filter for a consumer: the selector translated to HornetQ's identifiers (as HornetQ's
+   * JMS client sends it), with noLocal's "not sent by this connection" ANDed on (a queue
+   * consumer's too, as HornetQ does; JMS leaves noLocal on a queue to the provider). As in
+   * HornetQ, a message without the connection property (from a core client) does not pass it.
+   * Unlike HornetQ, a selector that is a disjunction is put in parentheses first (HornetQ's
+   * `a OR b AND …` lets local messages matching `a` through), and only the selector is translated
+   * (HornetQ would also rewrite a client id of PERSISTENT inside the connection test).
    */
   private coreFilter(selector: string | null, noLocal: boolean): string | null {
-    let jmsFilter = selector;
-    if (noLocal) {
-      const notLocal = `${CONNECTION_STAMP_PROPERTY}<>${quoted(this.connection.stamp)}`;
-      jmsFilter = selector === null ? notLocal : `${selector} AND ${notLocal}`;
-    }
-    return jmsFilter === null ? null : toHornetQFilter(jmsFilter);
+    const translated = selector === null ? null : toHornetQFilter(selector);
+    if (!noLocal) return translated;
+    const notLocal = `${CONNECTION_STAMP_PROPERTY}<>${quoted(this.connection.stamp)}`;
+    if (selector === null || translated === null) return notLocal;
+    const disjunction = parseExpression(selector, MAX_SELECTOR_DEPTH)?.kind === 'or';
+    return `${disjunction ? `(${translated})` : translated} AND ${notLocal}`;
   }
 
   /** HornetQ's durable subscription queue: clientID.name, with '.' and '\' escaped. */

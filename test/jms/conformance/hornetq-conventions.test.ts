@@ -71,6 +71,28 @@ describe('noLocal and the connection property', () => {
     expect(await noLocal.receive(200)).toBeNull();
   });
 
+  test('a noLocal selector that is a disjunction is bracketed: no local message gets through either side of its OR', async () => {
+    const { session } = await fx.open({ clientID: 'PERSISTENT' });
+    const noLocal = await session.createDurableSubscriber(
+      fx.topic('Topic1'),
+      'or',
+      "colour = 'red' OR colour = 'blue'",
+      true,
+    );
+    const everything = await session.createConsumer(fx.topic('Topic1'));
+    const queue = await session.core.queueQuery('PERSISTENT.or');
+    expect(queue.filter).toBe("(colour = 'red' OR colour = 'blue') AND __HQ_CID<>'PERSISTENT'");
+    const producer = await session.createProducer(fx.topic('Topic1'));
+    for (const colour of ['red', 'blue']) {
+      const message = session.createTextMessage(colour);
+      message.setStringProperty('colour', colour);
+      await producer.send(message);
+    }
+    expect((await everything.receive(5000))?.getStringProperty('colour')).toBe('red');
+    expect((await everything.receive(5000))?.getStringProperty('colour')).toBe('blue');
+    expect(await noLocal.receive(200)).toBeNull();
+  });
+
   test('without a client id the property and the filter use the connection’s UID', async () => {
     const { session } = await fx.open();
     const consumer = await session.createConsumer(fx.queue('Queue1'));
