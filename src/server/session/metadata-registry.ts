@@ -1,15 +1,11 @@
 import { HornetQException } from '../../core/protocol';
 
 /**
- * Keys one session may hold metadata under. A JMS client sets one (its client id); the bound keeps
- * a client that invents keys from making the broker hold a pair for each.
- */
-export const MAX_METADATA_KEYS_PER_SESSION = 16;
-
-/**
  * Key/value pairs that at most one session may hold at a time (a JMS client id): the broker is
  * the one place that sees every connection, so uniqueness is decided here. A session holds one
- * value per key, as in HornetQ's session metadata: setting a key again replaces its value.
+ * value per key, as in HornetQ's session metadata: setting a key again replaces its value. What
+ * one owner holds is bounded by its session's metadata (SessionMetadata.checkRoomFor, checked
+ * before a pair is added here).
  */
 export class MetadataRegistry<Owner> {
   private readonly holders = new Map<string, Owner>();
@@ -21,10 +17,7 @@ export class MetadataRegistry<Owner> {
     return this.holders.size;
   }
 
-  /**
-   * Records the pair for `owner`; DUPLICATE_METADATA while another owner holds it, ILLEGAL_STATE
-   * when the owner already holds MAX_METADATA_KEYS_PER_SESSION other keys.
-   */
+  /** Records the pair for `owner`; DUPLICATE_METADATA while another owner holds it. */
   add(owner: Owner, key: string, data: string): void {
     const pair = `${key}\u0000${data}`;
     const holder = this.holders.get(pair);
@@ -33,12 +26,6 @@ export class MetadataRegistry<Owner> {
     }
     const pairs = this.held.get(owner) ?? new Map<string, string>();
     const previous = pairs.get(key);
-    if (previous === undefined && pairs.size >= MAX_METADATA_KEYS_PER_SESSION) {
-      throw new HornetQException(
-        'ILLEGAL_STATE',
-        `a session may hold metadata under at most ${MAX_METADATA_KEYS_PER_SESSION} keys; '${key.slice(0, 40)}' would be one more`,
-      );
-    }
     if (previous !== undefined && previous !== pair) this.holders.delete(previous);
     pairs.set(key, pair);
     this.held.set(owner, pairs);

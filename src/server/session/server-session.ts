@@ -302,9 +302,12 @@ export class ServerSession {
         this.metadata.set(packet.key, packet.data);
         return packet.requiresConfirmation ? NULL_RESPONSE : null;
       case PacketType.SESS_UNIQUE_ADD_METADATA:
+        // Refused with nothing claimed (no room for the key, or another session holds the pair);
+        // always answered, whatever its flag says, as HornetQ answers 106.
+        this.metadata.checkRoomFor(packet.key);
         this.owner.addUniqueMetadata(this, packet.key, packet.data);
         this.metadata.set(packet.key, packet.data);
-        return packet.requiresConfirmation ? NULL_RESPONSE : null;
+        return NULL_RESPONSE;
       case PacketType.SESS_CLOSEPRODUCER:
         this.producers.delete(packet.producerId);
         return null;
@@ -651,8 +654,8 @@ function expectsResponse(packet: Packet): boolean {
     case PacketType.SESS_CREATECONSUMER:
       return packet.requiresResponse;
     case PacketType.SESS_ADD_METADATA2:
-    case PacketType.SESS_UNIQUE_ADD_METADATA:
       return packet.requiresConfirmation;
+    case PacketType.SESS_UNIQUE_ADD_METADATA:
     case PacketType.SESS_ADD_METADATA:
     case PacketType.DELETE_QUEUE:
     case PacketType.SESS_CONSUMER_CLOSE:

@@ -1,5 +1,10 @@
 import { HornetQException } from '../../core/protocol';
-import { MAX_METADATA_KEYS_PER_SESSION } from './metadata-registry';
+
+/**
+ * Keys one session may hold metadata under. A JMS client sets two (`jms-session`, its client id);
+ * the bound keeps a client that invents keys from making the broker hold a pair for each.
+ */
+export const MAX_METADATA_KEYS_PER_SESSION = 16;
 
 /**
  * The key/value pairs a client attached to its session (SESS_ADD_METADATA, ADD_METADATA2 and
@@ -20,12 +25,17 @@ export class SessionMetadata {
 
   /** Sets a key (again: its value is replaced); ILLEGAL_STATE past MAX_METADATA_KEYS_PER_SESSION keys. */
   set(key: string, data: string): void {
+    this.checkRoomFor(key);
+    this.pairs.set(key, data);
+  }
+
+  /** ILLEGAL_STATE when `key` would be one key more than a session may hold. */
+  checkRoomFor(key: string): void {
     if (!this.pairs.has(key) && this.pairs.size >= MAX_METADATA_KEYS_PER_SESSION) {
       throw new HornetQException(
         'ILLEGAL_STATE',
         `a session may hold metadata under at most ${MAX_METADATA_KEYS_PER_SESSION} keys; '${key.slice(0, 40)}' would be one more`,
       );
     }
-    this.pairs.set(key, data);
   }
 }

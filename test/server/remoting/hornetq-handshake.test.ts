@@ -4,6 +4,7 @@ import path from 'node:path';
 import { PacketType, type Packet, type ReattachExtension } from '../../../src/core/protocol';
 import type { Broker } from '../../../src/server/broker';
 import { RAW_SESSION_CHANNEL, RawClient, newReattachSecret } from '../../support/raw-client';
+import { MAX_METADATA_KEYS_PER_SESSION } from '../../../src/server/session/session-metadata';
 import { CapturingLogger, useTestBrokers, waitFor } from '../../support/test-broker';
 
 /**
@@ -376,6 +377,29 @@ describe('session packets', () => {
       type: PacketType.EXCEPTION,
       code: 'DUPLICATE_METADATA',
     });
+  });
+
+  it('answers UNIQUE_ADD_METADATA whatever its flag says, and one past the key bound claims nothing', async () => {
+    const broker = await env.startBroker();
+    const full = await raw(broker);
+    await full.createSession();
+    for (let i = 0; i < MAX_METADATA_KEYS_PER_SESSION; i++) {
+      const add = { type: PacketType.SESS_ADD_METADATA, key: `k${i}`, data: 'v' } as const;
+      expect(await full.request(RAW_SESSION_CHANNEL, add)).toEqual({ type: PacketType.NULL_RESPONSE });
+    }
+    const claim = {
+      type: PacketType.SESS_UNIQUE_ADD_METADATA,
+      key: 'jms-client-id',
+      data: 'c1',
+      requiresConfirmation: false,
+    } as const;
+    expect(await full.request(RAW_SESSION_CHANNEL, claim)).toMatchObject({
+      type: PacketType.EXCEPTION,
+      code: 'ILLEGAL_STATE',
+    });
+    const other = await raw(broker);
+    await other.createSession();
+    expect(await other.request(RAW_SESSION_CHANNEL, claim)).toEqual({ type: PacketType.NULL_RESPONSE });
   });
 
   it('creates a shared queue once and takes it again alike; another filter is QUEUE_EXISTS', async () => {

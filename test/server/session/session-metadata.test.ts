@@ -1,5 +1,4 @@
-import { MAX_METADATA_KEYS_PER_SESSION } from '../../../src/server/session/metadata-registry';
-import { SessionMetadata } from '../../../src/server/session/session-metadata';
+import { MAX_METADATA_KEYS_PER_SESSION, SessionMetadata } from '../../../src/server/session/session-metadata';
 
 describe('SessionMetadata', () => {
   it('keeps one value per key, the last one set', () => {
