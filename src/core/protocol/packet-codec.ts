@@ -110,7 +110,7 @@ export function decodeFrameAt(buffer: Buffer, start: number, end: number, detach
   }
   const reader = new BufferReader(buffer, start + 4, end, detach);
   const type = reader.readByte();
-  const channelId = reader.readLong();
+  const channelId = readChannelId(reader, type);
   let packet: Packet;
   try {
     packet = decodeBody(type, reader);
@@ -119,9 +119,19 @@ export function decodeFrameAt(buffer: Buffer, start: number, end: number, detach
     if (error instanceof ProtocolError && !error.message.startsWith('unknown packet type')) {
       throw new ProtocolError(`malformed ${packetTypeName(type)} on channel ${channelId}: ${error.message}`);
     }
+    if (error instanceof ProtocolError) throw new ProtocolError(`${error.message} on channel ${channelId}`);
     throw error;
   }
   return { channelId, packet, size: length };
+}
+
+function readChannelId(reader: BufferReader, type: number): number {
+  try {
+    return reader.readLong();
+  } catch (error) {
+    if (!(error instanceof ProtocolError)) throw error;
+    throw new ProtocolError(`malformed ${packetTypeName(type)}: its channel id: ${error.message}`);
+  }
 }
 
 /**

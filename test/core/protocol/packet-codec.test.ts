@@ -359,6 +359,17 @@ describe('malformed fields', () => {
       expect(error.message).toMatch(/unknown packet type/);
     }
     expect(unknown).toBe(256 - known.size);
+    expect(protocolErrorFrom(() => decodeFrame(rawFrame(200, () => undefined, 12))).message).toBe(
+      'unknown packet type 200 on channel 12',
+    );
+  });
+
+  it('names the packet type when its channel id is not a safe integer', () => {
+    const frame = Buffer.from(encodePacket(1, { type: PacketType.PING, connectionTtl: 5 }));
+    frame.writeUInt32BE(0x7fffffff, 5);
+    expect(protocolErrorFrom(() => decodeFrame(frame)).message).toMatch(
+      /^malformed PING\(10\): its channel id: long value outside the safe-integer range/,
+    );
   });
 
   it('rejects a length field that disagrees with the frame size', () => {
