@@ -1,5 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { HornetQException, type CreateSessionResponse, type Packet } from '../protocol';
+import {
+  HornetQException,
+  REATTACH_SECRET_BYTES,
+  type CreateSessionResponse,
+  type Packet,
+} from '../protocol';
 import { PacketType } from '../protocol/packet-type';
 import { EXTENSION_VERSION } from '../protocol/packets';
 import {
@@ -29,9 +34,6 @@ import { TopologyWait } from './topology-wait';
  * Artemis 136): any is accepted, since only the client's version picks the encodings.
  */
 export const CLIENT_VERSION = 124;
-
-/** The bytes of the reattach secret a session presents (ClientSessionExtension.reattachSecret). */
-const REATTACH_SECRET_BYTES = 16;
 
 /** A temporary queue this factory's sessions created: re-created with them if the broker lost it. */
 interface TemporaryQueue {

@@ -10,7 +10,11 @@ export const DEFAULT_PRE_AUTH_MAX_FRAME_BYTES = 16 * 1024;
 /** What a frame split across chunks starts with: one socket read's worth. */
 const FIRST_PARTIAL_BYTES = 64 * 1024;
 
-/** What a HornetQ client writes before its first frame (NettyConnector); a broker skips it. */
+/**
+ * What a HornetQ client writes on a new TCP connection before its first frame (NettyConnector): a
+ * broker that listens for several protocols picks the core protocol by it (Artemis' HORNETQ
+ * acceptor among them), ours skips it. In-VM links carry none, as HornetQ's in-VM connector.
+ */
 export const HORNETQ_PREAMBLE = Buffer.from('HORNETQ', 'ascii');
 /** What a native ActiveMQ Artemis client writes instead, whose protocol is not HornetQ 2.4's. */
 export const ARTEMIS_PREAMBLE = Buffer.from('ARTEMIS', 'ascii');

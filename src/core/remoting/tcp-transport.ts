@@ -1,12 +1,6 @@
 import net from 'node:net';
+import { HORNETQ_PREAMBLE } from '../protocol';
 import type { Transport, TransportHandlers } from './transport';
-
-/**
- * What a HornetQ client writes on a new TCP connection before its first frame (NettyConnector): a
- * broker that listens for several protocols picks the core protocol by it (Artemis' HORNETQ
- * acceptor among them). In-VM links carry none: HornetQ's in-VM connector sends none either.
- */
-export const HORNETQ_PREAMBLE: Buffer = Buffer.from('HORNETQ', 'ascii');
 
 /**
  * A transport over a node:net socket. Nagle is off (latency), and frames written during one tick

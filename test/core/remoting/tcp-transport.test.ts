@@ -3,7 +3,8 @@ import { types } from 'node:util';
 import { PacketType } from '../../../src/core/protocol/packet-type';
 import { silentLogger } from '../../../src/core/remoting/logger';
 import { RemotingConnection } from '../../../src/core/remoting/remoting-connection';
-import { HORNETQ_PREAMBLE, TcpTransport } from '../../../src/core/remoting/tcp-transport';
+import { HORNETQ_PREAMBLE } from '../../../src/core/protocol';
+import { TcpTransport } from '../../../src/core/remoting/tcp-transport';
 
 const HOST = '127.0.0.1';
 
