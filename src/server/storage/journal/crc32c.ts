@@ -28,8 +28,9 @@ function buildTable(): Uint32Array {
 
 /**
  * The view of the last buffer checksummed: journal records are checksummed in a few long-lived
- * write buffers, so the view is made once for many records. Only buffers up to this size are kept:
- * a large message's encoding (up to 100 MiB) must not stay alive until the next checksum.
+ * write buffers, so the view is made once for many records. Only views of memory up to this size
+ * are kept: a large message's encoding (up to 100 MiB), or the whole read a small slice was cut
+ * from (the view pins its ArrayBuffer), must not stay alive until the next checksum.
  */
 const MAX_KEPT_BYTES = 4 * 1024 * 1024;
 let lastData: Uint8Array | null = null;
@@ -38,7 +39,7 @@ let lastView: DataView | null = null;
 function viewOf(data: Uint8Array): DataView {
   if (lastData === data && lastView !== null) return lastView;
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  if (data.byteLength <= MAX_KEPT_BYTES) {
+  if (data.buffer.byteLength <= MAX_KEPT_BYTES) {
     lastData = data;
     lastView = view;
   }
