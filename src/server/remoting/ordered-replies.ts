@@ -4,8 +4,8 @@
  * CREATESESSION right behind it does not). A client matches them to its requests by order alone,
  * as HornetQ's does, so one that overtook another would answer the wrong request.
  *
- * Bounded by the requests a connection has outstanding on the channel, which a client that keeps
- * the protocol makes one at a time.
+ * Bounded by the requests a connection may have outstanding on the channel: its owner refuses more
+ * (ServerConnection, MAX_UNANSWERED_SESSION_REQUESTS); a client makes them one at a time.
  */
 export class OrderedReplies<Reply> {
   private readonly slots: Array<{ reply: Reply | null }> = [];

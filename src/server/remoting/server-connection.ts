@@ -32,6 +32,14 @@ export const MIN_CLIENT_VERSION = 122;
 export const TOPOLOGY_V2_CLIENT_VERSION = 122;
 
 /** The holder of a connection's reading while its output is above the high-water mark. */
+/**
+ * Session requests (CREATESESSION, REATTACH_SESSION) a connection may have unanswered on channel
+ * 1. Clients make them one at a time (HornetQ's sendBlockingLock, our serial channel-1 calls); a
+ * reattach can wait for its session's answers, so without a bound a peer could queue replies
+ * behind it without end.
+ */
+export const MAX_UNANSWERED_SESSION_REQUESTS = 16;
+
 const CONGESTION = Object.freeze({ reason: 'output above the high-water mark' });
 
 /** What a connection needs from its broker. */
@@ -260,12 +268,21 @@ export class ServerConnection implements SessionOwner {
       if (packet.type === PacketType.SUBSCRIBE_TOPOLOGY_V2) this.clientVersion = packet.clientVersion;
       this.remoting.write(CHANNEL_ID.PING, this.topology());
     } else if (channelId === CHANNEL_ID.SESSION && packet.type === PacketType.CREATESESSION) {
-      this.handshakeReplies.reserve()(this.createSession(packet));
+      this.reserveSessionReply(packet)(this.createSession(packet));
     } else if (channelId === CHANNEL_ID.SESSION && packet.type === PacketType.REATTACH_SESSION) {
-      this.reattach(packet, this.handshakeReplies.reserve());
+      this.reattach(packet, this.reserveSessionReply(packet));
     } else {
       throw new ProtocolError(`${packetTypeName(packet.type)} is not allowed on channel ${channelId}`);
     }
+  }
+
+  private reserveSessionReply(packet: Packet): (reply: Packet) => void {
+    if (this.handshakeReplies.pending >= MAX_UNANSWERED_SESSION_REQUESTS) {
+      throw new ProtocolError(
+        `${packetTypeName(packet.type)} while ${MAX_UNANSWERED_SESSION_REQUESTS} session requests are unanswered on channel 1 (a client makes them one at a time)`,
+      );
+    }
+    return this.handshakeReplies.reserve();
   }
 
   /**

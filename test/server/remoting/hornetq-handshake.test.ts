@@ -1,9 +1,21 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { PacketType, type Packet, type ReattachExtension } from '../../../src/core/protocol';
+import {
+  CoreMessage,
+  PacketType,
+  encodePacket,
+  type Packet,
+  type ReattachExtension,
+} from '../../../src/core/protocol';
+import { MAX_UNANSWERED_SESSION_REQUESTS } from '../../../src/server/remoting/server-connection';
 import type { Broker } from '../../../src/server/broker';
-import { RAW_SESSION_CHANNEL, RawClient, newReattachSecret } from '../../support/raw-client';
+import {
+  RAW_SESSION_CHANNEL,
+  RawClient,
+  createSessionPacket,
+  newReattachSecret,
+} from '../../support/raw-client';
 import { MAX_METADATA_KEYS_PER_SESSION } from '../../../src/server/session/session-metadata';
 import { CapturingLogger, useTestBrokers, waitFor } from '../../support/test-broker';
 
@@ -291,6 +303,47 @@ describe('reattach', () => {
     const stop = await client.request(RAW_SESSION_CHANNEL, { type: PacketType.SESS_STOP });
     expect(stop).toEqual({ type: PacketType.NULL_RESPONSE });
     expect(client.closed).toBe(false);
+  });
+
+  it(`fails a connection that queues more than ${MAX_UNANSWERED_SESSION_REQUESTS} session requests behind a waiting reattach`, async () => {
+    const dataDirectory = await fs.mkdtemp(path.join(os.tmpdir(), 'hornetq-pipelined-'));
+    env.track({ close: () => fs.rm(dataDirectory, { recursive: true, force: true }) });
+    const logger = new CapturingLogger();
+    const broker = await env.startBroker({
+      logger,
+      persistenceEnabled: true,
+      dataDirectory,
+      queues: [{ name: 'q', address: 'q', filter: null, durable: true }],
+    });
+    const client = await raw(broker);
+    await client.createSession(RAW_SESSION_CHANNEL, { ...REATTACHABLE, name: 'pipelined' });
+    const durable = new CoreMessage();
+    durable.address = 'q';
+    durable.durable = true;
+    // One write: the send's answer waits for the journal, the reattach waits for that answer, and
+    // every CREATESESSION behind it waits its turn.
+    client.write(
+      Buffer.concat([
+        encodePacket(RAW_SESSION_CHANNEL, {
+          type: PacketType.SESS_SEND,
+          message: durable,
+          requiresResponse: true,
+        }),
+        encodePacket(1, {
+          type: PacketType.REATTACH_SESSION,
+          name: 'pipelined',
+          lastConfirmedCommandId: -1,
+          extension: null,
+        }),
+        ...Array.from({ length: MAX_UNANSWERED_SESSION_REQUESTS }, (_, i) =>
+          encodePacket(1, createSessionPacket(RAW_SESSION_CHANNEL + 1 + i)),
+        ),
+      ]),
+    );
+    await waitFor(() => client.closed, 'the broker to close the connection');
+    expect(
+      logger.find(/CREATESESSION\(30\) while 16 session requests are unanswered on channel 1/, ['warn']),
+    ).toHaveLength(1);
   });
 
   it('reattaches an extended session only with its secret and its user: the name alone, or a wrong secret, is refused', async () => {
