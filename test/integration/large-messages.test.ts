@@ -92,6 +92,30 @@ describe('large messages travel in chunks', () => {
     }
   });
 
+  // The broker sends a large body's chunks only as credits come: the client must earn them as
+  // the chunks arrive, or a body larger than the window would never be whole.
+  for (const windowSize of [0, 16 * 1024]) {
+    it(`large bodies far beyond a consumer window of ${windowSize} arrive whole, with small ones between them`, async () => {
+      const factory = await coreFactory({ minLargeMessageSize: 10 * 1024 });
+      const session = await factory.createSession();
+      const producer = session.createProducer(QUEUE);
+      const bodies = [2 * 1024 * 1024, 3, 700_000, 4].map((size) => randomBytes(size));
+      for (const body of bodies) {
+        const message = new CoreMessage();
+        message.body = body;
+        await producer.send(message);
+      }
+      const consumer = await session.createConsumer(QUEUE, { windowSize });
+      session.start();
+      for (const body of bodies) {
+        const received = await consumer.receive(10_000);
+        expect(received?.message.body.equals(body)).toBe(true);
+        await received?.acknowledge();
+      }
+      expect(await consumer.receiveImmediate()).toBeNull();
+    });
+  }
+
   it('a body over the broker limit is refused and the session keeps working', async () => {
     await broker.stop();
     broker = new Broker(

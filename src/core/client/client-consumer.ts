@@ -65,7 +65,7 @@ export class ClientConsumer {
   private readonly largeMessages: LargeMessageAssembler;
   /** The delivery count of the large message being assembled. */
   private largeDeliveryCount = 0;
-  /** The frames of the large message being assembled so far: what its credits are. */
+  /** The frames of the large message being assembled so far: its size as a received message. */
   private largeFrameBytes = 0;
   /** What the broker said about the queue when the consumer was created; null until then. */
   private queue: QueueInfo | null = null;
@@ -292,29 +292,52 @@ export class ClientConsumer {
     this.largeMessages.begin(packet.message, packet.largeMessageSize);
     this.largeDeliveryCount = packet.deliveryCount;
     this.largeFrameBytes = frameBytes;
+    this.returnArrivalCredits(frameBytes, false);
   }
 
   handleLargeChunk(packet: ReceiveContinuation, frameBytes: number): void {
-    if (this.isClosed || !this.largeMessages.inProgress) return;
+    if (this.isClosed) return;
+    this.returnArrivalCredits(frameBytes, !packet.continues);
+    // The rest of a message refused on the way: dropped, its credits returned all the same.
+    if (!this.largeMessages.inProgress) return;
     this.largeFrameBytes += frameBytes;
     const step = this.largeMessages.append(packet.chunk, packet.continues);
     if (step.kind === 'complete') {
-      this.accept(new ReceivedMessage(step.message, this.largeDeliveryCount, this.largeFrameBytes, this));
+      this.accept(new ReceivedMessage(step.message, this.largeDeliveryCount, this.largeFrameBytes, this, 0));
     } else if (step.kind === 'refused') {
-      this.refuse(step.head, this.largeFrameBytes, step.error);
+      this.refuse(step.head, step.error);
     }
+  }
+
+  /**
+   * A large message's frames earn their credits as they arrive, not when the message is taken: a
+   * broker sends its chunks only as credits allow (HornetQ's LargeMessageDeliverer), and this
+   * client hands a large message out only once it is whole, so waiting would stall a message
+   * larger than the window for good. What is held here stays bounded: one message being
+   * assembled (max-large-message-bytes) beside a window of others. With a window of 0 the last
+   * frame keeps back the one credit that asked for the message, as `consumedBytes` does.
+   */
+  private returnArrivalCredits(frameBytes: number, lastOfMessage: boolean): void {
+    const window = this.settings.windowSize;
+    if (window < 0) return;
+    if (window > 0) {
+      this.consumedBytes(frameBytes);
+      return;
+    }
+    const credits = lastOfMessage ? frameBytes - 1 : frameBytes;
+    if (credits > 0) this.sendCredits(credits);
   }
 
   /**
    * A delivery this client cannot take (over max-large-message-bytes, or a body short of its
    * size). With our extension it goes back to the broker as a failed delivery (DELIVERY_REFUSED:
-   * redelivered, and after max-delivery-attempts sent to the dead-letter address) and its credits
-   * come back. A HornetQ or Artemis broker has no such packet, so there the consumer is closed, as
+   * redelivered, and after max-delivery-attempts sent to the dead-letter address); its credits
+   * came back with its frames. A HornetQ or Artemis broker has no such packet, so there the consumer is closed, as
    * HornetQ closes a consumer that cannot go on: the broker takes back every message it had
    * delivered to it, and the application hears why (its receive gets null). Throwing instead would
    * fail the whole connection, and every reattach would bring the same message back.
    */
-  private refuse(head: CoreMessage, frameBytes: number, error: HornetQException): void {
+  private refuse(head: CoreMessage, error: HornetQException): void {
     this.slowCreditOutstanding = false;
     this.session.reportRefusedDelivery(error);
     if (!this.session.extended) {
@@ -328,7 +351,6 @@ export class ClientConsumer {
         messageId: head.messageId,
       });
     }
-    this.consumedBytes(frameBytes);
     if (this.handler !== null || this.waiters.length > 0) this.askForOne();
   }
 
@@ -360,14 +382,17 @@ export class ClientConsumer {
    */
   clearBuffer(): void {
     let bytes = 0;
-    for (let i = this.bufferHead; i < this.buffer.length; i++)
-      bytes += (this.buffer[i] as ReceivedMessage).size;
-    const count = this.bufferedCount;
+    let owing = 0;
+    for (let i = this.bufferHead; i < this.buffer.length; i++) {
+      const owed = (this.buffer[i] as ReceivedMessage).creditsOwed;
+      bytes += owed;
+      if (owed > 0) owing++;
+    }
     this.buffer = [];
     this.bufferHead = 0;
     if (this.settings.windowSize > 0 && bytes > 0) this.sendCredits(bytes);
     // With a window of 0 each buffered message cost its size out of one asking credit (see consumed).
-    if (this.settings.windowSize === 0 && count > 0) this.sendCredits(bytes - count);
+    if (this.settings.windowSize === 0 && owing > 0) this.sendCredits(bytes - owing);
     this.slowCreditOutstanding = false;
     if (this.handler !== null || this.waiters.length > 0) this.askForOne();
   }
@@ -459,7 +484,7 @@ export class ClientConsumer {
 
   /** The application took a message: its bytes go back to the broker as credits, half a window at a time. */
   private consumed(message: ReceivedMessage): void {
-    this.consumedBytes(message.size);
+    this.consumedBytes(message.creditsOwed);
   }
 
   private consumedBytes(size: number): void {

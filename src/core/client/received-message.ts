@@ -10,6 +10,11 @@ export class ReceivedMessage {
     /** The bytes of the frames that delivered it: what it counted against the consumer's window. */
     readonly size: number,
     readonly consumer: ClientConsumer,
+    /**
+     * The credits still to return when the application takes it (or it is dropped): its frames,
+     * unless they earned them as they arrived (a large message's, see ClientConsumer).
+     */
+    readonly creditsOwed: number = size,
   ) {}
 
   get redelivered(): boolean {

@@ -2,6 +2,7 @@ import type { CoreMessage, Packet } from '../../core/protocol';
 import { largeBodyChunks } from '../../core/protocol/large-body-chunks';
 import { PacketType } from '../../core/protocol/packet-type';
 import { MAX_CHUNK_BYTES, chunkBytesFor, largeMessageHead } from './delivery-frames';
+import { RemainingBody } from './remaining-body';
 
 /**
  * Where deliveries are written: the session's channel. The frame cap is asked for on every
@@ -13,10 +14,16 @@ export interface DeliveryChannel {
   maxFrameBytes(): number;
 }
 
+/** A delivery's first frame: its bytes, and the body still to write when the message is large. */
+export interface Delivery {
+  frameBytes: number;
+  remainingBody: RemainingBody | null;
+}
+
 /**
  * Writes deliveries to a consumer's client the way HornetQ does: a body under the client's
  * min-large-message-size goes whole (SESS_RECEIVE_MSG); a larger one goes as a head without its
- * body (SESS_RECEIVE_LARGE_MSG) followed by the body in chunks that each fit in a frame.
+ * body (SESS_RECEIVE_LARGE_MSG), its body following in chunks that each fit in a frame.
  */
 export class DeliveryWriter {
   private readonly minLargeMessageSize: number;
@@ -31,14 +38,20 @@ export class DeliveryWriter {
   }
 
   /**
-   * Writes one delivery; returns the bytes of every frame it took (what HornetQ charges the
-   * consumer's credits: the whole SESS_RECEIVE_MSG frame, or the head's frame and each chunk's).
+   * Writes one delivery's first frame (what HornetQ charges the consumer's credits: the whole
+   * SESS_RECEIVE_MSG frame, or the head's, each chunk's frame being charged as it goes).
    */
-  deliver(consumerId: number, message: CoreMessage, deliveryCount: number): number {
+  deliver(consumerId: number, message: CoreMessage, deliveryCount: number): Delivery {
     if (message.body.length < this.minLargeMessageSize) {
-      return this.channel.send({ type: PacketType.SESS_RECEIVE_MSG, message, consumerId, deliveryCount });
+      const frameBytes = this.channel.send({
+        type: PacketType.SESS_RECEIVE_MSG,
+        message,
+        consumerId,
+        deliveryCount,
+      });
+      return { frameBytes, remainingBody: null };
     }
-    let frameBytes = this.channel.send({
+    const frameBytes = this.channel.send({
       type: PacketType.SESS_RECEIVE_LARGE_MSG,
       consumerId,
       deliveryCount,
@@ -46,14 +59,7 @@ export class DeliveryWriter {
       message: largeMessageHead(message),
     });
     const chunkBytes = chunkBytesFor(this.minLargeMessageSize, this.channel.maxFrameBytes());
-    for (const { chunk, continues } of largeBodyChunks(message.body, chunkBytes)) {
-      frameBytes += this.channel.send({
-        type: PacketType.SESS_RECEIVE_CONTINUATION,
-        chunk,
-        continues,
-        consumerId,
-      });
-    }
-    return frameBytes;
+    const chunks = largeBodyChunks(message.body, chunkBytes);
+    return { frameBytes, remainingBody: new RemainingBody(this.channel, consumerId, chunks) };
   }
 }

@@ -4,14 +4,27 @@ import { isExpired } from '../postoffice/message-headers';
 import type { MessageReference } from '../postoffice/message-reference';
 import { HandleStatus, type Queue, type QueueConsumer } from '../postoffice/queue';
 
+/** A large delivery's body still to write, a chunk at a time. */
+export interface PendingBody {
+  readonly done: boolean;
+  /** Writes the next chunk; returns the bytes of its frame. */
+  writeNext(): number;
+}
+
+/** What a delivery wrote at once (its first frame's bytes), and the body it has still to write. */
+export interface DeliveryStart {
+  frameBytes: number;
+  remainingBody: PendingBody | null;
+}
+
 /** What a consumer needs from its session. */
 export interface ConsumerOwner {
   /**
-   * Hands a message to the client: the session writes the delivery's frames and returns their
-   * bytes, length fields included, which is what the consumer's credits are charged (HornetQ's
-   * client returns exactly that much as it consumes).
+   * Hands a message to the client: the session writes the delivery's first frame. Frame bytes,
+   * length fields included, are what the consumer's credits are charged (HornetQ's client returns
+   * exactly that much as it consumes).
    */
-  deliver(consumerId: number, reference: MessageReference, deliveryCount: number): number;
+  deliver(consumerId: number, reference: MessageReference, deliveryCount: number): DeliveryStart;
   /** Writes the forced-delivery marker (nothing more is waiting); it costs no credits. */
   deliverMarker(consumerId: number, sequence: number): void;
   /**
@@ -39,6 +52,10 @@ export class ServerConsumer implements QueueConsumer {
   private readonly delivering = new Map<number, MessageReference>();
   private browseSnapshot: MessageReference[] | null = null;
   private browsePosition = 0;
+  /** The body of the large message being delivered, written as credits come. */
+  private remainingBody: PendingBody | null = null;
+  /** A forced-delivery marker asked for meanwhile: it follows the body's last chunk. */
+  private deferredMarker: number | null = null;
 
   constructor(
     readonly id: number,
@@ -102,7 +119,10 @@ export class ServerConsumer implements QueueConsumer {
   forceDelivery(sequence: number): void {
     if (this.browseOnly) this.browseMore();
     else this.queue.deliverNow();
-    if (!this.closed) this.owner.deliverMarker(this.id, sequence);
+    if (this.closed) return;
+    // The marker says nothing more is coming: it must not overtake a body still on its way.
+    if (this.remainingBody !== null) this.deferredMarker = sequence;
+    else this.owner.deliverMarker(this.id, sequence);
   }
 
   /** Acknowledges every delivered message up to and including `messageId` (cumulative ack). */
@@ -142,6 +162,8 @@ export class ServerConsumer implements QueueConsumer {
   /** Stops taking messages; the caller returns the delivering ones to their queue. */
   close(): void {
     this.closed = true;
+    this.remainingBody = null;
+    this.deferredMarker = null;
     if (!this.browseOnly) this.queue.removeConsumer(this);
   }
 
@@ -150,12 +172,13 @@ export class ServerConsumer implements QueueConsumer {
    * nothing goes to a connection whose client has stopped taking what was written.
    */
   private hasCapacity(): boolean {
+    return this.remainingBody === null && (this.started || this.browseOnly) && this.mayWrite();
+  }
+
+  /** Whether a frame may go: credits left, and a client that takes what was written. */
+  private mayWrite(): boolean {
     return (
-      !this.closed &&
-      !this.broken &&
-      (this.started || this.browseOnly) &&
-      (this.unlimitedCredits || this.credits > 0) &&
-      !this.outputBlocked()
+      !this.closed && !this.broken && (this.unlimitedCredits || this.credits > 0) && !this.outputBlocked()
     );
   }
 
@@ -173,12 +196,36 @@ export class ServerConsumer implements QueueConsumer {
   /** Delivers and pays for its frames; false (and the consumer broken) when the delivery throws. */
   private send(reference: MessageReference): boolean {
     try {
-      this.spend(this.owner.deliver(this.id, reference, reference.deliveryCount));
-      return true;
+      const { frameBytes, remainingBody } = this.owner.deliver(this.id, reference, reference.deliveryCount);
+      this.spend(frameBytes);
+      this.remainingBody = remainingBody;
     } catch (error) {
       this.fail(error);
       return false;
     }
+    this.writeBody();
+    return !this.broken;
+  }
+
+  /**
+   * Writes the large body's chunks while credits and the connection allow; true when no body is
+   * left to write (then a marker asked for meanwhile follows it).
+   */
+  private writeBody(): boolean {
+    const body = this.remainingBody;
+    if (body === null) return true;
+    try {
+      while (!body.done && this.mayWrite()) this.spend(body.writeNext());
+    } catch (error) {
+      this.fail(error);
+      return false;
+    }
+    if (!body.done) return false;
+    this.remainingBody = null;
+    const marker = this.deferredMarker;
+    this.deferredMarker = null;
+    if (marker !== null) this.owner.deliverMarker(this.id, marker);
+    return true;
   }
 
   private fail(error: unknown): void {
@@ -190,8 +237,9 @@ export class ServerConsumer implements QueueConsumer {
     if (!this.unlimitedCredits) this.credits -= bytes;
   }
 
-  /** Asks for a delivery pass: credits came, or the connection drained after being blocked. */
+  /** Asks for a delivery pass (a large body's chunks first): credits came, or the connection drained. */
   promptDelivery(): void {
+    if (!this.writeBody()) return;
     if (this.browseOnly) this.browseMore();
     else this.queue.deliverAsync();
   }

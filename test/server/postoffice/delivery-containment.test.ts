@@ -3,7 +3,11 @@ import { ExpiryReaper } from '../../../src/server/postoffice/expiry-reaper';
 import type { Filter } from '../../../src/server/postoffice/filter';
 import { MessageReference, RoutedMessage } from '../../../src/server/postoffice/message-reference';
 import { HandleStatus, Queue, type QueueConsumer } from '../../../src/server/postoffice/queue';
-import { ServerConsumer, type ConsumerOwner } from '../../../src/server/session/server-consumer';
+import {
+  ServerConsumer,
+  type ConsumerOwner,
+  type DeliveryStart,
+} from '../../../src/server/session/server-consumer';
 
 /**
  * Work the broker starts on its own (delivery passes, timers) has nothing above it to catch a
@@ -40,10 +44,10 @@ class RecordingOwner implements ConsumerOwner {
 
   constructor(private readonly broken: boolean) {}
 
-  deliver(_consumerId: number, reference: MessageReference): number {
+  deliver(_consumerId: number, reference: MessageReference): DeliveryStart {
     if (this.broken) throw new Error('delivery exploded');
     this.delivered.push(reference.message.messageId);
-    return reference.size;
+    return { frameBytes: reference.size, remainingBody: null };
   }
 
   deliverMarker(): void {

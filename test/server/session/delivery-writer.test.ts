@@ -40,6 +40,19 @@ function writerWith(minLargeMessageSize: number): {
   return { writer, sent, cap };
 }
 
+/** Delivers `message` and writes the rest of its body at once; returns every frame's bytes. */
+function deliverWhole(
+  writer: DeliveryWriter,
+  consumerId: number,
+  message: CoreMessage,
+  count: number,
+): number {
+  const { frameBytes, remainingBody } = writer.deliver(consumerId, message, count);
+  let total = frameBytes;
+  while (remainingBody !== null && !remainingBody.done) total += remainingBody.writeNext();
+  return total;
+}
+
 function bodyOf(sent: Packet[]): Buffer {
   const chunks: Buffer[] = [];
   for (const packet of sent)
@@ -51,7 +64,8 @@ describe('DeliveryWriter', () => {
   it('writes a body under min-large-message-size whole, in one SESS_RECEIVE_MSG', () => {
     const { writer, sent } = writerWith(100);
     const message = messageWithBody(99);
-    const frameBytes = writer.deliver(3, message, 2);
+    const { frameBytes, remainingBody } = writer.deliver(3, message, 2);
+    expect(remainingBody).toBeNull();
     expect(sent).toEqual([{ type: PacketType.SESS_RECEIVE_MSG, message, consumerId: 3, deliveryCount: 2 }]);
     // What the consumer's credits are charged: the whole frame, length field included.
     expect(frameBytes).toBe(encodePacket(10, sent[0] as Packet).length);
@@ -60,7 +74,7 @@ describe('DeliveryWriter', () => {
   it('writes a body of min-large-message-size or more as a bodiless head, then chunks that rebuild it', () => {
     const { writer, sent } = writerWith(100);
     const message = messageWithBody(250);
-    const frameBytes = writer.deliver(3, message, 1);
+    const frameBytes = deliverWhole(writer, 3, message, 1);
     const [head, ...chunks] = sent;
     expect(head).toMatchObject({
       type: PacketType.SESS_RECEIVE_LARGE_MSG,
@@ -85,6 +99,20 @@ describe('DeliveryWriter', () => {
     expect(bodyOf(sent).equals(message.body)).toBe(true);
   });
 
+  it('writes only the head at first: each chunk goes when asked, and the body says when it is done', () => {
+    const { writer, sent } = writerWith(100);
+    const { frameBytes, remainingBody } = writer.deliver(3, messageWithBody(150), 1);
+    expect(sent.map((packet) => packet.type)).toEqual([PacketType.SESS_RECEIVE_LARGE_MSG]);
+    expect(frameBytes).toBe(encodePacket(10, sent[0] as Packet).length);
+    expect(remainingBody?.done).toBe(false);
+    expect(remainingBody?.writeNext()).toBe(encodePacket(10, sent[1] as Packet).length);
+    expect(remainingBody?.done).toBe(false);
+    remainingBody?.writeNext();
+    expect(remainingBody?.done).toBe(true);
+    expect(sent).toHaveLength(3);
+    expect(() => remainingBody?.writeNext()).toThrow(/written already/);
+  });
+
   it("bounds a head's frame, _HQ_LARGE_SIZE included, by deliveryFrameBound even for a one-byte body", () => {
     const { writer, sent } = writerWith(1);
     const message = messageWithBody(1);
@@ -99,7 +127,7 @@ describe('DeliveryWriter', () => {
     const { writer, sent, cap } = writerWith(MAX_FRAME_BYTES);
     cap.bytes = 1024;
     const message = messageWithBody(3 * MAX_FRAME_BYTES);
-    writer.deliver(1, message, 1);
+    deliverWhole(writer, 1, message, 1);
     const chunkFrames = sent
       .filter((packet) => packet.type === PacketType.SESS_RECEIVE_CONTINUATION)
       .map((packet) => encodePacket(10, packet).length);
@@ -111,7 +139,7 @@ describe('DeliveryWriter', () => {
   it('caps a huge min-large-message-size at MAX_CHUNK_BYTES: such a body still goes in chunks', () => {
     const { writer, sent, cap } = writerWith(Number.MAX_SAFE_INTEGER);
     cap.bytes = 2 * MAX_CHUNK_BYTES;
-    writer.deliver(1, messageWithBody(MAX_CHUNK_BYTES), 1);
+    deliverWhole(writer, 1, messageWithBody(MAX_CHUNK_BYTES), 1);
     expect(sent[0]?.type).toBe(PacketType.SESS_RECEIVE_LARGE_MSG);
     expect(sent.slice(1).map((packet) => packet.type)).toEqual([PacketType.SESS_RECEIVE_CONTINUATION]);
   });

@@ -186,21 +186,21 @@ describe('rollback', () => {
   });
 });
 
+function head(): Packet {
+  return { type: PacketType.SESS_SEND_LARGE, message: message('') };
+}
+
+function chunk(bytes: number, continues: boolean, messageBodySize: number): Packet {
+  return {
+    type: PacketType.SESS_SEND_CONTINUATION,
+    chunk: Buffer.alloc(bytes, 0x61),
+    continues,
+    messageBodySize: continues ? -1 : messageBodySize,
+    requiresResponse: !continues,
+  };
+}
+
 describe('large messages sent to the broker', () => {
-  function head(): Packet {
-    return { type: PacketType.SESS_SEND_LARGE, message: message('') };
-  }
-
-  function chunk(bytes: number, continues: boolean, messageBodySize: number): Packet {
-    return {
-      type: PacketType.SESS_SEND_CONTINUATION,
-      chunk: Buffer.alloc(bytes, 0x61),
-      continues,
-      messageBodySize: continues ? -1 : messageBodySize,
-      requiresResponse: !continues,
-    };
-  }
-
   it('are taken whole when the last chunk states the size that came', async () => {
     const broker = await brokerWithQueue();
     const client = await session(broker);
@@ -278,5 +278,45 @@ describe('the unconfirmed-commands cap', () => {
     });
     await consumer(client, -1);
     await waitFor(() => client.closed, 'the broker to give up on the client', 60_000);
+  });
+});
+
+describe('large messages delivered', () => {
+  const CHUNK = 100 * 1024; // the raw client's min-large-message-size: the broker's chunk size
+
+  it('go chunk by chunk as credits come (HornetQ’s LargeMessageDeliverer), a forced-delivery marker after the last', async () => {
+    const broker = await brokerWithQueue();
+    const producer = await session(broker);
+    producer.send(RAW_SESSION_CHANNEL, head());
+    for (let i = 0; i < 9; i++) producer.send(RAW_SESSION_CHANNEL, chunk(CHUNK, true, -1));
+    await producer.request(RAW_SESSION_CHANNEL, chunk(CHUNK, false, 10 * CHUNK));
+
+    const client = await session(broker);
+    await consumer(client, 1.5 * CHUNK);
+    const continuations = (): number =>
+      client.frames.filter((frame) => frame.packet.type === PacketType.SESS_RECEIVE_CONTINUATION).length;
+    // The head and the first chunk leave credits; the second chunk spends them.
+    await waitFor(() => continuations() === 2, 'two chunks');
+    client.send(RAW_SESSION_CHANNEL, {
+      type: PacketType.SESS_FORCE_CONSUMER_DELIVERY,
+      consumerId: CONSUMER,
+      sequence: 1,
+    });
+    await client.request(RAW_SESSION_CHANNEL, { type: PacketType.SESS_QUEUEQUERY, queueName: QUEUE });
+    expect(continuations()).toBe(2);
+    expect(deliveries(client)).toEqual([]);
+
+    grant(client, 10 * CHUNK);
+    await waitFor(() => deliveries(client).length === 1, 'the marker');
+    const types = client.frames
+      .filter((frame) => frame.channelId === RAW_SESSION_CHANNEL)
+      .map((frame) => frame.packet.type)
+      .filter((type) => type !== PacketType.PACKETS_CONFIRMED && type !== PacketType.SESS_QUEUEQUERY_RESP);
+    expect(types).toEqual([
+      PacketType.SESS_RECEIVE_LARGE_MSG,
+      ...Array.from({ length: 10 }, () => PacketType.SESS_RECEIVE_CONTINUATION),
+      PacketType.SESS_RECEIVE_MSG,
+    ]);
+    expect(isMarker(deliveries(client)[0]?.packet as ReceiveMessage)).toBe(true);
   });
 });
