@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { HornetQQueue, Session, type HornetQMessageConsumer } from '../../../src';
 import { InteropServer } from './interop-server';
-import { JavaError, type AckMode, type ConnectOptions } from './jms-driver';
+import { JavaError, JmsDriver, type AckMode, type ConnectOptions } from './jms-driver';
 import {
   NOTHING_MORE_MS,
   queueRef,
@@ -16,6 +16,7 @@ import {
 /** One JMS queue per scenario, so that no scenario sees another's leftovers. */
 const QUEUES = {
   javaBlocked: 'javaBlocked',
+  javaBlockedForJava: 'javaBlockedForJava',
   javaFull: 'javaFull',
   slowConsumer: 'slowConsumer',
   smallWindow: 'smallWindow',
@@ -53,6 +54,7 @@ export const javaClientScenarios: ScenarioGroup = {
     queues: Object.values(QUEUES),
     limits: [
       { queue: QUEUES.javaBlocked, maxSizeBytes: LIMITED_ADDRESS_BYTES, policy: 'BLOCK' },
+      { queue: QUEUES.javaBlockedForJava, maxSizeBytes: LIMITED_ADDRESS_BYTES, policy: 'BLOCK' },
       { queue: QUEUES.javaFull, maxSizeBytes: LIMITED_ADDRESS_BYTES, policy: 'FAIL' },
     ],
   },
@@ -95,6 +97,30 @@ export const javaClientScenarios: ScenarioGroup = {
       const consumer = await (await nodeSession()).createConsumer(new HornetQQueue(QUEUES.javaBlocked));
       expect(await drainSequence(consumer)).toEqual(upTo(LIMITED_MESSAGES));
       expect(await sending).toHaveLength(LIMITED_MESSAGES);
+      await context.java().closeConnection(connection);
+    });
+
+    test("producer flow control: an address full under BLOCK holds HornetQ's Java producer until a Java consumer in another JVM makes room", async () => {
+      const { session, connection } = await javaSessionWith({ producerWindowSize: 4096 });
+      let settled = false;
+      const sending = sendLimited(session, QUEUES.javaBlockedForJava).finally(() => (settled = true));
+      sending.catch(() => undefined);
+      // The driver runs one command at a time, and this one's send is held: the consumer needs a JVM of its own.
+      const other = await JmsDriver.start();
+      try {
+        expect(settled).toBe(false);
+        const consumerConnection = await other.connect({ port: context.server().port });
+        await other.start(consumerConnection);
+        const consumer = await other.createConsumer(
+          await other.createSession(consumerConnection),
+          queueRef(QUEUES.javaBlockedForJava),
+        );
+        const received = await other.receiveMany(consumer, LIMITED_MESSAGES, RECEIVE_MS);
+        expect(received.map((message) => message.properties.seq?.[1])).toEqual(upTo(LIMITED_MESSAGES));
+        expect(await sending).toHaveLength(LIMITED_MESSAGES);
+      } finally {
+        await other.close();
+      }
       await context.java().closeConnection(connection);
     });
 
