@@ -16,6 +16,12 @@ import type { Transport } from './transport';
 /** Channel ids with a fixed meaning; session channels start at FIRST_SESSION_CHANNEL. */
 export const CHANNEL_ID = { PING: 0, SESSION: 1 } as const;
 export const FIRST_SESSION_CHANNEL = 10;
+/**
+ * Closed channel ids a connection remembers (oldest forgotten first): enough for the sessions a
+ * client closes within one round trip, few enough that remembering costs nothing.
+ */
+export const RECENTLY_CLOSED_CHANNELS = 1024;
+
 /** A packet for a channel the connection has not opened: the owner decides (channels 0 and 1). */
 export type UnroutedPacketHandler = (packet: Packet, channelId: number, size: number) => void;
 export type FailureListener = (error: HornetQException) => void;
@@ -54,6 +60,11 @@ export class RemotingConnection {
   /** Set on every chunk received; the TTL checks read and reset it. */
   dataReceived = false;
   private readonly channels = new Map<number, Channel>();
+  /**
+   * Channels closed here, newest last: the peer may have confirmed packets on one before it saw
+   * the close, and that confirmation is late, not an error.
+   */
+  private readonly recentlyClosed = new Set<number>();
   private readonly decoder: FrameDecoder;
   /** Where outgoing frames are encoded: side by side, so that a batch goes to the socket as one view. */
   private readonly outgoing = new FrameSlab();
@@ -131,6 +142,7 @@ export class RemotingConnection {
     }
     const channel = new Channel(id, this, options);
     this.channels.set(id, channel);
+    this.recentlyClosed.delete(id);
     if (id >= this.nextChannelId) this.nextChannelId = id + 1;
     return channel;
   }
@@ -161,9 +173,13 @@ export class RemotingConnection {
     this.channels.delete(id);
   }
 
-  /** Forgets a closed channel. */
+  /** Forgets a closed channel, remembering its id so that a late confirmation for it is not an error. */
   channelClosed(id: number): void {
-    this.channels.delete(id);
+    if (!this.channels.delete(id)) return;
+    this.recentlyClosed.add(id);
+    if (this.recentlyClosed.size > RECENTLY_CLOSED_CHANNELS) {
+      this.recentlyClosed.delete(this.recentlyClosed.values().next().value as number);
+    }
   }
 
   get channelCount(): number {
@@ -249,16 +265,9 @@ export class RemotingConnection {
       channel.handlePacket(packet, size);
     } else if (this.unroutedHandler !== null && channelId < FIRST_SESSION_CHANNEL) {
       this.unroutedHandler(packet, channelId, size);
-    } else if (packet.type === PacketType.PACKETS_CONFIRMED) {
-      // It confirms nothing this side holds, so it is dropped, as HornetQ drops it. It comes late
-      // for a channel closed here before the peer saw the close, and early for one not here yet:
-      // HornetQ's Java client flushes its session channels' confirmations with every ping, and
-      // after a failover its first ping goes out on the new connection before the REATTACH_SESSION
-      // or CREATESESSION that brings the channel there.
-      this.logger.debug(
-        { channel: channelId },
-        `confirmation for channel ${channelId}, not on this connection, dropped`,
-      );
+    } else if (packet.type === PacketType.PACKETS_CONFIRMED && this.recentlyClosed.has(channelId)) {
+      // Sent before the peer saw the close: what it confirms was released with the channel.
+      this.logger.debug({ channel: channelId }, `late confirmation for closed channel ${channelId} dropped`);
     } else {
       throw new ProtocolError(
         `${packetTypeName(packet.type)} for channel ${channelId}, which does not exist`,

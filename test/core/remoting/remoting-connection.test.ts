@@ -6,6 +6,7 @@ import type { Packet } from '../../../src/core/protocol/packets';
 import { silentLogger } from '../../../src/core/remoting/logger';
 import {
   FIRST_SESSION_CHANNEL,
+  RECENTLY_CLOSED_CHANNELS,
   RemotingConnection,
   type RemotingConnectionOptions,
 } from '../../../src/core/remoting/remoting-connection';
@@ -139,16 +140,38 @@ describe('RemotingConnection bad input', () => {
     expect(failures[0]?.message).toMatch(/channel 15, which does not exist/);
   });
 
-  it('drops a confirmation for a channel it does not have (closed here, or not here yet), and only a confirmation', () => {
+  it('drops a late confirmation for a channel it closed, and only a confirmation', () => {
     const { transport, conn, failures } = setUp();
     conn.createChannel(CHANNEL, WINDOWLESS).close();
     transport.receive(encodePacket(CHANNEL, { type: PacketType.PACKETS_CONFIRMED, commandId: 1023 }));
-    // HornetQ's Java client flushes confirmations with its first ping on a new connection, before its reattach.
-    transport.receive(encodePacket(CHANNEL + 1, { type: PacketType.PACKETS_CONFIRMED, commandId: 22 }));
     expect(failures).toEqual([]);
     transport.receive(encodePacket(CHANNEL, { type: PacketType.SESS_START }));
     expect(failures.map((f) => f.message)).toEqual([
       expect.stringMatching(/SESS_START.*channel 10, which does not exist/),
+    ]);
+  });
+
+  it('a confirmation for a channel that never existed still fails the connection', () => {
+    const { transport, conn, failures } = setUp();
+    conn.createChannel(CHANNEL, WINDOWLESS).close();
+    transport.receive(encodePacket(CHANNEL + 1, { type: PacketType.PACKETS_CONFIRMED, commandId: 0 }));
+    expect(failures.map((f) => f.message)).toEqual([
+      expect.stringMatching(/PACKETS_CONFIRMED.*channel 11, which does not exist/),
+    ]);
+  });
+
+  it(`remembers the last ${RECENTLY_CLOSED_CHANNELS} closed channels, not more`, () => {
+    const { transport, conn, failures } = setUp();
+    const closes = RECENTLY_CLOSED_CHANNELS + 1;
+    for (let i = 0; i < closes; i++) conn.createChannel(CHANNEL + i, WINDOWLESS).close();
+    transport.receive(encodePacket(CHANNEL + 1, { type: PacketType.PACKETS_CONFIRMED, commandId: 0 }));
+    transport.receive(
+      encodePacket(CHANNEL + closes - 1, { type: PacketType.PACKETS_CONFIRMED, commandId: 0 }),
+    );
+    expect(failures).toEqual([]);
+    transport.receive(encodePacket(CHANNEL, { type: PacketType.PACKETS_CONFIRMED, commandId: 0 }));
+    expect(failures.map((f) => f.message)).toEqual([
+      expect.stringMatching(/channel 10, which does not exist/),
     ]);
   });
 
