@@ -49,6 +49,6 @@ describe('closing a session while its consumer streams', () => {
     expect(failures).toEqual([]);
     expect(factory.getStatistics()).toMatchObject({ reattaches: 0, reconnects: 0 });
     expect(broker.getConnectionCount()).toBe(1);
-    expect(logger.find(/late confirmation|does not exist|protocol error/)).toEqual([]);
+    expect(logger.find(/not open on this connection|does not exist|protocol error/)).toEqual([]);
   });
 });

@@ -412,7 +412,7 @@ export class Channel {
     this.isClosed = true;
     this.returnBlocking(new HornetQException('OBJECT_CLOSED', `channel ${this.id} was closed`));
     this.wakeCapacityWaiters(true);
-    this.conn.channelClosed(this.id);
+    this.conn.removeChannel(this.id);
   }
 
   private settleCall(response: ResponsePacket): void {

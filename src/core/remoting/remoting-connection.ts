@@ -16,12 +16,6 @@ import type { Transport } from './transport';
 /** Channel ids with a fixed meaning; session channels start at FIRST_SESSION_CHANNEL. */
 export const CHANNEL_ID = { PING: 0, SESSION: 1 } as const;
 export const FIRST_SESSION_CHANNEL = 10;
-/**
- * Closed channel ids a connection remembers (oldest forgotten first): enough for the sessions a
- * client closes within one round trip, few enough that remembering costs nothing.
- */
-export const RECENTLY_CLOSED_CHANNELS = 1024;
-
 /** A packet for a channel the connection has not opened: the owner decides (channels 0 and 1). */
 export type UnroutedPacketHandler = (packet: Packet, channelId: number, size: number) => void;
 export type FailureListener = (error: HornetQException) => void;
@@ -52,19 +46,14 @@ let connectionIds = 0;
 
 /**
  * Frames over one transport, multiplexed into channels. Anything wrong with what the peer sent
- * (a bad frame, an unknown packet, a packet for a channel that does not exist) fails this
- * connection alone, with a log line that says why.
+ * (a bad frame, an unknown packet, a packet other than a confirmation for a channel that does not
+ * exist) fails this connection alone, with a log line that says why.
  */
 export class RemotingConnection {
   readonly id = ++connectionIds;
   /** Set on every chunk received; the TTL checks read and reset it. */
   dataReceived = false;
   private readonly channels = new Map<number, Channel>();
-  /**
-   * Channels closed here, newest last: the peer may have confirmed packets on one before it saw
-   * the close, and that confirmation is late, not an error.
-   */
-  private readonly recentlyClosed = new Set<number>();
   private readonly decoder: FrameDecoder;
   /** Where outgoing frames are encoded: side by side, so that a batch goes to the socket as one view. */
   private readonly outgoing = new FrameSlab();
@@ -142,7 +131,6 @@ export class RemotingConnection {
     }
     const channel = new Channel(id, this, options);
     this.channels.set(id, channel);
-    this.recentlyClosed.delete(id);
     if (id >= this.nextChannelId) this.nextChannelId = id + 1;
     return channel;
   }
@@ -168,18 +156,9 @@ export class RemotingConnection {
     return this.channels.get(id);
   }
 
-  /** Forgets a channel that moved to another connection (reattach). */
+  /** Forgets a channel: closed, or moved to another connection (reattach). */
   removeChannel(id: number): void {
     this.channels.delete(id);
-  }
-
-  /** Forgets a closed channel, remembering its id so that a late confirmation for it is not an error. */
-  channelClosed(id: number): void {
-    if (!this.channels.delete(id)) return;
-    this.recentlyClosed.add(id);
-    if (this.recentlyClosed.size > RECENTLY_CLOSED_CHANNELS) {
-      this.recentlyClosed.delete(this.recentlyClosed.values().next().value as number);
-    }
   }
 
   get channelCount(): number {
@@ -265,9 +244,15 @@ export class RemotingConnection {
       channel.handlePacket(packet, size);
     } else if (this.unroutedHandler !== null && channelId < FIRST_SESSION_CHANNEL) {
       this.unroutedHandler(packet, channelId, size);
-    } else if (packet.type === PacketType.PACKETS_CONFIRMED && this.recentlyClosed.has(channelId)) {
-      // Sent before the peer saw the close: what it confirms was released with the channel.
-      this.logger.debug({ channel: channelId }, `late confirmation for closed channel ${channelId} dropped`);
+    } else if (packet.type === PacketType.PACKETS_CONFIRMED) {
+      // Harmless, and a correct peer sends one: for a channel it closed before it saw the close,
+      // and (HornetQ's Java client) for a session it is moving here, whose confirmation timer
+      // flushes on the new connection before the REATTACH_SESSION that brings the channel.
+      // What it confirms is settled by the reattach's last command id, or went with the channel.
+      this.logger.debug(
+        { channel: channelId },
+        `confirmation for channel ${channelId}, which is not open on this connection, dropped`,
+      );
     } else {
       throw new ProtocolError(
         `${packetTypeName(packet.type)} for channel ${channelId}, which does not exist`,

@@ -1,6 +1,12 @@
 import { FaultProxy } from '../../support/fault-proxy';
 import { InteropServer, SERVER_VERSIONS, type ServerKind } from './interop-server';
-import { JavaError, JmsDriver, type DestinationRef, type JavaTyped } from './jms-driver';
+import {
+  JavaError,
+  JmsDriver,
+  type DestinationRef,
+  type JavaTyped,
+  type ReceivedJavaMessage,
+} from './jms-driver';
 
 /**
  * HornetQ's Java JMS client, Java to Java through one server: what the mixed scenarios rely on the
@@ -12,6 +18,7 @@ import { JavaError, JmsDriver, type DestinationRef, type JavaTyped } from './jms
 const RECEIVE_MS = 20_000;
 const queue = (name: string): DestinationRef => ({ type: 'queue', name });
 const topic = (name: string): DestinationRef => ({ type: 'topic', name });
+const sequence = (count: number): number[] => Array.from({ length: count }, (_, i) => i);
 
 const EVERY_PROPERTY_TYPE: Record<string, JavaTyped> = {
   aBoolean: ['boolean', true],
@@ -249,59 +256,33 @@ export function describeJavaDriverScenarios(kind: ServerKind): void {
       await java().deleteTemporary(replies);
     });
 
-    // Against our broker a Java producer's failover hung in 1 of 3 full runs (its send waited over
-    // 60 s after the reset): an open bug of issue 14, which this scenario will close; until then it
-    // runs against HornetQ only, so that the interop run stays a true statement.
-    const producerReattach = kind === 'ours' ? null : test;
-    producerReattach?.(
-      "a Java producer's link is reset (RST) mid-stream: it comes back through the proxy, nothing lost, duplicated or reordered",
-      async () => {
-        const proxy = await FaultProxy.start({ targetHost: '127.0.0.1', targetPort: port() });
-        try {
-          // HornetQ's Java client reattaches only with a confirmation window and reconnect attempts.
-          const connection = await java().connect({
-            port: proxy.port,
-            factory: { confirmationWindowSize: 1048576, reconnectAttempts: 20, retryInterval: 200 },
-          });
-          const producer = await java().createSession(connection);
+    // The Java side of a link reset, producing and consuming: the session reattaches (HornetQ's
+    // Java client needs a confirmation window and reconnect attempts for it) and the stream goes
+    // on with nothing lost, duplicated or reordered.
+    const linkResets: Array<{
+      role: string;
+      /** Sends and receives the stream around the cut; gives back the consumer and what it got. */
+      stream: (proxied: string, proxy: FaultProxy) => Promise<[string, ReceivedJavaMessage[]]>;
+      /** The sequence numbers in the order they must arrive (a send call numbers from 0). */
+      expected: number[];
+    }> = [
+      {
+        role: 'producer',
+        stream: async (proxied, proxy) => {
           const consumer = await java().createConsumer(await session(), queue('reattach'));
-          const batch = (body: string, count: number) =>
-            java().send(producer, queue('reattach'), { body }, { count, sequenceProperty: 'seq' });
-          await batch('before', 50);
+          const batch = (count: number) =>
+            java().send(proxied, queue('reattach'), { body: 'm' }, { count, sequenceProperty: 'seq' });
+          await batch(50);
           expect(proxy.cut()).toBe(1);
-          await batch('after', 100);
-          const received = await java().receiveMany(consumer, 150, RECEIVE_MS);
-          const expected = [
-            ...Array.from({ length: 50 }, (_, i) => ['before', i]),
-            ...Array.from({ length: 100 }, (_, i) => ['after', i]),
-          ];
-          expect(received.map((m) => [m.body, m.properties.seq?.[1]])).toEqual(expected);
-          expect(await java().receive(consumer, 500)).toBeNull();
-          expect(proxy.linksReset).toBe(1);
-          expect(proxy.connectionsAccepted).toBe(2);
-          await java().closeConnection(connection);
-        } finally {
-          await proxy.close();
-        }
+          await batch(100);
+          return [consumer, await java().receiveMany(consumer, 150, RECEIVE_MS)];
+        },
+        expected: [...sequence(50), ...sequence(100)],
       },
-    );
-
-    // The same open bug for a Java consumer (its receive failed: "Cannot send a packet while
-    // channel is doing failover", the Java failover never ending against our broker).
-    producerReattach?.(
-      "a Java consumer's link is reset (RST) mid-stream: it comes back through the proxy, nothing lost, duplicated or reordered",
-      async () => {
-        const proxy = await FaultProxy.start({ targetHost: '127.0.0.1', targetPort: port() });
-        try {
-          const connection = await java().connect({
-            port: proxy.port,
-            factory: { confirmationWindowSize: 1048576, reconnectAttempts: 20, retryInterval: 200 },
-          });
-          await java().start(connection);
-          const consumer = await java().createConsumer(
-            await java().createSession(connection),
-            queue('reattachConsumer'),
-          );
+      {
+        role: 'consumer',
+        stream: async (proxied, proxy) => {
+          const consumer = await java().createConsumer(proxied, queue('reattachConsumer'));
           await java().send(
             await session(),
             queue('reattachConsumer'),
@@ -310,18 +291,31 @@ export function describeJavaDriverScenarios(kind: ServerKind): void {
           );
           const before = await java().receiveMany(consumer, 50, RECEIVE_MS);
           expect(proxy.cut()).toBe(1);
-          const after = await java().receiveMany(consumer, 100, RECEIVE_MS);
-          expect([...before, ...after].map((m) => m.properties.seq?.[1])).toEqual(
-            Array.from({ length: 150 }, (_, i) => i),
-          );
+          return [consumer, [...before, ...(await java().receiveMany(consumer, 100, RECEIVE_MS))]];
+        },
+        expected: sequence(150),
+      },
+    ];
+    for (const { role, stream, expected } of linkResets) {
+      test(`a Java ${role}'s link is reset (RST) mid-stream: its session reattaches through the proxy, nothing lost, duplicated or reordered`, async () => {
+        const proxy = await FaultProxy.start({ targetHost: '127.0.0.1', targetPort: port() });
+        try {
+          const connection = await java().connect({
+            port: proxy.port,
+            factory: { confirmationWindowSize: 1048576, reconnectAttempts: 20, retryInterval: 200 },
+          });
+          await java().start(connection);
+          const [consumer, received] = await stream(await java().createSession(connection), proxy);
+          expect(received.map((m) => m.properties.seq?.[1])).toEqual(expected);
           expect(await java().receive(consumer, 500)).toBeNull();
+          expect(proxy.linksReset).toBe(1);
           expect(proxy.connectionsAccepted).toBe(2);
           await java().closeConnection(connection);
         } finally {
           await proxy.close();
         }
-      },
-    );
+      });
+    }
 
     test("Java's failures come back with the Java exception class", async () => {
       const s = await session();
