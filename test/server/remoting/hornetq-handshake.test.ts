@@ -279,19 +279,6 @@ describe('reattach', () => {
     expect(stop).toEqual({ type: PacketType.NULL_RESPONSE });
   });
 
-  // HornetQ's Java client moves the session's channel to its new connection first, and the
-  // channel's confirmation timer may flush on it before the REATTACH_SESSION goes out.
-  it('takes a confirmation on the session channel before the reattach that opens it, as a Java client sends one', async () => {
-    const broker = await env.startBroker();
-    await detachedSession(broker, { name: 'java-session' });
-    const client = await raw(broker);
-    client.send(RAW_SESSION_CHANNEL, { type: PacketType.PACKETS_CONFIRMED, commandId: 3 });
-    expect(await reattach(client, 'java-session', null)).toMatchObject({ reattached: true });
-    const stop = await client.request(RAW_SESSION_CHANNEL, { type: PacketType.SESS_STOP });
-    expect(stop).toEqual({ type: PacketType.NULL_RESPONSE });
-    expect(client.closed).toBe(false);
-  });
-
   it('reattaches an extended session only with its secret and its user: the name alone, or a wrong secret, is refused', async () => {
     const broker = await env.startBroker();
     const secret = newReattachSecret();
