@@ -105,9 +105,14 @@ export class ServerConsumer implements QueueConsumer {
     if (started) this.promptDelivery();
   }
 
-  /** Credits from the client; -1 means no flow control at all. */
+  /**
+   * Credits from the client; -1 means no flow control at all, and 0 resets the balance to nothing:
+   * HornetQ's slow consumer (window 0) sends it when a receive ends empty, so that the one credit
+   * that receive asked with does not let a message through later, into a buffer nobody reads.
+   */
   receiveCredits(credits: number): void {
     if (credits === -1) this.unlimitedCredits = true;
+    else if (credits === 0) this.credits = 0;
     else this.credits += credits;
     this.promptDelivery();
   }

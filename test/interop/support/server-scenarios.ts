@@ -1,4 +1,5 @@
 import { InteropServer, SERVER_VERSIONS, type ServerKind, type ServerOptions } from './interop-server';
+import { javaClientScenarios } from './java-client-scenarios';
 import { JmsDriver } from './jms-driver';
 import { lookupScenarios } from './lookup-scenarios';
 import { messagingScenarios } from './messaging-scenarios';
@@ -14,6 +15,7 @@ const GROUPS: readonly ScenarioGroup[] = [
   objectMessageScenarios,
   lookupScenarios,
   reattachScenarios,
+  javaClientScenarios,
 ];
 
 /** The server every group needs: the union of their destinations. */

@@ -3,6 +3,7 @@ import {
   FORCED_DELIVERY_SEQUENCE_PROPERTY,
   PacketType,
   PropertyKind,
+  requiresConfirmation,
   type Packet,
   type ReceiveMessage,
 } from '../../../src/core/protocol';
@@ -14,7 +15,8 @@ import { CapturingLogger, useTestBrokers, waitFor } from '../../support/test-bro
 
 /**
  * Deliveries as a HornetQ 2.4 client sees them, over real TCP with a raw client: the forced-delivery
- * marker, consumer credits charged per whole frame, rollback's considerLastMessageAsDelivered,
+ * marker, consumer credits charged per whole frame (normal, large head and continuation) and
+ * reset by 0, the queue query's message count, rollback's considerLastMessageAsDelivered,
  * large sends sized by their last chunk, and no command cap for a client that confirms by bytes.
  */
 
@@ -112,6 +114,43 @@ async function forceDelivery(client: RawClient, sequence: number): Promise<strin
   return since.filter(({ packet }) => !isMarker(packet)).map(({ packet }) => packet.message.body.toString());
 }
 
+/**
+ * Confirms what the broker sends on the raw session's channel as HornetQ's ChannelImpl.confirm
+ * does: counts every packet that requires confirmation, and sends PACKETS_CONFIRMED for the last
+ * one each time `window` bytes of them (whole frames) have come; nothing by count, nothing on a timer.
+ */
+function confirmByWindow(client: RawClient, window: number) {
+  let seen = 0;
+  let lastCommandId = -1;
+  let bytes = 0;
+  let sinceConfirmed = 0;
+  const state = { confirmations: 0, mostCommandsUnconfirmed: 0 };
+  const pump = setInterval(() => {
+    for (; seen < client.frames.length; seen++) {
+      const frame = client.frames[seen] as (typeof client.frames)[number];
+      if (frame.channelId !== RAW_SESSION_CHANNEL || !requiresConfirmation(frame.packet)) continue;
+      lastCommandId++;
+      sinceConfirmed++;
+      bytes += frame.size;
+      state.mostCommandsUnconfirmed = Math.max(state.mostCommandsUnconfirmed, sinceConfirmed);
+      if (bytes < window) continue;
+      client.send(RAW_SESSION_CHANNEL, { type: PacketType.PACKETS_CONFIRMED, commandId: lastCommandId });
+      state.confirmations++;
+      bytes = 0;
+      sinceConfirmed = 0;
+    }
+  }, 10);
+  return {
+    get confirmations() {
+      return state.confirmations;
+    },
+    get mostCommandsUnconfirmed() {
+      return state.mostCommandsUnconfirmed;
+    },
+    stop: () => clearInterval(pump),
+  };
+}
+
 describe('forced delivery', () => {
   it('ends a forced delivery with HornetQ’s marker message (deliveryCount 0, the sequence, the queue as address, a fresh id), never packet 109', async () => {
     const broker = await brokerWithQueue();
@@ -144,6 +183,91 @@ describe('consumer credits', () => {
     expect(await forceDelivery(client, 2)).toEqual([]);
     grant(client, 1);
     expect(await forceDelivery(client, 3)).toEqual(['other']);
+  });
+
+  it('are charged a large delivery’s head frame and every continuation frame, each whole', async () => {
+    const broker = await brokerWithQueue();
+    const producer = await session(broker);
+    // Over the consumer's min-large-message-size (100 KiB): a head and several chunks.
+    const body = 300 * 1024;
+    producer.send(RAW_SESSION_CHANNEL, { type: PacketType.SESS_SEND_LARGE, message: message('') });
+    producer.send(RAW_SESSION_CHANNEL, {
+      type: PacketType.SESS_SEND_CONTINUATION,
+      chunk: Buffer.alloc(body, 0x61),
+      continues: false,
+      messageBodySize: body,
+      requiresResponse: true,
+    });
+    sendAll(producer, ['after the large one']);
+    await waitFor(() => broker.listQueues()[0]?.messageCount === 2, 'both messages queued');
+    const client = await session(broker);
+    await consumer(client, 1);
+    const largeFrames = (): Array<{ type: number; size: number }> =>
+      client.frames
+        .filter(
+          (frame) =>
+            frame.packet.type === PacketType.SESS_RECEIVE_LARGE_MSG ||
+            frame.packet.type === PacketType.SESS_RECEIVE_CONTINUATION,
+        )
+        .map((frame) => ({ type: frame.packet.type, size: frame.size }));
+    await waitFor(
+      () =>
+        client.frames.some(
+          (frame) => frame.packet.type === PacketType.SESS_RECEIVE_CONTINUATION && !frame.packet.continues,
+        ),
+      'the whole large delivery',
+    );
+    const frames = largeFrames();
+    expect(frames[0]?.type).toBe(PacketType.SESS_RECEIVE_LARGE_MSG);
+    expect(
+      frames.filter((frame) => frame.type === PacketType.SESS_RECEIVE_CONTINUATION).length,
+    ).toBeGreaterThan(1);
+    const charged = frames.reduce((sum, frame) => sum + frame.size, 0);
+    // What the Java client returns as it reads the head and each chunk: their frames. One credit short holds the next.
+    grant(client, charged - 1);
+    expect(await forceDelivery(client, 1)).toEqual([]);
+    grant(client, 1);
+    expect(await forceDelivery(client, 2)).toEqual(['after the large one']);
+  });
+
+  it('of 0 reset the balance to nothing, as HornetQ’s slow consumer sends them after a receive that ended empty', async () => {
+    const broker = await brokerWithQueue();
+    const client = await session(broker);
+    // A window of 0: one credit asks for one message; none is there, and the receive ends on the marker.
+    await consumer(client, 1);
+    expect(await forceDelivery(client, 1)).toEqual([]);
+    grant(client, 0);
+    sendAll(client, ['not asked for']);
+    await waitFor(() => broker.listQueues()[0]?.messageCount === 1, 'the message queued');
+    // Still there, not delivered: the credit that asked for a message is gone with the reset.
+    expect(await forceDelivery(client, 2)).toEqual([]);
+    grant(client, 1);
+    expect(await forceDelivery(client, 3)).toEqual(['not asked for']);
+  });
+});
+
+describe('SESS_QUEUEQUERY', () => {
+  it('counts messages delivered and not yet acknowledged in messageCount, as HornetQ’s QueueImpl.getMessageCount does', async () => {
+    const broker = await brokerWithQueue();
+    const client = await session(broker);
+    sendAll(client, ['one', 'two', 'three']);
+    await consumer(client, 1);
+    await waitFor(() => deliveries(client).length === 1, 'one delivery');
+    const query = async (): Promise<unknown> =>
+      client.request(RAW_SESSION_CHANNEL, { type: PacketType.SESS_QUEUEQUERY, queueName: QUEUE });
+    expect(await query()).toMatchObject({
+      type: PacketType.SESS_QUEUEQUERY_RESP,
+      messageCount: 3,
+      consumerCount: 1,
+    });
+    const [first] = deliveries(client);
+    client.send(RAW_SESSION_CHANNEL, {
+      type: PacketType.SESS_ACKNOWLEDGE,
+      consumerId: CONSUMER,
+      messageId: first?.packet.message.messageId ?? -1,
+      requiresResponse: false,
+    });
+    expect(await query()).toMatchObject({ messageCount: 2 });
   });
 });
 
@@ -264,6 +388,29 @@ describe('the unconfirmed-commands cap', () => {
     await waitFor(() => client.deliveries >= count || client.closed, `${count} deliveries`, 60_000);
     expect(client.closed).toBe(false);
     expect(client.deliveries).toBe(count);
+    expect(logger.find(/more than the broker keeps unconfirmed/)).toEqual([]);
+  });
+
+  it('does not cut off a plain session that confirms each window’s bytes as the Java client does, with more than 65 536 commands between confirmations', async () => {
+    const logger = new CapturingLogger();
+    const broker = await brokerWithQueue({ logger });
+    const window = 5 * 1024 * 1024;
+    const count = 100_000;
+    await queueTinyMessages(broker, count);
+    const client = await session(broker, { windowSize: window });
+    const confirmer = confirmByWindow(client, window);
+    try {
+      await consumer(client, -1);
+      await waitFor(() => client.deliveries >= count || client.closed, `${count} deliveries`, 60_000);
+    } finally {
+      confirmer.stop();
+    }
+    expect(client.closed).toBe(false);
+    expect(client.deliveries).toBe(count);
+    // Confirmed by bytes alone, and rarely: each confirmation covered far more commands than
+    // the bound our own client's sessions have (an extended session would have been cut off).
+    expect(confirmer.confirmations).toBeGreaterThanOrEqual(1);
+    expect(confirmer.mostCommandsUnconfirmed).toBeGreaterThan(64 * MAX_UNCONFIRMED_COMMANDS);
     expect(logger.find(/more than the broker keeps unconfirmed/)).toEqual([]);
   });
 
