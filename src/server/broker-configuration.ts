@@ -107,6 +107,15 @@ export interface BrokerConfiguration extends PersistenceConfiguration {
    */
   maxDuplicateIdLength: number;
   /**
+   * Ours (name-only-reattach-enabled): whether a session created without our extension's reattach
+   * secret (a HornetQ Java client's) may be reattached by its name alone, HornetQ's rule and the
+   * default. Its REATTACH_SESSION carries nothing but the name, so anyone who knows the name may
+   * take the session over. false: such a reattach is answered "not reattached", and the client
+   * creates its session again as after a broker restart (what it had not acknowledged comes back
+   * redelivered). Sessions created with the secret are reattached with it either way.
+   */
+  nameOnlyReattachEnabled: boolean;
+  /**
    * Where durable state lives, when the caller provides it (tests, embedding); otherwise the
    * broker makes journals from the persistence settings, or an in-memory store when
    * persistenceEnabled is false.
@@ -167,6 +176,7 @@ export const DEFAULT_BROKER_CONFIGURATION: BrokerConfiguration = {
   idCacheSize: 20_000,
   persistIdCache: true,
   ...DEFAULT_BROKER_LIMITS,
+  nameOnlyReattachEnabled: true,
 };
 
 /** Below this the socket's own buffer (16 KiB) could hold it all and never report a drain. */
@@ -290,6 +300,11 @@ function messagingProblems(config: BrokerConfiguration): string[] {
   if (typeof config.persistIdCache !== 'boolean') {
     problems.push(
       `persistIdCache (persist-id-cache) must be true or false (actual value: ${String(config.persistIdCache)})`,
+    );
+  }
+  if (typeof config.nameOnlyReattachEnabled !== 'boolean') {
+    problems.push(
+      `nameOnlyReattachEnabled (name-only-reattach-enabled) must be true or false (actual value: ${String(config.nameOnlyReattachEnabled)})`,
     );
   }
   for (const [match, settings] of Object.entries(config.addressSettings)) {

@@ -161,6 +161,10 @@ export class Broker implements BrokerServices {
     return this.config.connectionTtlOverride;
   }
 
+  get nameOnlyReattachEnabled(): boolean {
+    return this.config.nameOnlyReattachEnabled;
+  }
+
   get started(): boolean {
     return this.state === 'started';
   }

@@ -1,6 +1,8 @@
 import { promises as fs } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { PacketType } from '../../src/core/protocol';
+import { RAW_SESSION_CHANNEL, RawClient } from '../support/raw-client';
 import {
   freePort,
   isListening,
@@ -126,6 +128,42 @@ describe('hornetq server', () => {
     expect(lines(result.stderr)).toEqual([
       `error: ${file}:${line}: <retry-interval> requires a valid Long value, but 'soon' cannot be parsed as a Long`,
     ]);
+  });
+
+  test('passes <name-only-reattach-enabled>false</…> to its broker: a plain session is not reattached by its name, and the log says why', async () => {
+    const port = await freePort();
+    const configDir = await writeConfig(port);
+    const file = path.join(configDir, 'hornetq-configuration.xml');
+    const xml = await fs.readFile(file, 'utf8');
+    const off = '<name-only-reattach-enabled>false</name-only-reattach-enabled>';
+    await fs.writeFile(file, xml.replace('</configuration>', `   ${off}\n</configuration>`));
+    const server = spawnCli(['server', '--config', configDir, '--data-dir', configDir]);
+    await server.waitForOutput(new RegExp(`listening on tcp://127\\.0\\.0\\.1:${port}`));
+
+    const owner = await RawClient.connect(port);
+    const reattacher = await RawClient.connect(port);
+    try {
+      await owner.createSession(RAW_SESSION_CHANNEL, { name: 'java-session', windowSize: 64 * 1024 });
+      await owner.close();
+      // The broker keeps the detached session until the TTL; it answers "not reattached" all the same.
+      const answer = await reattacher.request(1, {
+        type: PacketType.REATTACH_SESSION,
+        name: 'java-session',
+        lastConfirmedCommandId: -1,
+        extension: null,
+      });
+      expect(answer).toEqual({
+        type: PacketType.REATTACH_SESSION_RESP,
+        lastConfirmedCommandId: -1,
+        reattached: false,
+      });
+      await server.waitForOutput(
+        /reattach of session java-session refused: .*name-only-reattach-enabled is false/,
+      );
+    } finally {
+      await Promise.all([owner.close(), reattacher.close()]);
+    }
+    expect(await server.stop('SIGTERM')).toMatchObject({ code: 0 });
   });
 
   test('a configuration folder that does not exist is one line and exit code 1', async () => {

@@ -1,20 +1,11 @@
 import { Command } from 'commander';
-import {
-  DeliveryMode,
-  HornetQBytesMessage,
-  HornetQMapMessage,
-  HornetQObjectMessage,
-  HornetQStreamMessage,
-  HornetQTextMessage,
-  type HornetQConnection,
-  type Message,
-} from '../../jms';
+import { toHornetQMessage, type HornetQConnection } from '../../jms';
 import { HornetQQueue } from '../../jms/destination';
 import { CliError } from '../shared/cli-error';
 import { addConnectionOptions, connect, type ConnectionOptions } from '../shared/connection';
 import { destinationUrl, onDestination, resolveDestination } from '../shared/destination';
 import { integerIn } from '../shared/options';
-import { preview } from '../shared/output';
+import { messageSummary } from '../shared/message-summary';
 import { Registry } from '../shared/registry';
 
 interface BrowseOptions extends ConnectionOptions {
@@ -52,7 +43,7 @@ async function browse(queueName: string, options: BrowseOptions): Promise<void> 
       const browser = await session.createBrowser(destination, options.selector ?? null);
       let count = 0;
       for await (const message of browser.getEnumeration()) {
-        console.log(`${count + 1}. ${describeMessage(message, options.bodyWidth)}`);
+        console.log(`${count + 1}. ${messageSummary(toHornetQMessage(message), options.bodyWidth)}`);
         if (++count === options.count) break;
       }
       await browser.close();
@@ -65,35 +56,4 @@ async function browse(queueName: string, options: BrowseOptions): Promise<void> 
     await connection?.close();
     await registry.close();
   }
-}
-
-/** One line: id, delivery mode, priority, time, properties, then the body. */
-function describeMessage(message: Message, bodyWidth: number): string {
-  const mode = message.getJMSDeliveryMode() === DeliveryMode.PERSISTENT ? 'persistent' : 'non-persistent';
-  const properties = message
-    .getPropertyNames()
-    .filter((name) => name !== 'JMSXDeliveryCount')
-    .sort()
-    .map((name) => `${name}=${JSON.stringify(message.getObjectProperty(name)) ?? 'null'}`);
-  const parts = [
-    message.getJMSMessageID() ?? '(no id)',
-    mode,
-    `priority=${message.getJMSPriority()}`,
-    `timestamp=${new Date(message.getJMSTimestamp()).toISOString()}`,
-    ...properties,
-    bodyOf(message, bodyWidth),
-  ];
-  return parts.join('  ');
-}
-
-function bodyOf(message: Message, width: number): string {
-  if (message instanceof HornetQTextMessage) {
-    const text = message.getText();
-    return text === null ? 'text: null' : `text: ${preview(text, width)}`;
-  }
-  if (message instanceof HornetQBytesMessage) return `bytes: ${message.getBodyLength()} bytes`;
-  if (message instanceof HornetQMapMessage) return `map: ${message.getMapNames().sort().join(', ')}`;
-  if (message instanceof HornetQStreamMessage) return 'stream';
-  if (message instanceof HornetQObjectMessage) return 'object';
-  return 'no body';
 }

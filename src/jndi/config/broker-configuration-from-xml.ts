@@ -75,6 +75,8 @@ export function brokerConfigurationOf(
     idCacheSize: server?.idCacheSize ?? DEFAULT_BROKER_CONFIGURATION.idCacheSize,
     persistIdCache: server?.persistIdCache ?? DEFAULT_BROKER_CONFIGURATION.persistIdCache,
     ...limits,
+    nameOnlyReattachEnabled:
+      server?.nameOnlyReattachEnabled ?? DEFAULT_BROKER_CONFIGURATION.nameOnlyReattachEnabled,
     persistenceEnabled: server?.persistenceEnabled ?? DEFAULT_BROKER_CONFIGURATION.persistenceEnabled,
     ...server?.persistence,
     dataDirectory,

@@ -10,7 +10,7 @@ import { parseConfigDocument, readConfigFile } from './config-document';
 import { checkShape, first } from './element-shape';
 import { readSecuritySettings } from './security-settings-reader';
 import type { AcceptorDefinition, ConnectorDefinition, ServerConfiguration } from './server-configuration';
-import { LIMIT_ELEMENTS, SERVER_ELEMENTS } from './server-elements';
+import { LIMIT_ELEMENTS, NAME_ONLY_REATTACH_ELEMENT, SERVER_ELEMENTS } from './server-elements';
 import { readAcceptor, readConnector } from './transport-params';
 import { readValue, type Value } from './values';
 
@@ -89,6 +89,11 @@ function readRoot(root: XmlElement, file: string, problems: Problems): ServerCon
     idCacheSize: number(values, 'id-cache-size', DEFAULT_BROKER_CONFIGURATION.idCacheSize),
     persistIdCache: boolean(values, 'persist-id-cache', DEFAULT_BROKER_CONFIGURATION.persistIdCache),
     limits,
+    nameOnlyReattachEnabled: boolean(
+      values,
+      NAME_ONLY_REATTACH_ELEMENT,
+      DEFAULT_BROKER_CONFIGURATION.nameOnlyReattachEnabled,
+    ),
     persistenceEnabled: boolean(values, 'persistence-enabled', true),
     persistence,
     securityEnabled,

@@ -51,6 +51,8 @@ export interface ServerConfiguration {
   persistIdCache: boolean;
   /** Ours (extension elements): the bounds on what clients may make the broker hold; defaults when absent. */
   limits: BrokerLimits;
+  /** Ours (name-only-reattach-enabled): whether a plain session may be reattached by its name alone; true when absent. */
+  nameOnlyReattachEnabled: boolean;
   /** persistence-enabled; false: nothing durable survives a restart (each start gets empty storage). */
   persistenceEnabled: boolean;
   /**

@@ -97,8 +97,16 @@ export const LIMIT_ELEMENTS: ReadonlyMap<string, { field: keyof BrokerLimits; sp
 ] as const);
 
 /**
+ * Ours, not in HornetQ's xsd: whether a session created without our reattach secret (a HornetQ
+ * Java client's) may be reattached by its name alone (BrokerConfiguration.nameOnlyReattachEnabled).
+ * Named as HornetQ names its switches (`security-enabled`, `persistence-enabled`): what it turns
+ * on, then -enabled; on by default, as HornetQ behaves.
+ */
+export const NAME_ONLY_REATTACH_ELEMENT = 'name-only-reattach-enabled';
+
+/**
  * Every child of `<configuration>` in HornetQ 2.4's hornetq-configuration.xsd (each at most once),
- * then ours (LIMIT_ELEMENTS).
+ * then ours (LIMIT_ELEMENTS, NAME_ONLY_REATTACH_ELEMENT).
  */
 export const SERVER_ELEMENTS: ReadonlyMap<string, TopLevelElement> = new Map<string, TopLevelElement>([
   ['connectors', { use: 'section' }],
@@ -194,4 +202,5 @@ export const SERVER_ELEMENTS: ReadonlyMap<string, TopLevelElement> = new Map<str
     name,
     { use: 'broker', spec },
   ]),
+  [NAME_ONLY_REATTACH_ELEMENT, { use: 'broker', spec: bool }],
 ]);

@@ -54,6 +54,8 @@ export interface BrokerServices {
   readonly maxLargeMessageBytes: number;
   /** What one connection may hold, and how long it may go without a session or stuck. */
   readonly limits: Readonly<BrokerLimits>;
+  /** Whether a session created without our reattach secret may be reattached by its name alone. */
+  readonly nameOnlyReattachEnabled: boolean;
   /** Whether what a session stored is on disk yet: its answers wait for that. */
   readonly durability: Durability;
   /** The store failed (HornetQ's critical I/O error): the broker stops. */
@@ -492,15 +494,30 @@ export class ServerConnection implements SessionOwner {
   }
 
   /**
-   * The session a reattach request names, if it may be reattached by whoever sent it. A session
-   * created with our extension's secret is reattached only by a request that presents the same
-   * secret and comes from the same user: knowing its name is not enough. A session created without
-   * it (a HornetQ Java client's) is reattached by its name, HornetQ's rule.
+   * The session a reattach request names, if it may be reattached by whoever sent it.
+   *
+   * A session created with our extension's secret is reattached only by a request that presents
+   * the same secret and the user the session was created with: knowing its name is not enough.
+   * (The user is compared as the session's CREATESESSION named it; while security is not enforced
+   * no password is checked, so the secret is what proves the owner.)
+   *
+   * A session created without it (a HornetQ Java client's) can be checked for its name alone:
+   * HornetQ's REATTACH_SESSION carries the name and a command id, no user, and the new connection
+   * has authenticated nobody (the Java client sends it first). HornetQ reattaches on the name;
+   * so do we unless name-only-reattach-enabled is false, when the client is told "not
+   * reattached" and creates its session again, as after a broker restart.
    */
   private reattachable(packet: ReattachSession): ServerSession | null {
     const session = this.broker.findSession(packet.name);
     if (session === undefined || !session.supportsReattach || session.isClosed) return null;
-    if (session.reattachSecret === null) return session;
+    if (session.reattachSecret === null) {
+      if (this.broker.nameOnlyReattachEnabled) return session;
+      this.logger.warn(
+        { session: session.name, remote: this.remoting.remoteAddress },
+        `reattach of session ${session.name} refused: it was created without a reattach secret (a HornetQ Java client's) and name-only-reattach-enabled is false; its client creates it again`,
+      );
+      return null;
+    }
     const presented = packet.extension;
     if (
       presented === null ||
