@@ -16,7 +16,11 @@ import org.hornetq.jms.client.HornetQDestination;
  * HornetQ's JMS connection factory for one benchmark role, configured as bench/clients/ours.mjs
  * configures our client: one Netty connector (no HA, no discovery), the confirmation and producer
  * windows of ClientConfig, block-on-durable-send on and block-on-non-durable-send off (HornetQ's
- * defaults too), the consumer window when given.
+ * defaults too), the consumer window when given, and TCP_BUFFER_SIZE, when given, as both its
+ * tcp-send-buffer-size and tcp-receive-buffer-size. Unset, those are HornetQ 2.4.7's default, 32
+ * KiB (Artemis' client has 1 MiB): on loopback, whose segments carry up to 64 KiB, 32 KiB socket
+ * buffers (doubled by Linux) hold one segment, and a burst of sends then waits for each segment's
+ * acknowledgement, which a receiver may delay by 40 ms.
  */
 final class ConnectionFactories {
   private ConnectionFactories() {}
@@ -25,6 +29,11 @@ final class ConnectionFactories {
     Map<String, Object> params = new HashMap<>();
     params.put(TransportConstants.HOST_PROP_NAME, cfg.host);
     params.put(TransportConstants.PORT_PROP_NAME, cfg.port);
+    String tcpBufferSize = System.getenv("TCP_BUFFER_SIZE");
+    if (tcpBufferSize != null && !tcpBufferSize.isEmpty()) {
+      params.put(TransportConstants.TCP_SENDBUFFER_SIZE_PROPNAME, Integer.valueOf(tcpBufferSize));
+      params.put(TransportConstants.TCP_RECEIVEBUFFER_SIZE_PROPNAME, Integer.valueOf(tcpBufferSize));
+    }
     HornetQConnectionFactory factory =
         HornetQJMSClient.createConnectionFactoryWithoutHA(
             JMSFactoryType.CF, new TransportConfiguration(NettyConnectorFactory.class.getName(), params));
