@@ -1,7 +1,7 @@
 // ActiveMQ Artemis 2.40.0 as a benchmark peer: the interop harness' embedded broker
-// (test/interop/java/artemis ArtemisServer) and Artemis' own core client (bench/java BenchClient)
-// as measureThroughput hooks (startBroker, startClient). Every JVM binds 127.0.0.1 only and
-// prefers IPv4.
+// (test/interop/java/artemis ArtemisServer) and Artemis' own core client (bench/java/artemis
+// BenchClient) as measureThroughput hooks (startBroker, startClient).
+import { javaClient, startJava } from './java-process.mjs';
 
 // The broker's heap and collector as Artemis' own `artemis create` writes them in
 // etc/artemis.profile, so that it runs as its users would run it (the interop harness runs the
@@ -9,7 +9,7 @@
 const BROKER_JVM_FLAGS = ['-XX:+UseG1GC', '-XX:AutoBoxCacheMax=20000', '-Xms512M', '-Xmx2G'];
 const CLIENT_JVM_FLAGS = ['-Xmx512M'];
 // Artemis' log: warnings and errors only, on stderr (slf4j-simple).
-const COMMON_JVM_FLAGS = ['-Djava.net.preferIPv4Stack=true', '-Dorg.slf4j.simpleLogger.defaultLogLevel=warn'];
+const LOG_FLAGS = ['-Dorg.slf4j.simpleLogger.defaultLogLevel=warn'];
 
 /** The queue the broker pre-creates (an anycast address of the same name). */
 export const ARTEMIS_QUEUE = 'bench';
@@ -21,24 +21,23 @@ export const ARTEMIS_QUEUE = 'bench';
  */
 export function artemisBroker(classpaths, { acceptor }) {
   return async (group) => {
-    const dataDir = group.createDataDir();
-    const broker = group.startCommand('artemis', 'java', [
-      ...COMMON_JVM_FLAGS,
-      ...BROKER_JVM_FLAGS,
-      '-cp',
-      classpaths.broker,
-      'interop.artemis.ArtemisServer',
-      // Ephemeral ports, which the READY line names: READY <hornetq port> <node id> <core port>.
-      '--port',
-      '0',
-      '--core-port',
-      '0',
-      // Persistence on for both modes, as our broker runs in np-throughput and p-throughput.
-      '--data',
-      dataDir,
-      '--queue',
-      ARTEMIS_QUEUE,
-    ]);
+    const broker = startJava(group, 'artemis', {
+      flags: [...LOG_FLAGS, ...BROKER_JVM_FLAGS],
+      classpath: classpaths.broker,
+      mainClass: 'interop.artemis.ArtemisServer',
+      args: [
+        // Ephemeral ports, which the READY line names: READY <hornetq port> <node id> <core port>.
+        '--port',
+        '0',
+        '--core-port',
+        '0',
+        // Persistence on for both modes, as our broker runs in np-throughput and p-throughput.
+        '--data',
+        group.createDataDir(),
+        '--queue',
+        ARTEMIS_QUEUE,
+      ],
+    });
     const ready = (await broker.waitForText((line) => line.startsWith('READY '))).split(' ');
     const port = Number(acceptor === 'core' ? ready[3] : ready[1]);
     return { broker, port };
@@ -47,11 +46,9 @@ export function artemisBroker(classpaths, { acceptor }) {
 
 /** startClient for measureThroughput: a producer or consumer on Artemis' core client, in a JVM. */
 export function artemisClient(classpaths) {
-  return (group, env) =>
-    group.startCommand(
-      `artemis-${env.ROLE}`,
-      'java',
-      [...COMMON_JVM_FLAGS, ...CLIENT_JVM_FLAGS, '-cp', classpaths.client, 'bench.artemis.BenchClient'],
-      env,
-    );
+  return javaClient('artemis', {
+    flags: [...LOG_FLAGS, ...CLIENT_JVM_FLAGS],
+    classpath: classpaths.client,
+    mainClass: 'bench.artemis.BenchClient',
+  });
 }

@@ -1,7 +1,8 @@
-// Java 17 and Maven for the Artemis comparison (peers-artemis.mjs): checks that both are on PATH
-// and builds the two Java sides: the broker, which is the interop harness' embedded Artemis
-// (test/interop/java, module artemis), and bench/java (Artemis' core client). Each failure is one
-// sentence that says what is missing, for the caller to print before it exits non-zero.
+// Java 17 and Maven for the comparisons with a Java peer (peers-artemis.mjs, java-client.mjs):
+// checks that both are on PATH and builds the two Java sides of one peer: its broker, which is the
+// interop harness' embedded server (test/interop/java, module artemis or hornetq), and its client
+// (bench/java, the module of the same name). Each failure is one sentence that says what is
+// missing, for the caller to print before it exits non-zero.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -40,19 +41,22 @@ export function checkMaven() {
 }
 
 /**
- * Builds both Java sides and returns their classpaths: `broker`, the interop harness' Artemis
- * module (its classes and the jars Maven copied to its target/lib), and `client`, bench/java's
- * classes and dependencies (Artemis 2.40.0 from Maven Central, cached by Maven after the first
- * build).
+ * Builds both Java sides of `peer` ('artemis' or 'hornetq') and returns their classpaths:
+ * `broker`, the interop harness' module of that name (its classes and the jars Maven copied to its
+ * target/lib), and `client`, bench/java's module of that name (its classes, bench/java/common's
+ * and its dependencies: Artemis 2.40.0 or HornetQ 2.4.7 from Maven Central, cached by Maven after
+ * the first build). Each peer's jars stay on its own classpath (HornetQ runs on Netty 4.0,
+ * Artemis on Netty 4.1).
  */
-export function buildBenchJava() {
-  // -pl artemis -am: the Artemis module and what it needs (common), not the HornetQ side.
-  runMaven(interopJavaDir, ['package', '-pl', 'artemis', '-am'], 'test/interop/java (module artemis)');
-  runMaven(javaDir, ['compile', 'dependency:build-classpath'], 'bench/java');
-  const dependencies = readFileSync(`${javaDir}target/classpath.txt`, 'utf8').trim();
+export function buildBenchJava(peer) {
+  // -pl <peer> -am: that module and what it needs (common), not the other peer's.
+  const modules = ['-pl', peer, '-am'];
+  runMaven(interopJavaDir, ['package', ...modules], `test/interop/java (module ${peer})`);
+  runMaven(javaDir, ['compile', 'dependency:build-classpath', ...modules], `bench/java (module ${peer})`);
+  const dependencies = readFileSync(`${javaDir}${peer}/target/classpath.txt`, 'utf8').trim();
   return {
-    broker: `${interopJavaDir}artemis/target/classes:${interopJavaDir}artemis/target/lib/*`,
-    client: `${javaDir}target/classes:${dependencies}`,
+    broker: `${interopJavaDir}${peer}/target/classes:${interopJavaDir}${peer}/target/lib/*`,
+    client: `${javaDir}${peer}/target/classes:${dependencies}`,
   };
 }
 

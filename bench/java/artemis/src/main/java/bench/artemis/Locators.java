@@ -1,5 +1,6 @@
 package bench.artemis;
 
+import bench.common.ClientConfig;
 import org.apache.activemq.artemis.api.core.client.ActiveMQClient;
 import org.apache.activemq.artemis.api.core.client.ServerLocator;
 

@@ -1,11 +1,12 @@
-package bench.artemis;
+package bench.common;
 
 import java.util.Arrays;
 
 /**
  * Counts unique arrivals by sequence number and keeps each one's latency, as bench/payload.mjs's
  * ArrivalLog does; summary() has the fields bench/lib/throughput.mjs reads from a consumer.
- * Called from the consumer's delivery thread only (Artemis delivers to one handler in order).
+ * Called from the consumer's delivery thread only (Artemis' and HornetQ's clients
+ * call one handler at a time, in order); synchronized because the stall watch reads unique().
  */
 final class ArrivalLog {
   private final int expected;

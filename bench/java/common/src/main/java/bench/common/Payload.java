@@ -1,4 +1,4 @@
-package bench.artemis;
+package bench.common;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -10,19 +10,19 @@ import java.util.Arrays;
  * CLOCK_MONOTONIC as Node's process.hrtime, so the processes' clocks agree), bytes 8..12 the
  * sequence number (uint32 little-endian), the rest filler.
  */
-final class Payload {
-  static final int HEADER_BYTES = 12;
+public final class Payload {
+  public static final int HEADER_BYTES = 12;
 
   private final byte[] template;
 
-  Payload(int size) {
+  public Payload(int size) {
     if (size < HEADER_BYTES) throw new IllegalArgumentException("SIZE must be at least " + HEADER_BYTES);
     template = new byte[size];
     Arrays.fill(template, (byte) 'x');
   }
 
   /** A fresh payload for `seq`, stamped now. */
-  byte[] forSequence(int seq) {
+  public byte[] forSequence(int seq) {
     byte[] payload = template.clone();
     ByteBuffer.wrap(payload)
         .order(ByteOrder.LITTLE_ENDIAN)

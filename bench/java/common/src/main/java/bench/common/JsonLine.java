@@ -1,4 +1,4 @@
-package bench.artemis;
+package bench.common;
 
 import java.util.Locale;
 

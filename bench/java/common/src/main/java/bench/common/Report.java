@@ -1,4 +1,4 @@
-package bench.artemis;
+package bench.common;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -13,20 +13,30 @@ import java.util.function.IntSupplier;
  * seconds used so far) and {"cmd":"producer-done"} read from stdin, after which a consumer gives up
  * once nothing has arrived for IDLE_MS.
  */
-final class Report {
+public final class Report {
   private final CompletableFuture<Void> producerDone = new CompletableFuture<>();
 
-  Report() {
+  public Report() {
     Thread reader = new Thread(this::readCommands, "bench-commands");
     reader.setDaemon(true);
     reader.start();
   }
 
-  void ready() {
+  public void ready() {
     print(new JsonLine().put("ready", true).put("cpu_s", ProcessCpu.seconds()));
   }
 
-  void done(JsonLine result) {
+  /** A producer's result: when its first send started and its last one returned (or was confirmed). */
+  public void producerDone(long startedAtNs, long finishedAtNs) {
+    done(new JsonLine().put("done", true).put("startedAtNs", startedAtNs).put("finishedAtNs", finishedAtNs));
+  }
+
+  /** A consumer's result: why it stopped ("complete" or "stalled") and what arrived. */
+  public void consumerDone(String reason, ArrivalLog log) {
+    done(log.summary(new JsonLine().put("done", true).put("reason", reason)));
+  }
+
+  private void done(JsonLine result) {
     print(result.put("cpu_s", ProcessCpu.seconds()));
   }
 
@@ -34,7 +44,7 @@ final class Report {
    * Once the producer is done: completes `stalled` with "stalled" when `progress` has not moved
    * for idleMs (checked every 100 ms, as bench/lib/idle-watch.mjs does).
    */
-  void watchForStallAfterProducerDone(
+  public void watchForStallAfterProducerDone(
       IntSupplier progress, long idleMs, CompletableFuture<String> stalled) {
     producerDone.thenRun(
         () -> {

@@ -1,4 +1,4 @@
-package bench.artemis;
+package bench.common;
 
 import java.util.Map;
 
@@ -6,23 +6,23 @@ import java.util.Map;
  * What a benchmark client does, from the same environment variables as bench/client.mjs reads
  * (ROLE, HOST, PORT, MESSAGES, SIZE, BENCH_ADDRESS, DURABLE, IN_FLIGHT, ACK, CONFIRMATION_WINDOW,
  * PRODUCER_WINDOW, CONSUMER_WINDOW, IDLE_MS), with the same defaults, which are also Artemis'
- * (and HornetQ's) client defaults: producer window 64 KiB, consumer window 1 MiB, confirmation
+ * and HornetQ's client defaults: producer window 64 KiB, consumer window 1 MiB, confirmation
  * window -1, acks batched up to 1 MiB.
  */
-final class ClientConfig {
-  final String role;
-  final String host;
-  final int port;
-  final int messages;
-  final int size;
-  final String address;
-  final boolean durable;
-  final int inFlight;
-  final boolean individualAck;
-  final int confirmationWindow;
-  final int producerWindow;
-  final Integer consumerWindow;
-  final long idleMs;
+public final class ClientConfig {
+  public final String role;
+  public final String host;
+  public final int port;
+  public final int messages;
+  public final int size;
+  public final String address;
+  public final boolean durable;
+  public final int inFlight;
+  public final boolean individualAck;
+  public final int confirmationWindow;
+  public final int producerWindow;
+  public final Integer consumerWindow;
+  public final long idleMs;
 
   private ClientConfig(Map<String, String> env) {
     role = required(env, "ROLE");
@@ -48,7 +48,7 @@ final class ClientConfig {
     idleMs = number(env, "IDLE_MS", 5000);
   }
 
-  static ClientConfig fromEnvironment() {
+  public static ClientConfig fromEnvironment() {
     return new ClientConfig(System.getenv());
   }
 

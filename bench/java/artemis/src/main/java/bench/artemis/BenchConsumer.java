@@ -1,6 +1,8 @@
 package bench.artemis;
 
-import java.util.concurrent.CompletableFuture;
+import bench.common.Arrivals;
+import bench.common.ClientConfig;
+import bench.common.Report;
 import org.apache.activemq.artemis.api.core.client.ClientConsumer;
 import org.apache.activemq.artemis.api.core.client.ClientSession;
 import org.apache.activemq.artemis.api.core.client.ClientSessionFactory;
@@ -20,26 +22,18 @@ final class BenchConsumer {
         ClientSessionFactory factory = locator.createSessionFactory();
         ClientSession session = factory.createSession(true, true);
         ClientConsumer consumer = session.createConsumer(cfg.address)) {
-      ArrivalLog log = new ArrivalLog(cfg.messages);
-      CompletableFuture<String> finished = new CompletableFuture<>();
-      byte[] header = new byte[Payload.HEADER_BYTES]; // the handler runs on one thread at a time
+      Arrivals arrivals = new Arrivals(cfg);
       consumer.setMessageHandler(
-          message -> {
-            try {
-              if (cfg.individualAck) message.individualAcknowledge();
-              else message.acknowledge();
-              int bodySize = message.getBodySize();
-              message.getBodyBuffer().readBytes(header);
-              if (log.record(header, bodySize)) finished.complete("complete");
-            } catch (Exception | Error e) {
-              finished.completeExceptionally(e);
-            }
-          });
-      report.watchForStallAfterProducerDone(log::unique, cfg.idleMs, finished);
+          message ->
+              arrivals.accept(
+                  header -> {
+                    if (cfg.individualAck) message.individualAcknowledge();
+                    else message.acknowledge();
+                    message.getBodyBuffer().readBytes(header);
+                    return message.getBodySize();
+                  }));
       session.start();
-      report.ready();
-      String reason = finished.get();
-      report.done(log.summary(new JsonLine().put("done", true).put("reason", reason)));
+      arrivals.reportWhenFinished(report);
     }
   }
 }

@@ -1,22 +1,12 @@
-// The end of peers-artemis.mjs: medians over runs of each measurement (a, b, c) and mode (np, p),
-// the ratios b/a, c/a and c/b within this invocation, as one JSON summary line (stdout) and a
-// markdown table (stderr). CPU per message counts the broker process and both client processes
-// from each client's ready line to its result (so a JVM's start-up is left out, as Node's is).
+// The end of a comparison with a Java peer (peers-artemis.mjs, java-client.mjs): medians over runs
+// of each measurement (its layout's, e.g. a, b, c) and mode (np, p), the layout's ratios (e.g.
+// b/a) within this invocation, as one JSON summary line (stdout) and a markdown table (stderr).
+// CPU per message counts the broker process and both client processes from each client's ready
+// line to its result (so a JVM's start-up is left out, as Node's is).
 import { round } from '../payload.mjs';
 import { median } from './stats.mjs';
 
-const MEASUREMENTS = [
-  { id: 'a', label: 'ours → ours' },
-  { id: 'b', label: 'ours → Artemis (HORNETQ acceptor)' },
-  { id: 'c', label: 'Artemis core client → Artemis (CORE acceptor)' },
-];
 const MODES = ['np', 'p'];
-const RATIOS = [
-  ['b', 'a'],
-  ['c', 'a'],
-  ['c', 'b'],
-];
-
 const perMessage = (seconds, line) =>
   typeof seconds === 'number' && line.messages > 0 ? (seconds * 1e6) / line.messages : null;
 const brokerMicros = (line) => perMessage(line.broker_cpu_s, line);
@@ -52,16 +42,20 @@ function describe(lines) {
 
 const ratio = (x, y) => (x === null || y === null || y === 0 ? null : round(x / y, 3));
 
-export function summarizeComparison(lines, options, versions) {
+/**
+ * layout: { comparison (its name in the summary line), measurements: [{ id, label }] (the first
+ *   is the baseline, e.g. 'a'), ratios: [[x, y]] (x/y, e.g. ['b', 'a']) }.
+ */
+export function summarizeComparison(lines, options, versions, layout) {
   const results = {};
   for (const mode of MODES) {
-    for (const { id } of MEASUREMENTS) {
+    for (const { id } of layout.measurements) {
       results[`${id}_${mode}`] = describe(lines.filter((l) => l.measurement === id && l.mode === mode));
     }
   }
   const ratios = {};
   for (const mode of MODES) {
-    for (const [x, y] of RATIOS) {
+    for (const [x, y] of layout.ratios) {
       const over = (field) => ratio(results[`${x}_${mode}`][field], results[`${y}_${mode}`][field]);
       ratios[`${mode}_${x}_over_${y}`] = {
         msgs_per_s: over('msgs_per_s'),
@@ -71,7 +65,7 @@ export function summarizeComparison(lines, options, versions) {
   }
   const json = {
     summary: true,
-    comparison: 'artemis',
+    comparison: layout.comparison,
     runs: options.runs,
     size: options.size,
     np_messages: options.npMessages,
@@ -85,28 +79,30 @@ export function summarizeComparison(lines, options, versions) {
       .filter((l) => l.error !== undefined)
       .map((l) => `${l.measurement} ${l.mode} run ${l.run}: ${l.error}`),
   };
-  return { json, table: table(results, ratios) };
+  return { json, table: table(results, ratios, layout) };
 }
 
 const cell = (value) => (value === null || value === undefined ? '–' : String(value));
 
-function table(results, ratios) {
+function table(results, ratios, layout) {
+  const baseline = layout.measurements[0].id;
   const rows = [
-    '| measurement | mode | runs | msgs/s (median) | min–max | × a | broker µs/msg | clients µs/msg | total µs/msg | p50 ms | p99 ms | lost | dups | errors |',
+    `| measurement | mode | runs | msgs/s (median) | min–max | × ${baseline} | broker µs/msg | clients µs/msg | total µs/msg | p50 ms | p99 ms | lost | dups | errors |`,
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const mode of MODES) {
-    for (const { id, label } of MEASUREMENTS) {
+    for (const { id, label } of layout.measurements) {
       const d = results[`${id}_${mode}`];
-      const overA = id === 'a' ? null : ratios[`${mode}_${id}_over_a`].msgs_per_s;
+      const overBaseline =
+        id === baseline ? null : ratio(d.msgs_per_s, results[`${baseline}_${mode}`].msgs_per_s);
       rows.push(
-        `| ${id}: ${label} | ${mode} | ${d.runs} | ${cell(d.msgs_per_s)} | ${d.min === null ? '–' : `${d.min}–${d.max}`} | ${cell(overA)} | ${cell(d.broker_cpu_us_per_msg)} | ${cell(d.client_cpu_us_per_msg)} | ${cell(d.cpu_us_per_msg)} | ${cell(d.p50_ms)} | ${cell(d.p99_ms)} | ${d.lost} | ${d.dups} | ${d.errors} |`,
+        `| ${id}: ${label} | ${mode} | ${d.runs} | ${cell(d.msgs_per_s)} | ${d.min === null ? '–' : `${d.min}–${d.max}`} | ${cell(overBaseline)} | ${cell(d.broker_cpu_us_per_msg)} | ${cell(d.client_cpu_us_per_msg)} | ${cell(d.cpu_us_per_msg)} | ${cell(d.p50_ms)} | ${cell(d.p99_ms)} | ${d.lost} | ${d.dups} | ${d.errors} |`,
       );
     }
   }
   rows.push('', '| ratio (same invocation) | msgs/s | total CPU µs/msg |', '|---|---|---|');
   for (const mode of MODES) {
-    for (const [x, y] of RATIOS) {
+    for (const [x, y] of layout.ratios) {
       const r = ratios[`${mode}_${x}_over_${y}`];
       rows.push(`| ${mode} ${x}/${y} | ${cell(r.msgs_per_s)} | ${cell(r.cpu_us_per_msg)} |`);
     }
