@@ -136,7 +136,9 @@ describe('hornetq server', () => {
     const file = path.join(configDir, 'hornetq-configuration.xml');
     const xml = await fs.readFile(file, 'utf8');
     const off = '<name-only-reattach-enabled>false</name-only-reattach-enabled>';
-    await fs.writeFile(file, xml.replace('</configuration>', `   ${off}\n</configuration>`));
+    const on = '<name-only-reattach-enabled>true</name-only-reattach-enabled>';
+    expect(xml).toContain(on);
+    await fs.writeFile(file, xml.replace(on, off));
     const server = spawnCli(['server', '--config', configDir, '--data-dir', configDir]);
     await server.waitForOutput(new RegExp(`listening on tcp://127\\.0\\.0\\.1:${port}`));
 
