@@ -493,11 +493,9 @@ export class ClientSession {
           'the broker lost the session, so whether it applied the call is not known',
       ),
     );
-    await this.restorer.restore(
-      temporaryQueues,
-      this.consumers,
-      this.isExtended ? this.producers : new Set(),
-    );
+    // Every producer asks for its address's credits again (HornetQ's client does, on a reset), so
+    // that its first send after the re-creation need not wait for them.
+    await this.restorer.restore(temporaryQueues, this.consumers, this.producers, this.isExtended);
     // Only a session whose sends are transacted is rolled back (DESIGN.md's contract; HornetQ
     // also marks a session that only batches acknowledgements, JMS CLIENT_ACKNOWLEDGE): what
     // such a session lost is acknowledgements, and their messages come back marked redelivered,

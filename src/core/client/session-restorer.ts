@@ -71,6 +71,8 @@ export class SessionRestorer {
     temporaryQueues: readonly QueueToRestore[],
     consumers: ReadonlyMap<number, RestorableConsumer>,
     producers: ReadonlySet<RestorableProducer>,
+    /** Whether the broker keeps producers (our extension's SESS_CREATEPRODUCER). */
+    announceProducers: boolean,
   ): Promise<void> {
     const queues = [...temporaryQueues];
     for (const consumer of consumers.values()) {
@@ -87,7 +89,7 @@ export class SessionRestorer {
       });
     }
     for (const consumer of consumers.values()) consumer.recreate();
-    for (const producer of producers) {
+    for (const producer of announceProducers ? producers : []) {
       this.sendOneWay({
         type: PacketType.SESS_CREATEPRODUCER,
         producerId: producer.id,

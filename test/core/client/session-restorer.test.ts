@@ -64,7 +64,7 @@ describe('SessionRestorer', () => {
       { id: 0, address: 'q' },
       { id: 1, address: null },
     ]);
-    await restorer.restore([TEMPORARY], consumers, producers);
+    await restorer.restore([TEMPORARY], consumers, producers, true);
     expect(session.log).toEqual([
       'create-queue tmp',
       'create-queue sub',
@@ -76,6 +76,12 @@ describe('SessionRestorer', () => {
       'reset-credits',
       'credits q',
     ]);
+  });
+
+  it('towards a broker without our extension, announces no producer but asks for their credits again', async () => {
+    const session = new Session();
+    await session.restorer().restore([], new Map(), new Set([{ id: 0, address: 'q' }]), false);
+    expect(session.log).toEqual(['reset-credits', 'credits q']);
   });
 
   it('re-sends plain metadata as uncounted ADD_METADATA2 (flag false), as HornetQ does after a re-creation', () => {
@@ -94,13 +100,13 @@ describe('SessionRestorer', () => {
   it('a queue the broker still has is not an error; any other failure ends the restore', async () => {
     const session = new Session();
     session.existing.add('tmp');
-    await session.restorer().restore([TEMPORARY], new Map(), new Set());
+    await session.restorer().restore([TEMPORARY], new Map(), new Set(), true);
     expect(session.log).toEqual(['create-queue tmp', 'reset-credits']);
 
     const failing = new Session();
     failing.calls.callWithinTimeout = () =>
       Promise.reject(new HornetQException('CONNECTION_TIMEDOUT', 'no answer'));
-    await expect(failing.restorer().restore([TEMPORARY], new Map(), new Set())).rejects.toMatchObject({
+    await expect(failing.restorer().restore([TEMPORARY], new Map(), new Set(), true)).rejects.toMatchObject({
       code: 'CONNECTION_TIMEDOUT',
     });
   });
