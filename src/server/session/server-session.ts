@@ -113,6 +113,7 @@ export class ServerSession {
   private readonly largeMessages: LargeMessageAssembler;
   private readonly admission: SendAdmission;
   private readonly deliveries: DeliveryWriter;
+  private confirmationFlushQueued = false;
   private readonly producerCredits: ProducerCredits;
   private readonly answers: AnswerQueue;
   /** Reading the connection is held until the held answers have gone out (see MAX_HELD_ANSWERS). */
@@ -234,8 +235,26 @@ export class ServerSession {
     // Closed meanwhile (its client vanished): nobody is left to answer.
     if (this.channel.closed) return;
     this.channel.confirm(commandId, size);
+    this.flushConfirmationsSoon();
     if (response !== null) this.channel.send(response);
     if (closing) this.release();
+  }
+
+  /**
+   * Confirms what this turn handled once the turn is over (a socket read, a journal sync), not only
+   * every confirmation-window-size bytes. A peer that sends without waiting for answers (a Java
+   * producer's asynchronous durable sends) otherwise gets nothing back for a window, and on
+   * loopback its kernel then waits for a delayed ACK (about 40 ms) after every socket buffer of
+   * sends: HornetQ's Java client asks for 32 KiB buffers, one loopback segment. A confirmation
+   * costs one small frame per turn, and frees the peer's resend buffer sooner.
+   */
+  private flushConfirmationsSoon(): void {
+    if (this.confirmationFlushQueued) return;
+    this.confirmationFlushQueued = true;
+    queueMicrotask(() => {
+      this.confirmationFlushQueued = false;
+      if (!this.channel.closed) this.channel.flushConfirmations();
+    });
   }
 
   /**
