@@ -16,7 +16,8 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
+import { freeLoopbackPort } from '../bench/lib/free-port.mjs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
@@ -35,18 +36,6 @@ const against = process.argv.includes('--against')
 if (against !== 'ours' && against !== 'hornetq') {
   process.stderr.write(`joram: --against takes "ours" or "hornetq", not "${against}"\n`);
   process.exit(1);
-}
-
-/** A port nobody listens on now, from the kernel. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** The newest modification time of any file under `dir`. */
@@ -185,7 +174,7 @@ await runOrExplain(async () => {
   const workDir = mkdtempSync(path.join(tmpdir(), 'joram-'));
   const logFile = path.join(workDir, 'joram.log');
   const log = createWriteStream(logFile);
-  const port = await freePort();
+  const port = await freeLoopbackPort();
   const { label, child } = startServer(port, workDir);
   child.stdout.on('data', (chunk) => log.write(chunk));
   child.stderr.on('data', (chunk) => log.write(chunk));
