@@ -36,8 +36,11 @@ export function addConnectionOptions(command: Command): Command {
     )
     .addOption(configOption())
     .option('--factory <name>', 'registry name of the connection factory to use', DEFAULT_FACTORY)
-    .option('--user <name>', 'user to connect as')
-    .option('--password <password>', 'password of --user');
+    .addOption(new Option('--user <name>', 'user to connect as').env('HORNETQ_USER'))
+    .addOption(
+      // The environment keeps a password off the command line (and out of `ps` and shell history).
+      new Option('--password <password>', 'password of --user').env('HORNETQ_PASSWORD'),
+    );
 }
 
 /** Whom to connect to and how: the registry's factory, or a plain one for --url / --host / --port. */
