@@ -53,7 +53,11 @@ export class FileSecurityManager implements SecurityManager {
     this.defaultUser = accounts.defaultUser?.name ?? null;
   }
 
-  async authenticate(user: string | null, password: string | null, _source: string): Promise<Principal | null> {
+  async authenticate(
+    user: string | null,
+    password: string | null,
+    _source: string,
+  ): Promise<Principal | null> {
     const name = user ?? this.defaultUser;
     const account = name === null ? undefined : this.accounts.get(name);
     if (account === undefined) {

@@ -121,7 +121,8 @@ function derive(password: string, salt: Buffer, keyBytes: number, params: Scrypt
   );
 }
 
-const HASH_FORMAT = /^scrypt:N=(\d{1,10}),r=(\d{1,10}),p=(\d{1,10}):([A-Za-z0-9+/]+={0,2}):([A-Za-z0-9+/]+={0,2})$/;
+const HASH_FORMAT =
+  /^scrypt:N=(\d{1,10}),r=(\d{1,10}),p=(\d{1,10}):([A-Za-z0-9+/]+={0,2}):([A-Za-z0-9+/]+={0,2})$/;
 
 function parseHash(stored: string): ParsedHash | string {
   const match = HASH_FORMAT.exec(stored);
@@ -150,13 +151,18 @@ function parametersProblem({ N, r, p }: ScryptParameters): string | null {
   if (128 * N * r > limits.maxMemoryBytes) {
     return `N = ${N}, r = ${r}: 128·N·r must be at most ${limits.maxMemoryBytes} bytes of memory`;
   }
-  if (N * r * p > limits.maxWork) return `N = ${N}, r = ${r}, p = ${p}: N·r·p must be at most ${limits.maxWork}`;
+  if (N * r * p > limits.maxWork)
+    return `N = ${N}, r = ${r}, p = ${p}: N·r·p must be at most ${limits.maxWork}`;
   return null;
 }
 
 function lengthProblem(saltBytes: number, keyBytes: number): string | null {
   const limits = HASH_LIMITS;
-  if (!Number.isSafeInteger(saltBytes) || saltBytes < limits.minSaltBytes || saltBytes > limits.maxSaltBytes) {
+  if (
+    !Number.isSafeInteger(saltBytes) ||
+    saltBytes < limits.minSaltBytes ||
+    saltBytes > limits.maxSaltBytes
+  ) {
     return `a salt of ${saltBytes} bytes: it must be ${limits.minSaltBytes}..${limits.maxSaltBytes}`;
   }
   if (!Number.isSafeInteger(keyBytes) || keyBytes < limits.minKeyBytes || keyBytes > limits.maxKeyBytes) {

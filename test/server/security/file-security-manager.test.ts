@@ -54,7 +54,10 @@ describe('FileSecurityManager', () => {
     });
 
     const anonymous = new FileSecurityManager(await accounts(''));
-    expect(await anonymous.authenticate(null, null, SOURCE)).toEqual({ user: 'guest', roles: new Set(['guest']) });
+    expect(await anonymous.authenticate(null, null, SOURCE)).toEqual({
+      user: 'guest',
+      roles: new Set(['guest']),
+    });
     expect(await anonymous.authenticate(null, '', SOURCE)).not.toBeNull();
     expect(await anonymous.authenticate(null, 'x', SOURCE)).toBeNull();
   });
@@ -65,7 +68,10 @@ describe('FileSecurityManager', () => {
       users: [{ name: 'admin', password: 'guest', roles: ['admin'] }],
     });
     expect(await manager.authenticate('admin', null, SOURCE)).toBeNull();
-    expect(await manager.authenticate('admin', 'guest', SOURCE)).toEqual({ user: 'admin', roles: new Set(['admin']) });
+    expect(await manager.authenticate('admin', 'guest', SOURCE)).toEqual({
+      user: 'admin',
+      roles: new Set(['admin']),
+    });
   });
 
   test('without a default user, a client that gives no name is refused', async () => {
@@ -77,7 +83,10 @@ describe('FileSecurityManager', () => {
 
   test('an empty stored password lets its user in with none or an empty one', async () => {
     const manager = new FileSecurityManager(await accounts());
-    expect(await manager.authenticate('dave', null, SOURCE)).toEqual({ user: 'dave', roles: new Set(['open']) });
+    expect(await manager.authenticate('dave', null, SOURCE)).toEqual({
+      user: 'dave',
+      roles: new Set(['open']),
+    });
     expect(await manager.authenticate('dave', '', SOURCE)).not.toBeNull();
     expect(await manager.authenticate('dave', 'x', SOURCE)).toBeNull();
   });
@@ -92,7 +101,10 @@ describe('FileSecurityManager', () => {
     ).toThrow("user 'guest' is declared twice");
     let message = '';
     try {
-      new FileSecurityManager({ defaultUser: null, users: [{ name: 'x', password: 'scrypt:N=3:c2VjcmV0', roles: ['r'] }] });
+      new FileSecurityManager({
+        defaultUser: null,
+        users: [{ name: 'x', password: 'scrypt:N=3:c2VjcmV0', roles: ['r'] }],
+      });
     } catch (error) {
       message = (error as Error).message;
     }

@@ -63,8 +63,14 @@ describe('password hashes', () => {
       [`scrypt:N=512,r=8,p=1:${salt}:${key}`, /N = 512/],
       [`scrypt:N=1024,r=0,p=1:${salt}:${key}`, /r = 0: it must be 1\.\.32/],
       [`scrypt:N=1024,r=8,p=17:${salt}:${key}`, /p = 17: it must be 1\.\.16/],
-      [`scrypt:N=1024,r=8,p=1:${Buffer.alloc(8).toString('base64')}:${key}`, /a salt of 8 bytes: it must be 16\.\.64/],
-      [`scrypt:N=1024,r=8,p=1:${salt}:${Buffer.alloc(8).toString('base64')}`, /a key of 8 bytes: it must be 16\.\.64/],
+      [
+        `scrypt:N=1024,r=8,p=1:${Buffer.alloc(8).toString('base64')}:${key}`,
+        /a salt of 8 bytes: it must be 16\.\.64/,
+      ],
+      [
+        `scrypt:N=1024,r=8,p=1:${salt}:${Buffer.alloc(8).toString('base64')}`,
+        /a key of 8 bytes: it must be 16\.\.64/,
+      ],
     ];
     for (const [stored, message] of cases) {
       const problem = storedPasswordProblem(stored);
