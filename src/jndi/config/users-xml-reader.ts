@@ -1,4 +1,4 @@
-import { isPasswordHash, storedPasswordProblem } from '../../server/security/password-hash';
+import { storedPasswordProblem } from '../../server/security/password-hash';
 import { Problems } from '../problems';
 import type { Environment } from '../xml/placeholders';
 import type { XmlElement } from '../xml/xml-element';
@@ -50,14 +50,24 @@ export function parseUsersConfiguration(
   const problems = new Problems(file);
   const root = parseConfigDocument(source, options.env ?? process.env, problems);
   problems.throwIfAny();
-  const element = root as XmlElement;
+  const rootElement = root as XmlElement;
   // parseConfigDocument has checked the root's attributes.
   const children = checkShape(
-    element,
-    { optional: [...element.attributes.keys()], children: ROOT_CHILDREN },
+    rootElement,
+    { optional: [...rootElement.attributes.keys()], children: ROOT_CHILDREN },
     problems,
   );
   readMasking(children, problems);
+  const { defaultUser, users } = readUsers(children, problems);
+  problems.throwIfAny();
+  return { file, defaultUser, users, warnings: problems.warnings };
+}
+
+/** `<defaultuser>` and the `<user>`s; one name once among them all (HornetQ's xsd makes it an ID). */
+function readUsers(
+  children: Map<string, XmlElement[]>,
+  problems: Problems,
+): { defaultUser: UserDefinition | null; users: UserDefinition[] } {
   const defaultElement = first(children, 'defaultuser');
   // In document order, so that the later of two users of one name is the one reported.
   const elements = [
@@ -77,15 +87,13 @@ export function parseUsersConfiguration(
     read.set(user.name, user);
     if (element === defaultElement) defaultUser = user;
   }
-  if (defaultUser !== null && defaultUser.password !== '') {
+  if (defaultElement !== undefined && defaultUser !== null && defaultUser.password !== '') {
     problems.warn(
-      defaultElement ?? null,
+      defaultElement,
       `has a password: clients that give no user name log in as '${defaultUser.name}' only with that password (HornetQ let them in without one when it was the user's name); password="" lets them in without one`,
     );
   }
-  const users = [...read.values()].filter((user) => user !== defaultUser);
-  problems.throwIfAny();
-  return { file, defaultUser, users, warnings: problems.warnings };
+  return { defaultUser, users: [...read.values()].filter((user) => user !== defaultUser) };
 }
 
 /** HornetQ's reversible masking (a Blowfish key in its code) hides nothing: hashes replace it. */
@@ -122,6 +130,6 @@ function readUser(element: XmlElement, problems: Problems): UserDefinition | nul
     if (roleName !== undefined && roleName !== '' && !roles.includes(roleName)) roles.push(roleName);
   }
   if (name === undefined || name.trim() === '' || password === undefined || roles.length === 0) return null;
-  if (isPasswordHash(password) && storedPasswordProblem(password) !== null) return null;
+  if (storedPasswordProblem(password) !== null) return null;
   return { name, password, roles, line: element.line };
 }
