@@ -14,6 +14,7 @@ import { perfCommand } from './commands/perf';
 import { producerCommand } from './commands/producer';
 import { queueCommand } from './commands/queue';
 import { serverCommand } from './commands/server';
+import { userCommand } from './commands/user';
 import { CliError, errorDetails, errorLine } from './shared/cli-error';
 
 /** A command that has finished but whose process lingers (a stray handle) is ended after this. */
@@ -33,6 +34,7 @@ export function createProgram(): Command {
     queueCommand(),
     jndiCommand(),
     perfCommand(),
+    userCommand(),
   ]) {
     program.addCommand(command);
   }
