@@ -19,7 +19,6 @@ import { createContainer } from './container/create-container';
 import { resolve, ServiceId } from './container/service-ids';
 import { registryOf, type InitialContext, type InitialContextOptions } from './initial-context';
 import { JmsDeployer } from './jms-deployer';
-import { problemAt } from './problems';
 import type { Environment } from './xml/placeholders';
 
 export interface EmbeddedJMSOptions extends ConfigFiles {
@@ -188,7 +187,6 @@ export class EmbeddedJMS {
       serverConfig === null
         ? null
         : serverLoader.parse(await readConfigFile(serverConfig), serverConfig, { env });
-    refuseTls(server);
     const jms = jmsLoader.parse(await readConfigFile(jmsConfig), jmsConfig, { env, server });
     // Persistence disabled means nothing durable, whatever storage is bound: the broker makes a
     // fresh in-memory store per start.
@@ -240,20 +238,6 @@ export class EmbeddedJMS {
     if (this.broker === null) throw new IllegalStateException('EmbeddedJMS is not started');
     return this.broker;
   }
-}
-
-/** Plain TCP where the file asks for TLS would expose clients that expect encryption: refuse. */
-function refuseTls(server: ServerConfiguration | null): void {
-  const problems = (server?.acceptors ?? [])
-    .filter((acceptor) => acceptor.sslEnabled)
-    .map((acceptor) =>
-      problemAt(
-        server?.file ?? null,
-        { name: 'acceptor', line: acceptor.line },
-        `acceptor '${acceptor.config.name}' has ssl-enabled, and TLS is not implemented: refusing to start rather than serve plain TCP`,
-      ),
-    );
-  if (problems.length > 0) throw new ConfigurationException(problems);
 }
 
 /** A connector with port 0 means "the port my acceptor with port 0 got" (same host preferred). */
