@@ -1,6 +1,6 @@
 import type { Container } from 'inversify';
 import type { TransportConfiguration } from '../core/client';
-import type { Logger } from '../core/remoting';
+import { TlsConfigurationError, type Logger } from '../core/remoting';
 import { IllegalStateException } from '../jms/exceptions';
 import type { Broker } from '../server/broker';
 import { DEFAULT_BROKER_CONFIGURATION, type TcpAcceptorConfiguration } from '../server/broker-configuration';
@@ -19,6 +19,7 @@ import { createContainer } from './container/create-container';
 import { resolve, ServiceId } from './container/service-ids';
 import { registryOf, type InitialContext, type InitialContextOptions } from './initial-context';
 import { JmsDeployer } from './jms-deployer';
+import { problemAt } from './problems';
 import type { Environment } from './xml/placeholders';
 
 export interface EmbeddedJMSOptions extends ConfigFiles {
@@ -210,7 +211,9 @@ export class EmbeddedJMS {
     broker.onFailure((error) => {
       for (const listener of this.failureListeners) listener(error);
     });
-    await broker.start();
+    await broker.start().catch((error: unknown) => {
+      throw atAcceptor(error, server);
+    });
     const deployer = new JmsDeployer(registryOf(this.context), {
       jmsConfig,
       loader: jmsLoader,
@@ -238,6 +241,16 @@ export class EmbeddedJMS {
     if (this.broker === null) throw new IllegalStateException('EmbeddedJMS is not started');
     return this.broker;
   }
+}
+
+/** A store an acceptor could not use, said at the `<acceptor>` that names it (file:line). */
+function atAcceptor(error: unknown, server: ServerConfiguration | null): unknown {
+  if (!(error instanceof TlsConfigurationError) || server === null) return error;
+  const acceptor = server.acceptors.find((a) => `acceptor '${a.config.name}'` === error.owner);
+  if (acceptor === undefined) return error;
+  return new ConfigurationException([
+    problemAt(server.file, { name: 'acceptor', line: acceptor.line }, error.message),
+  ]);
 }
 
 /** A connector with port 0 means "the port my acceptor with port 0 got" (same host preferred). */

@@ -63,7 +63,7 @@ export async function connectTransport(
 ): Promise<Transport> {
   if (isInVm(connector)) {
     if (isTls(connector)) {
-      throw new TlsConfigurationError(`${describeConnector(connector)}: ssl-enabled needs a netty connector`);
+      throw new TlsConfigurationError(describeConnector(connector), 'ssl-enabled needs a netty connector');
     }
     return InVmRegistry.connect(Number(connector['server-id']));
   }

@@ -32,7 +32,7 @@ export function loadTls(settings: TlsSettings, owner: string): LoadedTls {
   try {
     return { options, context: tls.createSecureContext(options) };
   } catch (error) {
-    throw new TlsConfigurationError(`${owner}: ${contextProblem(error, settings)}`, { cause: error });
+    throw new TlsConfigurationError(owner, contextProblem(error, settings), { cause: error });
   }
 }
 
@@ -46,7 +46,8 @@ function protocolRange(
     const index = (PROTOCOLS as readonly string[]).indexOf(protocol);
     if (index === -1) {
       throw new TlsConfigurationError(
-        `${owner}: enabled-protocols '${protocols.join(',')}': '${protocol}' is not one of ${PROTOCOLS.join(', ')}`,
+        owner,
+        `enabled-protocols '${protocols.join(',')}': '${protocol}' is not one of ${PROTOCOLS.join(', ')}`,
       );
     }
     return index;
@@ -55,7 +56,8 @@ function protocolRange(
   const high = Math.max(...indexes);
   if (new Set(indexes).size !== high - low + 1) {
     throw new TlsConfigurationError(
-      `${owner}: enabled-protocols '${protocols.join(',')}' must be a contiguous range (node:tls takes a lowest and a highest version)`,
+      owner,
+      `enabled-protocols '${protocols.join(',')}' must be a contiguous range (node:tls takes a lowest and a highest version)`,
     );
   }
   return { minVersion: PROTOCOLS[low], maxVersion: PROTOCOLS[high] };
@@ -77,7 +79,8 @@ function keyStoreOptions(
   const text = data.toString('latin1');
   if (!PEM_CERTIFICATE.test(text) || !PEM_PRIVATE_KEY.test(text)) {
     throw new TlsConfigurationError(
-      `${owner}: key-store-path '${file}' is PEM but does not hold both a certificate chain and a private key (put both in one file: cat cert.pem key.pem > store.pem)`,
+      owner,
+      `key-store-path '${file}' is PEM but does not hold both a certificate chain and a private key (put both in one file: cat cert.pem key.pem > store.pem)`,
     );
   }
   return { cert: data, key: data, ...passphrase };
@@ -88,11 +91,12 @@ function trustStore(file: string, owner: string): Buffer {
   const data = readStore('trust-store-path', file, owner);
   if (storeFormat('trust-store-path', file, data, owner) === 'pkcs12') {
     throw new TlsConfigurationError(
-      `${owner}: trust-store-path '${file}' is PKCS#12; Node reads trust stores as a PEM bundle of CA certificates: convert it with openssl pkcs12 -in ${file} -nokeys -out ${withExtension(file, '.pem')}`,
+      owner,
+      `trust-store-path '${file}' is PKCS#12; Node reads trust stores as a PEM bundle of CA certificates: convert it with openssl pkcs12 -in ${file} -nokeys -out ${withExtension(file, '.pem')}`,
     );
   }
   if (!PEM_CERTIFICATE.test(data.toString('latin1'))) {
-    throw new TlsConfigurationError(`${owner}: trust-store-path '${file}' holds no PEM certificate`);
+    throw new TlsConfigurationError(owner, `trust-store-path '${file}' holds no PEM certificate`);
   }
   return data;
 }
@@ -103,7 +107,7 @@ function readStore(param: string, file: string, owner: string): Buffer {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? String(error)})`;
-    throw new TlsConfigurationError(`${owner}: ${param} '${file}' ${why}`, { cause: error });
+    throw new TlsConfigurationError(owner, `${param} '${file}' ${why}`, { cause: error });
   }
 }
 
@@ -113,7 +117,8 @@ function storeFormat(param: string, file: string, data: Buffer, owner: string): 
   if (magic === JKS_MAGIC || magic === JCEKS_MAGIC) {
     const kind = magic === JKS_MAGIC ? 'JKS' : 'JCEKS';
     throw new TlsConfigurationError(
-      `${owner}: ${param} '${file}' is a Java ${kind} keystore, which Node cannot read; convert it to PKCS#12 with: keytool -importkeystore -srckeystore ${file} -destkeystore ${withExtension(file, '.p12')} -deststoretype PKCS12`,
+      owner,
+      `${param} '${file}' is a Java ${kind} keystore, which Node cannot read; convert it to PKCS#12 with: keytool -importkeystore -srckeystore ${file} -destkeystore ${withExtension(file, '.p12')} -deststoretype PKCS12`,
     );
   }
   if (data.toString('latin1').includes('-----BEGIN ')) return 'pem';
@@ -121,7 +126,8 @@ function storeFormat(param: string, file: string, data: Buffer, owner: string): 
   // PKCS#12 is DER: a SEQUENCE (0x30) at the start.
   if (extension === '.p12' || extension === '.pfx' || data[0] === 0x30) return 'pkcs12';
   throw new TlsConfigurationError(
-    `${owner}: ${param} '${file}' is neither PKCS#12 nor PEM (nor a Java keystore)`,
+    owner,
+    `${param} '${file}' is neither PKCS#12 nor PEM (nor a Java keystore)`,
   );
 }
 

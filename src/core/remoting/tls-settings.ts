@@ -20,8 +20,16 @@ export interface TlsSettings {
 
 /** A TLS setting that cannot be used; the message names the parameter and file, never a password. */
 export class TlsConfigurationError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  /**
+   * @param owner whose settings they are ("acceptor 'netty'"), so that a caller can point at the
+   *   element that configured them; `detail` follows it in the message.
+   */
+  constructor(
+    readonly owner: string,
+    detail: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${owner}: ${detail}`, options);
     this.name = 'TlsConfigurationError';
   }
 }
