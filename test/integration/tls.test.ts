@@ -193,4 +193,16 @@ describe('TLS between our client and our broker', () => {
     );
     expect(wrong).not.toContain('wrong-one');
   });
+
+  test("TLS keys of the wrong type are refused before connecting, a password's value unsaid", async () => {
+    // As from JSON or JavaScript: the types would not let TypeScript callers write it.
+    const connector = JSON.parse(
+      '{"host":"localhost","port":1,"ssl-enabled":true,"verify-host":"false","key-store-password":1234}',
+    ) as TransportConfiguration;
+    const error = await ClientSessionFactory.connect({ connectors: [connector] }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RangeError);
+    expect((error as Error).message).toBe(
+      'invalid client options: connector tls://localhost:1: verify-host must be true or false (actual value: "false"); connector tls://localhost:1: key-store-password must be a string (actual value: a number)',
+    );
+  });
 });

@@ -50,6 +50,41 @@ export function describeConnector(connector: TransportConfiguration): string {
   return `${scheme}://${connector.host ?? DEFAULT_HOST}:${connector.port ?? DEFAULT_PORT}`;
 }
 
+const TLS_TEXT_KEYS = [
+  'key-store-path',
+  'key-store-password',
+  'trust-store-path',
+  'trust-store-password',
+  'enabled-protocols',
+  'enabled-cipher-suites',
+];
+const TLS_BOOLEAN_KEYS = ['ssl-enabled', 'verify-host'];
+
+/**
+ * What is wrong with a connector's TLS keys' types ('verify-host': 'false' would check the host
+ * all the same, silently); a password's value is never repeated.
+ */
+export function connectorTlsProblems(connector: TransportConfiguration): string[] {
+  const where = describeConnector(connector);
+  const problems: string[] = [];
+  for (const key of TLS_BOOLEAN_KEYS) {
+    const value = connector[key];
+    if (value !== undefined && typeof value !== 'boolean') {
+      problems.push(
+        `connector ${where}: ${key} must be true or false (actual value: ${JSON.stringify(value)})`,
+      );
+    }
+  }
+  for (const key of TLS_TEXT_KEYS) {
+    const value = connector[key];
+    if (value !== undefined && typeof value !== 'string') {
+      const shown = key.endsWith('password') ? `a ${typeof value}` : JSON.stringify(value);
+      problems.push(`connector ${where}: ${key} must be a string (actual value: ${shown})`);
+    }
+  }
+  return problems;
+}
+
 /**
  * Each connector's stores are read once, at its first connect; reconnects reuse the context (and
  * keep no password: the context holds the key already decrypted).
