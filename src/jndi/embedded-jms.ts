@@ -1,6 +1,6 @@
 import type { Container } from 'inversify';
 import type { TransportConfiguration } from '../core/client';
-import type { Logger } from '../core/remoting';
+import { TlsConfigurationError, type Logger } from '../core/remoting';
 import { IllegalStateException } from '../jms/exceptions';
 import type { Broker } from '../server/broker';
 import { DEFAULT_BROKER_CONFIGURATION, type TcpAcceptorConfiguration } from '../server/broker-configuration';
@@ -188,7 +188,6 @@ export class EmbeddedJMS {
       serverConfig === null
         ? null
         : serverLoader.parse(await readConfigFile(serverConfig), serverConfig, { env });
-    refuseTls(server);
     const jms = jmsLoader.parse(await readConfigFile(jmsConfig), jmsConfig, { env, server });
     // Persistence disabled means nothing durable, whatever storage is bound: the broker makes a
     // fresh in-memory store per start.
@@ -212,7 +211,9 @@ export class EmbeddedJMS {
     broker.onFailure((error) => {
       for (const listener of this.failureListeners) listener(error);
     });
-    await broker.start();
+    await broker.start().catch((error: unknown) => {
+      throw atAcceptor(error, server);
+    });
     const deployer = new JmsDeployer(registryOf(this.context), {
       jmsConfig,
       loader: jmsLoader,
@@ -242,18 +243,14 @@ export class EmbeddedJMS {
   }
 }
 
-/** Plain TCP where the file asks for TLS would expose clients that expect encryption: refuse. */
-function refuseTls(server: ServerConfiguration | null): void {
-  const problems = (server?.acceptors ?? [])
-    .filter((acceptor) => acceptor.sslEnabled)
-    .map((acceptor) =>
-      problemAt(
-        server?.file ?? null,
-        { name: 'acceptor', line: acceptor.line },
-        `acceptor '${acceptor.config.name}' has ssl-enabled, and TLS is not implemented: refusing to start rather than serve plain TCP`,
-      ),
-    );
-  if (problems.length > 0) throw new ConfigurationException(problems);
+/** A store an acceptor could not use, said at the `<acceptor>` that names it (file:line). */
+function atAcceptor(error: unknown, server: ServerConfiguration | null): unknown {
+  if (!(error instanceof TlsConfigurationError) || server === null) return error;
+  const acceptor = server.acceptors.find((a) => `acceptor '${a.config.name}'` === error.owner);
+  if (acceptor === undefined) return error;
+  return new ConfigurationException([
+    problemAt(server.file, { name: 'acceptor', line: acceptor.line }, error.message),
+  ]);
 }
 
 /** A connector with port 0 means "the port my acceptor with port 0 got" (same host preferred). */

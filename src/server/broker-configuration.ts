@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { DEFAULT_MAX_FRAME_BYTES, DEFAULT_PRE_AUTH_MAX_FRAME_BYTES } from '../core/protocol';
-import type { Logger } from '../core/remoting';
+import type { Logger, TlsSettings } from '../core/remoting';
 import { validateAddressSettings, type AddressSettings } from './postoffice/address-settings';
 import type { AcceptorFactory } from './remoting/acceptor';
 import {
@@ -16,6 +16,20 @@ export interface TcpAcceptorConfiguration {
   host: string;
   /** 0 picks a free port (tests); Broker.getPort tells which. */
   port: number;
+  /** ssl-enabled: when present, the acceptor speaks TLS only (and plain TCP not at all). */
+  tls?: TcpAcceptorTlsConfiguration;
+}
+
+/**
+ * HornetQ's TLS params of a netty acceptor. The key store (the broker's certificate and key) is
+ * required; the trust store is what client certificates are checked against.
+ */
+export interface TcpAcceptorTlsConfiguration extends TlsSettings {
+  keyStorePath: string;
+  /** need-client-auth: a client without a certificate that leads to the trust store is refused. */
+  needClientAuth: boolean;
+  /** Ours (Artemis' handshake-timeout): a connection not through its handshake by then is closed (ms). */
+  handshakeTimeout: number;
 }
 
 export interface InVmAcceptorConfiguration {
@@ -204,6 +218,7 @@ export function validateBrokerConfiguration(config: BrokerConfiguration): void {
         `acceptor '${acceptor.name}': port must be an integer in 0..65535 (actual value: ${acceptor.port})`,
       );
     }
+    if (acceptor.type === 'tcp' && acceptor.tls !== undefined) problems.push(...tlsProblems(acceptor));
     if (acceptor.type === 'invm' && (!Number.isInteger(acceptor.serverId) || acceptor.serverId < 0)) {
       problems.push(
         `acceptor '${acceptor.name}': server-id must be an integer >= 0 (actual value: ${acceptor.serverId})`,
@@ -232,6 +247,32 @@ export function validateBrokerConfiguration(config: BrokerConfiguration): void {
   }
   problems.push(...messagingProblems(config), ...limitProblems(config), ...persistenceProblems(config));
   if (problems.length > 0) throw new RangeError(`invalid broker configuration: ${problems.join('; ')}`);
+}
+
+/** The shape of an acceptor's TLS settings; the stores themselves are read when it starts. */
+function tlsProblems(acceptor: TcpAcceptorConfiguration): string[] {
+  const tls = acceptor.tls;
+  if (tls === undefined) return [];
+  const problems: string[] = [];
+  const where = `acceptor '${acceptor.name}'`;
+  if (typeof tls.keyStorePath !== 'string' || tls.keyStorePath === '') {
+    problems.push(`${where}: ssl-enabled requires key-store-path (the broker's certificate and key)`);
+  }
+  if (typeof tls.needClientAuth !== 'boolean') {
+    problems.push(
+      `${where}: need-client-auth must be true or false (actual value: ${String(tls.needClientAuth)})`,
+    );
+  }
+  if (!(
+    Number.isInteger(tls.handshakeTimeout) &&
+    tls.handshakeTimeout >= 1 &&
+    tls.handshakeTimeout <= MAX_TIMER_MS
+  )) {
+    problems.push(
+      `${where}: handshakeTimeout must be an integer in 1..${MAX_TIMER_MS} ms (actual value: ${tls.handshakeTimeout})`,
+    );
+  }
+  return problems;
 }
 
 /** persistence-enabled, the data directory and the journal's settings. */

@@ -216,7 +216,7 @@ describe('EmbeddedJMS', () => {
     }
   });
 
-  test('start refuses to run twice, a TLS acceptor, and a file that does not validate', async () => {
+  test('start refuses to run twice, a TLS acceptor without a key store, and a file that does not validate', async () => {
     const jms = new EmbeddedJMS({ configDir: dir, dataDirectory: dir, env: {}, logger: captureLogger() });
     await jms.start();
     await expect(jms.start()).rejects.toThrow(IllegalStateException);
@@ -231,7 +231,7 @@ describe('EmbeddedJMS', () => {
     const error = await jms.start().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigurationException);
     expect((error as ConfigurationException).message).toMatch(
-      /hornetq-configuration\.xml:11: <acceptor> acceptor 'netty' has ssl-enabled, and TLS is not implemented: refusing to start rather than serve plain TCP$/,
+      /hornetq-configuration\.xml:11: <acceptor> acceptor 'netty': ssl-enabled requires key-store-path \(the broker's certificate and key\)$/,
     );
     await fs.writeFile(path.join(dir, 'hornetq-configuration.xml'), SERVER);
     await fs.writeFile(

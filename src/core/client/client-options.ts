@@ -1,6 +1,6 @@
 import { DEFAULT_MAX_FRAME_BYTES } from '../protocol';
 import type { Logger } from '../remoting';
-import type { TransportConfiguration } from './connector';
+import { connectorTlsProblems, type TransportConfiguration } from './connector';
 
 /** Every setting of a session factory (HornetQ's ServerLocator), times in ms and sizes in bytes. */
 export interface ClientOptions {
@@ -113,6 +113,7 @@ export function resolveClientOptions(options: Partial<ClientOptions>): ClientOpt
     if (problem !== null) problems.push(problem);
   }
   if (resolved.connectors.length === 0) problems.push('connectors must name at least one broker');
+  for (const connector of resolved.connectors) problems.push(...connectorTlsProblems(connector));
   if (problems.length > 0) throw new RangeError(`invalid client options: ${problems.join('; ')}`);
   return resolved;
 }

@@ -1,14 +1,35 @@
-import { InVmRegistry, TcpTransport, type Transport } from '../remoting';
+import {
+  InVmRegistry,
+  loadTls,
+  splitTlsList,
+  TcpTransport,
+  TlsConfigurationError,
+  type TlsConnectOptions,
+  type Transport,
+} from '../remoting';
 
 /**
  * Where a client connects, with the keys of a connector's params in hornetq-configuration.xml:
- * `host` and `port` for TCP, `server-id` for an in-VM connector.
+ * `host` and `port` for TCP, `server-id` for an in-VM connector, and HornetQ's TLS keys (with
+ * Artemis' `verify-host`) when `ssl-enabled` is true. Lists are comma-separated, as in the XML.
  */
 export interface TransportConfiguration {
   host?: string;
   port?: number;
   'server-id'?: number;
   'ssl-enabled'?: boolean;
+  /** This client's certificate and key, for a broker with need-client-auth (PKCS#12, or PEM with both). */
+  'key-store-path'?: string;
+  'key-store-password'?: string;
+  /** A PEM bundle of the CAs the broker's certificate must lead to; Node's own CAs when absent. */
+  'trust-store-path'?: string;
+  'trust-store-password'?: string;
+  /** e.g. 'TLSv1.2,TLSv1.3': a contiguous range. */
+  'enabled-protocols'?: string;
+  /** OpenSSL names, comma-separated. */
+  'enabled-cipher-suites'?: string;
+  /** Check that the broker's certificate names `host` (default true); the chain is checked always. */
+  'verify-host'?: boolean;
   [param: string]: string | number | boolean | undefined;
 }
 
@@ -19,26 +40,95 @@ export function isInVm(connector: TransportConfiguration): boolean {
   return connector['server-id'] !== undefined;
 }
 
-export function describeConnector(connector: TransportConfiguration): string {
-  return isInVm(connector)
-    ? `invm://${connector['server-id']}`
-    : `tcp://${connector.host ?? DEFAULT_HOST}:${connector.port ?? DEFAULT_PORT}`;
+export function isTls(connector: TransportConfiguration): boolean {
+  return connector['ssl-enabled'] === true;
 }
+
+export function describeConnector(connector: TransportConfiguration): string {
+  if (isInVm(connector)) return `invm://${connector['server-id']}`;
+  const scheme = isTls(connector) ? 'tls' : 'tcp';
+  return `${scheme}://${connector.host ?? DEFAULT_HOST}:${connector.port ?? DEFAULT_PORT}`;
+}
+
+const TLS_TEXT_KEYS = [
+  'key-store-path',
+  'key-store-password',
+  'trust-store-path',
+  'trust-store-password',
+  'enabled-protocols',
+  'enabled-cipher-suites',
+];
+const TLS_BOOLEAN_KEYS = ['ssl-enabled', 'verify-host'];
+
+/**
+ * What is wrong with a connector's TLS keys' types ('verify-host': 'false' would check the host
+ * all the same, silently); a password's value is never repeated.
+ */
+export function connectorTlsProblems(connector: TransportConfiguration): string[] {
+  const where = describeConnector(connector);
+  const problems: string[] = [];
+  for (const key of TLS_BOOLEAN_KEYS) {
+    const value = connector[key];
+    if (value !== undefined && typeof value !== 'boolean') {
+      problems.push(
+        `connector ${where}: ${key} must be true or false (actual value: ${JSON.stringify(value)})`,
+      );
+    }
+  }
+  for (const key of TLS_TEXT_KEYS) {
+    const value = connector[key];
+    if (value !== undefined && typeof value !== 'string') {
+      const shown = key.endsWith('password') ? `a ${typeof value}` : JSON.stringify(value);
+      problems.push(`connector ${where}: ${key} must be a string (actual value: ${shown})`);
+    }
+  }
+  return problems;
+}
+
+/**
+ * Each connector's stores are read once, at its first connect; reconnects reuse the context (and
+ * keep no password: the context holds the key already decrypted).
+ */
+const contexts = new WeakMap<TransportConfiguration, TlsConnectOptions>();
 
 /** Opens a transport to the connector's broker; rejects with why it could not. */
 export async function connectTransport(
   connector: TransportConfiguration,
   timeoutMs: number,
 ): Promise<Transport> {
-  if (connector['ssl-enabled'] === true) {
-    throw new Error(
-      `${describeConnector(connector)}: ssl-enabled connectors are not supported by this client`,
-    );
+  if (isInVm(connector)) {
+    if (isTls(connector)) {
+      throw new TlsConfigurationError(describeConnector(connector), 'ssl-enabled needs a netty connector');
+    }
+    return InVmRegistry.connect(Number(connector['server-id']));
   }
-  if (isInVm(connector)) return InVmRegistry.connect(Number(connector['server-id']));
-  return TcpTransport.connect(
-    connector.host ?? DEFAULT_HOST,
-    Number(connector.port ?? DEFAULT_PORT),
-    timeoutMs,
+  const host = connector.host ?? DEFAULT_HOST;
+  const port = Number(connector.port ?? DEFAULT_PORT);
+  if (!isTls(connector)) return TcpTransport.connect(host, port, timeoutMs);
+  return TcpTransport.connectTls(host, port, timeoutMs, clientTls(connector));
+}
+
+function clientTls(connector: TransportConfiguration): TlsConnectOptions {
+  const known = contexts.get(connector);
+  if (known !== undefined) return known;
+  const text = (key: string): string | undefined => {
+    const value = connector[key];
+    return value === undefined ? undefined : String(value);
+  };
+  const protocols = text('enabled-protocols');
+  const suites = text('enabled-cipher-suites');
+  const { context } = loadTls(
+    {
+      keyStorePath: text('key-store-path'),
+      keyStorePassword: text('key-store-password'),
+      trustStorePath: text('trust-store-path'),
+      trustStorePassword: text('trust-store-password'),
+      enabledProtocols: protocols === undefined ? undefined : splitTlsList(protocols),
+      enabledCipherSuites: suites === undefined ? undefined : splitTlsList(suites),
+    },
+    `connector ${describeConnector(connector)}`,
   );
+  const options = { context, verifyHost: connector['verify-host'] !== false };
+  contexts.set(connector, options);
+  return options;
 }

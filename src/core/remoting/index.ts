@@ -6,3 +6,5 @@ export * from './resend-buffer';
 export * from './tcp-transport';
 export * from './transport';
 export * from './in-vm-registry';
+export * from './tls-context';
+export * from './tls-settings';

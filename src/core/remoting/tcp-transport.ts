@@ -1,9 +1,19 @@
 import net from 'node:net';
+import tls from 'node:tls';
 import { HORNETQ_PREAMBLE } from '../protocol';
 import type { Transport, TransportHandlers } from './transport';
 
+/** How a client checks the broker over TLS: the chain always, the host name unless told not to. */
+export interface TlsConnectOptions {
+  context: tls.SecureContext;
+  /** Artemis' verify-host: false skips the host name check (never the chain's). */
+  verifyHost: boolean;
+}
+
 /**
- * A transport over a node:net socket. Nagle is off (latency), and frames written during one tick
+ * A transport over a node:net socket, or a node:tls one (a TLSSocket is a net.Socket whose data
+ * is already decrypted, so the HORNETQ preamble and frames travel inside TLS as with HornetQ's
+ * Netty SSL handler below its frame decoder). Nagle is off (latency), and frames written during one tick
  * are joined and handed to the socket in one write, so many small packets cost one syscall.
  */
 export class TcpTransport implements Transport {
@@ -16,7 +26,8 @@ export class TcpTransport implements Transport {
   private failure: Error | undefined;
 
   constructor(private readonly socket: net.Socket) {
-    this.remoteAddress = `tcp://${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`;
+    const scheme = socket instanceof tls.TLSSocket ? 'tls' : 'tcp';
+    this.remoteAddress = `${scheme}://${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`;
     socket.setNoDelay(true);
     socket.on('data', (chunk: Buffer) => this.handlers?.onData(chunk));
     socket.on('error', (error) => {
@@ -47,6 +58,46 @@ export class TcpTransport implements Transport {
       socket.once('error', (error) => {
         clearTimeout(timer);
         reject(error);
+      });
+    });
+  }
+
+  /**
+   * Connects over TLS: the broker's chain must lead to the context's CAs (Node's own when it has
+   * none), its certificate must name `host` unless verifyHost is false, and only then does the
+   * HORNETQ preamble go. The timeout bounds the TCP connect and the handshake together.
+   */
+  static connectTls(
+    host: string,
+    port: number,
+    timeoutMs: number,
+    options: TlsConnectOptions,
+  ): Promise<TcpTransport> {
+    return new Promise((resolve, reject) => {
+      const socket = tls.connect({
+        host,
+        port,
+        secureContext: options.context,
+        rejectUnauthorized: true,
+        // SNI takes host names only; an IP address is still checked against the IP SANs.
+        ...(net.isIP(host) === 0 ? { servername: host } : {}),
+        ...(options.verifyHost ? {} : { checkServerIdentity: () => undefined }),
+      });
+      const fail = (error: Error): void => {
+        clearTimeout(timer);
+        socket.destroy();
+        reject(
+          new Error(`TLS connection to ${host}:${port} failed: ${describeTlsError(error)}`, { cause: error }),
+        );
+      };
+      const timer = setTimeout(() => fail(new Error(`no TLS handshake within ${timeoutMs} ms`)), timeoutMs);
+      socket.once('error', fail);
+      socket.once('secureConnect', () => {
+        clearTimeout(timer);
+        socket.removeListener('error', fail);
+        const transport = new TcpTransport(socket);
+        socket.write(HORNETQ_PREAMBLE);
+        resolve(transport);
       });
     });
   }
@@ -117,6 +168,12 @@ export class TcpTransport implements Transport {
     this.closeNotified = true;
     this.handlers?.onClose(this.failure);
   }
+}
+
+/** The error with OpenSSL's or Node's code (CERT_HAS_EXPIRED, ERR_TLS_CERT_ALTNAME_INVALID, …). */
+export function describeTlsError(error: Error): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === undefined || error.message.includes(code) ? error.message : `${error.message} (${code})`;
 }
 
 /**

@@ -15,11 +15,10 @@ export interface ConnectorDefinition {
   transport: TransportConfiguration;
 }
 
-/** An `<acceptor>`, ready for the broker; `sslEnabled` acceptors are refused at start (no TLS here). */
+/** An `<acceptor>`, ready for the broker (a TLS one with its `tls` settings). */
 export interface AcceptorDefinition {
   line: number;
   config: AcceptorConfiguration;
-  sslEnabled: boolean;
 }
 
 export type Permission =

@@ -1,5 +1,7 @@
+import path from 'node:path';
 import type { TransportConfiguration } from '../../core/client';
-import type { AcceptorConfiguration } from '../../server/broker-configuration';
+import { DEFAULT_TLS_HANDSHAKE_TIMEOUT_MS, splitTlsList } from '../../core/remoting';
+import type { AcceptorConfiguration, TcpAcceptorTlsConfiguration } from '../../server/broker-configuration';
 import type { Problems } from '../problems';
 import type { XmlElement } from '../xml/xml-element';
 import { checkShape, first, shapeChildren } from './element-shape';
@@ -17,7 +19,7 @@ interface ParamKey {
   ignored?: string;
 }
 
-const TLS = 'TLS is not implemented; ignored (and never copied into the factories a registry hands out)';
+const PROVIDER = 'stores are PKCS#12 or PEM, told apart by their content; ignored';
 const HTTP = 'the HTTP transport is not implemented; ignored (connections are plain TCP)';
 const SOCKET = "Node's sockets are used as they are; ignored";
 const MASKING = 'password masking is not implemented; ignored';
@@ -30,14 +32,14 @@ const NETTY_KEYS: ReadonlyArray<[string, ParamKey]> = [
   ['host', { spec: { kind: 'non-empty-string' } }],
   ['port', { spec: { kind: 'int', check: PORT } }],
   ['ssl-enabled', { spec: bool }],
-  ['key-store-provider', { spec: str, ignored: TLS }],
-  ['key-store-path', { spec: str, ignored: TLS }],
-  ['key-store-password', { spec: str, ignored: TLS }],
-  ['trust-store-provider', { spec: str, ignored: TLS }],
-  ['trust-store-path', { spec: str, ignored: TLS }],
-  ['trust-store-password', { spec: str, ignored: TLS }],
-  ['enabled-cipher-suites', { spec: str, ignored: TLS }],
-  ['enabled-protocols', { spec: str, ignored: TLS }],
+  ['key-store-provider', { spec: str, ignored: PROVIDER }],
+  ['key-store-path', { spec: str }],
+  ['key-store-password', { spec: str }],
+  ['trust-store-provider', { spec: str, ignored: PROVIDER }],
+  ['trust-store-path', { spec: str }],
+  ['trust-store-password', { spec: str }],
+  ['enabled-cipher-suites', { spec: str }],
+  ['enabled-protocols', { spec: str }],
   ['http-enabled', { spec: bool, ignored: HTTP }],
   ['http-client-idle-time', { spec: { kind: 'long', check: GT_ZERO }, ignored: HTTP }],
   ['http-client-idle-scan-period', { spec: { kind: 'long', check: GT_ZERO }, ignored: HTTP }],
@@ -62,6 +64,7 @@ const NETTY_KEYS: ReadonlyArray<[string, ParamKey]> = [
 
 const CONNECTOR_KEYS = new Map<string, ParamKey>([
   ...NETTY_KEYS,
+  ['verify-host', { spec: bool }],
   [
     'local-address',
     { spec: str, ignored: 'binding the local end of a connection is not implemented; ignored' },
@@ -83,7 +86,8 @@ const ACCEPTOR_KEYS = new Map<string, ParamKey>([
   ...NETTY_KEYS,
   ['protocol', { spec: str }],
   ['protocols', { spec: str }],
-  ['need-client-auth', { spec: bool, ignored: TLS }],
+  ['need-client-auth', { spec: bool }],
+  ['handshake-timeout', { spec: { kind: 'int', check: GT_ZERO } }],
   ['backlog', { spec: { kind: 'int', check: GT_ZERO }, ignored: SOCKET }],
   ['direct-deliver', { spec: bool, ignored: 'delivery always runs on the event loop; ignored' }],
   ['cluster-connection', { spec: str, ignored: 'clustering is not implemented; ignored' }],
@@ -124,15 +128,38 @@ export function readConnector(element: XmlElement, problems: Problems): Connecto
     host = 'localhost';
   }
   const config: TransportConfiguration = { host, port: numberParam(params, 'port', 5445) };
-  if (params.get('ssl-enabled') === true) {
-    config['ssl-enabled'] = true;
+  if (params.get('ssl-enabled') === true)
+    Object.assign(config, connectorTls(element, name, params, problems));
+  return { name, line: element.line, transport: config };
+}
+
+/** The stores stay out of the factories a registry hands out: they are the server's files and secrets. */
+const CLIENT_SUPPLIED = ['key-store-path', 'key-store-password', 'trust-store-path', 'trust-store-password'];
+
+/**
+ * What a client that looks the factory up learns of TLS: that it is on, and how to speak it. Its
+ * own trust store (and key store, for need-client-auth) it supplies itself.
+ */
+function connectorTls(
+  element: XmlElement,
+  name: string,
+  params: Map<string, Value>,
+  problems: Problems,
+): TransportConfiguration {
+  const config: TransportConfiguration = { 'ssl-enabled': true };
+  for (const key of ['verify-host', 'enabled-protocols', 'enabled-cipher-suites']) {
+    const value = params.get(key);
+    if (value !== undefined) config[key] = value;
+  }
+  const dropped = CLIENT_SUPPLIED.filter((key) => params.has(key));
+  if (dropped.length > 0) {
     problems.warn(
       element,
-      `ssl-enabled: TLS is not implemented; a factory using connector '${name}' refuses to connect rather than fall back to plain TCP`,
-      `ssl:${name}`,
+      `connector '${name}': ${dropped.join(', ')} not copied into the factories a registry hands out (a client supplies its own trust store and key store)`,
+      `tls-stores:${name}`,
     );
   }
-  return { name, line: element.line, transport: config };
+  return config;
 }
 
 /** Reads an `<acceptor>` (name optional in HornetQ: `fallbackName` then). */
@@ -154,6 +181,11 @@ export function readAcceptor(
           host: String(params.get('host') ?? 'localhost'),
           port: numberParam(params, 'port', 5445),
         };
+  if (config.type === 'tcp' && params.get('ssl-enabled') === true) {
+    const tls = acceptorTls(element, name, params, problems);
+    if (tls === null) return null;
+    config.tls = tls;
+  }
   const protocol = params.get('protocols') ?? params.get('protocol');
   if (protocol !== undefined && String(protocol).toUpperCase() !== 'CORE') {
     problems.warn(
@@ -162,15 +194,53 @@ export function readAcceptor(
       `protocol:${name}`,
     );
   }
-  const sslEnabled = params.get('ssl-enabled') === true;
-  if (sslEnabled) {
-    problems.warn(
+  return { line: element.line, config };
+}
+
+/** A netty acceptor's TLS params; the stores are read when the broker starts the acceptor. */
+function acceptorTls(
+  element: XmlElement,
+  name: string,
+  params: Map<string, Value>,
+  problems: Problems,
+): TcpAcceptorTlsConfiguration | null {
+  const store = (key: string): string | undefined => {
+    const value = stringParam(params, key);
+    // Relative to the configuration file, wherever the broker is started from.
+    return value === undefined || problems.file === null
+      ? value
+      : path.resolve(path.dirname(problems.file), value);
+  };
+  const keyStorePath = store('key-store-path');
+  if (keyStorePath === undefined) {
+    problems.error(
       element,
-      `ssl-enabled: TLS is not implemented; EmbeddedJMS refuses to start acceptor '${name}'`,
-      `ssl:${name}`,
+      `acceptor '${name}': ssl-enabled requires key-store-path (the broker's certificate and key)`,
     );
+    return null;
   }
-  return { line: element.line, config, sslEnabled };
+  const list = (key: string): string[] | undefined => {
+    const value = stringParam(params, key);
+    return value === undefined ? undefined : splitTlsList(value);
+  };
+  return {
+    keyStorePath,
+    keyStorePassword: stringParam(params, 'key-store-password'),
+    trustStorePath: store('trust-store-path'),
+    trustStorePassword: stringParam(params, 'trust-store-password'),
+    enabledProtocols: list('enabled-protocols'),
+    enabledCipherSuites: list('enabled-cipher-suites'),
+    needClientAuth: params.get('need-client-auth') === true,
+    // Artemis' handshake-timeout is in seconds.
+    handshakeTimeout: params.has('handshake-timeout')
+      ? numberParam(params, 'handshake-timeout', 0) * 1000
+      : DEFAULT_TLS_HANDSHAKE_TIMEOUT_MS,
+  };
+}
+
+function stringParam(params: Map<string, Value>, key: string): string | undefined {
+  const value = params.get(key);
+  return value === undefined ? undefined : String(value);
 }
 
 function readTransport(

@@ -1,31 +1,48 @@
 import net from 'node:net';
-import { TcpTransport, silentLogger, type Logger, type Transport } from '../../core/remoting';
-import type { TcpAcceptorConfiguration } from '../broker-configuration';
+import tls from 'node:tls';
+import {
+  describeTlsError,
+  loadTls,
+  TcpTransport,
+  silentLogger,
+  type Logger,
+  type Transport,
+} from '../../core/remoting';
+import type { TcpAcceptorConfiguration, TcpAcceptorTlsConfiguration } from '../broker-configuration';
 
 /**
- * Listens on host:port and hands each accepted socket to the broker as a transport. Everything it
- * runs comes from socket events and timers, where a throw would end the process: a failure is
- * logged and costs at most the socket it concerns.
+ * Listens on host:port and hands each accepted socket to the broker as a transport; with `tls`,
+ * only once its TLS handshake is through. Everything it runs comes from socket events and timers,
+ * where a throw would end the process: a failure is logged and costs at most the socket it concerns.
  */
 export class TcpAcceptor {
-  private readonly server: net.Server;
+  private server: net.Server | null = null;
+  /** Sockets handed to the broker (TLS ones once secure). */
   private readonly sockets = new Set<net.Socket>();
+  /** TLS only: every TCP connection, secure or still in its handshake, until it closes. */
+  private readonly connections = new Set<net.Socket>();
 
   constructor(
     readonly config: TcpAcceptorConfiguration,
-    onTransport: (transport: Transport) => void,
+    private readonly onTransport: (transport: Transport) => void,
     private readonly logger: Logger = silentLogger,
-  ) {
-    this.server = net.createServer((socket) => this.accept(socket, onTransport));
-  }
+  ) {}
 
   /** The port actually bound (the configured one, or the one picked for port 0). */
   get port(): number {
-    const address = this.server.address();
+    const address = this.server?.address();
     return typeof address === 'object' && address !== null ? address.port : this.config.port;
   }
 
+  /** Reads the TLS stores (once: a missing file or wrong password fails the start), then listens. */
   start(): Promise<void> {
+    let server: net.Server;
+    try {
+      server = this.config.tls === undefined ? this.plainServer() : this.tlsServer(this.config.tls);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    this.server = server;
     return new Promise((resolve, reject) => {
       const onError = (error: Error): void =>
         reject(
@@ -34,12 +51,12 @@ export class TcpAcceptor {
             { cause: error },
           ),
         );
-      this.server.once('error', onError);
-      this.server.listen(this.config.port, this.config.host, () => {
-        this.server.removeListener('error', onError);
+      server.once('error', onError);
+      server.listen(this.config.port, this.config.host, () => {
+        server.removeListener('error', onError);
         // Once listening, errors are those of accepting (out of file descriptors while clients
         // flood it): the server goes on listening, and an unheard 'error' would end the process.
-        this.server.on('error', (error) => this.logFailure(error, 'accepting a connection failed'));
+        server.on('error', (error) => this.logFailure(error, 'accepting a connection failed'));
         resolve();
       });
     });
@@ -47,19 +64,56 @@ export class TcpAcceptor {
 
   /**
    * Stops listening and waits until every socket it accepted is gone. Sockets get a short grace
-   * period to flush what was written (the broker's DISCONNECT) before they are destroyed.
+   * period to flush what was written (the broker's DISCONNECT) before they are destroyed; TLS
+   * connections still in their handshake are destroyed then.
    */
   async stop(graceMs = 500): Promise<void> {
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    const server = this.server;
+    if (server === null) return;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     await Promise.all([...this.sockets].map((socket) => this.closeWithin(socket, graceMs)));
+    for (const connection of this.connections) connection.destroy();
     await closed;
   }
 
-  private accept(socket: net.Socket, onTransport: (transport: Transport) => void): void {
+  private plainServer(): net.Server {
+    return net.createServer((socket) => this.accept(socket));
+  }
+
+  private tlsServer(settings: TcpAcceptorTlsConfiguration): tls.Server {
+    const { options } = loadTls(settings, `acceptor '${this.config.name}'`);
+    const server = tls.createServer({
+      ...options,
+      requestCert: settings.needClientAuth,
+      rejectUnauthorized: settings.needClientAuth,
+      handshakeTimeout: settings.handshakeTimeout,
+    });
+    server.on('connection', (socket: net.Socket) => {
+      this.connections.add(socket);
+      socket.once('close', () => this.connections.delete(socket));
+    });
+    server.on('secureConnection', (socket: tls.TLSSocket) => this.accept(socket));
+    // With a listener here Node leaves the socket open (a handshake timeout included): only this
+    // connection is closed, and the reason logged.
+    server.on('tlsClientError', (error: Error, socket: tls.TLSSocket) => {
+      socket.destroy();
+      try {
+        this.logger.warn(
+          { acceptor: this.config.name, remote: `${socket.remoteAddress}:${socket.remotePort}` },
+          `acceptor '${this.config.name}': TLS handshake with ${socket.remoteAddress}:${socket.remotePort} failed: ${describeTlsError(error)}`,
+        );
+      } catch {
+        // A logger that throws must not take the broker down with it.
+      }
+    });
+    return server;
+  }
+
+  private accept(socket: net.Socket): void {
     this.sockets.add(socket);
     socket.once('close', () => this.sockets.delete(socket));
     try {
-      onTransport(new TcpTransport(socket));
+      this.onTransport(new TcpTransport(socket));
     } catch (error) {
       this.logFailure(
         error,
