@@ -1,4 +1,4 @@
-import { AddressMatch, splitAddress } from '../security/address-match';
+import { AddressMatch, matchProblem, splitAddress } from '../security/address-match';
 
 /** What happens when an address holds max-size-bytes: HornetQ's address-full-policy values. */
 export type AddressFullPolicy = 'PAGE' | 'DROP' | 'BLOCK' | 'FAIL';
@@ -111,9 +111,11 @@ const RULES: Rule[] = [
   ['pageMaxCacheSize', (v) => isInteger(v) && v >= 1, 'an integer >= 1 (pages)'],
 ];
 
-/** Throws RangeError naming each bad setting of a match, its value and what is allowed. */
+/** Throws RangeError naming a bad match, or each bad setting of a match, its value and what is allowed. */
 export function validateAddressSettings(match: string, settings: Partial<AddressSettings>): void {
   const problems: string[] = [];
+  const problem = matchProblem(match);
+  if (problem !== null) problems.push(`the match is invalid: ${problem}`);
   for (const [name, valid, allowed] of RULES) {
     if (!(name in settings)) continue;
     const value: unknown = settings[name];

@@ -29,6 +29,27 @@ export function splitAddress(address: string): string[] {
 }
 
 /**
+ * What is wrong with a match, or null when nothing is: empty, too long, an empty word, too many
+ * words with '#'. For configuration readers, which report it where the match is written.
+ */
+export function matchProblem(text: string): string | null {
+  if (text.length === 0) return 'a match needs at least one word';
+  if (text.length > MAX_MATCH_LENGTH)
+    return `it has ${text.length} characters; at most ${MAX_MATCH_LENGTH} are allowed`;
+  const words = splitAddress(text);
+  const empty = words.indexOf('');
+  if (empty >= 0)
+    return `word ${empty + 1} is empty (words are separated by a single '.'; '${ANY_WORDS}' matches any number of words, '${ONE_WORD}' one word)`;
+  if (words.length > MAX_WORDS_WITH_ANY && words.includes(ANY_WORDS))
+    return `it has ${words.length} words and a '${ANY_WORDS}'; a match with '${ANY_WORDS}' may have at most ${MAX_WORDS_WITH_ANY} words`;
+  return null;
+}
+
+function shortened(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 40)}...` : text;
+}
+
+/**
  * A HornetQ match (security-settings and address-settings): words separated by '.', where the
  * word '#' stands for zero or more words and the word '*' for exactly one; every other word, and
  * every character of it, is literal ('a+b', '(x)', 'eu*' are plain words). Matching compares
@@ -42,23 +63,11 @@ export class AddressMatch {
   private readonly words: readonly string[];
   private readonly kinds: readonly Kind[];
 
-  /** Throws RangeError naming the match when it is empty, too long or has an empty word. */
+  /** Throws RangeError naming the match and what is wrong with it (see matchProblem). */
   constructor(text: string) {
-    if (text.length === 0) throw new RangeError("invalid match '': a match needs at least one word");
-    if (text.length > MAX_MATCH_LENGTH)
-      throw new RangeError(
-        `invalid match '${text.slice(0, 40)}...': it has ${text.length} characters; at most ${MAX_MATCH_LENGTH} are allowed`,
-      );
+    const problem = matchProblem(text);
+    if (problem !== null) throw new RangeError(`invalid match '${shortened(text)}': ${problem}`);
     const words = splitAddress(text);
-    const empty = words.indexOf('');
-    if (empty >= 0)
-      throw new RangeError(
-        `invalid match '${text}': word ${empty + 1} is empty (words are separated by a single '.'; '${ANY_WORDS}' matches any number of words, '${ONE_WORD}' one word)`,
-      );
-    if (words.length > MAX_WORDS_WITH_ANY && words.includes(ANY_WORDS))
-      throw new RangeError(
-        `invalid match '${text.slice(0, 40)}...': it has ${words.length} words and a '${ANY_WORDS}'; a match with '${ANY_WORDS}' may have at most ${MAX_WORDS_WITH_ANY} words`,
-      );
     this.text = text;
     this.words = words;
     this.kinds = words.map((word) => (word === ANY_WORDS ? ANY : word === ONE_WORD ? ONE : LITERAL));

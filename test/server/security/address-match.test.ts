@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import {
   AddressMatch,
+  matchProblem,
   MAX_MATCH_LENGTH,
   MAX_WORDS_WITH_ANY,
 } from '../../../src/server/security/address-match';
@@ -89,7 +90,9 @@ describe('AddressMatch', () => {
     ['#..#', /word 2 is empty/],
     [
       'a'.repeat(MAX_MATCH_LENGTH + 1),
-      new RegExp(`${MAX_MATCH_LENGTH + 1} characters; at most ${MAX_MATCH_LENGTH}`),
+      new RegExp(
+        `invalid match 'a{40}\\.\\.\\.': it has ${MAX_MATCH_LENGTH + 1} characters; at most ${MAX_MATCH_LENGTH}`,
+      ),
     ],
     [
       `${'a.'.repeat(MAX_WORDS_WITH_ANY)}#`,
@@ -97,9 +100,14 @@ describe('AddressMatch', () => {
         `${MAX_WORDS_WITH_ANY + 1} words and a '#'; a match with '#' may have at most ${MAX_WORDS_WITH_ANY} words`,
       ),
     ],
-  ])('refuses %j at construction', (pattern, error) => {
+  ])('refuses match %# at construction', (pattern, error) => {
     expect(() => new AddressMatch(pattern)).toThrow(RangeError);
     expect(() => new AddressMatch(pattern)).toThrow(error);
+    expect(matchProblem(pattern)).toMatch(/\S/);
+  });
+
+  it.each(['#', '#.#', 'a.#.z', '*', 'a+b', ' a '])('finds nothing wrong with %j', (pattern) => {
+    expect(matchProblem(pattern)).toBeNull();
   });
 
   it('takes the longest matches', () => {
