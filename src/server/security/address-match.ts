@@ -112,14 +112,19 @@ export class AddressMatch {
 
   /**
    * Orders matches from the most specific to the least (negative when `a` is more specific), for
-   * sort(): a match without wildcards first; then word by word from the left, a literal word
-   * before '*', '*' before '#'; where one match has run out of words, it comes after the other if
-   * the other goes on with a literal or '*' (`a.#.b` before `a.#`) and before it if the other goes
-   * on with '#' (`a.*` before `a.*.#`, which covers more). Matches still equal are ordered by
-   * their text, so that the order is total and never depends on the order of the configuration.
+   * sort(). HornetQ's first two rules, so that a configuration written for HornetQ resolves the
+   * same: a match without wildcards first, then a match without '#' before one with '#'. Then,
+   * where HornetQ's comparator is not a consistent order (two matches with '*', or two with '#',
+   * which it ranks by string length), word by word from the left, a literal word before '*', '*'
+   * before '#'; where one match has run out of words, it comes after the other if the other goes
+   * on with a literal or '*' (`a.#.b` before `a.#`) and before it if the other goes on with '#'.
+   * Matches still equal are ordered by their text, so that the order is total and never depends
+   * on the order of the configuration.
    */
   static compareSpecificity(this: void, a: AddressMatch, b: AddressMatch): number {
     if (a.isLiteral !== b.isLiteral) return a.isLiteral ? -1 : 1;
+    const aAny = a.kinds.includes(ANY);
+    if (aAny !== b.kinds.includes(ANY)) return aAny ? 1 : -1;
     const words = Math.max(a.kinds.length, b.kinds.length);
     for (let index = 0; index < words; index++) {
       const difference = (b.kinds[index] ?? END) - (a.kinds[index] ?? END);

@@ -167,13 +167,14 @@ describe('AddressMatch.compareSpecificity', () => {
     // security.md §1.3
     [['#', 'jms.queue.#', 'jms.queue.orders'], 'jms.queue.orders', ['jms.queue.orders', 'jms.queue.#', '#']],
     [['#', 'jms.queue.#', 'jms.queue.orders'], 'jms.queue.other', ['jms.queue.#', '#']],
-    // a literal word before '*', '*' before '#', from the left
+    // HornetQ's order: literal, then without '#' before with '#'; then word by word from the left
     [
       ['jms.#', 'jms.queue.#', 'jms.*.orders', 'jms.queue.orders', '#'],
       'jms.queue.orders',
-      ['jms.queue.orders', 'jms.queue.#', 'jms.*.orders', 'jms.#', '#'],
+      ['jms.queue.orders', 'jms.*.orders', 'jms.queue.#', 'jms.#', '#'],
     ],
-    [['*.queue.orders', 'jms.#'], 'jms.queue.orders', ['jms.#', '*.queue.orders']],
+    [['*.queue.orders', 'jms.#'], 'jms.queue.orders', ['*.queue.orders', 'jms.#']],
+    // HornetQ ranks two matches with '#' by length ('#.orders' first); here word by word
     [['#.orders', 'jms.#'], 'jms.queue.orders', ['jms.#', '#.orders']],
     // the exact address before a longer match that only adds '#'
     [['a.b.#', 'a.b'], 'a.b', ['a.b', 'a.b.#']],
