@@ -5,6 +5,8 @@ import type {
   CoreQueueConfiguration,
 } from '../../server/broker-configuration';
 import type { AddressSettings } from '../../server/postoffice/address-settings';
+import type { Permission } from '../../server/security/permission';
+import type { SecuritySetting as StoreSecuritySetting } from '../../server/security/security-store';
 import type { PersistenceConfiguration } from '../../server/storage/persistence-configuration';
 import type { ConfigurationProblem } from '../configuration-exception';
 
@@ -21,20 +23,14 @@ export interface AcceptorDefinition {
   config: AcceptorConfiguration;
 }
 
-export type Permission =
-  | 'send'
-  | 'consume'
-  | 'createDurableQueue'
-  | 'deleteDurableQueue'
-  | 'createNonDurableQueue'
-  | 'deleteNonDurableQueue'
-  | 'manage';
+export type { Permission };
 
-/** A `<security-setting>`: the roles granted each permission on the matching addresses. */
-export interface SecuritySetting {
-  match: string;
-  line: number;
-  permissions: ReadonlyMap<Permission, readonly string[]>;
+/**
+ * A `<security-setting>`: the roles granted each permission on the matching addresses, as the
+ * broker's SecurityStore takes it, and the line it is on.
+ */
+export interface SecuritySetting extends StoreSecuritySetting {
+  readonly line: number;
 }
 
 /** What this implementation takes from hornetq-configuration.xml. */

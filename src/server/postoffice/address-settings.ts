@@ -1,3 +1,5 @@
+import { AddressMatch, matchProblem, splitAddress } from '../security/address-match';
+
 /** What happens when an address holds max-size-bytes: HornetQ's address-full-policy values. */
 export type AddressFullPolicy = 'PAGE' | 'DROP' | 'BLOCK' | 'FAIL';
 
@@ -109,9 +111,11 @@ const RULES: Rule[] = [
   ['pageMaxCacheSize', (v) => isInteger(v) && v >= 1, 'an integer >= 1 (pages)'],
 ];
 
-/** Throws RangeError naming each bad setting of a match, its value and what is allowed. */
+/** Throws RangeError naming a bad match, or each bad setting of a match, its value and what is allowed. */
 export function validateAddressSettings(match: string, settings: Partial<AddressSettings>): void {
   const problems: string[] = [];
+  const problem = matchProblem(match);
+  if (problem !== null) problems.push(`the match is invalid: ${problem}`);
   for (const [name, valid, allowed] of RULES) {
     if (!(name in settings)) continue;
     const value: unknown = settings[name];
@@ -124,19 +128,21 @@ export function validateAddressSettings(match: string, settings: Partial<Address
 }
 
 /**
- * Address settings by match, HornetQ style: words separated by '.', '*' matches one word and '#'
- * any number of words. Every match that applies is merged, the more specific overriding the less.
+ * Address settings by match, HornetQ style (see AddressMatch): words separated by '.', '*' matches
+ * one word and '#' any number of words. Every match that applies is merged, the more specific
+ * (AddressMatch.compareSpecificity, as for security settings) overriding the less.
  */
 export class AddressSettingsRepository {
-  private readonly entries: Array<{ match: string; words: string[]; settings: Partial<AddressSettings> }> =
-    [];
+  /** Least specific first, so that merging in order lets the more specific override. */
+  private readonly entries: Array<{ match: AddressMatch; settings: Partial<AddressSettings> }> = [];
   private readonly cache = new Map<string, AddressSettings>();
   private readonly longest = new Map<MoveSetting, string | null>();
 
+  /** Throws RangeError naming the match when it or one of its settings is invalid. */
   add(match: string, settings: Partial<AddressSettings>): void {
     validateAddressSettings(match, settings);
-    this.entries.push({ match, words: match.split('.'), settings: definedOnly(settings) });
-    this.entries.sort((a, b) => specificity(a.words) - specificity(b.words));
+    this.entries.push({ match: new AddressMatch(match), settings: definedOnly(settings) });
+    this.entries.sort((a, b) => AddressMatch.compareSpecificity(b.match, a.match));
     this.cache.clear();
     this.longest.clear();
   }
@@ -162,10 +168,10 @@ export class AddressSettingsRepository {
   getMatch(address: string): AddressSettings {
     let settings = this.cache.get(address);
     if (settings === undefined) {
-      const words = address.split('.');
+      const words = splitAddress(address);
       settings = { ...DEFAULT_ADDRESS_SETTINGS };
       for (const entry of this.entries) {
-        if (matches(entry.words, words)) settings = { ...settings, ...entry.settings };
+        if (entry.match.matchesWords(words)) settings = { ...settings, ...entry.settings };
       }
       this.cache.set(address, settings);
     }
@@ -182,38 +188,4 @@ function definedOnly(settings: Partial<AddressSettings>): Partial<AddressSetting
   const copy: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(settings)) if (value !== undefined) copy[name] = value;
   return copy as Partial<AddressSettings>;
-}
-
-/** Higher for more specific matches: literal words count most, '*' a little, '#' nothing. */
-function specificity(words: string[]): number {
-  let score = 0;
-  for (const word of words) score += word === '#' ? 0 : word === '*' ? 1 : 100;
-  return score;
-}
-
-/**
- * Word-wise wildcard match, no regular expressions. Each ('#' position, word position) is tried at
- * most once: plain backtracking is exponential in the number of '#' (e.g. '#.#.#.#.x' against a
- * long address that does not end in 'x').
- */
-export function matches(pattern: readonly string[], words: readonly string[]): boolean {
-  const failed = new Set<number>();
-  const from = (p: number, w: number): boolean => {
-    while (p < pattern.length) {
-      const word = pattern[p];
-      if (word === '#') {
-        if (p === pattern.length - 1) return true;
-        const state = p * (words.length + 1) + w;
-        if (failed.has(state)) return false;
-        for (let skip = w; skip <= words.length; skip++) if (from(p + 1, skip)) return true;
-        failed.add(state);
-        return false;
-      }
-      if (w >= words.length || (word !== '*' && word !== words[w])) return false;
-      p++;
-      w++;
-    }
-    return w === words.length;
-  };
-  return from(0, 0);
 }
