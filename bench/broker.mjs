@@ -22,6 +22,7 @@ const subscribers = Number(process.env.BENCH_SUBSCRIBERS ?? 0);
 const print = (line) => process.stdout.write(`${JSON.stringify(line)}\n`);
 
 const broker = new Broker({
+  securityEnabled: false,
   ...brokerPersistence(),
   acceptors: [{ name: 'bench', type: 'tcp', host: process.env.HOST ?? '127.0.0.1', port: 0 }],
   queues: [

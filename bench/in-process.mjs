@@ -24,6 +24,7 @@ const queue = 'jms.queue.bench';
 const dataDir = mkdtempSync(join(tmpdir(), 'hornetq-bench-'));
 process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
 const broker = new Broker({
+  securityEnabled: false,
   ...brokerPersistence({ BENCH_DATA_DIR: dataDir }),
   acceptors: [{ name: 'bench', type: 'tcp', host: '127.0.0.1', port: 0 }],
   queues: [{ name: queue, address: queue, filter: null, durable: true }],

@@ -23,6 +23,7 @@ const round = (value, digits = 3) => Number(value.toFixed(digits));
 
 function newBroker() {
   return new Broker({
+    securityEnabled: false,
     ...brokerPersistence(),
     acceptors: [{ name: 'bench', type: 'tcp', host: '127.0.0.1', port: 0 }],
     queues: [{ name: queue, address: queue, filter: null, durable: true }],

@@ -24,6 +24,7 @@ const retryInterval = args['retry-interval'] ?? 100;
 const queue = 'jms.queue.resume';
 
 const broker = new Broker({
+  securityEnabled: false,
   ...brokerPersistence(),
   acceptors: [{ name: 'bench', type: 'tcp', host: '127.0.0.1', port: 0 }],
   queues: [{ name: queue, address: queue, filter: null, durable: true }],

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { USERS_CONFIG_NAME } from './config/users-xml-reader';
 import { ConfigurationException } from './configuration-exception';
 
 export interface ConfigFiles {
@@ -9,6 +10,11 @@ export interface ConfigFiles {
   jmsConfig?: string;
   /** Explicit path of hornetq-configuration.xml, where connectors and acceptors live. */
   serverConfig?: string;
+  /**
+   * Explicit path of hornetq-users.xml (users, passwords, roles); by default it is looked for
+   * beside hornetq-configuration.xml (else in configDir, else beside hornetq-jms.xml), as HornetQ's.
+   */
+  usersConfig?: string;
 }
 
 export const JMS_CONFIG_NAME = 'hornetq-jms.xml';
@@ -25,6 +31,14 @@ export function resolveConfigFiles(files: ConfigFiles): { jmsConfig: string; ser
   const inDir = dir === undefined ? null : path.join(dir, SERVER_CONFIG_NAME);
   const serverConfig = files.serverConfig ?? (inDir !== null && existsSync(inDir) ? inDir : null);
   return { jmsConfig, serverConfig };
+}
+
+/** Where hornetq-users.xml is for these files (it may not exist). */
+export function usersFileOf(files: ConfigFiles, jmsConfig: string, serverConfig: string | null): string {
+  if (files.usersConfig !== undefined) return files.usersConfig;
+  const dir =
+    serverConfig !== null ? path.dirname(serverConfig) : (files.configDir ?? path.dirname(jmsConfig));
+  return path.join(dir, USERS_CONFIG_NAME);
 }
 
 /** The scan period `watch` asks for, or null when not watching. */

@@ -1,9 +1,13 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import type { Container } from 'inversify';
 import type { TransportConfiguration } from '../core/client';
 import { TlsConfigurationError, type Logger } from '../core/remoting';
 import { IllegalStateException } from '../jms/exceptions';
 import type { Broker } from '../server/broker';
 import { DEFAULT_BROKER_CONFIGURATION, type TcpAcceptorConfiguration } from '../server/broker-configuration';
+import { FileSecurityManager } from '../server/security/file-security-manager';
+import type { SecurityManager } from '../server/security/security-manager';
 import type { StorageManager } from '../server/storage/storage-manager';
 import {
   brokerConfigurationOf,
@@ -13,13 +17,21 @@ import {
 import { readConfigFile } from './config/config-document';
 import type { QueueDefinition, TopicDefinition } from './config/jms-configuration';
 import type { ServerConfiguration } from './config/server-configuration';
-import { defaultConfigDir, resolveConfigFiles, scanPeriodOf, type ConfigFiles } from './config-files';
+import { USERS_CONFIG_NAME, parseUsersConfiguration } from './config/users-xml-reader';
+import {
+  defaultConfigDir,
+  resolveConfigFiles,
+  scanPeriodOf,
+  usersFileOf,
+  type ConfigFiles,
+} from './config-files';
 import { ConfigurationException } from './configuration-exception';
 import { createContainer } from './container/create-container';
 import { resolve, ServiceId } from './container/service-ids';
 import { registryOf, type InitialContext, type InitialContextOptions } from './initial-context';
-import { JmsDeployer } from './jms-deployer';
+import { JmsDeployer, logWarnings } from './jms-deployer';
 import { problemAt } from './problems';
+import { SecurityDeployer, type DeployedFile } from './security-deployer';
 import type { Environment } from './xml/placeholders';
 
 export interface EmbeddedJMSOptions extends ConfigFiles {
@@ -44,6 +56,16 @@ export interface EmbeddedJMSOptions extends ConfigFiles {
    * logger (see createContainer and ServiceId). A container with the defaults when absent.
    */
   container?: Container;
+  /**
+   * Who may log in: wins over hornetq-users.xml, which is then not read (an application's own
+   * user store, LDAP, ...).
+   */
+  securityManager?: SecurityManager;
+  /**
+   * Wins over hornetq-configuration.xml's security-enabled. Tests may turn security off with
+   * false; production configuration says so in the file, where operators see it.
+   */
+  securityEnabled?: boolean;
 }
 
 /** What the management view reports for one queue. */
@@ -81,6 +103,7 @@ export class EmbeddedJMS {
   private broker: Broker | null = null;
   private readonly failureListeners: Array<(error: Error) => void> = [];
   private deployer: JmsDeployer | null = null;
+  private securityDeployer: SecurityDeployer | null = null;
   private starting = false;
 
   constructor(private readonly options: EmbeddedJMSOptions = {}) {
@@ -111,6 +134,8 @@ export class EmbeddedJMS {
     if (broker === null) return;
     this.deployer?.undeploy();
     this.deployer = null;
+    this.securityDeployer?.stop();
+    this.securityDeployer = null;
     this.broker = null;
     await broker.stop();
   }
@@ -184,22 +209,35 @@ export class EmbeddedJMS {
     const logger = options.logger ?? resolve(this.container, ServiceId.Logger);
     const serverLoader = resolve(this.container, ServiceId.ServerConfigLoader);
     const jmsLoader = resolve(this.container, ServiceId.JmsConfigLoader);
+    const serverSource = serverConfig === null ? null : await readConfigFile(serverConfig);
     const server =
-      serverConfig === null
+      serverConfig === null || serverSource === null
         ? null
-        : serverLoader.parse(await readConfigFile(serverConfig), serverConfig, { env });
+        : serverLoader.parse(serverSource, serverConfig, { env });
     const jms = jmsLoader.parse(await readConfigFile(jmsConfig), jmsConfig, { env, server });
     // Persistence disabled means nothing durable, whatever storage is bound: the broker makes a
     // fresh in-memory store per start.
     const storage = server?.persistenceEnabled === false ? null : this.storage;
     const createBroker = resolve(this.container, ServiceId.BrokerFactory);
     // Outside the try: its errors already name the file, element and line they are about.
-    const brokerConfig = brokerConfigurationOf(
+    const fromFiles = brokerConfigurationOf(
       server,
       jms,
       { storage, dataDirectory: options.dataDirectory ?? DEFAULT_BROKER_CONFIGURATION.dataDirectory },
       logger,
     );
+    const securityEnabled = options.securityEnabled ?? fromFiles.securityEnabled;
+    const usersFile = usersFileOf(options, jmsConfig, serverConfig);
+    const users =
+      securityEnabled && options.securityManager === undefined
+        ? await loadUsers(usersFile, env, logger)
+        : null;
+    const securityManager = options.securityManager ?? users?.manager;
+    const brokerConfig = {
+      ...fromFiles,
+      securityEnabled,
+      ...(securityManager === undefined ? {} : { securityManager }),
+    };
     let broker: Broker;
     try {
       broker = createBroker(brokerConfig);
@@ -235,11 +273,57 @@ export class EmbeddedJMS {
     }
     this.broker = broker;
     this.deployer = deployer;
+    if (scanPeriodMs !== null) {
+      this.securityDeployer = new SecurityDeployer({
+        server:
+          server === null || serverConfig === null || serverSource === null
+            ? null
+            : { file: serverConfig, content: serverSource, config: server },
+        users: users?.deployed ?? null,
+        serverLoader,
+        env,
+        logger,
+        scanPeriodMs,
+        target: broker,
+      });
+      this.securityDeployer.start();
+    }
   }
 
   private requireBroker(): Broker {
     if (this.broker === null) throw new IllegalStateException('EmbeddedJMS is not started');
     return this.broker;
+  }
+}
+
+/**
+ * The users of hornetq-users.xml, which security-enabled needs: a broker with security on and no
+ * users would let nobody in, so a missing file stops the start with what to do instead.
+ */
+async function loadUsers(
+  file: string,
+  env: Environment,
+  logger: Logger,
+): Promise<{ manager: SecurityManager; deployed: DeployedFile }> {
+  if (!existsSync(file)) {
+    throw new ConfigurationException([
+      {
+        file,
+        line: null,
+        element: null,
+        message: `security is enabled (security-enabled is true, HornetQ's default) and there is no ${USERS_CONFIG_NAME} here: add a user with \`hornetq user add NAME --role ROLE --config ${path.dirname(file)}\`, give EmbeddedJMS a securityManager, or set <security-enabled>false</security-enabled> in hornetq-configuration.xml`,
+      },
+    ]);
+  }
+  const content = await readConfigFile(file);
+  const users = parseUsersConfiguration(content, file, { env });
+  logWarnings(logger, users.warnings);
+  try {
+    return { manager: new FileSecurityManager(users), deployed: { file, content } };
+  } catch (error) {
+    throw new ConfigurationException([
+      { file, line: null, element: null, message: (error as Error).message },
+    ]);
   }
 }
 

@@ -3,6 +3,9 @@ import { DEFAULT_MAX_FRAME_BYTES, DEFAULT_PRE_AUTH_MAX_FRAME_BYTES } from '../co
 import type { Logger, TlsSettings } from '../core/remoting';
 import { validateAddressSettings, type AddressSettings } from './postoffice/address-settings';
 import type { AcceptorFactory } from './remoting/acceptor';
+import type { LoginThrottlePolicy } from './security/login-throttle';
+import type { SecurityManager } from './security/security-manager';
+import type { SecuritySetting } from './security/security-store';
 import {
   DEFAULT_PERSISTENCE_CONFIGURATION,
   persistenceConfigurationProblems,
@@ -130,6 +133,25 @@ export interface BrokerConfiguration extends PersistenceConfiguration {
    */
   nameOnlyReattachEnabled: boolean;
   /**
+   * security-enabled: every session logs in (CREATESESSION's user and password, checked by
+   * `securityManager`) and every operation is checked against `securitySettings`. false: anyone
+   * connects and may do anything (tests, a broker behind its own access control).
+   */
+  securityEnabled: boolean;
+  /**
+   * Who may log in, with which roles; required when securityEnabled. EmbeddedJMS makes a
+   * FileSecurityManager from hornetq-users.xml unless one is given.
+   */
+  securityManager?: SecurityManager;
+  /**
+   * `<security-settings>`: the roles granted each permission per address match. The most specific
+   * match covering an address holds the only permissions there; an address none covers allows
+   * nothing (HornetQ's default is no settings at all).
+   */
+  securitySettings: readonly SecuritySetting[];
+  /** Ours: how failed logins slow the next attempts from the same host. */
+  loginThrottle?: Partial<LoginThrottlePolicy>;
+  /**
    * Where durable state lives, when the caller provides it (tests, embedding); otherwise the
    * broker makes journals from the persistence settings, or an in-memory store when
    * persistenceEnabled is false.
@@ -191,6 +213,8 @@ export const DEFAULT_BROKER_CONFIGURATION: BrokerConfiguration = {
   persistIdCache: true,
   ...DEFAULT_BROKER_LIMITS,
   nameOnlyReattachEnabled: true,
+  securityEnabled: true,
+  securitySettings: [],
 };
 
 /** Below this the socket's own buffer (16 KiB) could hold it all and never report a drain. */
@@ -341,6 +365,11 @@ function messagingProblems(config: BrokerConfiguration): string[] {
   if (typeof config.persistIdCache !== 'boolean') {
     problems.push(
       `persistIdCache (persist-id-cache) must be true or false (actual value: ${String(config.persistIdCache)})`,
+    );
+  }
+  if (typeof config.securityEnabled !== 'boolean') {
+    problems.push(
+      `securityEnabled (security-enabled) must be true or false (actual value: ${String(config.securityEnabled)})`,
     );
   }
   if (typeof config.nameOnlyReattachEnabled !== 'boolean') {

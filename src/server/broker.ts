@@ -14,6 +14,9 @@ import { PostOffice } from './postoffice/post-office';
 import { defaultAcceptorFactory, type Acceptor } from './remoting/acceptor';
 import { ServerConnection, type BrokerServices } from './remoting/server-connection';
 import { loadNodeId } from './node-id';
+import { BrokerSecurity } from './security/broker-security';
+import type { SecurityManager } from './security/security-manager';
+import type { SecuritySetting } from './security/security-store';
 import { MetadataRegistry } from './session/metadata-registry';
 import type { ServerSession } from './session/server-session';
 import { InMemoryStorage } from './storage/in-memory-storage';
@@ -72,6 +75,8 @@ export class Broker implements BrokerServices {
   readonly logger: Logger;
   readonly storage: StorageManager;
   readonly metadata = new MetadataRegistry<ServerSession>();
+  /** Logins and permissions (security-enabled, the security manager, <security-settings>). */
+  readonly security: BrokerSecurity;
   private office: PostOffice | null = null;
   private acceptors: Acceptor[] = [];
   private readonly connections = new Set<ServerConnection>();
@@ -89,6 +94,13 @@ export class Broker implements BrokerServices {
     this.config = { ...DEFAULT_BROKER_CONFIGURATION, ...config };
     validateBrokerConfiguration(this.config);
     this.logger = this.config.logger ?? silentLogger;
+    this.security = new BrokerSecurity({
+      enabled: this.config.securityEnabled,
+      manager: this.config.securityManager ?? null,
+      settings: this.config.securitySettings,
+      throttle: this.config.loginThrottle,
+      logger: this.logger,
+    });
     this.storage = this.config.storage ?? this.createStorage();
     this.storage.onFailure((error) => this.storageFailed(error));
   }
@@ -165,6 +177,20 @@ export class Broker implements BrokerServices {
     return this.config.nameOnlyReattachEnabled;
   }
 
+  /**
+   * Redeployed `<security-settings>`: every later permission check uses them (sends, consumers,
+   * queue creation of sessions already open too). Throws RangeError, changing nothing, for
+   * settings that are not valid.
+   */
+  setSecuritySettings(settings: readonly SecuritySetting[]): void {
+    this.security.replaceSettings(settings);
+  }
+
+  /** Redeployed users (hornetq-users.xml): every later login uses them. */
+  setSecurityManager(manager: SecurityManager): void {
+    this.security.replaceManager(manager);
+  }
+
   get started(): boolean {
     return this.state === 'started';
   }
@@ -179,6 +205,8 @@ export class Broker implements BrokerServices {
       const report = await this.storage.open();
       opened = true;
       this.logger.info({ nodeId: this.nodeId }, `broker node id ${this.nodeId}`);
+      this.security.open();
+      this.logSecurity();
       const office = this.createPostOffice();
       this.logLoad(report, Date.now() - startedAt);
       if (!this.config.persistenceEnabled) {
@@ -203,6 +231,7 @@ export class Broker implements BrokerServices {
       this.state = 'started';
       this.logger.info({ acceptors: this.describeAcceptors() }, 'broker started');
     } catch (error) {
+      this.security.close();
       await this.stopAcceptors();
       await this.stopPostOffice();
       if (opened) await this.closeStorage();
@@ -217,6 +246,7 @@ export class Broker implements BrokerServices {
     if (this.ttlTimer !== null) clearInterval(this.ttlTimer);
     this.ttlTimer = null;
     for (const connection of [...this.connections]) connection.disconnect();
+    this.security.close();
     await this.stopAcceptors();
     this.connections.clear();
     this.sessions.clear();
@@ -224,6 +254,14 @@ export class Broker implements BrokerServices {
     await this.closeStorage();
     this.state = 'stopped';
     this.logger.info({}, 'broker stopped');
+  }
+
+  private logSecurity(): void {
+    if (this.config.securityEnabled) return;
+    this.logger.warn(
+      { securityEnabled: false },
+      'security is disabled (security-enabled is false): every client is let in without a password and may send, consume, and create and delete queues',
+    );
   }
 
   /** Writes out and syncs what is pending; a store that cannot is reported, the stop goes on. */

@@ -15,6 +15,7 @@ describe('hornetq queue stat with 100 000 queues', () => {
 
   test('lists every queue', async () => {
     broker = new Broker({
+      securityEnabled: false,
       acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port: 0 }],
       persistenceEnabled: false,
       maxQueues: 200_000,

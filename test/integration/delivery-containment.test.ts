@@ -41,6 +41,7 @@ describe('an exception from a delivery fails its connection alone', () => {
   async function startBroker(config: Partial<BrokerConfiguration>): Promise<Broker> {
     const broker = new Broker(
       {
+        securityEnabled: false,
         acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port: 0 }],
         persistenceEnabled: false,
         ...config,

@@ -99,6 +99,7 @@ describe('fuzz: valid, mutated and random frames over TCP', () => {
     process.on('unhandledRejection', onUnhandled);
     broker = new Broker(
       {
+        securityEnabled: false,
         acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port: 0 }],
         persistenceEnabled: false,
         logger,

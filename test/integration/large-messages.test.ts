@@ -19,6 +19,7 @@ describe('large messages travel in chunks', () => {
   beforeEach(async () => {
     broker = new Broker(
       {
+        securityEnabled: false,
         acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port: 0 }],
         persistenceEnabled: false,
         queues: [{ name: QUEUE, address: QUEUE, filter: null, durable: true }],
@@ -120,6 +121,7 @@ describe('large messages travel in chunks', () => {
     await broker.stop();
     broker = new Broker(
       {
+        securityEnabled: false,
         acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port: 0 }],
         persistenceEnabled: false,
         queues: [{ name: QUEUE, address: QUEUE, filter: null, durable: true }],

@@ -4,6 +4,7 @@ import { selectorFilterFactory } from '../../src/jms/selector';
 test('jms smoke', async () => {
   const broker = new Broker(
     {
+      securityEnabled: false,
       acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port: 0 }],
       persistenceEnabled: false,
       queues: [{ name: 'jms.queue.orders', address: 'jms.queue.orders', filter: null, durable: true }],

@@ -318,14 +318,14 @@ describe('every example hornetq-configuration.xml loads', () => {
       [['netty-acceptor', 8080]],
       ["key 'http-enabled': the HTTP transport is not implemented"],
     ],
-    ['queue', [['netty-acceptor', 5445]], ['security is not enforced yet']],
+    ['queue', [['netty-acceptor', 5445]], []],
     [
       'reattach-node',
       [
         ['netty-acceptor', 5445],
         ['netty-acceptor2', 5446],
       ],
-      ['security is not enforced yet'],
+      [],
     ],
     ['send-acknowledgements', [['netty-acceptor', 5445]], ['placeholder ${build.directory} has no value']],
     [

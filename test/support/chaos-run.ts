@@ -350,6 +350,8 @@ async function runWorkload(settings: ChaosSettings): Promise<WorkloadOutcome> {
   const broker = new Broker({
     acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port: 0 }],
     persistenceEnabled: false,
+    // Security is tested where it is the subject (test/server/security, test/integration/security*).
+    securityEnabled: false,
     queues: [
       ...Object.values(QUEUE).map((name) => ({ name, address: name, filter: null, durable: true })),
       { name: DURABLE_SUBSCRIPTION, address: TOPIC, filter: null, durable: true },

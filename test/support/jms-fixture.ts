@@ -86,6 +86,8 @@ export function useJmsFixture(options: JmsFixtureOptions = {}): JmsFixture {
       {
         acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port: 0 }],
         persistenceEnabled: false,
+        // Security is tested where it is the subject (test/server/security, test/integration/security*).
+        securityEnabled: false,
         ...options.broker,
         queues: [...queues, ...(options.broker?.queues ?? [])],
       },

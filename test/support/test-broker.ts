@@ -117,6 +117,8 @@ export function useTestBrokers(): TestBrokers {
         acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port: 0 }],
         // No journal unless the test asks for one (in a temporary directory of its own).
         persistenceEnabled: false,
+        // Security is tested where it is the subject (test/server/security, test/integration/security*).
+        securityEnabled: false,
         ...config,
       });
       await broker.start();

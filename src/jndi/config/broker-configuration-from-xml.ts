@@ -77,6 +77,8 @@ export function brokerConfigurationOf(
     ...limits,
     nameOnlyReattachEnabled:
       server?.nameOnlyReattachEnabled ?? DEFAULT_BROKER_CONFIGURATION.nameOnlyReattachEnabled,
+    securityEnabled: server?.securityEnabled ?? DEFAULT_BROKER_CONFIGURATION.securityEnabled,
+    securitySettings: server?.securitySettings ?? DEFAULT_BROKER_CONFIGURATION.securitySettings,
     persistenceEnabled: server?.persistenceEnabled ?? DEFAULT_BROKER_CONFIGURATION.persistenceEnabled,
     ...server?.persistence,
     dataDirectory,

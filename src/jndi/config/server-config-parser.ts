@@ -61,14 +61,6 @@ function readRoot(root: XmlElement, file: string, problems: Problems): ServerCon
   }
   const persistence = readPersistence(values);
   const securityEnabled = boolean(values, 'security-enabled', true);
-  if (securityEnabled) {
-    problems.warn(
-      first(children, 'security-enabled') ??
-        first(children, 'security-settings') ?? { name: 'configuration', line: root.line },
-      'security is not enforced yet: security-enabled and <security-settings> are loaded and validated, but no user is authenticated and every client may send, consume and create or delete queues',
-      'security',
-    );
-  }
   const section = (name: string): XmlElement | undefined => first(children, name);
   const limits = readLimits(values);
   return {

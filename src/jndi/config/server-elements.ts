@@ -30,7 +30,8 @@ const MANAGEMENT =
 const THREADS = 'Node runs the broker on one event loop: there are no thread pools to size';
 const COUNTERS =
   'message counters are not implemented; EmbeddedJMS.getQueueInfo reports live queue statistics';
-const SECURITY = 'security is not enforced yet';
+const SECURITY =
+  'security settings and users take effect at once when redeployed (EmbeddedJMS watch): no cache of security decisions is kept to invalidate';
 
 const bool: ValueSpec = { kind: 'boolean' };
 const text: ValueSpec = { kind: 'string' };

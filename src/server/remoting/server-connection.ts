@@ -6,6 +6,7 @@ import {
   packetTypeName,
   type CreateSession,
   type Packet,
+  type ReattachExtension,
   type ReattachSession,
   type ServerSessionExtension,
 } from '../../core/protocol';
@@ -19,6 +20,8 @@ import {
 } from '../../core/remoting';
 import type { BrokerLimits } from '../broker-configuration';
 import type { PostOffice } from '../postoffice/post-office';
+import type { BrokerSecurity } from '../security/broker-security';
+import { OPEN_GUARD, type SessionGuard } from '../security/session-guard';
 import type { MetadataRegistry } from '../session/metadata-registry';
 import { ServerSession, type SessionOwner } from '../session/server-session';
 import type { Durability } from '../storage/storage-manager';
@@ -56,6 +59,8 @@ export interface BrokerServices {
   readonly limits: Readonly<BrokerLimits>;
   /** Whether a session created without our reattach secret may be reattached by its name alone. */
   readonly nameOnlyReattachEnabled: boolean;
+  /** Who a client logs in as, and what each login may do. */
+  readonly security: BrokerSecurity;
   /** Whether what a session stored is on disk yet: its answers wait for that. */
   readonly durability: Durability;
   /** The store failed (HornetQ's critical I/O error): the broker stops. */
@@ -148,6 +153,10 @@ export class ServerConnection implements SessionOwner {
 
   removeTemporaryQueue(name: string): void {
     this.temporaryQueues.delete(name);
+  }
+
+  ownsTemporaryQueue(name: string): boolean {
+    return this.temporaryQueues.has(name);
   }
 
   addUniqueMetadata(session: ServerSession, key: string, data: string): void {
@@ -270,7 +279,7 @@ export class ServerConnection implements SessionOwner {
       if (packet.type === PacketType.SUBSCRIBE_TOPOLOGY_V2) this.clientVersion = packet.clientVersion;
       this.remoting.write(CHANNEL_ID.PING, this.topology());
     } else if (channelId === CHANNEL_ID.SESSION && packet.type === PacketType.CREATESESSION) {
-      this.reserveSessionReply(packet)(this.createSession(packet));
+      this.createSession(packet, this.reserveSessionReply(packet));
     } else if (channelId === CHANNEL_ID.SESSION && packet.type === PacketType.REATTACH_SESSION) {
       this.reattach(packet, this.reserveSessionReply(packet));
     } else {
@@ -305,29 +314,69 @@ export class ServerConnection implements SessionOwner {
     };
   }
 
-  private createSession(packet: CreateSession): Packet {
+  /**
+   * Answers a CREATESESSION once its login is checked (asynchronously: a password hash takes a
+   * while, and a slowed source waits its turn); the answers of channel 1 still go out in the
+   * order of the requests. With security disabled there is nobody to check, and the session is
+   * made at once, before the next packet of the same read.
+   */
+  private createSession(packet: CreateSession, reply: (answer: Packet) => void): void {
     try {
-      const session = this.openSession(packet);
-      const extension: ServerSessionExtension | null =
-        packet.extension === null ? null : { version: Math.min(packet.extension.version, EXTENSION_VERSION) };
-      this.logger.debug(
-        { session: session.name, extended: extension !== null },
-        `session ${session.name} created`,
-      );
-      return { type: PacketType.CREATESESSION_RESP, serverVersion: SERVER_VERSION, extension };
+      this.checkVersion(packet);
     } catch (error) {
-      const failure = HornetQException.is(error)
-        ? error
-        : new HornetQException('INTERNAL_ERROR', String(error));
-      if (failure.code !== 'INCOMPATIBLE_CLIENT_SERVER_VERSIONS') {
-        this.logger.warn({ code: failure.code }, `session creation refused: ${failure.message}`);
-      }
-      return { type: PacketType.EXCEPTION, code: failure.code, message: failure.message };
+      reply(this.sessionRefusal(error));
+      return;
     }
+    const security = this.broker.security;
+    if (!security.enabled) {
+      reply(this.answerCreateSession(packet, () => this.openSession(packet, OPEN_GUARD)));
+      return;
+    }
+    security
+      .login(packet.username, packet.password, this.remoting.remoteAddress)
+      .then(
+        (guard) => reply(this.answerCreateSession(packet, () => this.openLoggedInSession(packet, guard))),
+        (error: unknown) => reply(this.sessionRefusal(error)),
+      )
+      .catch((error: unknown) => this.containFailure(error, 'answering a CREATESESSION'));
   }
 
-  private openSession(packet: CreateSession): ServerSession {
-    // HornetQ checks the version first: a client of another version learns that and nothing else.
+  private openLoggedInSession(packet: CreateSession, guard: SessionGuard): ServerSession {
+    if (this.ended) {
+      throw new HornetQException('DISCONNECTED', 'the connection closed while the login was being checked');
+    }
+    return this.openSession(packet, guard);
+  }
+
+  private answerCreateSession(packet: CreateSession, open: () => ServerSession): Packet {
+    let session: ServerSession;
+    try {
+      session = open();
+    } catch (error) {
+      return this.sessionRefusal(error);
+    }
+    const extension: ServerSessionExtension | null =
+      packet.extension === null ? null : { version: Math.min(packet.extension.version, EXTENSION_VERSION) };
+    this.logger.debug(
+      { session: session.name, extended: extension !== null },
+      `session ${session.name} created`,
+    );
+    return { type: PacketType.CREATESESSION_RESP, serverVersion: SERVER_VERSION, extension };
+  }
+
+  private sessionRefusal(error: unknown): Packet {
+    const failure = HornetQException.is(error)
+      ? error
+      : new HornetQException('INTERNAL_ERROR', String(error));
+    // A version mismatch is the client's to report; a refused login is logged where it is checked.
+    if (failure.code !== 'INCOMPATIBLE_CLIENT_SERVER_VERSIONS' && failure.code !== 'SECURITY_EXCEPTION') {
+      this.logger.warn({ code: failure.code }, `session creation refused: ${failure.message}`);
+    }
+    return { type: PacketType.EXCEPTION, code: failure.code, message: failure.message };
+  }
+
+  /** HornetQ checks the version first: a client of another version learns that and nothing else. */
+  private checkVersion(packet: CreateSession): void {
     if (packet.version < MIN_CLIENT_VERSION || packet.version > SERVER_VERSION) {
       throw new HornetQException(
         'INCOMPATIBLE_CLIENT_SERVER_VERSIONS',
@@ -335,6 +384,11 @@ export class ServerConnection implements SessionOwner {
       );
     }
     if (this.clientVersion === 0) this.clientVersion = packet.version;
+  }
+
+  /** Everything after the login: synchronous, so that no other packet comes between the checks and the session. */
+  private openSession(packet: CreateSession, guard: SessionGuard): ServerSession {
+    const user = guard.user ?? packet.username;
     const maxSessions = this.broker.limits.maxSessionsPerConnection;
     if (this.sessions.size >= maxSessions) {
       throw new HornetQException(
@@ -348,7 +402,7 @@ export class ServerConnection implements SessionOwner {
         'XA sessions are not supported by this broker: create the session with xa false',
       );
     }
-    this.claimSessionName(packet);
+    this.claimSessionName(packet, user);
     if (
       packet.sessionChannelId < FIRST_SESSION_CHANNEL ||
       this.remoting.getChannel(packet.sessionChannelId)
@@ -385,7 +439,8 @@ export class ServerConnection implements SessionOwner {
         name: packet.name,
         // A copy: the decoded packet's bytes may be a view of a socket read.
         reattachSecret: packet.extension === null ? null : Buffer.from(packet.extension.reattachSecret),
-        username: packet.username,
+        username: user,
+        guard,
         autoCommitSends: packet.autoCommitSends,
         autoCommitAcks: packet.autoCommitAcks,
         preAcknowledge: packet.preAcknowledge,
@@ -415,7 +470,7 @@ export class ServerConnection implements SessionOwner {
    * would hand over anyway. Anything else is refused: no CREATESESSION replaces or kills another
    * client's session (HornetQ would replace it in its table, out of reach of its own client).
    */
-  private claimSessionName(packet: CreateSession): void {
+  private claimSessionName(packet: CreateSession, user: string | null): void {
     const { name } = packet;
     const maxLength = this.broker.limits.maxNameLength;
     if (name.length === 0 || name.length > maxLength) {
@@ -426,27 +481,32 @@ export class ServerConnection implements SessionOwner {
     }
     const holder = this.broker.findSession(name);
     if (holder === undefined || holder.isClosed) return;
-    if (!this.isHolderOf(holder, packet)) {
+    if (!this.isHolderOf(holder, packet, user)) {
       throw new HornetQException(
         'SESSION_CREATION_REJECTED',
         `a session named ${JSON.stringify(name)} already exists on this broker; a session name may be used by one session at a time`,
       );
     }
+    // The name at debug only: a plain session's name is all a name-only reattach asks for.
     this.logger.info(
-      { session: name },
-      `session ${name} is created again by its client; the earlier session of that name is closed`,
+      {},
+      'a session is created again by its client; the earlier session of that name is closed',
     );
+    this.logger.debug({ session: name }, `session ${name} is created again by its client`);
     // As if its client had vanished: what it was delivered may have been seen, and comes back redelivered.
     holder.close(true);
   }
 
-  /** Whether a CREATESESSION comes from the client that holds `holder` (see claimSessionName). */
-  private isHolderOf(holder: ServerSession, packet: CreateSession): boolean {
+  /**
+   * Whether a CREATESESSION, logged in as `user`, comes from the client that holds `holder` (see
+   * claimSessionName).
+   */
+  private isHolderOf(holder: ServerSession, packet: CreateSession, user: string | null): boolean {
     if (holder.reattachSecret !== null) {
       return (
         packet.extension !== null &&
         secretMatches(holder.reattachSecret, packet.extension.reattachSecret) &&
-        holder.username === packet.username
+        holder.username === user
       );
     }
     return packet.extension === null && (holder.owner === this || holder.owner.linkGone);
@@ -470,11 +530,20 @@ export class ServerConnection implements SessionOwner {
       lastConfirmedCommandId: -1,
       reattached: false,
     };
-    const session = this.reattachable(packet);
-    if (session === null) {
-      reply(refused);
-      return;
-    }
+    this.reattachable(packet)
+      .then((session) => {
+        if (session === null || this.ended || session.isClosed) reply(refused);
+        else this.reattachWhenAnswered(session, packet, reply, refused);
+      })
+      .catch((error: unknown) => this.containFailure(error, 'answering a REATTACH_SESSION'));
+  }
+
+  private reattachWhenAnswered(
+    session: ServerSession,
+    packet: ReattachSession,
+    reply: (answer: Packet) => void,
+    refused: Packet,
+  ): void {
     if (session.pendingAnswers > 0) {
       this.logger.debug(
         { session: session.name, pending: session.pendingAnswers },
@@ -497,9 +566,9 @@ export class ServerConnection implements SessionOwner {
    * The session a reattach request names, if it may be reattached by whoever sent it.
    *
    * A session created with our extension's secret is reattached only by a request that presents
-   * the same secret and the user the session was created with: knowing its name is not enough.
-   * (The user is compared as the session's CREATESESSION named it; while security is not enforced
-   * no password is checked, so the secret is what proves the owner.)
+   * the same secret and logs in (user and password, checked as at CREATESESSION) as the user the
+   * session was created by: knowing its name is not enough, nor is the secret without the
+   * password. With security disabled nobody logs in, and the user is compared as named.
    *
    * A session created without it (a HornetQ Java client's) can be checked for its name alone:
    * HornetQ's REATTACH_SESSION carries the name and a command id, no user, and the new connection
@@ -507,7 +576,7 @@ export class ServerConnection implements SessionOwner {
    * so do we unless name-only-reattach-enabled is false, when the client is told "not
    * reattached" and creates its session again, as after a broker restart.
    */
-  private reattachable(packet: ReattachSession): ServerSession | null {
+  private async reattachable(packet: ReattachSession): Promise<ServerSession | null> {
     const session = this.broker.findSession(packet.name);
     if (session === undefined || !session.supportsReattach || session.isClosed) return null;
     if (session.reattachSecret === null) {
@@ -519,18 +588,34 @@ export class ServerConnection implements SessionOwner {
       return null;
     }
     const presented = packet.extension;
-    if (
-      presented === null ||
-      !secretMatches(session.reattachSecret, presented.reattachSecret) ||
-      session.username !== presented.username
-    ) {
+    const secretShown = presented !== null && secretMatches(session.reattachSecret, presented.reattachSecret);
+    const user = secretShown ? await this.reattachingUser(presented) : null;
+    if (user === null || session.username !== user.name) {
       this.logger.warn(
         { remote: this.remoting.remoteAddress },
-        'reattach refused: the session was created with a reattach secret and the request did not present it, or came from another user',
+        'reattach refused: the session was created with a reattach secret and the request did not present it, or did not log in as the user that created it',
       );
       return null;
     }
     return session;
+  }
+
+  /**
+   * Who a reattach with our extension logs in as (null: the login failed, and was logged and
+   * counted as any failed login).
+   */
+  private async reattachingUser(presented: ReattachExtension): Promise<{ name: string | null } | null> {
+    if (!this.broker.security.enabled) return { name: presented.username };
+    try {
+      const guard = await this.broker.security.login(
+        presented.username,
+        presented.password,
+        this.remoting.remoteAddress,
+      );
+      return { name: guard.user };
+    } catch {
+      return null;
+    }
   }
 
   /** Takes the session over from its previous connection and replays what its client has not seen. */
@@ -546,10 +631,9 @@ export class ServerConnection implements SessionOwner {
     this.remoting.authenticate();
     // Its consumers may have stopped on the old connection's congestion: this one may take more.
     session.resumeDelivery();
-    this.logger.info(
-      { session: session.name, replayed },
-      `session reattached, ${replayed} packets replayed to the client`,
-    );
+    // The name at debug only (see claimSessionName).
+    this.logger.info({ replayed }, `a session reattached, ${replayed} packets replayed to the client`);
+    this.logger.debug({ session: session.name }, `session ${session.name} reattached`);
     return {
       type: PacketType.REATTACH_SESSION_RESP,
       lastConfirmedCommandId: serverLastConfirmed,

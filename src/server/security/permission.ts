@@ -10,3 +10,9 @@ export const PERMISSIONS = Object.freeze([
 ] as const);
 
 export type Permission = (typeof PERMISSIONS)[number];
+
+/**
+ * HornetQ's management address (management-address's default): a management operation, such as
+ * listing the queues, needs `manage` on it, as a management message sent there does in HornetQ.
+ */
+export const MANAGEMENT_ADDRESS = 'jms.queue.hornetq.management';

@@ -15,6 +15,9 @@ import {
 import { PacketType } from '../../core/protocol/packet-type';
 import { MAX_UNCONFIRMED_COMMANDS, type Channel, type Logger } from '../../core/remoting';
 import type { PostOffice } from '../postoffice/post-office';
+import type { Queue } from '../postoffice/queue';
+import { MANAGEMENT_ADDRESS, type Permission } from '../security/permission';
+import { permissionDenied, type SessionGuard } from '../security/session-guard';
 import type { Durability } from '../storage/storage-manager';
 import { AnswerQueue } from './answer-queue';
 import { DeliveryWriter } from './delivery-writer';
@@ -35,7 +38,10 @@ export interface ServerSessionOptions {
    * extension (a HornetQ Java client's), which also never hears an extension packet.
    */
   reattachSecret: Buffer | null;
+  /** Who the session logged in as (as CREATESESSION named it when security is disabled). */
   username: string | null;
+  /** What the session may do: asked before every operation that needs a permission. */
+  guard: SessionGuard;
   autoCommitSends: boolean;
   autoCommitAcks: boolean;
   preAcknowledge: boolean;
@@ -57,6 +63,8 @@ export interface SessionOwner {
   /** Records a temporary queue so that it is deleted with the connection. */
   addTemporaryQueue(name: string): void;
   removeTemporaryQueue(name: string): void;
+  /** Whether the temporary queue `name` was made on this connection (by any of its sessions). */
+  ownsTemporaryQueue(name: string): boolean;
   /** Attaches a key/value that no other session may hold at the same time (a JMS client id). */
   addUniqueMetadata(session: ServerSession, key: string, data: string): void;
   /** Called once when the session has closed and released everything. */
@@ -101,6 +109,7 @@ export class ServerSession {
   readonly name: string;
   readonly reattachSecret: Buffer | null;
   readonly username: string | null;
+  private readonly guard: SessionGuard;
   /** What the client attached with SESS_ADD_METADATA(2) (the JMS layer's `jms-session`, ...). */
   readonly metadata = new SessionMetadata();
   private readonly consumers: SessionConsumers<ServerConsumer>;
@@ -135,6 +144,7 @@ export class ServerSession {
     this.defaultAddress = options.defaultAddress;
     this.reattachSecret = options.reattachSecret;
     this.username = options.username;
+    this.guard = options.guard;
     this.consumers = new SessionConsumers(options.name);
     this.preAcknowledge = options.preAcknowledge;
     this.autoCommitAcks = options.autoCommitAcks;
@@ -277,6 +287,10 @@ export class ServerSession {
       case PacketType.SESS_SEND_LARGE:
         // HornetQ's producers announce no size in the head: the last chunk states it.
         this.largeMessages.begin(packet.message, null);
+        // Refused at once, so that no body is assembled; its last chunk is answered with the refusal.
+        if (!this.guard.allows('send', packet.message.address)) {
+          this.largeMessages.refuse(this.denied('send', packet.message.address));
+        }
         return null;
       case PacketType.SESS_SEND_CONTINUATION: {
         this.makeRoomFor(packet.chunk.length);
@@ -340,15 +354,16 @@ export class ServerSession {
         this.createSharedQueue(packet);
         return packet.requiresResponse ? NULL_RESPONSE : null;
       case PacketType.DELETE_QUEUE:
-        this.postOffice.deleteQueue(packet.queueName);
-        this.owner.removeTemporaryQueue(packet.queueName);
+        this.deleteQueue(packet.queueName);
         return NULL_RESPONSE;
       case PacketType.SESS_QUEUEQUERY:
         return this.queueQuery(packet.queueName);
       case PacketType.SESS_QUEUE_STATS:
+        // Listing the queues is management, as HornetQ's listQueues through its management address.
+        this.guard.check('manage', MANAGEMENT_ADDRESS);
         return {
           type: PacketType.SESS_QUEUE_STATS_RESP,
-          ...queueStatsPage(this.postOffice.eachQueue(), packet.start, packet.maxCount),
+          ...queueStatsPage(this.visibleQueues(), packet.start, packet.maxCount),
         };
       case PacketType.SESS_BINDINGQUERY: {
         const queues = this.postOffice.queuesBoundTo(packet.address);
@@ -417,6 +432,7 @@ export class ServerSession {
   }
 
   private route(message: CoreMessage): void {
+    this.guard.check('send', message.address);
     const route = this.admission.admit(message);
     if (route === null) return;
     if (this.autoCommitSends) this.postOffice.send(route);
@@ -453,6 +469,9 @@ export class ServerSession {
     }
     this.owner.checkConsumerLimit();
     const queue = this.postOffice.requireQueue(packet.queueName);
+    // Browsing needs consume too (HornetQ 2.4 has no browse permission).
+    this.guard.check('consume', queue.address);
+    this.checkTemporaryOwner(queue, 'consume from');
     const filter =
       packet.filter === null || packet.filter === '' ? null : this.postOffice.createFilter(packet.filter);
     const consumer = new ServerConsumer(
@@ -541,6 +560,7 @@ export class ServerSession {
   }
 
   private createQueue(packet: CreateQueue): void {
+    this.guard.check(creationPermission(packet.durable && !packet.temporary), packet.address);
     this.postOffice.createQueue({
       name: packet.queueName,
       address: packet.address,
@@ -556,6 +576,8 @@ export class ServerSession {
    * is if it exists with the same address and filter (HornetQ's rule), refused otherwise.
    */
   private createSharedQueue(packet: CreateSharedQueue): void {
+    // HornetQ asks createNonDurableQueue for a durable one too: the permission of what is made here.
+    this.guard.check(creationPermission(packet.durable), packet.address);
     const existing = this.postOffice.getQueue(packet.queueName);
     if (existing === undefined) {
       this.postOffice.createQueue({
@@ -574,6 +596,51 @@ export class ServerSession {
         `queue ${packet.queueName} exists on address ${existing.address} with filter ${existing.filter?.expression ?? 'none'}; a shared queue of that name needs the same address and filter`,
       );
     }
+  }
+
+  /**
+   * Deletes a queue (an unsubscribe, a temporary queue's delete) with the permission its kind
+   * needs, on its address; another connection's temporary queue only with `manage` as well.
+   */
+  private deleteQueue(queueName: string): void {
+    const queue = this.postOffice.getQueue(queueName);
+    if (queue !== undefined) {
+      this.guard.check(queue.durable ? 'deleteDurableQueue' : 'deleteNonDurableQueue', queue.address);
+      this.checkTemporaryOwner(queue, 'delete');
+    }
+    this.postOffice.deleteQueue(queueName);
+    this.owner.removeTemporaryQueue(queueName);
+  }
+
+  /**
+   * A temporary queue belongs to the connection that made it (JMS: only it may consume from it; a
+   * request/reply client's replies are in it): any other connection is refused unless it may
+   * `manage` the queue's address. HornetQ left this to its JMS client; the broker enforces it here.
+   */
+  private checkTemporaryOwner(queue: Queue, action: string): void {
+    if (!queue.temporary || this.owner.ownsTemporaryQueue(queue.name)) return;
+    if (this.guard.allows('manage', queue.address)) return;
+    throw new HornetQException(
+      'SECURITY_EXCEPTION',
+      `temporary queue ${queue.name} belongs to another connection: only the connection that created it may ${action} it`,
+    );
+  }
+
+  /** The queues a listing shows: another connection's temporary queues only to who may manage them. */
+  private *visibleQueues(): Generator<Queue> {
+    for (const queue of this.postOffice.eachQueue()) {
+      if (
+        !queue.temporary ||
+        this.owner.ownsTemporaryQueue(queue.name) ||
+        this.guard.allows('manage', queue.address)
+      ) {
+        yield queue;
+      }
+    }
+  }
+
+  private denied(permission: Permission, address: string): HornetQException {
+    return permissionDenied(this.guard.user ?? '(none)', permission, address);
   }
 
   private queueQuery(queueName: string): Packet {
@@ -659,6 +726,11 @@ export class ServerSession {
     }
     return this.transaction;
   }
+}
+
+/** What creating a queue needs: durable ones and the others are granted apart. */
+function creationPermission(durable: boolean): Permission {
+  return durable ? 'createDurableQueue' : 'createNonDurableQueue';
 }
 
 /** Requests whose caller waits for an answer (the rest are one-way). */

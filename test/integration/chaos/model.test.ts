@@ -84,6 +84,7 @@ class Real {
     // The broker keeps detached sessions for a minute whatever the client's TTL: every failure
     // in this test must end in a reattach.
     const broker = new Broker({
+      securityEnabled: false,
       acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port: 0 }],
       persistenceEnabled: false,
       queues: [{ name: QUEUE, address: QUEUE, filter: null, durable: true }],

@@ -79,6 +79,7 @@ class InProcessHost implements BrokerHost {
 
   private static async open(dataDir: string): Promise<Broker> {
     const broker = new Broker({
+      securityEnabled: false,
       acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port: 0 }],
       queues: QUEUES.map((name) => ({ name, address: name, filter: null, durable: true })),
       persistenceEnabled: true,

@@ -28,6 +28,8 @@ export function ourBrokerConfiguration(port: number, options: ServerOptions): Pa
     };
   return {
     acceptors: [{ name: 'netty', type: 'tcp', host: '127.0.0.1', port }],
+    // As the Java servers of the harness run: security is the subject of scenarios of its own.
+    securityEnabled: false,
     persistenceEnabled: options.dataDir !== undefined,
     ...(options.dataDir === undefined ? {} : { dataDirectory: options.dataDir }),
     ...(options.connectionTtlMs === undefined ? {} : { connectionTtlOverride: options.connectionTtlMs }),

@@ -86,6 +86,7 @@ export function useJmsReattach(): JmsReattachRig {
     async start(config = {}) {
       broker = new Broker(
         {
+          securityEnabled: false,
           acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port: 0 }],
           persistenceEnabled: false,
           connectionTtlCheckInterval: 100,

@@ -26,6 +26,7 @@ async function brokerFromJmsXml(): Promise<Broker> {
   const broker = new Broker(
     {
       ...configuration,
+      securityEnabled: false,
       acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port: 0 }],
       persistenceEnabled: false,
     },

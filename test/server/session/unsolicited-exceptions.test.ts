@@ -31,6 +31,7 @@ function filterFactory(expression: string): Filter {
 async function startBroker(config: Partial<BrokerConfiguration> = {}): Promise<Broker> {
   const broker = new Broker(
     {
+      securityEnabled: false,
       acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port: 0 }],
       persistenceEnabled: false,
       queues: [{ name: QUEUE, address: QUEUE, filter: null, durable: false }],

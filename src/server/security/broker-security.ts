@@ -1,0 +1,195 @@
+import { HornetQException } from '../../core/protocol';
+import type { Logger } from '../../core/remoting';
+import { LoginThrottle, type LoginThrottlePolicy } from './login-throttle';
+import type { Principal, SecurityManager } from './security-manager';
+import { SecurityStore, type SecuritySetting } from './security-store';
+import { OPEN_GUARD, principalGuard, type SessionGuard } from './session-guard';
+
+export interface BrokerSecurityOptions {
+  /** security-enabled: false lets every client in as nobody and allows everything (HornetQ's rule). */
+  readonly enabled: boolean;
+  /** Who may log in; required when enabled. */
+  readonly manager: SecurityManager | null;
+  readonly settings: readonly SecuritySetting[];
+  readonly throttle?: Partial<LoginThrottlePolicy> | undefined;
+  readonly logger: Logger;
+}
+
+/** User names as logged: a client chooses them, so they are quoted and cut to this length. */
+const LOGGED_NAME_CHARS = 200;
+
+/**
+ * The broker's security: who a client logs in as (at CREATESESSION, and again at a reattach that
+ * presents credentials) and what each login may do. A failed login is logged with the user and
+ * the source address, never the password, and slows the next attempts from that address (the
+ * LoginThrottle); while an address is being slowed its attempts are checked one at a time, so that
+ * opening many connections at once does not multiply its guesses.
+ */
+export class BrokerSecurity {
+  readonly enabled: boolean;
+  private manager: SecurityManager | null;
+  private readonly store: SecurityStore;
+  private readonly throttle: LoginThrottle;
+  private readonly logger: Logger;
+  /** Per slowed source, the end of the queue of its attempts. */
+  private readonly turns = new Map<string, Promise<void>>();
+  /** Pauses of slowed attempts, ended (refused) when the broker stops. */
+  private readonly pauses = new Set<{ timer: NodeJS.Timeout; stop: () => void }>();
+  private closed = false;
+
+  constructor(options: BrokerSecurityOptions) {
+    if (options.enabled && options.manager === null) {
+      throw new RangeError(
+        'securityEnabled is true and no securityManager is given: give one (for example a FileSecurityManager from hornetq-users.xml), or set securityEnabled to false',
+      );
+    }
+    this.enabled = options.enabled;
+    this.manager = options.manager;
+    this.store = new SecurityStore(options.settings);
+    this.throttle = new LoginThrottle(options.throttle);
+    this.logger = options.logger;
+  }
+
+  /**
+   * Who `user` with `password`, connecting from `remoteAddress`, is allowed to be: the guard of its
+   * session. Throws SECURITY_EXCEPTION (HornetQ's "Unable to validate user") for bad credentials;
+   * when security is disabled everyone gets in.
+   */
+  async login(user: string | null, password: string | null, remoteAddress: string): Promise<SessionGuard> {
+    if (!this.enabled || this.manager === null) return OPEN_GUARD;
+    const source = sourceHost(remoteAddress);
+    const endTurn = await this.awaitTurn(source);
+    try {
+      const principal = await this.authenticate(this.manager, user, password, remoteAddress);
+      if (principal === null) throw this.refuse(user, remoteAddress, source);
+      this.throttle.recordSuccess(source);
+      return principalGuard(principal, this.store);
+    } finally {
+      endTurn();
+    }
+  }
+
+  /** Redeployed `<security-settings>`: the next permission check of every session uses them. */
+  replaceSettings(settings: readonly SecuritySetting[]): void {
+    this.store.replace(settings);
+  }
+
+  /** A redeployed hornetq-users.xml: the next login uses it; sessions logged in stay as they are. */
+  replaceManager(manager: SecurityManager): void {
+    this.manager = manager;
+  }
+
+  /** The broker starts (again): logins are checked. */
+  open(): void {
+    this.closed = false;
+  }
+
+  /** The broker stops: slowed attempts waiting for their turn are refused now, and later ones at once. */
+  close(): void {
+    this.closed = true;
+    for (const pause of this.pauses) {
+      clearTimeout(pause.timer);
+      pause.stop();
+    }
+    this.pauses.clear();
+  }
+
+  private async authenticate(
+    manager: SecurityManager,
+    user: string | null,
+    password: string | null,
+    remoteAddress: string,
+  ): Promise<Principal | null> {
+    try {
+      return await manager.authenticate(user, password, remoteAddress);
+    } catch (error) {
+      // The manager's own failure: the login is refused, and it is not the client's guess.
+      this.logger.error(
+        { err: error, user: user === null ? null : cut(user), remote: remoteAddress },
+        `the security manager failed while checking user ${loggedName(user)}; the login is refused`,
+      );
+      throw new HornetQException('SECURITY_EXCEPTION', unableToValidate(user));
+    }
+  }
+
+  private refuse(user: string | null, remoteAddress: string, source: string): HornetQException {
+    this.throttle.recordFailure(source);
+    const failures = this.throttle.failuresOf(source);
+    this.logger.warn(
+      { user: user === null ? null : cut(user), remote: remoteAddress, failures },
+      `login refused for user ${loggedName(user)} from ${remoteAddress}: unknown user or wrong password (failed logins from ${source} in a row: ${failures})`,
+    );
+    return new HornetQException('SECURITY_EXCEPTION', unableToValidate(user));
+  }
+
+  /**
+   * Waits until an attempt from `source` may be checked: at once unless the source has failed
+   * before; otherwise after the source's earlier attempts and the pause its failures owe. Returns
+   * what ends this attempt's turn.
+   */
+  private async awaitTurn(source: string): Promise<() => void> {
+    if (this.throttle.failuresOf(source) === 0) return () => undefined;
+    const previous = this.turns.get(source) ?? Promise.resolve();
+    let release: () => void = () => undefined;
+    const mine = new Promise<void>((resolve) => (release = resolve));
+    const tail = previous.then(() => mine);
+    this.turns.set(source, tail);
+    const endTurn = (): void => {
+      release();
+      if (this.turns.get(source) === tail) this.turns.delete(source);
+    };
+    try {
+      await previous;
+      const delay = this.throttle.delayFor(source);
+      if (delay > 0) await this.pause(delay);
+      return endTurn;
+    } catch (error) {
+      endTurn();
+      throw error;
+    }
+  }
+
+  private pause(ms: number): Promise<void> {
+    if (this.closed) return Promise.reject(stopping());
+    return new Promise<void>((resolve, reject) => {
+      const pause = {
+        timer: setTimeout(() => {
+          this.pauses.delete(pause);
+          resolve();
+        }, ms),
+        stop: () => reject(stopping()),
+      };
+      this.pauses.add(pause);
+    });
+  }
+}
+
+function stopping(): HornetQException {
+  return new HornetQException('SECURITY_EXCEPTION', 'the broker is stopping; the login was not checked');
+}
+
+/**
+ * The host a connection comes from, without the scheme and port its address is written with
+ * (`tcp://127.0.0.1:51234` -> `127.0.0.1`): every connection has a port of its own, so failures
+ * are counted per host.
+ */
+export function sourceHost(remoteAddress: string): string {
+  const withoutScheme = remoteAddress.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '');
+  const colon = withoutScheme.lastIndexOf(':');
+  return colon > 0 && /^\d*$|^\?$/.test(withoutScheme.slice(colon + 1))
+    ? withoutScheme.slice(0, colon)
+    : withoutScheme;
+}
+
+/** HornetQ's HQ119031, the same whatever was wrong (no hint whether the name exists). */
+function unableToValidate(user: string | null): string {
+  return `Unable to validate user: ${user === null ? '(none)' : cut(user)}`;
+}
+
+function cut(name: string): string {
+  return name.length > LOGGED_NAME_CHARS ? `${name.slice(0, LOGGED_NAME_CHARS)}…` : name;
+}
+
+function loggedName(user: string | null): string {
+  return user === null ? '(none: the default user)' : JSON.stringify(cut(user));
+}
