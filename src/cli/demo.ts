@@ -20,6 +20,12 @@ import {
 } from './demo-traffic';
 
 const WINDOW = 1024 * 1024;
+/**
+ * The demo user of config/hornetq-users.xml (security is on in the shipped config/): the demo logs
+ * in as a user would, and the README says which password it has.
+ */
+const DEMO_USER = 'demo';
+const DEMO_PASSWORD = 'demo';
 const CUTS = 5;
 const PLAN: TrafficPlan = { auto: 15_000, persistentEvery: 4, tx: 5_000, txBatch: 50, maxInFlight: 2_000 };
 const TOTAL = PLAN.auto + PLAN.tx;
@@ -138,8 +144,17 @@ async function demonstrate(
   console.log(
     `clients   confirmation window ${mib(factory.getConfirmationWindowSize())}, reconnect attempts ${factory.getReconnectAttempts()} (unlimited), retry interval ${factory.getRetryInterval()} ms`,
   );
-  const producer = new WatchedConnection('producer', await factory.createConnection());
-  const consumer = new WatchedConnection('consumer', await factory.createConnection());
+  const producer = new WatchedConnection(
+    'producer',
+    await factory.createConnection(DEMO_USER, DEMO_PASSWORD),
+  );
+  const consumer = new WatchedConnection(
+    'consumer',
+    await factory.createConnection(DEMO_USER, DEMO_PASSWORD),
+  );
+  console.log(
+    `login     both as user ${DEMO_USER} (${shownDir}/hornetq-users.xml; security-enabled, the demo role may do everything)`,
+  );
 
   console.log(
     `traffic   ${n(TOTAL)} messages on ExampleQueue: ${n(PLAN.auto)} from an auto-ack session (every ${PLAN.persistentEvery}th persistent), ` +

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { PacketType } from '../../src/core/protocol';
 import { RAW_SESSION_CHANNEL, RawClient } from '../support/raw-client';
 import {
+  DEMO_LOGIN,
   freePort,
   isListening,
   lines,
@@ -145,7 +146,13 @@ describe('hornetq server', () => {
     const owner = await RawClient.connect(port);
     const reattacher = await RawClient.connect(port);
     try {
-      await owner.createSession(RAW_SESSION_CHANNEL, { name: 'java-session', windowSize: 64 * 1024 });
+      await owner.createSession(RAW_SESSION_CHANNEL, {
+        name: 'java-session',
+        windowSize: 64 * 1024,
+        // The shipped config/'s demo user (security is on there).
+        username: DEMO_LOGIN.HORNETQ_USER,
+        password: DEMO_LOGIN.HORNETQ_PASSWORD,
+      });
       await owner.close();
       // The broker keeps the detached session until the TTL; it answers "not reattached" all the same.
       const answer = await reattacher.request(1, {

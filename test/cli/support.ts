@@ -81,8 +81,19 @@ export function spawnCli(args: string[]): CliProcess {
   return spawnProgram(process.execPath, [CLI, ...args]);
 }
 
+/**
+ * The shipped config/ has security on: every command logs in as its demo user (config/
+ * hornetq-users.xml), as the README tells a user to, through the variables that keep a password
+ * off the command line. A test that is about credentials passes its own (through env(1)).
+ */
+export const DEMO_LOGIN = Object.freeze({ HORNETQ_USER: 'demo', HORNETQ_PASSWORD: 'demo' });
+
 function spawnProgram(program: string, args: string[]): CliProcess {
-  const child = spawn(program, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(program, args, {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...DEMO_LOGIN },
+  });
   const cli = new CliProcess(child);
   live.add(cli);
   void cli.result.finally(() => live.delete(cli)).catch(() => undefined);
@@ -178,6 +189,7 @@ export async function writeConfig(port: number, extraQueues: readonly string[] =
   );
   await fs.writeFile(path.join(dir, 'hornetq-configuration.xml'), server);
   await fs.writeFile(path.join(dir, 'hornetq-jms.xml'), jms);
+  await fs.copyFile(path.join(ROOT, 'config', 'hornetq-users.xml'), path.join(dir, 'hornetq-users.xml'));
   return dir;
 }
 

@@ -49,7 +49,13 @@ describe('hornetq user', () => {
 
   test('the password may come from HORNETQ_PASSWORD; with neither, add refuses', async () => {
     const dir = await tempDir();
-    const refused = await runCli(['user', 'add', 'bob', '--role', 'admin', '--config', dir]);
+    const refused = await runProgram('/usr/bin/env', [
+      '-u',
+      'HORNETQ_PASSWORD',
+      process.execPath,
+      CLI,
+      ...['user', 'add', 'bob', '--role', 'admin', '--config', dir],
+    ]);
     expect(refused).toMatchObject({
       code: 1,
       stdout: '',

@@ -26,6 +26,7 @@ export interface RawSessionOptions {
   name?: string;
   version?: number;
   username?: string | null;
+  password?: string | null;
   xa?: boolean;
   /** CREATESESSION's defaultAddress: where a message sent without an address goes. */
   defaultAddress?: string;
@@ -44,7 +45,7 @@ export function createSessionPacket(
     sessionChannelId: channelId,
     version: options.version ?? HORNETQ_CLIENT_VERSION,
     username: options.username ?? null,
-    password: null,
+    password: options.password ?? null,
     minLargeMessageSize: 100 * 1024,
     xa: options.xa ?? false,
     autoCommitSends: options.transacted !== true,

@@ -1,6 +1,11 @@
 import { Command, Option } from 'commander';
 import { describeConnector, type TransportConfiguration } from '../../core/client';
-import { HornetQConnectionFactory, JMSException, type HornetQConnection } from '../../jms';
+import {
+  HornetQConnectionFactory,
+  JMSException,
+  JMSSecurityException,
+  type HornetQConnection,
+} from '../../jms';
 import { CliError, systemErrorCode } from './cli-error';
 import { parsePort, parseUrl, type BrokerUrl } from './options';
 import { configOption, Registry } from './registry';
@@ -66,7 +71,13 @@ export async function connect(
   try {
     return { connection: await factory.createConnection(options.user, options.password), target };
   } catch (error) {
-    throw new CliError(`cannot connect to ${target}: ${connectFailure(error)}`, 1, { cause: error });
+    throw new CliError(
+      `cannot connect to ${target}: ${connectFailure(error)}${loginHint(error, options)}`,
+      1,
+      {
+        cause: error,
+      },
+    );
   }
 }
 
@@ -74,6 +85,17 @@ function explicitConnector(options: ConnectionOptions): TransportConfiguration |
   if (options.url !== undefined) return { host: options.url.host, port: options.url.port };
   if (options.host === undefined && options.port === undefined) return null;
   return { host: options.host ?? 'localhost', port: options.port ?? 5445 };
+}
+
+/**
+ * What to do about a refused login: a broker with security enabled (HornetQ's default, and the
+ * shipped config/) lets in only its users.
+ */
+function loginHint(error: unknown, options: ConnectionOptions): string {
+  if (!(error instanceof JMSSecurityException)) return '';
+  return options.user === undefined
+    ? ' (the broker has security enabled: give --user and --password, or set HORNETQ_USER and HORNETQ_PASSWORD)'
+    : ` (check the password of user ${options.user}: --password or HORNETQ_PASSWORD)`;
 }
 
 function connectFailure(error: unknown): string {
