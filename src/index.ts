@@ -32,6 +32,6 @@ export {
   type ErrorCodeName,
   type TypedValue,
 } from './core/protocol';
-export type { Logger } from './core/remoting';
+export { TlsConfigurationError, type Logger, type TlsSettings } from './core/remoting';
 export * from './server';
 export * from './jndi';

@@ -431,7 +431,7 @@ export class Broker implements BrokerServices {
   private describeAcceptors(): string[] {
     return this.acceptors.map(({ config, port }) =>
       config.type === 'tcp'
-        ? `${config.name} tcp://${config.host}:${port ?? config.port}`
+        ? `${config.name} tcp://${config.host}:${port ?? config.port}${config.tls === undefined ? '' : ' (TLS)'}`
         : `${config.name} invm://${config.serverId}`,
     );
   }

@@ -8,6 +8,11 @@ export {
 export type { Filter } from './postoffice/filter';
 export { MessageHeader } from './postoffice/message-headers';
 export { defaultAcceptorFactory, type Acceptor, type AcceptorFactory } from './remoting/acceptor';
+export { FileSecurityManager, type UserAccount, type UserAccounts } from './security/file-security-manager';
+export { DEFAULT_LOGIN_THROTTLE_POLICY, type LoginThrottlePolicy } from './security/login-throttle';
+export { hashPassword, verifyPassword, type HashOptions } from './security/password-hash';
+export { MANAGEMENT_ADDRESS, PERMISSIONS } from './security/permission';
+export type { Principal, SecurityManager } from './security/security-manager';
 export type {
   StorageManager,
   StoredDuplicateIds,

@@ -119,7 +119,7 @@ function addressOf(error: unknown): string {
   return 'the configured address';
 }
 
-/** tcp://host:port of each TCP acceptor, with the port it really got (0 in the file means any). */
+/** tcp://host:port of each TCP acceptor, with the port it really got (0 in the file means any) and whether it speaks TLS. */
 async function listeningOn(server: EmbeddedJMS, configDir: string): Promise<string[]> {
   const file = path.join(configDir, SERVER_CONFIG_NAME);
   const config: ServerConfiguration | null = existsSync(file) ? await loadServerConfiguration(file) : null;
@@ -127,7 +127,10 @@ async function listeningOn(server: EmbeddedJMS, configDir: string): Promise<stri
     .map((acceptor) => acceptor.config)
     .filter((acceptor): acceptor is TcpAcceptorConfiguration => acceptor.type === 'tcp');
   if (tcp.length === 0) return [`tcp://localhost:${server.getPort()}`];
-  return tcp.map((acceptor) => `tcp://${formatHost(acceptor.host)}:${server.getPort(acceptor.name)}`);
+  return tcp.map(
+    (acceptor) =>
+      `tcp://${formatHost(acceptor.host)}:${server.getPort(acceptor.name)}${acceptor.tls === undefined ? '' : ' (TLS)'}`,
+  );
 }
 
 function formatHost(host: string): string {
