@@ -14,7 +14,7 @@ import { clearInterval, setInterval } from 'node:timers';
 import hornetq from '../dist/index.js';
 import { brokerPersistence } from './lib/persistence.mjs';
 
-const { Broker } = hornetq;
+const { Broker, FileSecurityManager, PERMISSIONS, hashPassword } = hornetq;
 const queue = process.env.BENCH_QUEUE ?? 'jms.queue.bench';
 const topic = process.env.BENCH_TOPIC ?? 'jms.topic.bench';
 const subscribers = Number(process.env.BENCH_SUBSCRIBERS ?? 0);
@@ -22,7 +22,7 @@ const subscribers = Number(process.env.BENCH_SUBSCRIBERS ?? 0);
 const print = (line) => process.stdout.write(`${JSON.stringify(line)}\n`);
 
 const broker = new Broker({
-  securityEnabled: false,
+  ...(await securityOf(process.env)),
   ...brokerPersistence(),
   acceptors: [{ name: 'bench', type: 'tcp', host: process.env.HOST ?? '127.0.0.1', port: 0 }],
   queues: [
@@ -37,6 +37,29 @@ const broker = new Broker({
 });
 await broker.start();
 print({ port: broker.getPort() });
+
+/**
+ * BENCH_SECURITY=1 (security-overhead): security on as the shipped config/ has it, one user
+ * (BENCH_USER / BENCH_PASSWORD, an scrypt hash) whose role holds every permission on `#`, and
+ * other settings beside it, so that each check finds the most specific of several matches.
+ */
+async function securityOf(env) {
+  if (env.BENCH_SECURITY !== '1') return { securityEnabled: false };
+  const role = 'bench';
+  const everything = new Map(PERMISSIONS.map((permission) => [permission, [role]]));
+  const others = Array.from({ length: 20 }, (_, i) => ({
+    match: `jms.queue.other-${i}.#`,
+    permissions: new Map([['send', ['other']]]),
+  }));
+  return {
+    securityEnabled: true,
+    securityManager: new FileSecurityManager({
+      defaultUser: null,
+      users: [{ name: env.BENCH_USER, password: await hashPassword(env.BENCH_PASSWORD), roles: [role] }],
+    }),
+    securitySettings: [{ match: '#', permissions: everything }, ...others],
+  };
+}
 
 function heapUsedAfterGc() {
   if (typeof globalThis.gc !== 'function') throw new Error('heap measurements need node --expose-gc');

@@ -29,6 +29,8 @@ function readConfig(env) {
     consumerWindow: number('CONSUMER_WINDOW', null),
     histogram: env.HISTOGRAM === '1',
     idleMs: number('IDLE_MS', 5000),
+    user: env.BENCH_USER ?? null,
+    password: env.BENCH_PASSWORD ?? null,
   };
 }
 

@@ -12,6 +12,7 @@ import latency from './scenarios/latency.mjs';
 import npThroughput from './scenarios/np-throughput.mjs';
 import pThroughput from './scenarios/p-throughput.mjs';
 import reattachOverhead from './scenarios/reattach-overhead.mjs';
+import securityOverhead from './scenarios/security-overhead.mjs';
 import recovery from './scenarios/recovery.mjs';
 import resume from './scenarios/resume.mjs';
 import { USAGE, UsageError, parseOptions } from './lib/options.mjs';
@@ -23,6 +24,7 @@ const ALL = [
   npThroughput,
   pThroughput,
   reattachOverhead,
+  securityOverhead,
   fanOut,
   latency,
   resume,

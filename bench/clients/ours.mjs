@@ -27,7 +27,7 @@ export async function oursProducer(cfg, report) {
     blockOnDurableSend: true,
     blockOnNonDurableSend: false,
   });
-  const session = await factory.createSession();
+  const session = await factory.createSession(login(cfg));
   const producer = session.createProducer(cfg.address);
   const payloadFor = createPayloadFactory(cfg.size);
   // One message object for every send: the session encodes it before send() returns.
@@ -59,7 +59,7 @@ async function subscribe(cfg, queue, onArrival) {
     cfg,
     cfg.consumerWindow === null ? {} : { consumerWindowSize: cfg.consumerWindow },
   );
-  const session = await factory.createSession();
+  const session = await factory.createSession(login(cfg));
   const consumer = await session.createConsumer(queue);
   const log = new ArrivalLog(cfg.messages, cfg.histogram ? createLatencyHistogram() : null);
   // 'individual': one SESS_INDIVIDUAL_ACKNOWLEDGE per message (what "acks each message" means);
@@ -118,4 +118,9 @@ function mergeSummaries(summaries) {
     p99_latency_ms: max('p99_latency_ms'),
     p999_latency_ms: max('p999_latency_ms'),
   };
+}
+
+/** BENCH_USER / BENCH_PASSWORD: the login of a broker with security on (security-overhead). */
+function login(cfg) {
+  return cfg.user === null ? {} : { username: cfg.user, password: cfg.password };
 }

@@ -5,6 +5,7 @@ export const DEFAULT_SCENARIOS = [
   'np-throughput',
   'p-throughput',
   'reattach-overhead',
+  'security-overhead',
   'fan-out',
   'latency',
   'resume',

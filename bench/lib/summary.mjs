@@ -6,8 +6,9 @@ import { median } from './stats.mjs';
 /** Lines that are measurements of one configuration, across runs. */
 function groupKey(line) {
   const window = line.scenario === 'reattach-overhead' ? ` window ${line.confirmation_window}` : '';
+  const security = line.scenario === 'security-overhead' ? ` security ${line.security}` : '';
   const persistence = line.persistence === 'off' ? ' persistence off' : '';
-  return `${line.peer} ${line.scenario}${line.mode ? ` ${line.mode}` : ''}${window}${persistence}`;
+  return `${line.peer} ${line.scenario}${line.mode ? ` ${line.mode}` : ''}${window}${security}${persistence}`;
 }
 
 function groups(lines) {
@@ -80,6 +81,15 @@ export function summarize(lines, options) {
       rate('ours reattach-overhead p window 1048576'),
       rate('ours reattach-overhead p window -1'),
     ),
+    security_overhead_np: overhead(
+      rate('ours security-overhead np security on'),
+      rate('ours security-overhead np security off'),
+    ),
+    security_overhead_p: overhead(
+      rate('ours security-overhead p security on'),
+      rate('ours security-overhead p security off'),
+    ),
+    login_p50_ms: loginMedians(lines),
     fan_out_deliveries_per_s: rate('ours fan-out np'),
     fan_out_over_baseline_np: ratio(rate('ours fan-out np'), relayNp),
     latency_at_msgs_per_s: latency?.target_msgs_per_s ?? null,
@@ -98,6 +108,15 @@ export function summarize(lines, options) {
     errors: lines.filter((l) => l.error !== undefined).map((l) => `${groupKey(l)}: ${l.error}`),
   };
   return { json, table: table(described, relayNp, relayP, json) };
+}
+
+/** Median over runs of each login measurement's p50, by password kind; null without any. */
+function loginMedians(lines) {
+  const logins = lines.filter((l) => l.scenario === 'security-overhead' && l.mode === 'login');
+  if (logins.length === 0) return null;
+  const of = (password) =>
+    round(median(logins.filter((l) => l.password === password).map((l) => l.p50_login_ms)), 3);
+  return { off: of('off'), plain: of('plain'), scrypt: of('scrypt') };
 }
 
 const joined = (...values) =>
@@ -122,6 +141,14 @@ function table(described, relayNp, relayP, json) {
     ['np cost of persistence (1 − on/off; goal ≤ 0.05)', json.np_persistence_cost],
     ['reattach overhead np (1 − windowed/unwindowed)', json.reattach_overhead_np],
     ['reattach overhead p (1 − windowed/unwindowed)', json.reattach_overhead_p],
+    ['security overhead np (1 − on/off)', json.security_overhead_np],
+    ['security overhead p (1 − on/off)', json.security_overhead_p],
+    [
+      'login p50 ms: security off / plain password / scrypt',
+      json.login_p50_ms === null
+        ? null
+        : joined(json.login_p50_ms.off, json.login_p50_ms.plain, json.login_p50_ms.scrypt),
+    ],
     ['latency at msgs/s', json.latency_at_msgs_per_s],
     ['latency p50 / p99 / p99.9 ms', joined(json.latency_p50_ms, json.latency_p99_ms, json.latency_p999_ms)],
     ['resume p50 / p99 ms', joined(json.resume_p50_ms, json.resume_p99_ms)],
