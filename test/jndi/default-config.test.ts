@@ -3,6 +3,7 @@ import {
   EmbeddedJMS,
   HornetQConnectionFactory,
   InitialContext,
+  JMSSecurityException,
   Session,
   type HornetQQueue,
   type HornetQTopic,
@@ -37,7 +38,7 @@ test('the default deployment in config/ binds what the README promises, without 
   await context.close();
 });
 
-test('EmbeddedJMS starts the default deployment (ports from placeholders) and moves messages over TCP and in-VM', async () => {
+test('EmbeddedJMS starts the default deployment (ports from placeholders), lets its demo user in, and moves messages over TCP and in-VM', async () => {
   // The journal goes to a folder of the test's, not into the working directory (the repository).
   const { dir, remove } = await tempDir();
   const jms = new EmbeddedJMS({
@@ -54,8 +55,13 @@ test('EmbeddedJMS starts the default deployment (ports from placeholders) and mo
     expect(jms.lookup<HornetQConnectionFactory>('InVMConnectionFactory').getStaticConnectors()).toEqual([
       { 'server-id': 4711 },
     ]);
+    // No <defaultuser> in the shipped hornetq-users.xml: a client without a user is refused.
+    await expect(
+      jms.lookup<HornetQConnectionFactory>('ConnectionFactory').createConnection(),
+    ).rejects.toThrow(JMSSecurityException);
     for (const name of ['ConnectionFactory', 'InVMConnectionFactory']) {
-      const connection = await jms.lookup<HornetQConnectionFactory>(name).createConnection();
+      // The shipped config/ has security on: its demo user, as the README tells a user.
+      const connection = await jms.lookup<HornetQConnectionFactory>(name).createConnection('demo', 'demo');
       const session = await connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
       const queue = jms.lookup<HornetQQueue>('/queue/ExampleQueue');
       const topic = jms.lookup<HornetQTopic>('/topic/ExampleTopic');
