@@ -1,5 +1,6 @@
 import type { Broker } from '../../../src';
 import { freePort } from './free-port';
+import type { InteropTlsFiles, ServerCertificate } from './interop-tls-files';
 import { JavaProcess } from './java-process';
 import { startOurBroker } from './our-interop-broker';
 
@@ -29,6 +30,42 @@ export interface ServerOptions {
   connectionTtlMs?: number;
   /** Persist to this directory (NIO journal); without it nothing survives a restart. */
   dataDir?: string;
+  /** TLS acceptors beside the plain one, each on a port of its own; they need `tlsFiles`. */
+  tlsAcceptors?: readonly TlsAcceptorOptions[];
+  tlsFiles?: InteropTlsFiles;
+}
+
+/** A netty acceptor with ssl-enabled=true and a key store from the test's files. */
+export interface TlsAcceptorOptions {
+  name: string;
+  certificate: ServerCertificate;
+  /** need-client-auth: a client must present a certificate the test's CA signed. */
+  needClientAuth: boolean;
+  /** enabled-protocols, e.g. ['TLSv1.2']; the server's defaults when absent. */
+  enabledProtocols?: readonly string[];
+}
+
+/** A TLS acceptor's files, whichever server reads them. */
+export interface TlsAcceptorFiles {
+  keyStorePath: string;
+  keyStorePassword: string;
+  /** With needClientAuth: the test's CA as PEM (ours) and as a PKCS#12 trust store (Java). */
+  clientCa: { pem: string; pkcs12: string; pkcs12Password: string } | null;
+}
+
+export function tlsAcceptorFiles(
+  acceptor: TlsAcceptorOptions,
+  files: InteropTlsFiles | undefined,
+): TlsAcceptorFiles {
+  if (files === undefined)
+    throw new Error(`TLS acceptor '${acceptor.name}' needs the server options' tlsFiles`);
+  return {
+    keyStorePath: files.serverKeyStores[acceptor.certificate],
+    keyStorePassword: files.certs.password,
+    clientCa: acceptor.needClientAuth
+      ? { pem: files.certs.caPem, pkcs12: files.caTrustStore, pkcs12Password: files.certs.password }
+      : null,
+  };
 }
 
 const MAIN_CLASS: Record<
@@ -52,13 +89,23 @@ export class InteropServer {
   private constructor(
     readonly kind: ServerKind,
     readonly port: number,
+    private readonly tlsPorts: ReadonlyMap<string, number>,
     private readonly options: ServerOptions,
   ) {}
 
   static async start(kind: ServerKind, options: ServerOptions = {}): Promise<InteropServer> {
-    const server = new InteropServer(kind, await freePort(), options);
+    const tlsPorts = new Map<string, number>();
+    for (const acceptor of options.tlsAcceptors ?? []) tlsPorts.set(acceptor.name, await freePort());
+    const server = new InteropServer(kind, await freePort(), tlsPorts, options);
     await server.launch();
     return server;
+  }
+
+  /** The port of the TLS acceptor `name` (the same across restarts). */
+  tlsPort(name: string): number {
+    const port = this.tlsPorts.get(name);
+    if (port === undefined) throw new Error(`${this.label} has no TLS acceptor '${name}'`);
+    return port;
   }
 
   /** The server's node id, as its READY line and its topology answer name it. */
@@ -100,7 +147,7 @@ export class InteropServer {
   private async launch(): Promise<void> {
     const started = Date.now();
     if (this.kind === 'ours') {
-      this.broker = await startOurBroker(this.port, this.options);
+      this.broker = await startOurBroker(this.port, this.options, this.tlsPorts);
       this.node = this.broker.nodeId;
     } else {
       await this.launchJava(this.kind);
@@ -135,6 +182,34 @@ export class InteropServer {
       args.push('--limit', ...limits.map((l) => `${l.queue}:${l.maxSizeBytes}:${l.policy}`));
     if (connectionTtlMs !== undefined) args.push('--connection-ttl', String(connectionTtlMs));
     if (dataDir !== undefined) args.push('--data', dataDir);
+    const acceptors = (this.options.tlsAcceptors ?? []).map((acceptor) => this.acceptorWord(acceptor));
+    if (acceptors.length > 0) args.push('--acceptor', ...acceptors);
     return args;
+  }
+
+  /** A TLS acceptor as HqServer's and ArtemisServer's --acceptor take it (interop.common.AcceptorParams). */
+  private acceptorWord(acceptor: TlsAcceptorOptions): string {
+    const files = tlsAcceptorFiles(acceptor, this.options.tlsFiles);
+    const params: Record<string, string> = {
+      name: acceptor.name,
+      port: String(this.tlsPort(acceptor.name)),
+      'ssl-enabled': 'true',
+      'key-store-path': files.keyStorePath,
+      'key-store-password': files.keyStorePassword,
+    };
+    if (acceptor.enabledProtocols !== undefined)
+      params['enabled-protocols'] = acceptor.enabledProtocols.join(',');
+    if (files.clientCa !== null) {
+      params['need-client-auth'] = 'true';
+      params['trust-store-path'] = files.clientCa.pkcs12;
+      params['trust-store-password'] = files.clientCa.pkcs12Password;
+    }
+    return Object.entries(params)
+      .map(([name, value]) => {
+        if (/[;=]/.test(value))
+          throw new Error(`acceptor parameter ${name} cannot hold ';' or '=': ${value}`);
+        return `${name}=${value}`;
+      })
+      .join(';');
   }
 }

@@ -93,6 +93,8 @@ export interface ConnectOptions {
   password?: string | null;
   /** HornetQConnectionFactory settings by their setter names: {confirmationWindowSize: 1048576, ...}. */
   factory?: Record<string, number | boolean | string | null>;
+  /** More netty connector params, by HornetQ's names: {'ssl-enabled': true, 'trust-store-path': ...}. */
+  transport?: Record<string, string | number | boolean>;
 }
 
 /** A Java exception as the driver reports it. */

@@ -3,9 +3,11 @@ import {
   selectorFilterFactory,
   type BrokerConfiguration,
   type CoreQueueConfiguration,
+  type TcpAcceptorConfiguration,
 } from '../../../src';
+import { DEFAULT_TLS_HANDSHAKE_TIMEOUT_MS } from '../../../src/core/remoting';
 import { topicMarkerQueueOf } from '../../../src/jndi/config/broker-configuration-from-xml';
-import type { ServerOptions } from './interop-server';
+import { tlsAcceptorFiles, type ServerOptions } from './interop-server';
 
 /** The JMS destinations of `options` as our broker's core queues, as EmbeddedJMS deploys them from hornetq-jms.xml. */
 function jmsQueues({ queues = [], topics = [] }: ServerOptions): CoreQueueConfiguration[] {
@@ -18,8 +20,39 @@ function jmsQueues({ queues = [], topics = [] }: ServerOptions): CoreQueueConfig
   return [...queues.map(queue), ...topics.map((name) => topicMarkerQueueOf({ name }))];
 }
 
-/** Our broker's settings for an interop server on 127.0.0.1:`port` with `options`' destinations and limits. */
-export function ourBrokerConfiguration(port: number, options: ServerOptions): Partial<BrokerConfiguration> {
+/** The options' TLS acceptors as ours, on the ports given by name; our broker reads PEM trust stores. */
+function tlsAcceptors(
+  options: ServerOptions,
+  tlsPorts: ReadonlyMap<string, number>,
+): TcpAcceptorConfiguration[] {
+  return (options.tlsAcceptors ?? []).map((acceptor) => {
+    const files = tlsAcceptorFiles(acceptor, options.tlsFiles);
+    return {
+      name: acceptor.name,
+      type: 'tcp',
+      host: '127.0.0.1',
+      port: tlsPorts.get(acceptor.name) ?? 0,
+      tls: {
+        keyStorePath: files.keyStorePath,
+        keyStorePassword: files.keyStorePassword,
+        needClientAuth: files.clientCa !== null,
+        ...(files.clientCa === null ? {} : { trustStorePath: files.clientCa.pem }),
+        ...(acceptor.enabledProtocols === undefined ? {} : { enabledProtocols: acceptor.enabledProtocols }),
+        handshakeTimeout: DEFAULT_TLS_HANDSHAKE_TIMEOUT_MS,
+      },
+    };
+  });
+}
+
+/**
+ * Our broker's settings for an interop server on 127.0.0.1:`port` with `options`' destinations,
+ * limits and TLS acceptors (on `tlsPorts`).
+ */
+export function ourBrokerConfiguration(
+  port: number,
+  options: ServerOptions,
+  tlsPorts: ReadonlyMap<string, number> = new Map(),
+): Partial<BrokerConfiguration> {
   const addressSettings: BrokerConfiguration['addressSettings'] = {};
   for (const limit of options.limits ?? [])
     addressSettings[`jms.queue.${limit.queue}`] = {
@@ -27,7 +60,7 @@ export function ourBrokerConfiguration(port: number, options: ServerOptions): Pa
       addressFullPolicy: limit.policy,
     };
   return {
-    acceptors: [{ name: 'netty', type: 'tcp', host: '127.0.0.1', port }],
+    acceptors: [{ name: 'netty', type: 'tcp', host: '127.0.0.1', port }, ...tlsAcceptors(options, tlsPorts)],
     // As the Java servers of the harness run: security is the subject of scenarios of its own.
     securityEnabled: false,
     persistenceEnabled: options.dataDir !== undefined,
@@ -39,8 +72,12 @@ export function ourBrokerConfiguration(port: number, options: ServerOptions): Pa
 }
 
 /** Our broker in this process, as an interop server: started, stopped and restarted by the test. */
-export async function startOurBroker(port: number, options: ServerOptions): Promise<Broker> {
-  const broker = new Broker(ourBrokerConfiguration(port, options), selectorFilterFactory);
+export async function startOurBroker(
+  port: number,
+  options: ServerOptions,
+  tlsPorts: ReadonlyMap<string, number>,
+): Promise<Broker> {
+  const broker = new Broker(ourBrokerConfiguration(port, options, tlsPorts), selectorFilterFactory);
   await broker.start();
   return broker;
 }

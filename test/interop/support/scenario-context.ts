@@ -8,6 +8,7 @@ import {
 } from '../../../src';
 import { FaultProxy } from '../../support/fault-proxy';
 import type { InteropServer, ServerKind, ServerOptions } from './interop-server';
+import type { InteropTlsFiles } from './interop-tls-files';
 import type { DestinationRef, JmsDriver } from './jms-driver';
 
 /** How long a scenario waits for one message: generous, for a loaded 2-core machine. */
@@ -24,6 +25,8 @@ export interface ScenarioContext {
   readonly kind: ServerKind;
   server(): InteropServer;
   java(): JmsDriver;
+  /** The certificates and stores the server's TLS acceptors were started with. */
+  tlsFiles(): InteropTlsFiles;
   /** A started connection of our client, to the server or to `port` (a proxy's). */
   nodeConnection(
     port?: number,
@@ -41,7 +44,7 @@ export interface ScenarioContext {
 
 /** A group of scenarios and the destinations its server must have. */
 export interface ScenarioGroup {
-  readonly server: Pick<ServerOptions, 'queues' | 'topics' | 'limits'>;
+  readonly server: Pick<ServerOptions, 'queues' | 'topics' | 'limits' | 'tlsAcceptors'>;
   define(context: ScenarioContext): void;
 }
 
@@ -64,7 +67,7 @@ export function textOf(message: Message | null): string | null {
 /** The context of one file's scenarios; `close` ends every connection and proxy it made. */
 export function createScenarioContext(
   kind: ServerKind,
-  running: () => { server: InteropServer; driver: JmsDriver },
+  running: () => { server: InteropServer; driver: JmsDriver; tlsFiles: InteropTlsFiles },
 ): ScenarioContext & { close(): Promise<void> } {
   const connections: HornetQConnection[] = [];
   const proxies: FaultProxy[] = [];
@@ -76,6 +79,7 @@ export function createScenarioContext(
     kind,
     server: () => running().server,
     java: () => running().driver,
+    tlsFiles: () => running().tlsFiles,
     track,
     async nodeConnection(port = running().server.port, configure) {
       const factory = new HornetQConnectionFactory({ host: '127.0.0.1', port });

@@ -1,4 +1,5 @@
 import { InteropServer, SERVER_VERSIONS, type ServerKind, type ServerOptions } from './interop-server';
+import { makeInteropTlsFiles, type InteropTlsFiles } from './interop-tls-files';
 import { javaClientScenarios } from './java-client-scenarios';
 import { JmsDriver } from './jms-driver';
 import { lookupScenarios } from './lookup-scenarios';
@@ -6,6 +7,7 @@ import { messagingScenarios } from './messaging-scenarios';
 import { objectMessageScenarios } from './object-message-scenarios';
 import { reattachScenarios, SERVER_CONNECTION_TTL_MS } from './reattach-scenarios';
 import { createScenarioContext, type ScenarioGroup } from './scenario-context';
+import { tlsScenarios } from './tls-scenarios';
 import { topicScenarios } from './topic-scenarios';
 
 /** Every group of scenarios, in the order they run; each against both real servers. */
@@ -16,14 +18,17 @@ const GROUPS: readonly ScenarioGroup[] = [
   lookupScenarios,
   reattachScenarios,
   javaClientScenarios,
+  tlsScenarios,
 ];
 
-/** The server every group needs: the union of their destinations. */
-function serverOptions(groups: readonly ScenarioGroup[]): ServerOptions {
+/** The server every group needs: the union of their destinations and TLS acceptors. */
+function serverOptions(groups: readonly ScenarioGroup[], tlsFiles: InteropTlsFiles): ServerOptions {
   return {
     queues: groups.flatMap((group) => group.server.queues ?? []),
     topics: groups.flatMap((group) => group.server.topics ?? []),
     limits: groups.flatMap((group) => group.server.limits ?? []),
+    tlsAcceptors: groups.flatMap((group) => group.server.tlsAcceptors ?? []),
+    tlsFiles,
     connectionTtlMs: SERVER_CONNECTION_TTL_MS,
   };
 }
@@ -36,13 +41,16 @@ export function describeServerScenarios(kind: ServerKind): void {
   describe(`against ${SERVER_VERSIONS[kind]}`, () => {
     let server: InteropServer | null = null;
     let driver: JmsDriver | null = null;
+    let tlsFiles: InteropTlsFiles | null = null;
     const context = createScenarioContext(kind, () => {
-      if (server === null || driver === null) throw new Error('the server or the Java driver did not start');
-      return { server, driver };
+      if (server === null || driver === null || tlsFiles === null)
+        throw new Error('the server or the Java driver did not start');
+      return { server, driver, tlsFiles };
     });
 
     beforeAll(async () => {
-      server = await InteropServer.start(kind, serverOptions(GROUPS));
+      tlsFiles = makeInteropTlsFiles();
+      server = await InteropServer.start(kind, serverOptions(GROUPS, tlsFiles));
       driver = await JmsDriver.start();
     });
 
@@ -50,6 +58,7 @@ export function describeServerScenarios(kind: ServerKind): void {
       await context.close();
       await driver?.close();
       await server?.stop();
+      tlsFiles?.remove();
     });
 
     for (const group of GROUPS) group.define(context);

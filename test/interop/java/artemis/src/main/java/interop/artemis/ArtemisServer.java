@@ -1,5 +1,6 @@
 package interop.artemis;
 
+import interop.common.AcceptorParams;
 import interop.common.Args;
 import interop.common.Lifeline;
 import java.nio.file.Path;
@@ -30,6 +31,9 @@ import org.apache.activemq.artemis.core.settings.impl.AddressSettings;
  * --connection-ttl MS      connection-ttl-override
  * --data DIR               persistent (NIO journal in DIR, every durable send synced before it is
  *                          confirmed: Artemis' defaults); without it nothing is persisted
+ * --acceptor PARAMS...     more HORNETQ acceptors on 127.0.0.1, each one word (see AcceptorParams)
+ *                          in HornetQ's parameter names, which become Artemis' (ssl-enabled:
+ *                          sslEnabled, key-store-path: keyStorePath, ...); the stores are PKCS#12
  * </pre>
  *
  * HornetQ 2.4 clients cannot have Artemis auto-create destinations, so they are created here.
@@ -74,7 +78,11 @@ public final class ArtemisServer {
     persistence(config, args);
     config.addAcceptorConfiguration(
         HORNETQ_ACCEPTOR,
-        "tcp://127.0.0.1:" + args.integer("port") + "?protocols=HORNETQ,CORE;anycastPrefix=jms.queue.;multicastPrefix=jms.topic.");
+        hornetqAcceptorUri(args.integer("port")));
+    for (String word : args.all("acceptor")) {
+      AcceptorParams acceptor = AcceptorParams.parse(word);
+      config.addAcceptorConfiguration(acceptor.name, hornetqAcceptorUri(acceptor.port) + artemisParams(acceptor));
+    }
     if (args.has("core-port")) {
       config.addAcceptorConfiguration(CORE_ACCEPTOR, "tcp://127.0.0.1:" + args.integer("core-port") + "?protocols=CORE");
     }
@@ -94,6 +102,38 @@ public final class ArtemisServer {
       config.addAddressSetting(parts[0], settings);
     }
     return config;
+  }
+
+  /** An acceptor for HornetQ clients: the HORNETQ protocol and the prefixes of HornetQ's JMS addresses. */
+  private static String hornetqAcceptorUri(int port) {
+    return "tcp://127.0.0.1:" + port + "?protocols=HORNETQ,CORE;anycastPrefix=jms.queue.;multicastPrefix=jms.topic.";
+  }
+
+  /**
+   * HornetQ's parameter names in Artemis' spelling (key-store-path: keyStorePath), as more of the
+   * URI's parameters. The harness's stores are PKCS#12 files, which Artemis is told (its default
+   * type is JKS).
+   */
+  private static String artemisParams(AcceptorParams acceptor) {
+    StringBuilder uri = new StringBuilder();
+    acceptor.params.forEach((name, value) -> uri.append(';').append(camelCase(name)).append('=').append(value));
+    if (acceptor.params.containsKey("key-store-path")) uri.append(";keyStoreType=PKCS12");
+    if (acceptor.params.containsKey("trust-store-path")) uri.append(";trustStoreType=PKCS12");
+    return uri.toString();
+  }
+
+  private static String camelCase(String kebab) {
+    StringBuilder out = new StringBuilder();
+    boolean upper = false;
+    for (char c : kebab.toCharArray()) {
+      if (c == '-') {
+        upper = true;
+      } else {
+        out.append(upper ? Character.toUpperCase(c) : c);
+        upper = false;
+      }
+    }
+    return out.toString();
   }
 
   private static void persistence(ConfigurationImpl config, Args args) {

@@ -1,5 +1,6 @@
 package interop.hornetq;
 
+import interop.common.AcceptorParams;
 import interop.common.Args;
 import interop.common.Lifeline;
 import java.lang.reflect.Proxy;
@@ -29,7 +30,14 @@ import org.hornetq.jms.server.embedded.EmbeddedJMS;
  * --limit NAME:BYTES:POLICY...  max-size-bytes and BLOCK | FAIL | DROP | PAGE for jms.queue.NAME
  * --connection-ttl MS      connection-ttl-override (how long a cut link's sessions wait for reattach)
  * --data DIR               persistent (NIO journal in DIR); without it nothing is persisted
+ * --acceptor PARAMS...     more netty acceptors on 127.0.0.1, each one word (see AcceptorParams):
+ *                          name=N,port=P and HornetQ's own parameters (ssl-enabled=true,
+ *                          key-store-path=..., need-client-auth=true, trust-store-path=...)
  * </pre>
+ *
+ * <p>HornetQ 2.4's SSLSupport opens a store's file only when its provider is JKS (the default); any
+ * other provider loads an empty store. A PKCS#12 file is therefore given with the default provider:
+ * Java 9 and later read PKCS#12 through a JKS key store (keystore.type.compat).
  *
  * Security and JMX are off. Prints {@code READY <port> <nodeId>} once it accepts connections; stops
  * when stdin closes or on SIGTERM.
@@ -59,6 +67,7 @@ public final class HqServer {
     params.put(TransportConstants.HOST_PROP_NAME, "127.0.0.1");
     params.put(TransportConstants.PORT_PROP_NAME, port);
     config.getAcceptorConfigurations().add(new TransportConfiguration(NettyAcceptorFactory.class.getName(), params));
+    for (String word : args.all("acceptor")) config.getAcceptorConfigurations().add(acceptor(AcceptorParams.parse(word)));
     if (args.has("connection-ttl")) config.setConnectionTTLOverride(args.integer("connection-ttl", -1));
     for (String limit : args.all("limit")) {
       String[] parts = limit.split(":");
@@ -69,6 +78,14 @@ public final class HqServer {
       config.getAddressesSettings().put("jms.queue." + parts[0], settings);
     }
     return config;
+  }
+
+  /** A netty acceptor on 127.0.0.1 with `acceptor`'s parameters, as strings (HornetQ converts them). */
+  private static TransportConfiguration acceptor(AcceptorParams acceptor) {
+    Map<String, Object> params = new HashMap<>(acceptor.params);
+    params.put(TransportConstants.HOST_PROP_NAME, "127.0.0.1");
+    params.put(TransportConstants.PORT_PROP_NAME, acceptor.port);
+    return new TransportConfiguration(NettyAcceptorFactory.class.getName(), params, acceptor.name);
   }
 
   private static void persistence(ConfigurationImpl config, Args args) {

@@ -123,6 +123,8 @@ public final class JmsDriver {
     Map<String, Object> params = new HashMap<>();
     params.put(TransportConstants.HOST_PROP_NAME, c.path("host").asText("127.0.0.1"));
     params.put(TransportConstants.PORT_PROP_NAME, c.path("port").asInt());
+    // As strings, the way hornetq-jms.xml gives them: HornetQ's ConfigurationHelper converts them.
+    c.path("transport").fields().forEachRemaining(param -> params.put(param.getKey(), param.getValue().asText()));
     TransportConfiguration connector = new TransportConfiguration(NettyConnectorFactory.class.getName(), params);
     HornetQConnectionFactory factory = HornetQJMSClient.createConnectionFactoryWithoutHA(JMSFactoryType.CF, connector);
     FactorySettings.apply(factory, c.path("factory"));
