@@ -1,4 +1,5 @@
 import type { Broker } from '../../../src';
+import type { Permission } from '../../../src/server/security/permission';
 import { freePort } from './free-port';
 import type { InteropTlsFiles, ServerCertificate } from './interop-tls-files';
 import { JavaProcess } from './java-process';
@@ -33,6 +34,14 @@ export interface ServerOptions {
   /** TLS acceptors beside the plain one, each on a port of its own; they need `tlsFiles`. */
   tlsAcceptors?: readonly TlsAcceptorOptions[];
   tlsFiles?: InteropTlsFiles;
+  /** Security on, with these users and settings (HornetQ and ours); off without it. */
+  security?: InteropSecurity;
+}
+
+/** Users (plain-text passwords) and security settings, as hornetq-users.xml and hornetq-configuration.xml give them. */
+export interface InteropSecurity {
+  users: ReadonlyArray<{ name: string; password: string; roles: readonly string[] }>;
+  settings: ReadonlyArray<{ match: string; permissions: Partial<Record<Permission, readonly string[]>> }>;
 }
 
 /** A netty acceptor with ssl-enabled=true and a key store from the test's files. */
@@ -184,7 +193,28 @@ export class InteropServer {
     if (dataDir !== undefined) args.push('--data', dataDir);
     const acceptors = (this.options.tlsAcceptors ?? []).map((acceptor) => this.acceptorWord(acceptor));
     if (acceptors.length > 0) args.push('--acceptor', ...acceptors);
+    if (this.options.security !== undefined) args.push(...this.securityArguments(this.options.security));
     return args;
+  }
+
+  /** HqServer's --user and --security-setting words (interop.hornetq.HqSecurity). */
+  private securityArguments({ users, settings }: InteropSecurity): string[] {
+    if (this.kind !== 'hornetq') throw new Error(`the harness runs ${this.label} without security`);
+    const userWords = users.map((user) =>
+      pairsWord({ name: user.name, password: user.password, roles: user.roles.join(',') }),
+    );
+    const settingWords = settings.map((setting) =>
+      pairsWord({
+        match: setting.match,
+        ...Object.fromEntries(
+          Object.entries(setting.permissions).map(([name, roles]) => [name, roles.join(',')]),
+        ),
+      }),
+    );
+    return [
+      ...(userWords.length > 0 ? ['--user', ...userWords] : []),
+      ...(settingWords.length > 0 ? ['--security-setting', ...settingWords] : []),
+    ];
   }
 
   /** A TLS acceptor as HqServer's and ArtemisServer's --acceptor take it (interop.common.AcceptorParams). */
@@ -204,12 +234,16 @@ export class InteropServer {
       params['trust-store-path'] = files.clientCa.pkcs12;
       params['trust-store-password'] = files.clientCa.pkcs12Password;
     }
-    return Object.entries(params)
-      .map(([name, value]) => {
-        if (/[;=]/.test(value))
-          throw new Error(`acceptor parameter ${name} cannot hold ';' or '=': ${value}`);
-        return `${name}=${value}`;
-      })
-      .join(';');
+    return pairsWord(params);
   }
+}
+
+/** name=value pairs joined by semicolons: one word of the harness's options (interop.common.Pairs). */
+function pairsWord(pairs: Record<string, string>): string {
+  return Object.entries(pairs)
+    .map(([name, value]) => {
+      if (/[;=]/.test(value)) throw new Error(`harness option ${name} cannot hold ';' or '=': ${value}`);
+      return `${name}=${value}`;
+    })
+    .join(';');
 }

@@ -7,7 +7,9 @@ import {
 } from '../../../src';
 import { DEFAULT_TLS_HANDSHAKE_TIMEOUT_MS } from '../../../src/core/remoting';
 import { topicMarkerQueueOf } from '../../../src/jndi/config/broker-configuration-from-xml';
-import { tlsAcceptorFiles, type ServerOptions } from './interop-server';
+import { FileSecurityManager } from '../../../src/server/security/file-security-manager';
+import type { Permission } from '../../../src/server/security/permission';
+import { tlsAcceptorFiles, type InteropSecurity, type ServerOptions } from './interop-server';
 
 /** The JMS destinations of `options` as our broker's core queues, as EmbeddedJMS deploys them from hornetq-jms.xml. */
 function jmsQueues({ queues = [], topics = [] }: ServerOptions): CoreQueueConfiguration[] {
@@ -44,6 +46,19 @@ function tlsAcceptors(
   });
 }
 
+/** Security as the options have it; off without them, as the Java servers of the harness run. */
+function securityConfiguration(security: InteropSecurity | undefined): Partial<BrokerConfiguration> {
+  if (security === undefined) return { securityEnabled: false };
+  return {
+    securityEnabled: true,
+    securityManager: new FileSecurityManager({ defaultUser: null, users: security.users }),
+    securitySettings: security.settings.map((setting) => ({
+      match: setting.match,
+      permissions: new Map(Object.entries(setting.permissions) as Array<[Permission, readonly string[]]>),
+    })),
+  };
+}
+
 /**
  * Our broker's settings for an interop server on 127.0.0.1:`port` with `options`' destinations,
  * limits and TLS acceptors (on `tlsPorts`).
@@ -61,8 +76,7 @@ export function ourBrokerConfiguration(
     };
   return {
     acceptors: [{ name: 'netty', type: 'tcp', host: '127.0.0.1', port }, ...tlsAcceptors(options, tlsPorts)],
-    // As the Java servers of the harness run: security is the subject of scenarios of its own.
-    securityEnabled: false,
+    ...securityConfiguration(options.security),
     persistenceEnabled: options.dataDir !== undefined,
     ...(options.dataDir === undefined ? {} : { dataDirectory: options.dataDir }),
     ...(options.connectionTtlMs === undefined ? {} : { connectionTtlOverride: options.connectionTtlMs }),

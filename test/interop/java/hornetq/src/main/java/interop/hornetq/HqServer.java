@@ -31,15 +31,16 @@ import org.hornetq.jms.server.embedded.EmbeddedJMS;
  * --connection-ttl MS      connection-ttl-override (how long a cut link's sessions wait for reattach)
  * --data DIR               persistent (NIO journal in DIR); without it nothing is persisted
  * --acceptor PARAMS...     more netty acceptors on 127.0.0.1, each one word (see AcceptorParams):
- *                          name=N,port=P and HornetQ's own parameters (ssl-enabled=true,
+ *                          name=N;port=P and HornetQ's own parameters (ssl-enabled=true,
  *                          key-store-path=..., need-client-auth=true, trust-store-path=...)
+ * --user, --security-setting  users and permissions (see HqSecurity); without them security is off
  * </pre>
  *
  * <p>HornetQ 2.4's SSLSupport opens a store's file only when its provider is JKS (the default); any
  * other provider loads an empty store. A PKCS#12 file is therefore given with the default provider:
  * Java 9 and later read PKCS#12 through a JKS key store (keystore.type.compat).
  *
- * Security and JMX are off. Prints {@code READY <port> <nodeId>} once it accepts connections; stops
+ * <p>JMX is off. Prints {@code READY <port> <nodeId>} once it accepts connections; stops
  * when stdin closes or on SIGTERM.
  */
 public final class HqServer {
@@ -49,7 +50,9 @@ public final class HqServer {
     Args args = new Args(argv);
     int port = args.integer("port");
     EmbeddedJMS server = new EmbeddedJMS();
-    server.setConfiguration(configuration(args, port));
+    ConfigurationImpl config = configuration(args, port);
+    HqSecurity.apply(args, config, server);
+    server.setConfiguration(config);
     server.setJmsConfiguration(destinations(args));
     server.setContext(NO_JNDI);
     server.start();
@@ -60,7 +63,6 @@ public final class HqServer {
 
   private static ConfigurationImpl configuration(Args args, int port) {
     ConfigurationImpl config = new ConfigurationImpl();
-    config.setSecurityEnabled(false);
     config.setJMXManagementEnabled(false);
     persistence(config, args);
     Map<String, Object> params = new HashMap<>();
