@@ -1,5 +1,6 @@
 import {
   Broker,
+  FileSecurityManager,
   selectorFilterFactory,
   type BrokerConfiguration,
   type CoreQueueConfiguration,
@@ -7,7 +8,6 @@ import {
 } from '../../../src';
 import { DEFAULT_TLS_HANDSHAKE_TIMEOUT_MS } from '../../../src/core/remoting';
 import { topicMarkerQueueOf } from '../../../src/jndi/config/broker-configuration-from-xml';
-import { FileSecurityManager } from '../../../src/server/security/file-security-manager';
 import type { Permission } from '../../../src/server/security/permission';
 import { tlsAcceptorFiles, type InteropSecurity, type ServerOptions } from './interop-server';
 
