@@ -13,6 +13,8 @@ export interface JavaProgram {
   module: JavaModule;
   mainClass: string;
   args: readonly string[];
+  /** JVM options beyond the harness's own (jvm-options.json), e.g. a -D system property. */
+  jvmOptions?: readonly string[];
   /** For messages: 'HornetQ server on 40123'. */
   label: string;
 }
@@ -38,7 +40,14 @@ export class JavaProcess {
   private constructor(readonly program: JavaProgram) {
     this.child = spawn(
       'java',
-      [...JVM_OPTIONS, '-cp', moduleClasspath(program.module), program.mainClass, ...program.args],
+      [
+        ...JVM_OPTIONS,
+        ...(program.jvmOptions ?? []),
+        '-cp',
+        moduleClasspath(program.module),
+        program.mainClass,
+        ...program.args,
+      ],
       {
         stdio: ['pipe', 'pipe', 'pipe'],
       },

@@ -168,11 +168,13 @@ export class JmsDriver {
     });
   }
 
-  static async start(): Promise<JmsDriver> {
+  /** A driver JVM; `systemProperties` become its -D options (read by Java before any command). */
+  static async start(systemProperties: Readonly<Record<string, string>> = {}): Promise<JmsDriver> {
     const process = JavaProcess.start({
       module: 'hornetq',
       mainClass: 'interop.hornetq.JmsDriver',
       args: [],
+      jvmOptions: Object.entries(systemProperties).map(([name, value]) => `-D${name}=${value}`),
       label: 'HornetQ 2.4.7 JMS driver',
     });
     try {

@@ -7,7 +7,7 @@ import {
   type TransportConfiguration,
 } from '../../../src';
 import type { ServerKind, TlsAcceptorOptions } from './interop-server';
-import { JavaError, type ConnectOptions } from './jms-driver';
+import { JavaError, JmsDriver, type ConnectOptions } from './jms-driver';
 import { queueRef, RECEIVE_MS, textOf, type ScenarioContext, type ScenarioGroup } from './scenario-context';
 
 /** The TLS acceptors every server gets, beside its plain one. */
@@ -25,6 +25,7 @@ const QUEUES = {
   clientAuth: 'tlsClientAuth',
   javaOverTls: 'tlsJava',
   javaClientAuth: 'tlsJavaClientAuth',
+  javaTls13: 'tlsJava13',
 } as const;
 
 type Acceptor = keyof typeof ACCEPTORS;
@@ -131,14 +132,19 @@ export const tlsScenarios: ScenarioGroup = {
     };
 
     /**
-     * HornetQ 2.4.7's Java client speaks TLS through Netty 4.0.13, which predates TLS 1.3: under Java
-     * 17 its TLS 1.3 handshake with an OpenSSL server (ours, Node's) fails ("SSLException: Tag
-     * mismatch"; Java's own SSLSocket does not), and a TLS 1.3 handshake that a JDK server refuses
-     * fails only at Netty's 10 s handshake timeout (or, refused a client certificate, at the 30 s
-     * call timeout). So the Java client's scenarios run on TLS 1.2: asked by the acceptor
-     * (enabled-protocols, as a broker serving such clients would), or by the client.
+     * HornetQ 2.4.7's Java client speaks TLS through Netty 4.0.13, which predates TLS 1.3. Under
+     * Java 17 its TLS 1.3 handshake with an OpenSSL server (ours, Node's) fails: Java's client
+     * answers the ServerHello at once with a compatibility-mode change_cipher_spec, and Netty
+     * 4.0.13 mishandles the rest of the server's flight when it came in the same read, as
+     * OpenSSL sends it ("SSLException: Tag mismatch", or a handshake timeout; Java's own SSLSocket
+     * and -Djdk.tls.client.useCompatibilityMode=false both work). And a TLS 1.3 handshake that a
+     * JDK server refuses fails only at Netty's 10 s handshake timeout (or, refused a client
+     * certificate, at the 30 s call timeout). So the Java client's scenarios run on TLS 1.2, asked
+     * by the acceptor (enabled-protocols, as a broker serving such clients would) or by the client;
+     * one, against our broker, runs TLS 1.3 with the compatibility mode off.
      */
     const TLS_1_2: JavaTransport = { 'enabled-protocols': 'TLSv1.2' };
+    const COMPATIBILITY_MODE = 'jdk.tls.client.useCompatibilityMode';
 
     describe('TLS', () => {
       test('our client over TLS, trusting the test CA through a PEM bundle, sends and receives', async () => {
@@ -241,8 +247,27 @@ export const tlsScenarios: ScenarioGroup = {
         await java.closeConnection(connection);
       });
 
-      // About the Java client alone, so once: against our broker (where it costs no Netty timeout).
+      // Against our broker only: the TLS 1.3 workaround is for OpenSSL servers, and the
+      // trust-store-provider is the Java client's own affair (here its refusal costs no timeout).
       if (context.kind === 'ours') {
+        test("the Java client on TLS 1.3 to our broker, with Java's TLS 1.3 compatibility mode off", async () => {
+          const java = await JmsDriver.start({ [COMPATIBILITY_MODE]: 'false' });
+          try {
+            const connection = await java.connect({
+              host: 'localhost',
+              port: context.server().tlsPort(ACCEPTORS.trusted.name),
+              transport: javaTransport({ 'enabled-protocols': 'TLSv1.3' }),
+            });
+            await java.start(connection);
+            const session = await java.createSession(connection);
+            await java.send(session, queueRef(QUEUES.javaTls13), { class: 'TextMessage', body: 'TLS 1.3' });
+            const consumer = await java.createConsumer(session, queueRef(QUEUES.javaTls13));
+            expect((await java.receive(consumer, RECEIVE_MS))?.body).toBe('TLS 1.3');
+          } finally {
+            await java.close();
+          }
+        });
+
         test('HornetQ 2.4.7 reads no trust store file unless trust-store-provider is JKS (the default): PKCS12 trusts nothing', async () => {
           const pkcs12Provider = javaTransport({ ...TLS_1_2, 'trust-store-provider': 'PKCS12' });
           expectNotConnected(await javaRefusal('trusted', pkcs12Provider));
