@@ -31,7 +31,11 @@ export class TcpTransport implements Transport {
     socket.setNoDelay(true);
     socket.on('data', (chunk: Buffer) => this.handlers?.onData(chunk));
     socket.on('error', (error) => {
-      this.failure ??= error;
+      // A TLS alert after the handshake (TLS 1.3 checks a client certificate then) says why.
+      this.failure ??=
+        scheme === 'tls' && hintFor(error) !== null
+          ? new Error(describeTlsError(error), { cause: error })
+          : error;
     });
     socket.on('close', () => this.notifyClose());
     socket.on('drain', () => this.handlers?.onDrain?.());
@@ -170,10 +174,36 @@ export class TcpTransport implements Transport {
   }
 }
 
-/** The error with OpenSSL's or Node's code (CERT_HAS_EXPIRED, ERR_TLS_CERT_ALTNAME_INVALID, …). */
+/**
+ * What the alerts a peer sends mean to the one who gets them: OpenSSL names the alert, not what
+ * to change.
+ */
+const TLS_ALERT_HINTS: Readonly<Record<string, string>> = Object.freeze({
+  ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED:
+    'the peer requires a certificate of this side (need-client-auth): give it a key-store-path',
+  ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE:
+    'the peer refused the handshake: it may require a certificate of this side (need-client-auth), or share no protocol or cipher suite with it',
+  ERR_SSL_SSLV3_ALERT_BAD_CERTIFICATE: "the peer did not accept this side's certificate",
+  ERR_SSL_TLSV1_ALERT_UNKNOWN_CA:
+    "the peer does not trust the CA of this side's certificate (its trust-store-path)",
+  ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION: 'no TLS version in common (enabled-protocols)',
+});
+
+function hintFor(error: Error): string | null {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === undefined ? null : (TLS_ALERT_HINTS[code] ?? null);
+}
+
+/**
+ * The error with OpenSSL's or Node's code (CERT_HAS_EXPIRED, ERR_TLS_CERT_ALTNAME_INVALID, …), and
+ * for an alert from the peer what it means.
+ */
 export function describeTlsError(error: Error): string {
   const code = (error as NodeJS.ErrnoException).code;
-  return code === undefined || error.message.includes(code) ? error.message : `${error.message} (${code})`;
+  const described =
+    code === undefined || error.message.includes(code) ? error.message : `${error.message} (${code})`;
+  const hint = hintFor(error);
+  return hint === null ? described : `${hint}; ${described}`;
 }
 
 /**
