@@ -289,7 +289,7 @@ export class ServerSession {
         this.largeMessages.begin(packet.message, null);
         // Refused at once, so that no body is assembled; its last chunk is answered with the refusal.
         if (!this.guard.allows('send', packet.message.address)) {
-          this.largeMessages.refuse(this.denied('send', packet.message.address));
+          this.largeMessages.refuse(this.refuseSend(packet.message.address));
         }
         return null;
       case PacketType.SESS_SEND_CONTINUATION: {
@@ -432,7 +432,7 @@ export class ServerSession {
   }
 
   private route(message: CoreMessage): void {
-    this.guard.check('send', message.address);
+    if (!this.guard.allows('send', message.address)) throw this.refuseSend(message.address);
     const route = this.admission.admit(message);
     if (route === null) return;
     if (this.autoCommitSends) this.postOffice.send(route);
@@ -637,6 +637,17 @@ export class ServerSession {
         yield queue;
       }
     }
+  }
+
+  /**
+   * The refusal of a send to `address` for want of the send permission. In a transaction it
+   * marks the transaction rollback-only, as HornetQ does: the client may not hear of a one-way
+   * send's refusal before it commits, and its commit must not deliver the rest without it.
+   */
+  private refuseSend(address: string): HornetQException {
+    const refusal = this.denied('send', address);
+    if (!this.autoCommitSends) this.requireTransaction().markRollbackOnly(refusal);
+    return refusal;
   }
 
   private denied(permission: Permission, address: string): HornetQException {

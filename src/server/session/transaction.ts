@@ -10,6 +10,8 @@ import type { HeldSend, PostOffice, PreparedRoute } from '../postoffice/post-off
 export class Transaction {
   private sends: HeldSend[] = [];
   private acknowledgements: MessageReference[] = [];
+  /** Why the transaction can only roll back (a send of it was refused), or null. */
+  private rollbackOnlyCause: Error | null = null;
 
   get hasWork(): boolean {
     return this.sends.length > 0 || this.acknowledgements.length > 0;
@@ -26,18 +28,29 @@ export class Transaction {
   }
 
   /**
+   * A send of this transaction was refused (HornetQ's markAsRollbackOnly): committing the rest
+   * would commit less than the client sent, so the commit rolls back and fails with `error`, the
+   * first refusal. A rollback ends it too; the next transaction starts clean.
+   */
+  markRollbackOnly(error: Error): void {
+    this.rollbackOnlyCause ??= error;
+  }
+
+  /**
    * Applies the sends (recording their duplicate ids) and the acknowledgements, stored as one
    * storage transaction so that a crash keeps all of them or none. A send whose
    * duplicate id its address has already accepted fails the whole commit with
    * DUPLICATE_ID_REJECTED: nothing is sent and the acknowledged messages go back to their queues.
+   * A transaction marked rollback-only fails the same way, with the refusal that marked it.
    */
   commit(postOffice: PostOffice): void {
+    const cause = this.rollbackOnlyCause;
     const { sends, acknowledgements } = this.take();
-    const duplicate = postOffice.findDuplicate(sends.map((held) => held.route));
-    if (duplicate !== null) {
+    const refusal = cause ?? postOffice.findDuplicate(sends.map((held) => held.route));
+    if (refusal !== null) {
       postOffice.releaseHeld(sends);
       postOffice.cancel(acknowledgements);
-      throw duplicate;
+      throw refusal;
     }
     postOffice.storeAtomically(() => {
       postOffice.routeCommitted(sends);
@@ -59,6 +72,7 @@ export class Transaction {
     const taken = { sends: this.sends, acknowledgements: this.acknowledgements };
     this.sends = [];
     this.acknowledgements = [];
+    this.rollbackOnlyCause = null;
     return taken;
   }
 }

@@ -150,6 +150,38 @@ const OPERATIONS: readonly Operation[] = [
       };
     },
   },
+  ...[false, true].map((large): Operation => ({
+    name: `${large ? 'a blocking large message' : 'a non-blocking send'} in a transaction, with an allowed send to SCRATCH before it`,
+    api: 'core',
+    needs: [need('send', ORDERS)],
+    async prepare(cell) {
+      const session = await cell.core({ autoCommitSends: false, autoCommitAcks: false });
+      // A refused non-blocking send is also reported on its own; the commit is what must fail.
+      session.setAsyncErrorHandler(() => undefined);
+      const allowed = session.createProducer(SCRATCH);
+      const producer = session.createProducer(ORDERS);
+      const message = large
+        ? sequenced(10, { durable: true, body: Buffer.alloc(8 * MIN_LARGE_MESSAGE_SIZE, 7) })
+        : sequenced(10, { durable: false });
+      return {
+        async act() {
+          await allowed.send(sequenced(20, { durable: false }));
+          // A blocking send is refused at once, and the transaction with it: the commit must fail.
+          const refused: unknown = await producer.send(message).then(
+            () => null,
+            (error: unknown) => error,
+          );
+          await session.commit();
+          if (refused !== null)
+            throw new Error(`the commit succeeded after a refused send: ${String(refused)}`);
+        },
+        done() {
+          expectQueue(cell.broker, ORDERS, { messageCount: 3 });
+          expectQueue(cell.broker, SCRATCH, { messageCount: 1 });
+        },
+      };
+    },
+  })),
   {
     name: 'a large message',
     api: 'core',
