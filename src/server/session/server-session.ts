@@ -471,7 +471,7 @@ export class ServerSession {
     const queue = this.postOffice.requireQueue(packet.queueName);
     // Browsing needs consume too (HornetQ 2.4 has no browse permission).
     this.guard.check('consume', queue.address);
-    this.checkTemporaryOwner(queue, 'consume from');
+    this.checkTemporaryOwner(queue, 'consume from it');
     const filter =
       packet.filter === null || packet.filter === '' ? null : this.postOffice.createFilter(packet.filter);
     const consumer = new ServerConsumer(
@@ -561,6 +561,7 @@ export class ServerSession {
 
   private createQueue(packet: CreateQueue): void {
     this.guard.check(creationPermission(packet.durable && !packet.temporary), packet.address);
+    this.checkTemporaryAddress(packet.address);
     this.postOffice.createQueue({
       name: packet.queueName,
       address: packet.address,
@@ -578,6 +579,7 @@ export class ServerSession {
   private createSharedQueue(packet: CreateSharedQueue): void {
     // HornetQ asks createNonDurableQueue for a durable one too: the permission of what is made here.
     this.guard.check(creationPermission(packet.durable), packet.address);
+    this.checkTemporaryAddress(packet.address);
     const existing = this.postOffice.getQueue(packet.queueName);
     if (existing === undefined) {
       this.postOffice.createQueue({
@@ -606,7 +608,7 @@ export class ServerSession {
     const queue = this.postOffice.getQueue(queueName);
     if (queue !== undefined) {
       this.guard.check(queue.durable ? 'deleteDurableQueue' : 'deleteNonDurableQueue', queue.address);
-      this.checkTemporaryOwner(queue, 'delete');
+      this.checkTemporaryOwner(queue, 'delete it');
     }
     this.postOffice.deleteQueue(queueName);
     this.owner.removeTemporaryQueue(queueName);
@@ -622,8 +624,22 @@ export class ServerSession {
     if (this.guard.allows('manage', queue.address)) return;
     throw new HornetQException(
       'SECURITY_EXCEPTION',
-      `temporary queue ${queue.name} belongs to another connection: only the connection that created it may ${action} it`,
+      `temporary queue ${queue.name} belongs to another connection: only the connection that created it may ${action}`,
     );
+  }
+
+  /**
+   * The address of a JMS temporary queue or topic (a temporary queue named after its address, as
+   * JMS makes them) belongs to that queue's connection too: another queue bound there would get a
+   * copy of every reply sent to it, which is consuming them by another way. Only the owner, or
+   * who may manage the address, binds a queue there. Deployed destinations already have a queue
+   * of their address's name, so no temporary queue can claim their addresses.
+   */
+  private checkTemporaryAddress(address: string): void {
+    const destination = this.postOffice.getQueue(address);
+    if (destination !== undefined && destination.address === address) {
+      this.checkTemporaryOwner(destination, 'bind a queue to its address');
+    }
   }
 
   /** The queues a listing shows: another connection's temporary queues only to who may manage them. */

@@ -8,9 +8,11 @@ import {
   type Broker,
   type ClientSession,
 } from '../../../src';
+import { PacketType } from '../../../src/core/protocol';
 import { MANAGEMENT_ADDRESS } from '../../../src/server/security/permission';
 import { messagesRouted, queueStates } from '../../support/broker-snapshot';
 import { textOf } from '../../support/jms-fixture';
+import { RAW_SESSION_CHANNEL, RawClient } from '../../support/raw-client';
 import { GUEST, securedBrokerConfig, setting, type TestUser } from '../../support/secured-broker';
 import { receiveCount, seqOf, sequenced, useTestBrokers } from '../../support/test-broker';
 
@@ -104,7 +106,7 @@ async function requestReply(broker: Broker) {
   const answer = async (texts: string[]): Promise<void> => {
     for (const text of texts) await producer.send(bobSession.createTextMessage(text));
   };
-  return { replyQueueName: temporary.name, replies, answer };
+  return { replyQueueName: temporary.name, replyAddress: temporary.address, replies, answer };
 }
 
 describe("another connection's temporary queue", () => {
@@ -177,6 +179,42 @@ describe("another connection's temporary queue", () => {
     expect(textOf(await alice.replies.receive(5000))).toBe('noon');
   });
 
+  test('cannot be tapped: a queue of another user bound to its address, to read copies of the replies, is refused', async () => {
+    const broker = await startBroker();
+    const alice = await requestReply(broker);
+    const mallory = await coreSession(broker, MALLORY);
+    const raw = env.track(await RawClient.connect(broker.getPort()));
+    const created = await raw.createSession(RAW_SESSION_CHANNEL, {
+      username: MALLORY.name,
+      password: MALLORY.password,
+    });
+    expect(created.type).toBe(PacketType.CREATESESSION_RESP);
+    const before = queueStates(broker);
+    const routed = messagesRouted(broker);
+
+    for (const options of [{ durable: false }, { durable: false, temporary: true }, { durable: true }]) {
+      const error = await refusal(mallory.createQueue(alice.replyAddress, 'tap', options));
+      expect(error.message).toBe(
+        `temporary queue ${alice.replyQueueName} belongs to another connection: only the connection that created it may bind a queue to its address`,
+      );
+    }
+    const shared = await raw.request(RAW_SESSION_CHANNEL, {
+      type: PacketType.CREATE_SHARED_QUEUE,
+      address: alice.replyAddress,
+      queueName: 'shared-tap',
+      filter: null,
+      durable: false,
+      requiresResponse: true,
+    });
+    expect(shared).toMatchObject({ type: PacketType.EXCEPTION, code: 'SECURITY_EXCEPTION' });
+    expect(queueStates(broker)).toEqual(before);
+
+    await alice.answer(['noon']);
+    expect(textOf(await alice.replies.receive(5000))).toBe('noon');
+    // The reply went to alice's queue and nowhere else.
+    expect(messagesRouted(broker)).toBe(routed + 1);
+  });
+
   test('an anonymous client (the default user) is refused the same', async () => {
     const broker = await startBroker();
     const alice = await requestReply(broker);
@@ -190,7 +228,7 @@ describe("another connection's temporary queue", () => {
     expect(textOf(await alice.replies.receive(5000))).toBe('noon');
   });
 
-  test('an operator, who may manage its address, may consume from it and delete it', async () => {
+  test('an operator, who may manage its address, may bind a queue to it, consume from it and delete it', async () => {
     const broker = await startBroker();
     const owner = await coreSession(broker, ALICE);
     await owner.createQueue('jms.tempqueue.alice', 'jms.tempqueue.alice', {
@@ -199,6 +237,7 @@ describe("another connection's temporary queue", () => {
     });
     await (await coreSession(broker, BOB)).createProducer('jms.tempqueue.alice').send(sequenced(0));
     const oscar = await coreSession(broker, OSCAR);
+    await oscar.createQueue('jms.tempqueue.alice', 'oscar.audit', { durable: false });
     const consumer = await oscar.createConsumer('jms.tempqueue.alice');
     oscar.start();
     expect((await receiveCount(consumer, 1)).map(seqOf)).toEqual([0]);
