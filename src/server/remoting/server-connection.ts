@@ -465,9 +465,9 @@ export class ServerConnection implements SessionOwner {
    * by its name. A name a live session holds is taken only by the client that holds it: one whose
    * CREATESESSION answer was lost in a cut asks again with the same name (ours and HornetQ's
    * clients do), and the earlier session, which it never got, is closed. Proof of that: the same
-   * reattach secret and user for a session of ours; for a plain session (a Java client's), only a
-   * session whose link is gone or that lives on this same connection, which name-only reattach
-   * would hand over anyway. Anything else is refused: no CREATESESSION replaces or kills another
+   * reattach secret and user for a session of ours; for a plain session (a Java client's), the
+   * same user and a session whose link is gone or that lives on this same connection, which
+   * name-only reattach would hand over anyway. Anything else is refused: no CREATESESSION replaces or kills another
    * client's session (HornetQ would replace it in its table, out of reach of its own client).
    */
   private claimSessionName(packet: CreateSession, user: string | null): void {
@@ -499,14 +499,14 @@ export class ServerConnection implements SessionOwner {
 
   /**
    * Whether a CREATESESSION, logged in as `user`, comes from the client that holds `holder` (see
-   * claimSessionName).
+   * claimSessionName). Always the same user: a plain session whose link is gone waits for its
+   * client, and another user who learned its name must not close it before that client is back.
    */
   private isHolderOf(holder: ServerSession, packet: CreateSession, user: string | null): boolean {
+    if (holder.username !== user) return false;
     if (holder.reattachSecret !== null) {
       return (
-        packet.extension !== null &&
-        secretMatches(holder.reattachSecret, packet.extension.reattachSecret) &&
-        holder.username === user
+        packet.extension !== null && secretMatches(holder.reattachSecret, packet.extension.reattachSecret)
       );
     }
     return packet.extension === null && (holder.owner === this || holder.owner.linkGone);

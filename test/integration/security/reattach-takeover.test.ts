@@ -69,7 +69,14 @@ async function rawReattach(
   name: string,
   extension: ReattachExtension | null,
 ): Promise<Packet> {
-  const raw = kit.track(await RawClient.connect(broker.getPort()));
+  return rawReattachOn(kit.track(await RawClient.connect(broker.getPort())), name, extension);
+}
+
+function rawReattachOn(
+  raw: RawClient,
+  name: string,
+  extension: ReattachExtension | null = null,
+): Promise<Packet> {
   return raw.request(1, { type: PacketType.REATTACH_SESSION, name, lastConfirmedCommandId: -1, extension });
 }
 
@@ -201,5 +208,52 @@ describe('a HornetQ Java client’s session (no reattach secret)', () => {
     const owner = ownerOf(broker, victim.name);
     expect(await rawReattach(broker, victim.name, null)).toMatchObject({ reattached: true });
     expect(ownerOf(broker, victim.name)).not.toBe(owner);
+  });
+});
+
+describe('creating a session under the name of another user’s session', () => {
+  test('is refused for our client’s session, with or without its secret, and the session stays', async () => {
+    const { broker, factory } = await kit.rig({ broker: securedReattachBroker() });
+    const session = await factory.createSession({ username: ALICE.name, password: ALICE.password });
+    const owner = ownerOf(broker, session.name);
+    for (const [user, secret] of [
+      [BOB, secretOf(session)],
+      [ALICE, randomBytes(16)],
+    ] as const) {
+      const raw = kit.track(await RawClient.connect(broker.getPort()));
+      const answer = await raw.createSession(RAW_SESSION_CHANNEL, {
+        name: session.name,
+        username: user.name,
+        password: user.password,
+        reattachSecret: secret,
+      });
+      expect(answer).toMatchObject({ type: PacketType.EXCEPTION, code: 'SESSION_CREATION_REJECTED' });
+      expect(ownerOf(broker, session.name)).toBe(owner);
+    }
+    await session.createProducer(QUEUE).send(sequenced(0));
+  });
+
+  test('is refused for a Java-style session whose link is gone, so that another user cannot close it before its client reattaches', async () => {
+    const { broker } = await kit.rig({ broker: securedReattachBroker() });
+    const victim = await javaStyleSession(broker);
+    await victim.raw.close();
+    await waitFor(
+      () => broker.findSession(victim.name)?.owner.linkGone === true,
+      'the broker to see the link gone',
+    );
+
+    const mallory = kit.track(await RawClient.connect(broker.getPort()));
+    const answer = await mallory.createSession(RAW_SESSION_CHANNEL, {
+      name: victim.name,
+      username: BOB.name,
+      password: BOB.password,
+      windowSize: 1024 * 1024,
+    });
+    expect(answer).toMatchObject({ type: PacketType.EXCEPTION, code: 'SESSION_CREATION_REJECTED' });
+    expect(broker.findSession(victim.name)?.isClosed).toBe(false);
+
+    // Its own client comes back (HornetQ's name-only reattach) and finds it.
+    const back = kit.track(await RawClient.connect(broker.getPort()));
+    expect(await rawReattachOn(back, victim.name)).toMatchObject({ reattached: true });
   });
 });
