@@ -1,11 +1,12 @@
 import {
+  Broker,
   HornetQConnectionFactory,
   HornetQException,
   HornetQQueue,
   HornetQTopic,
   JMSSecurityException,
   Session,
-  type Broker,
+  selectorFilterFactory,
   type ClientSession,
 } from '../../../src';
 import { PacketType } from '../../../src/core/protocol';
@@ -54,14 +55,21 @@ const SETTINGS = [
 
 const env = useTestBrokers();
 
+/** With JMS selectors, which JMS's temporary topics need (their marker filter). */
 async function startBroker(): Promise<Broker> {
-  return env.startBroker({
-    ...securedBrokerConfig([ALICE, BOB, MALLORY, OSCAR], SETTINGS),
-    queues: [
-      { name: REQUESTS, address: REQUESTS, filter: null, durable: true },
-      { name: ORDERS, address: ORDERS, filter: null, durable: true },
-    ],
-  });
+  const broker = new Broker(
+    {
+      acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port: 0 }],
+      persistenceEnabled: false,
+      ...securedBrokerConfig([ALICE, BOB, MALLORY, OSCAR], SETTINGS),
+      queues: [REQUESTS, ORDERS].map((name) => ({ name, address: name, filter: null, durable: true })),
+    },
+    selectorFilterFactory,
+  );
+  await broker.start();
+  // Tracked before its clients: teardown closes tracked things last first, after the core factories.
+  env.track({ close: () => broker.stop() });
+  return broker;
 }
 
 async function coreSession(broker: Broker, user: TestUser | null): Promise<ClientSession> {
@@ -213,6 +221,24 @@ describe("another connection's temporary queue", () => {
     expect(textOf(await alice.replies.receive(5000))).toBe('noon');
     // The reply went to alice's queue and nowhere else.
     expect(messagesRouted(broker)).toBe(routed + 1);
+  });
+
+  test("a temporary topic's subscriptions are its connection's: another user cannot subscribe through the core, its owner can", async () => {
+    const broker = await startBroker();
+    const factory = env.track(new HornetQConnectionFactory({ host: '127.0.0.1', port: broker.getPort() }));
+    const connection = await factory.createConnection(ALICE.name, ALICE.password);
+    await connection.start();
+    const session = await connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+    const topic = await session.createTemporaryTopic();
+    const subscriber = await session.createConsumer(topic);
+    const address = `jms.temptopic.${topic.getTopicName()}`;
+    const mallory = await coreSession(broker, MALLORY);
+    const before = queueStates(broker);
+    await refusal(mallory.createQueue(address, 'topic-tap', { durable: false, temporary: true }));
+    expect(queueStates(broker)).toEqual(before);
+
+    await (await session.createProducer(topic)).send(session.createTextMessage('news'));
+    expect(textOf(await subscriber.receive(5000))).toBe('news');
   });
 
   test('an anonymous client (the default user) is refused the same', async () => {
