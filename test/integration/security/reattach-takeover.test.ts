@@ -3,7 +3,7 @@ import type { Broker, BrokerConfiguration, ClientSession } from '../../../src';
 import { CoreMessage, PacketType, type Packet, type ReattachExtension } from '../../../src/core/protocol';
 import { RAW_SESSION_CHANNEL, RawClient } from '../../support/raw-client';
 import { securedBrokerConfig, setting, type TestUser } from '../../support/secured-broker';
-import { range, seqOf, sequenced, waitFor } from '../../support/test-broker';
+import { range, receiveCount, seqOf, sequenced, waitFor } from '../../support/test-broker';
 import { QUEUE, collect, sendRange, useReattachKit, waitForLength } from '../reattach/rig';
 
 /**
@@ -255,5 +255,34 @@ describe('creating a session under the name of another user’s session', () => 
     // Its own client comes back (HornetQ's name-only reattach) and finds it.
     const back = kit.track(await RawClient.connect(broker.getPort()));
     expect(await rawReattachOn(back, victim.name)).toMatchObject({ reattached: true });
+  });
+});
+
+describe('a temporary queue across its client’s reattach', () => {
+  test('stays its client’s through the new connection, and still nobody else’s', async () => {
+    const { broker, proxy, factory, recorder } = await kit.rig({
+      broker: securedReattachBroker(),
+    });
+    const session = await factory.createSession({ username: ALICE.name, password: ALICE.password });
+    await session.createQueue('jms.tempqueue.alice', 'jms.tempqueue.alice', {
+      durable: false,
+      temporary: true,
+    });
+    proxy.cut();
+    await recorder.ended(1);
+    expect(recorder.trace).toEqual(['FAILURE_DETECTED', 'FAILOVER_COMPLETED:true']);
+
+    const bob = await (
+      await kit.connect(broker)
+    ).createSession({ username: BOB.name, password: BOB.password });
+    const error: unknown = await bob.createConsumer('jms.tempqueue.alice').then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({ code: 'SECURITY_EXCEPTION' });
+    await bob.createProducer('jms.tempqueue.alice').send(sequenced(0));
+    const consumer = await session.createConsumer('jms.tempqueue.alice');
+    session.start();
+    expect((await receiveCount(consumer, 1)).map(seqOf)).toEqual([0]);
   });
 });
