@@ -423,7 +423,9 @@ const OPERATIONS: readonly Operation[] = [
     name: 'a JMS durable subscription (createDurableSubscriber)',
     api: 'JMS',
     needs: [need('createDurableQueue', NEWS)],
-    // Consuming from it: a user without consume is refused after the queue is made (see the report).
+    // Held, not varied: the JMS client makes the queue before its consumer (as HornetQ's does), so
+    // a user without consume would be refused only once the queue exists. The next operation
+    // varies consume on a subscription that exists already.
     alsoNeeds: [need('consume', NEWS)],
     async prepare(cell) {
       const session = await jmsSession(cell, CLIENT_ID);
@@ -464,7 +466,7 @@ const OPERATIONS: readonly Operation[] = [
     name: 'a JMS non-durable topic subscriber',
     api: 'JMS',
     needs: [need('createNonDurableQueue', NEWS)],
-    // As for the durable subscription.
+    // Held, not varied, as for the durable subscription: the queue is made before the consumer.
     alsoNeeds: [need('consume', NEWS)],
     async prepare(cell) {
       const session = await jmsSession(cell);
