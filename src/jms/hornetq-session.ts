@@ -134,7 +134,7 @@ export class HornetQSession implements ConsumerSession, ProducerSession {
       await jmsCall(() =>
         this.core.createQueue(address, queueName, { filter, durable: false, temporary: true }),
       );
-      const consumer = await this.openConsumer(destination, queueName, null, selector, noLocal);
+      const consumer = await this.openOnNewQueue(destination, queueName, selector, noLocal);
       this.subscriptions.set(consumer, queueName);
       return consumer;
     }
@@ -166,10 +166,11 @@ export class HornetQSession implements ConsumerSession, ProducerSession {
       // JMS: a different topic or selector replaces the subscription (its messages are lost).
       await jmsCall(() => this.core.deleteQueue(queueName));
     }
-    if (!existing.exists || existing.address !== address || existing.filter !== filter) {
-      await jmsCall(() => this.core.createQueue(address, queueName, { filter, durable: true }));
+    if (existing.exists && existing.address === address && existing.filter === filter) {
+      return this.openConsumer(topic, queueName, null, selector, noLocal);
     }
-    return this.openConsumer(topic, queueName, null, selector, noLocal);
+    await jmsCall(() => this.core.createQueue(address, queueName, { filter, durable: true }));
+    return this.openOnNewQueue(topic, queueName, selector, noLocal);
   }
 
   async unsubscribe(name: string): Promise<void> {
@@ -402,6 +403,25 @@ export class HornetQSession implements ConsumerSession, ProducerSession {
   private async acknowledgeConsumed(): Promise<void> {
     this.checkOpen();
     if (this.mode === Session.CLIENT_ACKNOWLEDGE) await jmsCall(() => this.core.commit());
+  }
+
+  /**
+   * Opens the consumer of a subscription queue this call has just created. If the broker refuses
+   * the consumer (no consume permission on the topic), the queue goes too, as far as the user may
+   * delete it: a refused subscribe leaves no subscription behind to collect messages nobody reads.
+   */
+  private async openOnNewQueue(
+    destination: Destination,
+    queueName: string,
+    selector: string | null,
+    noLocal: boolean,
+  ): Promise<HornetQMessageConsumer> {
+    try {
+      return await this.openConsumer(destination, queueName, null, selector, noLocal);
+    } catch (error) {
+      await this.core.deleteQueue(queueName).catch(() => undefined);
+      throw error;
+    }
   }
 
   private async openConsumer(

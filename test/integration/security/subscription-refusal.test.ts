@@ -1,0 +1,63 @@
+import {
+  HornetQConnectionFactory,
+  JMSSecurityException,
+  Session,
+  HornetQTopic,
+  type HornetQConnection,
+} from '../../../src';
+import { securedBrokerConfig, setting, type TestUser } from '../../support/secured-broker';
+import { useTestBrokers } from '../../support/test-broker';
+
+/**
+ * A JMS subscription is a queue and a consumer: the client makes the queue first, then the
+ * consumer. A user who may make the queue but not consume from the topic is refused at the
+ * consumer, and the queue it just made goes again, so that nothing collects the topic's messages
+ * for a subscriber that was never there.
+ */
+const TOPIC = 'jms.topic.prices';
+const SUBSCRIBER: TestUser = { name: 'sam', password: 'sam-pw', roles: ['subscriber'] };
+const QUEUE_MAKER = {
+  createDurableQueue: ['subscriber'],
+  deleteDurableQueue: ['subscriber'],
+  createNonDurableQueue: ['subscriber'],
+  deleteNonDurableQueue: ['subscriber'],
+} as const;
+
+describe('a subscription refused for want of consume', () => {
+  const env = useTestBrokers();
+
+  async function connect(): Promise<{ connection: HornetQConnection; subscriptionQueues: () => string[] }> {
+    const broker = await env.startBroker({
+      ...securedBrokerConfig([SUBSCRIBER], [setting('jms.topic.#', QUEUE_MAKER)]),
+      // Our JMS client needs no binding on a topic; the broker here has no filters to give a marker one.
+      queues: [],
+    });
+    const factory = new HornetQConnectionFactory({ host: '127.0.0.1', port: broker.getPort() });
+    env.track(factory);
+    const connection = await factory.createConnection(SUBSCRIBER.name, SUBSCRIBER.password);
+    connection.setClientID('client-1');
+    env.track(connection);
+    const subscriptionQueues = (): string[] =>
+      broker
+        .listQueues()
+        .filter((queue) => queue.address === TOPIC && queue.name !== TOPIC)
+        .map((queue) => queue.name);
+    return { connection, subscriptionQueues };
+  }
+
+  const topic = (): HornetQTopic => new HornetQTopic('prices');
+
+  test('createDurableSubscriber: JMSSecurityException, and no durable subscription is left', async () => {
+    const { connection, subscriptionQueues } = await connect();
+    const session = await connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+    await expect(session.createDurableSubscriber(topic(), 'audit')).rejects.toThrow(JMSSecurityException);
+    expect(subscriptionQueues()).toEqual([]);
+  });
+
+  test('createConsumer on the topic: JMSSecurityException, and its subscription queue is gone at once', async () => {
+    const { connection, subscriptionQueues } = await connect();
+    const session = await connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+    await expect(session.createConsumer(topic())).rejects.toThrow(JMSSecurityException);
+    expect(subscriptionQueues()).toEqual([]);
+  });
+});
