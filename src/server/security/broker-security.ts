@@ -15,6 +15,14 @@ export interface BrokerSecurityOptions {
   readonly logger: Logger;
 }
 
+/** The login attempts of one source address in progress. */
+interface SourceTurns {
+  /** Ends when the last attempt waiting for its turn is done; null when none waits. */
+  tail: Promise<void> | null;
+  /** Attempts let through without a turn (within the free failures), until each is done. */
+  readonly running: Set<Promise<void>>;
+}
+
 /** User names as logged: a client chooses them, so they are quoted and cut to this length. */
 const LOGGED_NAME_CHARS = 200;
 
@@ -22,8 +30,8 @@ const LOGGED_NAME_CHARS = 200;
  * The broker's security: who a client logs in as (at CREATESESSION, and again at a reattach that
  * presents credentials) and what each login may do. A failed login is logged with the user and
  * the source address, never the password, and slows the next attempts from that address (the
- * LoginThrottle); while an address is being slowed its attempts are checked one at a time, so that
- * opening many connections at once does not multiply its guesses.
+ * LoginThrottle); beyond its free failures an address's attempts are checked one at a time, so
+ * that opening many connections at once does not multiply its guesses.
  */
 export class BrokerSecurity {
   readonly enabled: boolean;
@@ -31,8 +39,8 @@ export class BrokerSecurity {
   private readonly store: SecurityStore;
   private readonly throttle: LoginThrottle;
   private readonly logger: Logger;
-  /** Per slowed source, the end of the queue of its attempts. */
-  private readonly turns = new Map<string, Promise<void>>();
+  /** Per source with a login being checked or waiting, its attempts in progress. */
+  private readonly turns = new Map<string, SourceTurns>();
   /** Pauses of slowed attempts, ended (refused) when the broker stops. */
   private readonly pauses = new Set<{ timer: NodeJS.Timeout; stop: () => void }>();
   private closed = false;
@@ -123,20 +131,33 @@ export class BrokerSecurity {
   }
 
   /**
-   * Waits until an attempt from `source` may be checked: at once unless the source has failed
-   * before; otherwise after the source's earlier attempts and the pause its failures owe. Returns
-   * what ends this attempt's turn.
+   * Waits until an attempt from `source` may be checked, and returns what ends its turn. An attempt
+   * goes at once while it would stay within the free failures even if every check of the source
+   * still running failed; any other waits until those checks and the source's earlier waiting
+   * attempts are done, then for the pause its failures owe. So, however many connections a host
+   * opens at once, at most freeFailures of its guesses are checked without a pause, and the rest
+   * one at a time.
    */
   private async awaitTurn(source: string): Promise<() => void> {
-    if (this.throttle.failuresOf(source) === 0) return () => undefined;
-    const previous = this.turns.get(source) ?? Promise.resolve();
+    const turns = this.turnsOf(source);
     let release: () => void = () => undefined;
     const mine = new Promise<void>((resolve) => (release = resolve));
+    const free = this.throttle.policy.freeFailures;
+    if (turns.tail === null && this.throttle.failuresOf(source) + turns.running.size < free) {
+      turns.running.add(mine);
+      return () => {
+        release();
+        turns.running.delete(mine);
+        this.forgetIfIdle(source, turns);
+      };
+    }
+    const previous = Promise.all([turns.tail, ...turns.running]);
     const tail = previous.then(() => mine);
-    this.turns.set(source, tail);
+    turns.tail = tail;
     const endTurn = (): void => {
       release();
-      if (this.turns.get(source) === tail) this.turns.delete(source);
+      if (turns.tail === tail) turns.tail = null;
+      this.forgetIfIdle(source, turns);
     };
     try {
       await previous;
@@ -146,6 +167,21 @@ export class BrokerSecurity {
     } catch (error) {
       endTurn();
       throw error;
+    }
+  }
+
+  private turnsOf(source: string): SourceTurns {
+    let turns = this.turns.get(source);
+    if (turns === undefined) {
+      turns = { tail: null, running: new Set() };
+      this.turns.set(source, turns);
+    }
+    return turns;
+  }
+
+  private forgetIfIdle(source: string, turns: SourceTurns): void {
+    if (turns.tail === null && turns.running.size === 0 && this.turns.get(source) === turns) {
+      this.turns.delete(source);
     }
   }
 
