@@ -15,12 +15,31 @@ export interface BrokerSecurityOptions {
   readonly logger: Logger;
 }
 
+/** What the broker knows of a login attempt besides its credentials. */
+export interface LoginRequest {
+  /**
+   * True once nobody waits for the answer (the connection closed): a slowed attempt is then
+   * dropped unchecked, so that attempts of connections gone do not hold up the later ones.
+   */
+  readonly abandoned?: () => boolean;
+}
+
 /** The login attempts of one source address in progress. */
 interface SourceTurns {
   /** Ends when the last attempt waiting for its turn is done; null when none waits. */
   tail: Promise<void> | null;
   /** Attempts let through without a turn (within the free failures), until each is done. */
   readonly running: Set<Promise<void>>;
+  /** Attempts waiting for their turn (at most the policy's maxWaitingPerSource). */
+  waiting: number;
+}
+
+/** One login attempt, as its turn is decided. */
+interface Attempt {
+  readonly user: string | null;
+  readonly remoteAddress: string;
+  readonly source: string;
+  readonly abandoned: () => boolean;
 }
 
 /** User names as logged: a client chooses them, so they are quoted and cut to this length. */
@@ -63,10 +82,16 @@ export class BrokerSecurity {
    * session. Throws SECURITY_EXCEPTION (HornetQ's "Unable to validate user") for bad credentials;
    * when security is disabled everyone gets in.
    */
-  async login(user: string | null, password: string | null, remoteAddress: string): Promise<SessionGuard> {
+  async login(
+    user: string | null,
+    password: string | null,
+    remoteAddress: string,
+    request: LoginRequest = {},
+  ): Promise<SessionGuard> {
     if (!this.enabled || this.manager === null) return OPEN_GUARD;
     const source = sourceHost(remoteAddress);
-    const endTurn = await this.awaitTurn(source);
+    const attempt: Attempt = { user, remoteAddress, source, abandoned: request.abandoned ?? (() => false) };
+    const endTurn = await this.awaitTurn(attempt);
     try {
       const principal = await this.authenticate(this.manager, user, password, remoteAddress);
       if (principal === null) throw this.refuse(user, remoteAddress, source);
@@ -138,12 +163,13 @@ export class BrokerSecurity {
    * opens at once, at most freeFailures of its guesses are checked without a pause, and the rest
    * one at a time.
    */
-  private async awaitTurn(source: string): Promise<() => void> {
+  private async awaitTurn(attempt: Attempt): Promise<() => void> {
+    const { source } = attempt;
     const turns = this.turnsOf(source);
     let release: () => void = () => undefined;
     const mine = new Promise<void>((resolve) => (release = resolve));
-    const free = this.throttle.policy.freeFailures;
-    if (turns.tail === null && this.throttle.failuresOf(source) + turns.running.size < free) {
+    const { freeFailures, maxWaitingPerSource } = this.throttle.policy;
+    if (turns.tail === null && this.throttle.failuresOf(source) + turns.running.size < freeFailures) {
       turns.running.add(mine);
       return () => {
         release();
@@ -151,9 +177,14 @@ export class BrokerSecurity {
         this.forgetIfIdle(source, turns);
       };
     }
+    if (turns.waiting >= maxWaitingPerSource) {
+      this.forgetIfIdle(source, turns);
+      throw this.tooManyWaiting(attempt, maxWaitingPerSource);
+    }
     const previous = Promise.all([turns.tail, ...turns.running]);
     const tail = previous.then(() => mine);
     turns.tail = tail;
+    turns.waiting++;
     const endTurn = (): void => {
       release();
       if (turns.tail === tail) turns.tail = null;
@@ -161,8 +192,11 @@ export class BrokerSecurity {
     };
     try {
       await previous;
+      turns.waiting--;
       const delay = this.throttle.delayFor(source);
-      if (delay > 0) await this.pause(delay);
+      if (delay > 0 && !attempt.abandoned()) await this.pause(delay);
+      if (attempt.abandoned())
+        throw new HornetQException('SECURITY_EXCEPTION', unableToValidate(attempt.user));
       return endTurn;
     } catch (error) {
       endTurn();
@@ -170,17 +204,30 @@ export class BrokerSecurity {
     }
   }
 
+  private tooManyWaiting(attempt: Attempt, max: number): HornetQException {
+    this.logger.warn(
+      { user: attempt.user === null ? null : cut(attempt.user), remote: attempt.remoteAddress },
+      `too many login attempts from ${attempt.source} are waiting for their turn (maxWaitingPerSource ${max}): the login of user ${loggedName(attempt.user)} from ${attempt.remoteAddress} is refused unchecked`,
+    );
+    return new HornetQException('SECURITY_EXCEPTION', unableToValidate(attempt.user));
+  }
+
   private turnsOf(source: string): SourceTurns {
     let turns = this.turns.get(source);
     if (turns === undefined) {
-      turns = { tail: null, running: new Set() };
+      turns = { tail: null, running: new Set(), waiting: 0 };
       this.turns.set(source, turns);
     }
     return turns;
   }
 
   private forgetIfIdle(source: string, turns: SourceTurns): void {
-    if (turns.tail === null && turns.running.size === 0 && this.turns.get(source) === turns) {
+    if (
+      turns.tail === null &&
+      turns.running.size === 0 &&
+      turns.waiting === 0 &&
+      this.turns.get(source) === turns
+    ) {
       this.turns.delete(source);
     }
   }

@@ -11,6 +11,11 @@ export interface LoginThrottlePolicy {
   forgetAfterMs: number;
   /** Addresses remembered at most; the least recently failed is forgotten first. */
   maxSources: number;
+  /**
+   * Attempts of one slowed address that may wait for their turn; further ones are refused at once,
+   * unchecked, so that a flood of connections from one host holds no more than this.
+   */
+  maxWaitingPerSource: number;
 }
 
 export const DEFAULT_LOGIN_THROTTLE_POLICY: Readonly<LoginThrottlePolicy> = Object.freeze({
@@ -20,6 +25,7 @@ export const DEFAULT_LOGIN_THROTTLE_POLICY: Readonly<LoginThrottlePolicy> = Obje
   maxDelayMs: 5000,
   forgetAfterMs: 15 * 60_000,
   maxSources: 10_000,
+  maxWaitingPerSource: 32,
 });
 
 const RULES: Array<[keyof LoginThrottlePolicy, (value: number) => boolean, string]> = [
@@ -29,6 +35,7 @@ const RULES: Array<[keyof LoginThrottlePolicy, (value: number) => boolean, strin
   ['maxDelayMs', (v) => v >= 0 && v <= 2_147_483_647, '0..2147483647'],
   ['forgetAfterMs', (v) => v > 0 && Number.isFinite(v), 'a finite number > 0'],
   ['maxSources', (v) => Number.isSafeInteger(v) && v >= 1, 'an integer >= 1'],
+  ['maxWaitingPerSource', (v) => Number.isSafeInteger(v) && v >= 1, 'an integer >= 1'],
 ];
 
 /** Merges a policy over the defaults, naming the setting, value and range of any bad one. */

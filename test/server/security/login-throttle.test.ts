@@ -89,6 +89,7 @@ describe('login throttle', () => {
       maxDelayMs: 5000,
       forgetAfterMs: 900_000,
       maxSources: 10_000,
+      maxWaitingPerSource: 32,
     });
     expect(() => new LoginThrottle({ maxSources: 0 })).toThrow(
       'invalid login throttle policy: maxSources must be an integer >= 1 (actual value: 0)',
@@ -97,5 +98,8 @@ describe('login throttle', () => {
       'initialDelayMs must be 0..2147483647 (actual value: -1); multiplier must be a finite number >= 1 (actual value: 0.5)',
     );
     expect(() => resolveLoginThrottlePolicy({ freeFailures: Number.NaN })).toThrow(/freeFailures/);
+    expect(() => resolveLoginThrottlePolicy({ maxWaitingPerSource: 0.5 })).toThrow(
+      'maxWaitingPerSource must be an integer >= 1 (actual value: 0.5)',
+    );
   });
 });
