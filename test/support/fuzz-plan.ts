@@ -22,6 +22,11 @@ export interface FuzzNames {
   readonly address: string;
   /** Prefix of the queues fuzz traffic creates and deletes. */
   readonly createdPrefix: string;
+  /**
+   * A user the broker knows (security enabled): half the CREATESESSIONs name it, always with a
+   * wrong password, so that the fuzz never logs in. Without it they name nobody, as before.
+   */
+  readonly user?: string;
 }
 
 export interface PlannedFrame {
@@ -73,7 +78,7 @@ export function planConnection(seed: number, names: FuzzNames, limits: PlanLimit
     kind === 'session'
       ? sessionFrames(random, seed, names, limits)
       : kind === 'control'
-        ? controlFrames(random, seed, limits)
+        ? controlFrames(random, seed, names, limits)
         : noiseFrames(random, limits);
   const frames = [...preamble(random), ...planned];
   return { seed, kind, frames, writeSizes: writeSizes(random, frames) };
@@ -102,7 +107,7 @@ function sessionFrames(random: Random, seed: number, names: FuzzNames, limits: P
   const anyPacketRate = pick(random, ANY_PACKET_RATES);
   const frames: PlannedFrame[] = [
     {
-      bytes: encodePacket(1, createSession(random, channel, seed)),
+      bytes: encodePacket(1, createSession(random, channel, seed, names)),
       label: 'CREATESESSION@1',
       mutation: null,
     },
@@ -124,13 +129,13 @@ function sessionFrames(random: Random, seed: number, names: FuzzNames, limits: P
 }
 
 /** Packets on the ping and handshake channels, before any session: the unauthenticated surface. */
-function controlFrames(random: Random, seed: number, limits: PlanLimits): PlannedFrame[] {
+function controlFrames(random: Random, seed: number, names: FuzzNames, limits: PlanLimits): PlannedFrame[] {
   const sampled = fc.sample(anyPacket, { seed, numRuns: limits.maxFrames });
   const frames: PlannedFrame[] = [];
   let bytes = 0;
   while (frames.length < limits.maxFrames && bytes < limits.maxBytes) {
     const packet =
-      random() < 0.5 ? controlPacket(random) : (sampled[below(random, sampled.length)] as Packet);
+      random() < 0.5 ? controlPacket(random, names) : (sampled[below(random, sampled.length)] as Packet);
     const frame = plannedFrame(random, random() < 0.5 ? 1 : 0, packet, frames, 0.5);
     frames.push(frame);
     bytes += frame.bytes.length;
@@ -186,14 +191,15 @@ const CLIENT_VERSIONS = [124, 124, 124, 123, 122, 121, 125, 1];
  * A CREATESESSION as a HornetQ 2.4 client (or, with the trailer, ours) sends it. Names are unique
  * per seed and channel, as clients' UUIDs are, with a few shared ones that collide on purpose.
  */
-function createSession(random: Random, channel: number, seed: number): CreateSession {
+function createSession(random: Random, channel: number, seed: number, names: FuzzNames): CreateSession {
+  const guess = names.user === undefined ? null : wrongLogin(random, names.user);
   return {
     type: PacketType.CREATESESSION,
     name: random() < 0.9 ? `fuzz-${seed}-${channel}` : `fuzz-shared-${below(random, 2)}`,
     sessionChannelId: channel,
     version: pick(random, CLIENT_VERSIONS),
-    username: null,
-    password: null,
+    username: guess?.username ?? null,
+    password: guess?.password ?? null,
     minLargeMessageSize: pick(random, [1, 1024, 100 * 1024]),
     xa: false,
     autoCommitSends: random() < 0.7,
@@ -206,12 +212,20 @@ function createSession(random: Random, channel: number, seed: number): CreateSes
   };
 }
 
-function controlPacket(random: Random): Packet {
+/** The known user or nobody, with a password that is never the user's (a random hex string). */
+function wrongLogin(random: Random, user: string): { username: string | null; password: string | null } {
+  return {
+    username: random() < 0.5 ? user : null,
+    password: random() < 0.2 ? null : `guess-${randomBytes(random, 8).toString('hex')}`,
+  };
+}
+
+function controlPacket(random: Random, names: FuzzNames): Packet {
   switch (below(random, 4)) {
     case 0:
       return { type: PacketType.PING, connectionTtl: pick(random, [-1, 0, 1, 1000, 60_000, 2 ** 40]) };
     case 1:
-      return createSession(random, pick(random, [0, 1, 9, ...SESSION_CHANNELS]), below(random, 1000));
+      return createSession(random, pick(random, [0, 1, 9, ...SESSION_CHANNELS]), below(random, 1000), names);
     case 2:
       return random() < 0.5
         ? {
