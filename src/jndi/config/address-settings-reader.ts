@@ -2,6 +2,7 @@ import { MAX_PAGE_SIZE_BYTES, type AddressSettings } from '../../server/postoffi
 import type { Problems } from '../problems';
 import type { XmlElement } from '../xml/xml-element';
 import { checkShape } from './element-shape';
+import { isUsableMatch } from './match-attribute';
 import {
   GE_ZERO,
   GT_ZERO,
@@ -74,7 +75,7 @@ export function readAddressSettings(
   for (const element of children.get('address-setting') ?? []) {
     const match = element.attributes.get('match');
     const settings = readOne(element, problems);
-    if (match === undefined || match.trim() === '') continue;
+    if (match === undefined || match.trim() === '' || !isUsableMatch(element, match, problems)) continue;
     const previous = lines.get(match);
     if (previous !== undefined) {
       problems.error(element, `match '${match}' is already set at line ${previous}`);

@@ -1,6 +1,7 @@
 import type { Problems } from '../problems';
 import type { XmlElement } from '../xml/xml-element';
 import { checkShape } from './element-shape';
+import { isUsableMatch } from './match-attribute';
 import type { Permission, SecuritySetting } from './server-configuration';
 
 /** Permission types (HornetQ 2.4 CheckType), with the two legacy names HornetQ still reads. */
@@ -23,7 +24,7 @@ export function readSecuritySettings(section: XmlElement, problems: Problems): S
   for (const element of children.get('security-setting') ?? []) {
     const match = element.attributes.get('match');
     const permissions = readPermissions(element, problems);
-    if (match === undefined || match.trim() === '') continue;
+    if (match === undefined || match.trim() === '' || !isUsableMatch(element, match, problems)) continue;
     const previous = settings.find((setting) => setting.match === match);
     if (previous !== undefined) {
       problems.error(element, `match '${match}' is already set at line ${previous.line}`);
