@@ -332,6 +332,20 @@ describe('logins over TCP (security enabled)', () => {
     expect(broker.started).toBe(true);
   });
 
+  test('broker.stop() while the security manager has not answered settles the login at once', async () => {
+    const hanging: SecurityManager = { authenticate: () => new Promise(() => undefined) };
+    const broker = await secureBroker({ manager: hanging });
+    const factory = await brokers.connect(broker, { reconnectAttempts: 0 });
+    const waiting = refusal(factory.createSession({ username: 'bob', password: 'bob-secret' }));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const stopping = Date.now();
+    await broker.stop();
+    await waiting;
+    // Well before the client's own call timeout (30 s) would have ended the wait.
+    expect(Date.now() - stopping).toBeLessThan(15_000);
+    expect(broker.getSessionCount()).toBe(0);
+  });
+
   test('securityEnabled without a securityManager is a RangeError naming securityManager', () => {
     expect(() => new Broker({ securityEnabled: true })).toThrow(RangeError);
     expect(() => new Broker({ securityEnabled: true })).toThrow(/securityManager/);

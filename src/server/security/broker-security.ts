@@ -12,8 +12,16 @@ export interface BrokerSecurityOptions {
   readonly manager: SecurityManager | null;
   readonly settings: readonly SecuritySetting[];
   readonly throttle?: Partial<LoginThrottlePolicy> | undefined;
+  /**
+   * How long the manager may take to check one login (ms; DEFAULT_AUTHENTICATION_TIMEOUT_MS): one
+   * that does not answer refuses that login, and the attempts of its host behind it go on.
+   */
+  readonly authenticationTimeoutMs?: number | undefined;
   readonly logger: Logger;
 }
+
+/** As long as a client waits for its CREATESESSION answer (HornetQ's default call timeout). */
+export const DEFAULT_AUTHENTICATION_TIMEOUT_MS = 30_000;
 
 /** What the broker knows of a login attempt besides its credentials. */
 export interface LoginRequest {
@@ -60,8 +68,9 @@ export class BrokerSecurity {
   private readonly logger: Logger;
   /** Per source with a login being checked or waiting, its attempts in progress. */
   private readonly turns = new Map<string, SourceTurns>();
-  /** Pauses of slowed attempts, ended (refused) when the broker stops. */
-  private readonly pauses = new Set<{ timer: NodeJS.Timeout; stop: () => void }>();
+  /** Pauses of slowed attempts and deadlines of checks, ended (refused) when the broker stops. */
+  private readonly waits = new Set<{ timer: NodeJS.Timeout; stop: () => void }>();
+  private readonly authenticationTimeoutMs: number;
   private closed = false;
 
   constructor(options: BrokerSecurityOptions) {
@@ -75,6 +84,12 @@ export class BrokerSecurity {
     this.store = new SecurityStore(options.settings);
     this.throttle = new LoginThrottle(options.throttle);
     this.logger = options.logger;
+    this.authenticationTimeoutMs = options.authenticationTimeoutMs ?? DEFAULT_AUTHENTICATION_TIMEOUT_MS;
+    if (!(this.authenticationTimeoutMs >= 1 && this.authenticationTimeoutMs <= 2_147_483_647)) {
+      throw new RangeError(
+        `authenticationTimeoutMs must be 1..2147483647 (actual value: ${this.authenticationTimeoutMs})`,
+      );
+    }
   }
 
   /**
@@ -117,14 +132,17 @@ export class BrokerSecurity {
     this.closed = false;
   }
 
-  /** The broker stops: slowed attempts waiting for their turn are refused now, and later ones at once. */
+  /**
+   * The broker stops: slowed attempts waiting for their turn, and checks the manager has not
+   * answered yet, are refused now; later slowed ones at once.
+   */
   close(): void {
     this.closed = true;
-    for (const pause of this.pauses) {
-      clearTimeout(pause.timer);
-      pause.stop();
+    for (const wait of this.waits) {
+      clearTimeout(wait.timer);
+      wait.stop();
     }
-    this.pauses.clear();
+    this.waits.clear();
   }
 
   private async authenticate(
@@ -134,8 +152,9 @@ export class BrokerSecurity {
     remoteAddress: string,
   ): Promise<Principal | null> {
     try {
-      return await manager.authenticate(user, password, remoteAddress);
+      return await this.withDeadline(manager.authenticate(user, password, remoteAddress), user);
     } catch (error) {
+      if (this.closed) throw stopping();
       // The manager's own failure: the login is refused, and it is not the client's guess.
       this.logger.error(
         { err: error, user: user === null ? null : cut(user), remote: remoteAddress },
@@ -143,6 +162,36 @@ export class BrokerSecurity {
       );
       throw new HornetQException('SECURITY_EXCEPTION', unableToValidate(user));
     }
+  }
+
+  /** The manager's answer, or a rejection once it has taken authenticationTimeoutMs (or the broker stops). */
+  private withDeadline<T>(answer: Promise<T>, user: string | null): Promise<T> {
+    if (this.closed) return Promise.reject(stopping());
+    const ms = this.authenticationTimeoutMs;
+    return new Promise<T>((resolve, reject) => {
+      const wait = {
+        timer: setTimeout(() => {
+          this.waits.delete(wait);
+          reject(new Error(`it did not answer within ${ms} ms (checking user ${loggedName(user)})`));
+        }, ms),
+        stop: () => reject(stopping()),
+      };
+      this.waits.add(wait);
+      const settle = (): void => {
+        clearTimeout(wait.timer);
+        this.waits.delete(wait);
+      };
+      Promise.resolve(answer).then(
+        (value) => {
+          settle();
+          resolve(value);
+        },
+        (error: unknown) => {
+          settle();
+          reject(error);
+        },
+      );
+    });
   }
 
   private refuse(user: string | null, remoteAddress: string, source: string): HornetQException {
@@ -237,12 +286,12 @@ export class BrokerSecurity {
     return new Promise<void>((resolve, reject) => {
       const pause = {
         timer: setTimeout(() => {
-          this.pauses.delete(pause);
+          this.waits.delete(pause);
           resolve();
         }, ms),
         stop: () => reject(stopping()),
       };
-      this.pauses.add(pause);
+      this.waits.add(pause);
     });
   }
 }

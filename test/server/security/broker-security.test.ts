@@ -99,3 +99,65 @@ describe('BrokerSecurity: turns of a slowed host', () => {
     expect(manager.checks).toBe(1);
   });
 });
+
+describe('BrokerSecurity: a security manager that does not answer', () => {
+  /** Never settles its first check; answers the others as countingManager does. */
+  function hangingOnce(): SecurityManager {
+    const answers = countingManager();
+    let first = true;
+    return {
+      authenticate(user, password, source) {
+        if (first) {
+          first = false;
+          return new Promise(() => undefined);
+        }
+        return answers.authenticate(user, password, source);
+      },
+    };
+  }
+
+  test('the login is refused after authenticationTimeoutMs and logged; later attempts of the host go on', async () => {
+    const logger = new CapturingLogger();
+    const broker = new BrokerSecurity({
+      enabled: true,
+      manager: hangingOnce(),
+      settings: [],
+      throttle: { freeFailures: 0, initialDelayMs: 10, multiplier: 1, maxDelayMs: 10 },
+      authenticationTimeoutMs: 100,
+      logger,
+    });
+    const hung = outcome(broker.login('bob', 'secret', `${HOST}:1`));
+    const behind = outcome(broker.login('bob', 'secret', `${HOST}:2`));
+    expect(await hung).toBe('SECURITY_EXCEPTION: Unable to validate user: bob');
+    expect(await behind).toBe('in');
+    const failed = logger.find(/the security manager failed/, ['error']);
+    expect(failed).toHaveLength(1);
+    expect(
+      JSON.stringify(failed[0]?.object, (_k, v: unknown) => (v instanceof Error ? v.message : v)),
+    ).toContain('did not answer within 100 ms');
+    broker.close();
+  });
+
+  test('close() refuses a check still waiting for the manager at once, and leaves no timer', async () => {
+    const logger = new CapturingLogger();
+    const broker = new BrokerSecurity({ enabled: true, manager: hangingOnce(), settings: [], logger });
+    const hung = outcome(broker.login('bob', 'secret', `${HOST}:1`));
+    await new Promise((resolve) => setImmediate(resolve));
+    broker.close();
+    expect(await hung).toMatch(/^SECURITY_EXCEPTION: the broker is stopping/);
+    expect(logger.find(/security manager failed/, ['error'])).toEqual([]);
+  });
+
+  test('authenticationTimeoutMs out of range is a RangeError naming it', () => {
+    expect(
+      () =>
+        new BrokerSecurity({
+          enabled: true,
+          manager: countingManager(),
+          settings: [],
+          authenticationTimeoutMs: 0,
+          logger: new CapturingLogger(),
+        }),
+    ).toThrow('authenticationTimeoutMs must be 1..2147483647 (actual value: 0)');
+  });
+});
