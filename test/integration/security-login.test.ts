@@ -299,9 +299,8 @@ describe('logins over TCP (security enabled)', () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
       const stopping = Date.now();
       await broker.stop();
-      const outcomes = await Promise.all(waiting);
-      expect(Date.now() - stopping).toBeLessThan(30_000);
-      for (const outcome of outcomes) expect(outcome.code).not.toBe('');
+      await Promise.all(waiting);
+      expect(Date.now() - stopping).toBeLessThan(15_000);
       expect(broker.getSessionCount()).toBe(0);
     });
   });
