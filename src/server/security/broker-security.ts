@@ -134,7 +134,7 @@ export class BrokerSecurity {
 
   /**
    * The broker stops: slowed attempts waiting for their turn, and checks the manager has not
-   * answered yet, are refused now; later slowed ones at once.
+   * answered yet, are refused now; later attempts at once, until open().
    */
   close(): void {
     this.closed = true;
@@ -151,6 +151,7 @@ export class BrokerSecurity {
     password: string | null,
     remoteAddress: string,
   ): Promise<Principal | null> {
+    if (this.closed) throw stopping();
     try {
       return await this.withDeadline(manager.authenticate(user, password, remoteAddress), user);
     } catch (error) {
@@ -166,7 +167,6 @@ export class BrokerSecurity {
 
   /** The manager's answer, or a rejection once it has taken authenticationTimeoutMs (or the broker stops). */
   private withDeadline<T>(answer: Promise<T>, user: string | null): Promise<T> {
-    if (this.closed) return Promise.reject(stopping());
     const ms = this.authenticationTimeoutMs;
     return new Promise<T>((resolve, reject) => {
       const wait = {

@@ -96,7 +96,12 @@ describe('BrokerSecurity: turns of a slowed host', () => {
     for (const result of await Promise.all(waiting))
       expect(result).toMatch(/^SECURITY_EXCEPTION: the broker is stopping/);
     expect(await outcome(broker.login('bob', 'secret', `${HOST}:4`))).toMatch(/the broker is stopping/);
-    expect(manager.checks).toBe(1);
+    expect(await outcome(broker.login('bob', 'secret', 'tcp://127.0.0.2:1'))).toMatch(
+      /the broker is stopping/,
+    );
+    broker.open();
+    expect(await outcome(broker.login('bob', 'secret', 'tcp://127.0.0.2:2'))).toBe('in');
+    expect(manager.checks).toBe(2);
   });
 });
 
