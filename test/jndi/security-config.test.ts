@@ -238,6 +238,20 @@ describe('security configuration (EmbeddedJMS)', () => {
       // bob still logs in with his password, and may still send.
       expect(await roundTrip(jms, await connect(jms, 'bob', 'bob-secret'))).toBe('hello');
     });
+    test('a removed hornetq-users.xml, or security-enabled changed, keeps what is in force until a restart', async () => {
+      const dir = await folder();
+      const logger = captureLogger();
+      const jms = await started({ configDir: dir, logger, watch: { scanPeriodMs: 50 } });
+      await fs.rm(path.join(dir, 'hornetq-users.xml'));
+      await waitFor('the warning', () => logger.warnings.some((line) => line.includes('cannot be read')));
+      await edit(path.join(dir, 'hornetq-configuration.xml'), serverXml(settings(), false));
+      await waitFor('the warning', () =>
+        logger.warnings.some((line) => line.includes('security-enabled changed to false')),
+      );
+      // Security is still on, with the users read at the start.
+      await expect(connect(jms)).rejects.toBeInstanceOf(JMSSecurityException);
+      expect(await roundTrip(jms, await connect(jms, 'bob', 'bob-secret'))).toBe('hello');
+    });
   });
 
   describe('a bad match is reported at its element (file:line)', () => {
