@@ -14,7 +14,10 @@ import {
   type ClientSessionFactory,
 } from '../../src';
 import { FileSecurityManager, type UserAccounts } from '../../src/server/security/file-security-manager';
-import type { LoginThrottlePolicy } from '../../src/server/security/login-throttle';
+import {
+  DEFAULT_LOGIN_THROTTLE_POLICY,
+  type LoginThrottlePolicy,
+} from '../../src/server/security/login-throttle';
 import { hashPassword } from '../../src/server/security/password-hash';
 import type { Permission } from '../../src/server/security/permission';
 import type { SecurityManager } from '../../src/server/security/security-manager';
@@ -222,6 +225,8 @@ describe('logins over TCP (security enabled)', () => {
       initialDelayMs: 400,
       multiplier: 1,
       maxDelayMs: 400,
+      // One check at a time while the host has no failure yet: the first wave is one guess.
+      concurrentLoginsPerSource: 1,
     };
 
     /** When each failed login was logged, and the failures count it gave. */
@@ -303,6 +308,34 @@ describe('logins over TCP (security enabled)', () => {
       expect(Date.now() - stopping).toBeLessThan(15_000);
       expect(broker.getSessionCount()).toBe(0);
     });
+  });
+
+  test('a pool of connections from one host logs in at once: none refused, up to concurrentLoginsPerSource checked together', async () => {
+    const good = new FileSecurityManager(await accounts(null));
+    let checking = 0;
+    let mostAtOnce = 0;
+    const counting: SecurityManager = {
+      async authenticate(user, password, source) {
+        mostAtOnce = Math.max(mostAtOnce, ++checking);
+        try {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          return await good.authenticate(user, password, source);
+        } finally {
+          checking--;
+        }
+      },
+    };
+    // The default policy: more connections than maxWaitingPerSource (32) from one host.
+    const broker = await secureBroker({ manager: counting, throttle: {} });
+    const pool = await Promise.all(
+      Array.from({ length: 40 }, () => brokers.connect(broker, { reconnectAttempts: 0 })),
+    );
+    const sessions = await Promise.all(
+      pool.map((factory) => factory.createSession({ username: 'bob', password: 'bob-secret' })),
+    );
+    expect(sessions).toHaveLength(40);
+    expect(mostAtOnce).toBe(DEFAULT_LOGIN_THROTTLE_POLICY.concurrentLoginsPerSource);
+    expect(logger.find(/login refused|too many login attempts/, ['warn'])).toEqual([]);
   });
 
   test('a security manager that throws refuses the login, is logged, and the broker goes on', async () => {

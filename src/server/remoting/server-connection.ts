@@ -118,6 +118,9 @@ export class ServerConnection implements SessionOwner {
     remoting.setCongestionListener((congested) => this.onCongestion(congested));
   }
 
+  /** A login of this connection's is abandoned once the connection is gone: nobody waits for it. */
+  private readonly loginRequest = { abandoned: (): boolean => this.ended || this.transportGone };
+
   get linkGone(): boolean {
     return this.transportGone;
   }
@@ -333,7 +336,7 @@ export class ServerConnection implements SessionOwner {
       return;
     }
     security
-      .login(packet.username, packet.password, this.remoting.remoteAddress)
+      .login(packet.username, packet.password, this.remoting.remoteAddress, this.loginRequest)
       .then(
         (guard) => reply(this.answerCreateSession(packet, () => this.openLoggedInSession(packet, guard))),
         (error: unknown) => reply(this.sessionRefusal(error)),
@@ -611,6 +614,7 @@ export class ServerConnection implements SessionOwner {
         presented.username,
         presented.password,
         this.remoting.remoteAddress,
+        this.loginRequest,
       );
       return { name: guard.user };
     } catch {

@@ -40,6 +40,8 @@ interface SourceTurns {
   readonly running: Set<Promise<void>>;
   /** Attempts waiting for their turn (at most the policy's maxWaitingPerSource). */
   waiting: number;
+  /** Attempts of a source without failures waiting for one of its running checks to end. */
+  queued: number;
 }
 
 /** One login attempt, as its turn is decided. */
@@ -205,31 +207,65 @@ export class BrokerSecurity {
   }
 
   /**
-   * Waits until an attempt from `source` may be checked, and returns what ends its turn. An attempt
-   * goes at once while it would stay within the free failures even if every check of the source
-   * still running failed; any other waits until those checks and the source's earlier waiting
-   * attempts are done, then for the pause its failures owe. So, however many connections a host
-   * opens at once, at most freeFailures of its guesses are checked without a pause, and the rest
-   * one at a time.
+   * Waits until an attempt may be checked, and returns what ends its turn. A source without
+   * failures has up to concurrentLoginsPerSource checks at once (a pool of connections logging in
+   * together), further attempts waiting for one to end. Once it has failed, it is slowed (see
+   * awaitSlowedTurn).
    */
   private async awaitTurn(attempt: Attempt): Promise<() => void> {
     const { source } = attempt;
-    const turns = this.turnsOf(source);
+    for (;;) {
+      const turns = this.turnsOf(source);
+      if (this.throttle.failuresOf(source) > 0 || turns.tail !== null) {
+        return this.awaitSlowedTurn(attempt, turns);
+      }
+      if (turns.running.size < this.throttle.policy.concurrentLoginsPerSource) {
+        return this.runNow(source, turns);
+      }
+      turns.queued++;
+      try {
+        await Promise.race(turns.running);
+      } finally {
+        turns.queued--;
+      }
+      if (attempt.abandoned()) {
+        this.forgetIfIdle(source, turns);
+        throw new HornetQException('SECURITY_EXCEPTION', unableToValidate(attempt.user));
+      }
+    }
+  }
+
+  /** Lets an attempt be checked now; what it returns ends the check's turn. */
+  private runNow(source: string, turns: SourceTurns): () => void {
     let release: () => void = () => undefined;
     const mine = new Promise<void>((resolve) => (release = resolve));
+    turns.running.add(mine);
+    return () => {
+      release();
+      turns.running.delete(mine);
+      this.forgetIfIdle(source, turns);
+    };
+  }
+
+  /**
+   * The turn of an attempt from a source that has failed. It goes at once while it would stay
+   * within the free failures even if every check of the source still running failed; any other
+   * waits until those checks and the source's earlier waiting attempts are done, then for the
+   * pause its failures owe. So a failing host's guesses are checked one at a time, with the pause
+   * between them, and at most maxWaitingPerSource of them wait.
+   */
+  private async awaitSlowedTurn(attempt: Attempt, turns: SourceTurns): Promise<() => void> {
+    const { source } = attempt;
     const { freeFailures, maxWaitingPerSource } = this.throttle.policy;
     if (turns.tail === null && this.throttle.failuresOf(source) + turns.running.size < freeFailures) {
-      turns.running.add(mine);
-      return () => {
-        release();
-        turns.running.delete(mine);
-        this.forgetIfIdle(source, turns);
-      };
+      return this.runNow(source, turns);
     }
     if (turns.waiting >= maxWaitingPerSource) {
       this.forgetIfIdle(source, turns);
       throw this.tooManyWaiting(attempt, maxWaitingPerSource);
     }
+    let release: () => void = () => undefined;
+    const mine = new Promise<void>((resolve) => (release = resolve));
     const previous = Promise.all([turns.tail, ...turns.running]);
     const tail = previous.then(() => mine);
     turns.tail = tail;
@@ -264,7 +300,7 @@ export class BrokerSecurity {
   private turnsOf(source: string): SourceTurns {
     let turns = this.turns.get(source);
     if (turns === undefined) {
-      turns = { tail: null, running: new Set(), waiting: 0 };
+      turns = { tail: null, running: new Set(), waiting: 0, queued: 0 };
       this.turns.set(source, turns);
     }
     return turns;
@@ -275,6 +311,7 @@ export class BrokerSecurity {
       turns.tail === null &&
       turns.running.size === 0 &&
       turns.waiting === 0 &&
+      turns.queued === 0 &&
       this.turns.get(source) === turns
     ) {
       this.turns.delete(source);

@@ -16,6 +16,13 @@ export interface LoginThrottlePolicy {
    * unchecked, so that a flood of connections from one host holds no more than this.
    */
   maxWaitingPerSource: number;
+  /**
+   * Logins of one address without failures that are checked at the same time; more wait for one
+   * of them to end. A pool of connections from an application server logs in at once (and
+   * reattaches at once after a network failure): these are not held up one by one, and a host
+   * that guesses gets no more than this many guesses before its failures slow it.
+   */
+  concurrentLoginsPerSource: number;
 }
 
 export const DEFAULT_LOGIN_THROTTLE_POLICY: Readonly<LoginThrottlePolicy> = Object.freeze({
@@ -26,6 +33,7 @@ export const DEFAULT_LOGIN_THROTTLE_POLICY: Readonly<LoginThrottlePolicy> = Obje
   forgetAfterMs: 15 * 60_000,
   maxSources: 10_000,
   maxWaitingPerSource: 32,
+  concurrentLoginsPerSource: 16,
 });
 
 const RULES: Array<[keyof LoginThrottlePolicy, (value: number) => boolean, string]> = [
@@ -36,6 +44,7 @@ const RULES: Array<[keyof LoginThrottlePolicy, (value: number) => boolean, strin
   ['forgetAfterMs', (v) => v > 0 && Number.isFinite(v), 'a finite number > 0'],
   ['maxSources', (v) => Number.isSafeInteger(v) && v >= 1, 'an integer >= 1'],
   ['maxWaitingPerSource', (v) => Number.isSafeInteger(v) && v >= 1, 'an integer >= 1'],
+  ['concurrentLoginsPerSource', (v) => Number.isSafeInteger(v) && v >= 1, 'an integer >= 1'],
 ];
 
 /** Merges a policy over the defaults, naming the setting, value and range of any bad one. */

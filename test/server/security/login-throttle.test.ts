@@ -83,6 +83,7 @@ describe('login throttle', () => {
 
   test('the policy is checked, naming the setting, its value and the range', () => {
     expect(DEFAULT_LOGIN_THROTTLE_POLICY).toEqual({
+      concurrentLoginsPerSource: 16,
       freeFailures: 2,
       initialDelayMs: 250,
       multiplier: 2,
