@@ -19,7 +19,7 @@ import {
   type LoginThrottlePolicy,
 } from '../../src/server/security/login-throttle';
 import { hashPassword } from '../../src/server/security/password-hash';
-import type { Permission } from '../../src/server/security/permission';
+import { PERMISSIONS } from '../../src/server/security/permission';
 import type { SecurityManager } from '../../src/server/security/security-manager';
 import { CapturingLogger, seqOf, sequenced, useTestBrokers, waitFor } from '../support/test-broker';
 
@@ -31,18 +31,8 @@ const PASSWORDS = ['bob-secret', 'carol-plain', 'guest-pw', 'guest', 'wrong-gues
 /** So many free failures that tests about who gets in are never slowed. */
 const NO_THROTTLE: Partial<LoginThrottlePolicy> = { freeFailures: 1_000 };
 
-const ALL: Permission[] = [
-  'createDurableQueue',
-  'deleteDurableQueue',
-  'createNonDurableQueue',
-  'deleteNonDurableQueue',
-  'send',
-  'consume',
-  'manage',
-];
-
 function everythingFor(role: string): BrokerConfiguration['securitySettings'] {
-  return [{ match: '#', permissions: new Map(ALL.map((permission) => [permission, [role]])) }];
+  return [{ match: '#', permissions: new Map(PERMISSIONS.map((permission) => [permission, [role]])) }];
 }
 
 async function accounts(defaultUser: UserAccounts['defaultUser']): Promise<UserAccounts> {
