@@ -754,16 +754,21 @@ export class ServerConnection implements SessionOwner {
   private onFailure(error: HornetQException): void {
     this.transportGone = true;
     if (this.ended) return;
+    const openSessions = this.sessions.size;
     for (const session of [...this.sessions]) {
       if (!session.supportsReattach || this.ttl === -1) {
         session.close(true);
         this.sessionClosed(session);
       }
     }
-    if (this.sessions.size === 0) {
+    if (openSessions === 0 && isPlainClose(error)) {
+      // The client closed its sessions, then its socket: a close, as HornetQ's clients end, not a failure.
+      this.logger.debug({}, `connection ${this.remoting.id} closed by its client`);
+      this.end(false);
+    } else if (this.sessions.size === 0) {
       this.logger.info(
-        { reason: error.message },
-        `connection ${this.remoting.id} failed, its sessions are cleared up`,
+        { reason: error.message, sessions: openSessions },
+        `connection ${this.remoting.id} failed with ${openSessions} sessions open; they are cleared up`,
       );
       this.end(true);
     } else {
@@ -792,6 +797,11 @@ export class ServerConnection implements SessionOwner {
     this.temporaryQueues.clear();
     this.broker.connectionClosed(this);
   }
+}
+
+/** The link ended without an error of its own (the peer closed its socket), not a reset or a protocol fault. */
+function isPlainClose(error: HornetQException): boolean {
+  return error.code === 'NOT_CONNECTED' && error.cause === undefined;
 }
 
 /** Constant-time comparison of the session's reattach secret with the one presented. */
