@@ -328,6 +328,34 @@ describe('logins over TCP (security enabled)', () => {
     expect(logger.find(/login refused|too many login attempts/, ['warn'])).toEqual([]);
   });
 
+  test('the sessions of one connection log in once: a repeated login is not checked again, another password is', async () => {
+    const good = new FileSecurityManager(await accounts(null));
+    let checks = 0;
+    const counting: SecurityManager = {
+      authenticate(user, password, source) {
+        checks++;
+        return good.authenticate(user, password, source);
+      },
+    };
+    const broker = await secureBroker({ manager: counting });
+    const factory = await brokers.connect(broker, { reconnectAttempts: 0 });
+    for (let i = 0; i < 3; i++) await factory.createSession({ username: 'bob', password: 'bob-secret' });
+    expect(checks).toBe(1);
+    expect(
+      await refusal(factory.createSession({ username: 'bob', password: 'wrong-guess-1' })),
+    ).toMatchObject({
+      code: 'SECURITY_EXCEPTION',
+    });
+    expect(checks).toBe(2);
+    const other = await brokers.connect(broker, { reconnectAttempts: 0 });
+    await other.createSession({ username: 'bob', password: 'bob-secret' });
+    expect(checks).toBe(3);
+    // New users: what a connection remembered was checked against the old ones.
+    broker.setSecurityManager(counting);
+    await other.createSession({ username: 'bob', password: 'bob-secret' });
+    expect(checks).toBe(4);
+  });
+
   test('a security manager that throws refuses the login, is logged, and the broker goes on', async () => {
     const good = new FileSecurityManager(await accounts(null));
     let calls = 0;

@@ -21,6 +21,7 @@ import {
 import type { BrokerLimits } from '../broker-configuration';
 import type { PostOffice } from '../postoffice/post-office';
 import type { BrokerSecurity } from '../security/broker-security';
+import { LoginMemo } from '../security/login-memo';
 import { OPEN_GUARD, type SessionGuard } from '../security/session-guard';
 import type { MetadataRegistry } from '../session/metadata-registry';
 import { ServerSession, type SessionOwner } from '../session/server-session';
@@ -118,8 +119,14 @@ export class ServerConnection implements SessionOwner {
     remoting.setCongestionListener((congested) => this.onCongestion(congested));
   }
 
-  /** A login of this connection's is abandoned once the connection is gone: nobody waits for it. */
-  private readonly loginRequest = { abandoned: (): boolean => this.ended || this.transportGone };
+  /**
+   * A login of this connection's is abandoned once the connection is gone (nobody waits for it);
+   * the memo lets the sessions its client creates or reattaches one after another log in once.
+   */
+  private readonly loginRequest = {
+    abandoned: (): boolean => this.ended || this.transportGone,
+    memo: new LoginMemo(),
+  };
 
   get linkGone(): boolean {
     return this.transportGone;

@@ -1,5 +1,6 @@
 import { HornetQException } from '../../core/protocol';
 import type { Logger } from '../../core/remoting';
+import type { LoginMemo } from './login-memo';
 import { LoginThrottle, type LoginThrottlePolicy } from './login-throttle';
 import type { Principal, SecurityManager } from './security-manager';
 import { SecurityStore, type SecuritySetting } from './security-store';
@@ -30,6 +31,11 @@ export interface LoginRequest {
    * dropped unchecked, so that attempts of connections gone do not hold up the later ones.
    */
   readonly abandoned?: () => boolean;
+  /**
+   * The connection's last good login: a login that repeats it soon after skips the password check
+   * (a client creating or reattaching its sessions one after another).
+   */
+  readonly memo?: LoginMemo;
 }
 
 /** The login attempts of one source address in progress. */
@@ -74,6 +80,8 @@ export class BrokerSecurity {
   private readonly waits = new Set<{ timer: NodeJS.Timeout; stop: () => void }>();
   private readonly authenticationTimeoutMs: number;
   private closed = false;
+  /** Counts replacements of the security manager: remembered logins of earlier users are void. */
+  private usersGeneration = 0;
 
   constructor(options: BrokerSecurityOptions) {
     if (options.enabled && options.manager === null) {
@@ -106,6 +114,11 @@ export class BrokerSecurity {
     request: LoginRequest = {},
   ): Promise<SessionGuard> {
     if (!this.enabled || this.manager === null) return OPEN_GUARD;
+    const recalled = this.closed
+      ? null
+      : (request.memo?.recall(user, password, this.usersGeneration) ?? null);
+    if (recalled !== null) return recalled;
+    const generation = this.usersGeneration;
     const source = sourceHost(remoteAddress);
     const attempt: Attempt = { user, remoteAddress, source, abandoned: request.abandoned ?? (() => false) };
     const endTurn = await this.awaitTurn(attempt);
@@ -113,7 +126,9 @@ export class BrokerSecurity {
       const principal = await this.authenticate(this.manager, user, password, remoteAddress);
       if (principal === null) throw this.refuse(user, remoteAddress, source);
       this.throttle.recordSuccess(source);
-      return principalGuard(principal, this.store);
+      const guard = principalGuard(principal, this.store);
+      request.memo?.remember(user, password, generation, guard);
+      return guard;
     } finally {
       endTurn();
     }
@@ -127,6 +142,8 @@ export class BrokerSecurity {
   /** A redeployed hornetq-users.xml: the next login uses it; sessions logged in stay as they are. */
   replaceManager(manager: SecurityManager): void {
     this.manager = manager;
+    // A login remembered by a connection (LoginMemo) was checked against the users before.
+    this.usersGeneration++;
   }
 
   /** The broker starts (again): logins are checked. */
