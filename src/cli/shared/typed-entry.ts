@@ -67,7 +67,9 @@ function integer(type: string, text: string): bigint {
   const [min, max] = INTEGER_RANGES[type] ?? [0n, 0n];
   const value = /^[+-]?\d+$/.test(text.trim()) ? BigInt(text.trim()) : null;
   if (value === null || value < min || value > max) {
-    throw new InvalidArgumentError(`It must be an integer from ${min} to ${max} (a ${type}).`);
+    throw new InvalidArgumentError(
+      `It must be an integer from ${min} to ${max} (${type === 'int' ? 'an' : 'a'} ${type}).`,
+    );
   }
   return value;
 }
