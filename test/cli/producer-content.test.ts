@@ -150,6 +150,10 @@ describe('hornetq producer: what each message carries', () => {
       "error: option '--property <entry>' argument 'novalue' is invalid. It must be name=value or name:TYPE=value.",
     );
     await expectOneLineError(
+      [...producer, '--property', '1x=3'],
+      "error: --property 1x: property name '1x' is not a valid identifier (a letter, '_' or '$', then letters, digits, '_' or '$')",
+    );
+    await expectOneLineError(
       [...producer, '--type', 'map', '--message', 'x'],
       'error: --type map takes its body from --map-entry name=value, not --message or --file',
     );

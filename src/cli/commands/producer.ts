@@ -1,6 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { Command, Option } from 'commander';
-import { DeliveryMode, type HornetQConnection, type HornetQMessage, type HornetQSession } from '../../jms';
+import {
+  DeliveryMode,
+  HornetQTextMessage,
+  type HornetQConnection,
+  type HornetQMessage,
+  type HornetQSession,
+} from '../../jms';
 import { CliError, systemErrorCode } from '../shared/cli-error';
 import { addConnectionOptions, connect, type ConnectionOptions } from '../shared/connection';
 import {
@@ -93,6 +99,7 @@ async function produce(options: ProducerOptions): Promise<void> {
   const startedAt = performance.now();
   const progress = progressBar('sending', options.count);
   try {
+    checkProperties(options.property);
     const makeBody = await bodyMaker(options);
     const destination = await resolveDestination(options.destination, registry);
     const replyTo =
@@ -143,6 +150,18 @@ async function produce(options: ProducerOptions): Promise<void> {
     interrupt.dispose();
     await connection?.close();
     await registry.close();
+  }
+}
+
+/** A property JMS refuses (its name is no identifier, or a JMSX name it keeps) is found before connecting. */
+function checkProperties(properties: readonly TypedEntry[]): void {
+  const probe = new HornetQTextMessage();
+  for (const { name, typed } of properties) {
+    try {
+      setTypedProperty(probe, name, typed);
+    } catch (error) {
+      throw new CliError(`--property ${name}: ${(error as Error).message}`, 1, { cause: error });
+    }
   }
 }
 
