@@ -1,4 +1,4 @@
-import { lines, pollUntil, runCli, startServer, useCli } from './support';
+import { lines, pollUntil, runCli, spawnCli, startServer, useCli } from './support';
 
 async function expectOneLineError(args: string[], expected: string): Promise<void> {
   const result = await runCli(args);
@@ -111,5 +111,16 @@ describe('hornetq consumer: --verbose, --json, the rate, --durable', () => {
       [...consumer, '--durable', 'audit', '--client-id', 'me'],
       'error: --durable needs a topic, and /queue/ExampleQueue is a queue',
     );
+    const topic = ['--destination', '/topic/ExampleTopic', '--durable', 'audit', '--client-id', 'me'];
+    const holder = spawnCli([...consumer, ...topic, '--timeout', '60000']);
+    await pollUntil(
+      async () => (await runCli(['queue', 'stat', '--config', configDir])).stdout,
+      (stat) => /me\.audit\s+jms\.topic\.ExampleTopic\s+0\s+1\s/.test(stat),
+    );
+    await expectOneLineError(
+      [...consumer, ...topic],
+      'error: client ID me is in use by another connection: stop that consumer, or give another --client-id',
+    );
+    await holder.stop('SIGINT');
   });
 });

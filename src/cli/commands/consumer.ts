@@ -1,5 +1,11 @@
 import { Command } from 'commander';
-import { toHornetQMessage, type HornetQConnection, type HornetQSession, type Message } from '../../jms';
+import {
+  InvalidClientIDException,
+  toHornetQMessage,
+  type HornetQConnection,
+  type HornetQSession,
+  type Message,
+} from '../../jms';
 import { HornetQQueue, type HornetQTopic } from '../../jms/destination';
 import { CliError } from '../shared/cli-error';
 import { addConnectionOptions, connect, type ConnectionOptions } from '../shared/connection';
@@ -84,6 +90,20 @@ function checkDurable(options: ConsumerOptions): void {
   }
 }
 
+/** A client ID another connection holds: which one, and what to do. */
+async function claimClientId(connection: HornetQConnection, clientId: string): Promise<void> {
+  try {
+    await connection.setClientID(clientId);
+  } catch (error) {
+    if (!InvalidClientIDException.is(error)) throw error;
+    throw new CliError(
+      `client ID ${clientId} is in use by another connection: stop that consumer, or give another --client-id`,
+      1,
+      { cause: error },
+    );
+  }
+}
+
 async function openConsumer(
   session: HornetQSession,
   destination: HornetQQueue | HornetQTopic,
@@ -117,7 +137,7 @@ async function consume(options: ConsumerOptions, verbose: boolean): Promise<void
     }
     const opened = await connect(options, registry);
     connection = opened.connection;
-    if (options.clientId !== undefined) await connection.setClientID(options.clientId);
+    if (options.clientId !== undefined) await claimClientId(connection, options.clientId);
     const transacted = options.txBatch !== undefined;
     const session = await connection.createSession(transacted);
     const consumer = await onDestination(destination, opened.target, () =>
