@@ -37,8 +37,8 @@ interface ProducerOptions extends ConnectionOptions {
   message?: string;
   file?: string;
   type?: BodyType;
-  property: TypedEntry[];
-  mapEntry: TypedEntry[];
+  property?: TypedEntry[];
+  mapEntry?: TypedEntry[];
   ttl?: number;
   priority?: number;
   correlationId?: string;
@@ -77,13 +77,8 @@ export function producerCommand(): Command {
         'map',
       ]),
     )
-    .option(`--property <entry>`, `a message property: ${TYPED_ENTRY_HELP}`, collectTypedEntries, [])
-    .option(
-      '--map-entry <entry>',
-      `an entry of a --type map body: ${TYPED_ENTRY_HELP}`,
-      collectTypedEntries,
-      [],
-    )
+    .option(`--property <entry>`, `a message property: ${TYPED_ENTRY_HELP}`, collectTypedEntries)
+    .option('--map-entry <entry>', `an entry of a --type map body: ${TYPED_ENTRY_HELP}`, collectTypedEntries)
     .option('--ttl <ms>', 'time to live: the broker drops a message unconsumed for this long', integerIn(1))
     .option('--priority <0-9>', 'JMS priority (4 unless given)', integerIn(0, 9))
     .option('--correlation-id <id>', 'JMSCorrelationID of every message')
@@ -99,7 +94,7 @@ async function produce(options: ProducerOptions): Promise<void> {
   const startedAt = performance.now();
   const progress = progressBar('sending', options.count);
   try {
-    checkProperties(options.property);
+    checkProperties(options.property ?? []);
     const makeBody = await bodyMaker(options);
     const destination = await resolveDestination(options.destination, registry);
     const replyTo =
@@ -123,7 +118,7 @@ async function produce(options: ProducerOptions): Promise<void> {
       interrupt.check();
       const message = makeBody(session, seq);
       message.setIntProperty(SEQUENCE_PROPERTY, seq);
-      for (const { name, typed } of options.property) setTypedProperty(message, name, typed);
+      for (const { name, typed } of options.property ?? []) setTypedProperty(message, name, typed);
       if (options.correlationId !== undefined) message.setJMSCorrelationID(options.correlationId);
       if (replyTo !== null) message.setJMSReplyTo(replyTo);
       await producer.send(message);
@@ -179,11 +174,11 @@ async function bodyMaker(options: ProducerOptions): Promise<BodyMaker> {
     }
     return (session) => {
       const message = session.createMapMessage();
-      for (const { name, typed } of options.mapEntry) setTypedMapEntry(message, name, typed);
+      for (const { name, typed } of options.mapEntry ?? []) setTypedMapEntry(message, name, typed);
       return message;
     };
   }
-  if (options.mapEntry.length > 0) throw new CliError('--map-entry needs --type map');
+  if (options.mapEntry !== undefined) throw new CliError('--map-entry needs --type map');
   const fixed = options.file === undefined ? options.message : await fileBytes(options.file);
   const bodyOf = (seq: number): string | Buffer => fixed ?? generatedBody(seq, options.size);
   if (type === 'text') {
