@@ -128,7 +128,7 @@ describe('hornetq producer, consumer, queue stat, browse', () => {
   test('browse prints the waiting messages and consumes none', async () => {
     const { configDir } = await startServer(['Browsed']);
     const config = ['--config', configDir];
-    await runCli(['producer', ...config, '--destination', '/queue/Browsed', '--count', '3', '--size', '0']);
+    await runCli(['producer', ...config, '--destination', '/queue/Browsed', '--count', '3', '--size', '9']);
 
     const browsed = await runCli(['browse', '/queue/Browsed', ...config]);
     expect(browsed).toMatchObject({ code: 0, stderr: '' });

@@ -1,5 +1,13 @@
+import { readFile } from 'node:fs/promises';
 import { Command, Option } from 'commander';
-import { DeliveryMode, type HornetQConnection } from '../../jms';
+import {
+  DeliveryMode,
+  HornetQTextMessage,
+  type HornetQConnection,
+  type HornetQMessage,
+  type HornetQSession,
+} from '../../jms';
+import { CliError, systemErrorCode } from '../shared/cli-error';
 import { addConnectionOptions, connect, type ConnectionOptions } from '../shared/connection';
 import {
   DEFAULT_DESTINATION,
@@ -13,6 +21,10 @@ import { integerIn, positiveNumber } from '../shared/options';
 import { countAndRate, progressBar } from '../shared/output';
 import { Pacer } from '../shared/pacer';
 import { Registry } from '../shared/registry';
+import { collectTypedEntries, TYPED_ENTRY_HELP, type TypedEntry } from '../shared/typed-entry';
+import { setTypedMapEntry, setTypedProperty } from '../shared/typed-setters';
+
+type BodyType = 'text' | 'bytes' | 'map';
 
 interface ProducerOptions extends ConnectionOptions {
   destination: string;
@@ -22,6 +34,15 @@ interface ProducerOptions extends ConnectionOptions {
   nonPersistent?: boolean;
   txBatch: number;
   rate?: number;
+  message?: string;
+  file?: string;
+  type?: BodyType;
+  property?: TypedEntry[];
+  mapEntry?: TypedEntry[];
+  ttl?: number;
+  priority?: number;
+  correlationId?: string;
+  replyTo?: string;
 }
 
 /** Property carrying each message's number (from 0), so that consumers and browsers can tell them apart. */
@@ -34,14 +55,34 @@ export function producerCommand(): Command {
     .option('--count <n>', 'messages to send', integerIn(1), 1000)
     .option(
       '--size <bytes>',
-      "body size in bytes (text 'message N' padded with dots)",
+      "body size in bytes (text 'message N' padded with dots; 0 for an empty body)",
       integerIn(0, 100 * 1024 * 1024),
       100,
     )
     .addOption(new Option('--persistent', 'persistent messages (the default)').conflicts('nonPersistent'))
     .option('--non-persistent', 'non-persistent messages')
     .option('--tx-batch <n>', 'send in a transaction, committed every n messages', integerIn(1))
-    .option('--rate <msgs/s>', 'send at most this many messages per second', positiveNumber);
+    .option('--rate <msgs/s>', 'send at most this many messages per second', positiveNumber)
+    .addOption(
+      new Option('--message <text>', 'the body of every message (instead of --size)').conflicts([
+        'file',
+        'size',
+      ]),
+    )
+    .addOption(new Option('--file <path>', "the file's bytes as the body of every message").conflicts('size'))
+    .addOption(
+      new Option('--type <kind>', 'message type (text, or bytes with --file)').choices([
+        'text',
+        'bytes',
+        'map',
+      ]),
+    )
+    .option(`--property <entry>`, `a message property: ${TYPED_ENTRY_HELP}`, collectTypedEntries)
+    .option('--map-entry <entry>', `an entry of a --type map body: ${TYPED_ENTRY_HELP}`, collectTypedEntries)
+    .option('--ttl <ms>', 'time to live: the broker drops a message unconsumed for this long', integerIn(1))
+    .option('--priority <0-9>', 'JMS priority (4 unless given)', integerIn(0, 9))
+    .option('--correlation-id <id>', 'JMSCorrelationID of every message')
+    .option('--reply-to <destination>', `JMSReplyTo of every message: ${DESTINATION_HELP}`);
   return addConnectionOptions(command).action(async (options: ProducerOptions) => produce(options));
 }
 
@@ -53,7 +94,11 @@ async function produce(options: ProducerOptions): Promise<void> {
   const startedAt = performance.now();
   const progress = progressBar('sending', options.count);
   try {
+    checkProperties(options.property ?? []);
+    const makeBody = await bodyMaker(options);
     const destination = await resolveDestination(options.destination, registry);
+    const replyTo =
+      options.replyTo === undefined ? null : await resolveDestination(options.replyTo, registry);
     const opened = await connect(options, registry);
     connection = opened.connection;
     const transacted = options.txBatch !== undefined;
@@ -64,13 +109,18 @@ async function produce(options: ProducerOptions): Promise<void> {
     producer.setDeliveryMode(
       options.nonPersistent === true ? DeliveryMode.NON_PERSISTENT : DeliveryMode.PERSISTENT,
     );
+    if (options.priority !== undefined) producer.setPriority(options.priority);
+    if (options.ttl !== undefined) producer.setTimeToLive(options.ttl);
     const pacer = new Pacer(options.rate ?? null, interrupt.signal);
     let uncommitted = 0;
     for (let seq = 0; seq < options.count; seq++) {
       await pacer.due(seq);
       interrupt.check();
-      const message = session.createTextMessage(body(seq, options.size));
+      const message = makeBody(session, seq);
       message.setIntProperty(SEQUENCE_PROPERTY, seq);
+      for (const { name, typed } of options.property ?? []) setTypedProperty(message, name, typed);
+      if (options.correlationId !== undefined) message.setJMSCorrelationID(options.correlationId);
+      if (replyTo !== null) message.setJMSReplyTo(replyTo);
       await producer.send(message);
       if (transacted && ++uncommitted === options.txBatch) {
         await session.commit();
@@ -98,7 +148,71 @@ async function produce(options: ProducerOptions): Promise<void> {
   }
 }
 
-/** 'message 7' padded with dots to `size` bytes (never cut: the number stays readable). */
-function body(seq: number, size: number): string {
-  return `message ${seq}`.padEnd(size, '.');
+/** A property JMS refuses (its name is no identifier, or a JMSX name it keeps) is found before connecting. */
+function checkProperties(properties: readonly TypedEntry[]): void {
+  const probe = new HornetQTextMessage();
+  for (const { name, typed } of properties) {
+    try {
+      setTypedProperty(probe, name, typed);
+    } catch (error) {
+      throw new CliError(`--property ${name}: ${(error as Error).message}`, 1, { cause: error });
+    }
+  }
+}
+
+type BodyMaker = (session: HornetQSession, seq: number) => HornetQMessage;
+
+/**
+ * How each message's body is made, checked before connecting: --message or --file (the same body
+ * for every message), --map-entry, or 'message N' padded to --size.
+ */
+async function bodyMaker(options: ProducerOptions): Promise<BodyMaker> {
+  const type = options.type ?? (options.file === undefined ? 'text' : 'bytes');
+  if (type === 'map') {
+    if (options.message !== undefined || options.file !== undefined) {
+      throw new CliError('--type map takes its body from --map-entry name=value, not --message or --file');
+    }
+    return (session) => {
+      const message = session.createMapMessage();
+      for (const { name, typed } of options.mapEntry ?? []) setTypedMapEntry(message, name, typed);
+      return message;
+    };
+  }
+  if (options.mapEntry !== undefined) throw new CliError('--map-entry needs --type map');
+  const fixed = options.file === undefined ? options.message : await fileBytes(options.file);
+  const bodyOf = (seq: number): string | Buffer => fixed ?? generatedBody(seq, options.size);
+  if (type === 'text') {
+    return (session, seq) => {
+      const content = bodyOf(seq);
+      return session.createTextMessage(typeof content === 'string' ? content : content.toString('utf8'));
+    };
+  }
+  return (session, seq) => {
+    const message = session.createBytesMessage();
+    const content = bodyOf(seq);
+    message.writeBytes(typeof content === 'string' ? Buffer.from(content, 'utf8') : content);
+    return message;
+  };
+}
+
+async function fileBytes(file: string): Promise<Buffer> {
+  try {
+    return await readFile(file);
+  } catch (error) {
+    const reason =
+      systemErrorCode(error) === 'ENOENT'
+        ? 'no such file'
+        : systemErrorCode(error) === 'EISDIR'
+          ? 'it is a folder'
+          : (error as Error).message;
+    throw new CliError(`cannot read --file ${file}: ${reason}`, 1, { cause: error });
+  }
+}
+
+/**
+ * 'message 7' padded with dots to `size` bytes (never cut, so that the number stays readable);
+ * size 0 is an empty body.
+ */
+function generatedBody(seq: number, size: number): string {
+  return size === 0 ? '' : `message ${seq}`.padEnd(size, '.');
 }

@@ -1,0 +1,125 @@
+import {
+  BufferReader,
+  PropertyKind,
+  readTypedValue,
+  TypedProperties,
+  type CoreMessage,
+  type TypedValue,
+} from '../../core/protocol';
+import {
+  DeliveryMode,
+  HornetQBytesMessage,
+  HornetQMapMessage,
+  HornetQObjectMessage,
+  HornetQStreamMessage,
+  HornetQTextMessage,
+  type HornetQMessage,
+} from '../../jms';
+import type { Destination } from '../../jms/destination';
+import { HornetQDestination } from '../../jms/destination';
+import { MessageProperty } from '../../jms/message/property-names';
+import { javaLiteral } from './java-literal';
+
+/** A typed value in JSON: its Java type by name, and a value JSON can hold without loss. */
+export interface TypedJson {
+  type: string;
+  value: string | number | boolean | null;
+}
+
+const TYPE_NAMES: Record<PropertyKind, string> = {
+  [PropertyKind.NULL]: 'null',
+  [PropertyKind.BOOLEAN]: 'boolean',
+  [PropertyKind.BYTE]: 'byte',
+  [PropertyKind.BYTES]: 'bytes',
+  [PropertyKind.SHORT]: 'short',
+  [PropertyKind.INT]: 'int',
+  [PropertyKind.LONG]: 'long',
+  [PropertyKind.FLOAT]: 'float',
+  [PropertyKind.DOUBLE]: 'double',
+  [PropertyKind.STRING]: 'string',
+  [PropertyKind.CHAR]: 'char',
+};
+
+/**
+ * One received message as one line of JSON, for `hornetq consumer --json`: the headers (times in
+ * milliseconds since the epoch, 0 for none, as JMS keeps them), the properties with their types,
+ * and the body by kind (bytes in base64).
+ */
+export function messageJson(message: HornetQMessage): string {
+  const core = message.getCoreMessage();
+  return JSON.stringify({
+    id: message.getJMSMessageID(),
+    destination: destinationUri(message.getJMSDestination()),
+    deliveryMode: message.getJMSDeliveryMode() === DeliveryMode.PERSISTENT ? 'persistent' : 'non-persistent',
+    priority: message.getJMSPriority(),
+    timestamp: message.getJMSTimestamp(),
+    expiration: message.getJMSExpiration(),
+    correlationId: message.getJMSCorrelationID(),
+    replyTo: destinationUri(message.getJMSReplyTo()),
+    type: message.getJMSType(),
+    redelivered: message.getJMSRedelivered(),
+    properties: propertiesOf(message, core),
+    body: bodyOf(message, core),
+  });
+}
+
+/** A long beyond a double's exact range, a NaN and the infinities are strings: JSON has no such numbers. */
+export function typedJson(typed: TypedValue): TypedJson {
+  const type = TYPE_NAMES[typed.kind];
+  switch (typed.kind) {
+    case PropertyKind.BYTES:
+      return { type, value: typed.value.toString('base64') };
+    case PropertyKind.LONG:
+      return { type, value: typeof typed.value === 'bigint' ? String(typed.value) : typed.value };
+    case PropertyKind.FLOAT:
+      // The fewest digits that give the float back (1.1, not 1.100000023841858), as Java prints it.
+      return {
+        type,
+        value: Number.isFinite(typed.value) ? Number(javaLiteral(typed).slice(0, -1)) : String(typed.value),
+      };
+    case PropertyKind.DOUBLE:
+      return { type, value: Number.isFinite(typed.value) ? typed.value : String(typed.value) };
+    default:
+      return { type, value: typed.value };
+  }
+}
+
+/** queue://X, topic://X, temp-queue://X or temp-topic://X; null for none. */
+function destinationUri(destination: Destination | null): string | null {
+  if (!(destination instanceof HornetQDestination)) return null;
+  const kind = destination.isQueue ? 'queue' : 'topic';
+  return `${destination.isTemporary ? `temp-${kind}` : kind}://${destination.name}`;
+}
+
+/** The application's properties (JMSXDeliveryCount is the broker's count, not one of them). */
+function propertiesOf(message: HornetQMessage, core: CoreMessage): Record<string, TypedJson> {
+  const shown: Record<string, TypedJson> = {};
+  for (const name of message.getPropertyNames().sort()) {
+    if (name === MessageProperty.JMSX_DELIVERY_COUNT) continue;
+    const typed = core.properties.get(name);
+    if (typed !== undefined) shown[name] = typedJson(typed);
+  }
+  return shown;
+}
+
+function bodyOf(message: HornetQMessage, core: CoreMessage): Record<string, unknown> {
+  if (message instanceof HornetQTextMessage) return { kind: 'text', text: message.getText() };
+  if (message instanceof HornetQBytesMessage) return { kind: 'bytes', base64: core.body.toString('base64') };
+  if (message instanceof HornetQMapMessage) {
+    const entries: Record<string, TypedJson> = {};
+    for (const [name, typed] of TypedProperties.decode(new BufferReader(core.body)).entries()) {
+      entries[name] = typedJson(typed);
+    }
+    return { kind: 'map', entries };
+  }
+  if (message instanceof HornetQStreamMessage) {
+    const fields: TypedJson[] = [];
+    const reader = new BufferReader(core.body);
+    while (reader.remaining > 0) fields.push(typedJson(readTypedValue(reader, 'stream')));
+    return { kind: 'stream', fields };
+  }
+  // A Java client's object is Java serialization, ours JSON: either way the bytes as they came.
+  if (message instanceof HornetQObjectMessage)
+    return { kind: 'object', base64: core.body.toString('base64') };
+  return { kind: 'none' };
+}
