@@ -154,4 +154,38 @@ describe('hornetq server options', () => {
     expect(statRow(stat, 'jms.queue.AddedQueue').MESSAGES).toBe(0);
     expect(await server.stop('SIGTERM')).toMatchObject({ code: 0 });
   });
+
+  test('--watch: a user added to hornetq-users.xml while it runs can log in once it is redeployed', async () => {
+    const port = await freePort();
+    const configDir = await writeConfig(port);
+    const server = spawnCli(['server', '--config', configDir, '--data-dir', configDir, '--watch']);
+    await server.waitForOutput(/listening on/);
+    const asAlice = [
+      'queue',
+      'stat',
+      '--url',
+      `tcp://127.0.0.1:${port}`,
+      '--user',
+      'alice',
+      '--password',
+      'pw',
+    ];
+    expect((await runCli(asAlice)).code).toBe(1);
+
+    const added = await runCli([
+      'user',
+      'add',
+      'alice',
+      '--role',
+      'demo',
+      '--password',
+      'pw',
+      '--config',
+      configDir,
+    ]);
+    expect(added.code).toBe(0);
+    await server.waitForOutput(/redeployed .*hornetq-users\.xml: the next logins use its users/);
+    expect(await runCli(asAlice)).toMatchObject({ code: 0, stderr: '' });
+    expect(await server.stop('SIGTERM')).toMatchObject({ code: 0 });
+  });
 });
