@@ -1,12 +1,17 @@
 import { Command, Option } from 'commander';
-import { describeConnector, type TransportConfiguration } from '../../core/client';
+import {
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  describeConnector,
+  type TransportConfiguration,
+} from '../../core/client';
 import {
   HornetQConnectionFactory,
   JMSException,
   JMSSecurityException,
   type HornetQConnection,
 } from '../../jms';
-import { CliError, systemErrorCode } from './cli-error';
+import { CliError, errorLine, systemErrorCode } from './cli-error';
 import { parsePort, parseUrl, type BrokerUrl } from './options';
 import { configOption, Registry } from './registry';
 
@@ -16,7 +21,8 @@ export interface ConnectionOptions {
   host?: string;
   port?: number;
   config?: string;
-  factory: string;
+  /** Unset means DEFAULT_FACTORY, which --url and --host/--port may do without. */
+  factory?: string;
   user?: string;
   password?: string;
 }
@@ -28,19 +34,18 @@ export function addConnectionOptions(command: Command): Command {
     .addOption(
       new Option(
         '--url <url>',
-        'broker to connect to, e.g. tcp://localhost:5445 (instead of the registry factory)',
+        "broker to connect to, e.g. tcp://localhost:5445: replaces the host and port of --factory's connector, keeping its settings",
       )
         .argParser(parseUrl)
         .conflicts(['host', 'port']),
     )
-    .option('--host <host>', 'broker host (instead of the registry factory; port 5445 unless --port)')
-    .option(
-      '--port <port>',
-      'broker port (instead of the registry factory; host localhost unless --host)',
-      parsePort,
-    )
+    .option('--host <host>', "broker host: replaces the host of --factory's connector")
+    .option('--port <port>', "broker port: replaces the port of --factory's connector", parsePort)
     .addOption(configOption())
-    .option('--factory <name>', 'registry name of the connection factory to use', DEFAULT_FACTORY)
+    .option(
+      '--factory <name>',
+      `registry name of the connection factory whose settings to use (default: ${DEFAULT_FACTORY})`,
+    )
     .addOption(new Option('--user <name>', 'user to connect as').env('HORNETQ_USER'))
     .addOption(
       // The environment keeps a password off the command line (and out of `ps` and shell history).
@@ -53,11 +58,11 @@ export async function factoryFor(
   options: ConnectionOptions,
   registry: Registry,
 ): Promise<{ factory: HornetQConnectionFactory; target: string }> {
-  const explicit = explicitConnector(options);
+  const address = addressOf(options);
   const factory =
-    explicit === null
-      ? await registry.connectionFactory(options.factory)
-      : new HornetQConnectionFactory(explicit);
+    address === null
+      ? await registry.connectionFactory(options.factory ?? DEFAULT_FACTORY)
+      : await factoryAt(address, options, registry);
   const target = factory.getStaticConnectors().map(describeConnector).join(', ');
   return { factory, target };
 }
@@ -81,10 +86,55 @@ export async function connect(
   }
 }
 
-function explicitConnector(options: ConnectionOptions): TransportConfiguration | null {
+/** Where --url or --host/--port point; null when they are not given. */
+function addressOf(options: ConnectionOptions): { host?: string; port?: number } | null {
   if (options.url !== undefined) return { host: options.url.host, port: options.url.port };
   if (options.host === undefined && options.port === undefined) return null;
-  return { host: options.host ?? 'localhost', port: options.port ?? 5445 };
+  return {
+    ...(options.host === undefined ? {} : { host: options.host }),
+    ...(options.port === undefined ? {} : { port: options.port }),
+  };
+}
+
+/**
+ * The registry factory with only its host and port replaced. An explicit --factory that cannot be
+ * had refuses the command; the default one falls back to HornetQ's defaults, saying so, so that
+ * --url still works without a configuration.
+ */
+async function factoryAt(
+  address: { host?: string; port?: number },
+  options: ConnectionOptions,
+  registry: Registry,
+): Promise<HornetQConnectionFactory> {
+  const name = options.factory ?? DEFAULT_FACTORY;
+  const template = await registry.connectionFactory(name).catch((error: unknown) => {
+    if (options.factory !== undefined) throw error;
+    process.stderr.write(
+      `warning: ${errorLine(error)}; connecting with HornetQ's defaults (no reattachment)\n`,
+    );
+    return null;
+  });
+  if (template === null) {
+    return new HornetQConnectionFactory({
+      host: address.host ?? DEFAULT_HOST,
+      port: address.port ?? DEFAULT_PORT,
+    });
+  }
+  return registry.connectionFactoryAt(name, withAddress(template.getStaticConnectors()[0], address));
+}
+
+/** The factory's first connector at the new address; TLS and its other parameters stay. */
+function withAddress(
+  connector: TransportConfiguration | undefined,
+  address: { host?: string; port?: number },
+): TransportConfiguration {
+  // An in-vm connector has nothing a TCP one could keep.
+  const kept = connector === undefined || connector['server-id'] !== undefined ? {} : connector;
+  return {
+    ...kept,
+    host: address.host ?? kept.host ?? DEFAULT_HOST,
+    port: address.port ?? kept.port ?? DEFAULT_PORT,
+  };
 }
 
 /**
