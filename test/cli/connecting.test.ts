@@ -1,4 +1,6 @@
 import { promises as fs } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import { LinkProxy } from '../../src/cli/demo-link-proxy';
 import {
@@ -12,6 +14,24 @@ import {
   useCli,
   writeConfig,
 } from './support';
+
+/** A server on a free loopback port; `close` ends it and the connections it has. */
+async function listen(server: net.Server): Promise<{ port: number; close: () => Promise<void> }> {
+  const sockets = new Set<net.Socket>();
+  server.on('connection', (socket: net.Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return {
+    port,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
 
 describe('connecting: --url, --host and --port with a registry factory', () => {
   useCli();
@@ -107,5 +127,45 @@ describe('connecting: --url, --host and --port with a registry factory', () => {
     expect(lines(result.stderr)).toEqual([
       `error: cannot connect to tcp://127.0.0.1:${port}: connection refused: no broker is listening there (start one with \`hornetq server\`)`,
     ]);
+  });
+
+  test('an HTTP server is named as not a HornetQ broker, in one line', async () => {
+    const { port, close } = await listen(http.createServer((_request, response) => response.end('hello')));
+    try {
+      const result = await runCli(['producer', '--url', `tcp://127.0.0.1:${port}`]);
+      expect(result).toMatchObject({ code: 1, stdout: '' });
+      expect(lines(result.stderr)).toEqual([
+        `error: cannot connect to tcp://127.0.0.1:${port}: the peer at 127.0.0.1:${port} is not a HornetQ broker (it sent 'HTTP')`,
+      ]);
+    } finally {
+      await close();
+    }
+  });
+
+  test('a port that accepts and never answers: --connect-timeout bounds the wait and the line says what timed out', async () => {
+    const { port, close } = await listen(net.createServer());
+    try {
+      const started = Date.now();
+      const result = await runCli([
+        'queue',
+        'stat',
+        '--url',
+        `tcp://127.0.0.1:${port}`,
+        '--connect-timeout',
+        '500',
+      ]);
+      expect(Date.now() - started).toBeLessThan(20_000);
+      expect(result).toMatchObject({ code: 1, stdout: '' });
+      expect(lines(result.stderr)).toEqual([
+        `error: cannot connect to tcp://127.0.0.1:${port}: the broker's first answer did not come within 500 ms: something accepted the connection and said nothing (is it a HornetQ broker? give --connect-timeout MS to wait longer)`,
+      ]);
+      const bad = await runCli(['queue', 'stat', '--connect-timeout', 'soon']);
+      expect(bad).toMatchObject({ code: 1, stdout: '' });
+      expect(lines(bad.stderr)).toEqual([
+        "error: option '--connect-timeout <ms>' argument 'soon' is invalid. It must be an integer from 1 to 2147483647.",
+      ]);
+    } finally {
+      await close();
+    }
   });
 });

@@ -1,10 +1,12 @@
 import { Command, Option } from 'commander';
 import {
+  CONNECT_TIMEOUT_PARAM,
   DEFAULT_HOST,
   DEFAULT_PORT,
   describeConnector,
   type TransportConfiguration,
 } from '../../core/client';
+import { HornetQException, type ErrorCodeName } from '../../core/protocol';
 import {
   HornetQConnectionFactory,
   JMSException,
@@ -12,7 +14,7 @@ import {
   type HornetQConnection,
 } from '../../jms';
 import { CliError, errorLine, systemErrorCode } from './cli-error';
-import { parsePort, parseUrl, type BrokerUrl } from './options';
+import { integerIn, parsePort, parseUrl, type BrokerUrl } from './options';
 import { configOption, Registry } from './registry';
 
 /** The options of every command that talks to a broker. */
@@ -25,9 +27,16 @@ export interface ConnectionOptions {
   factory?: string;
   user?: string;
   password?: string;
+  /** Bounds the TCP connect and the wait for the broker's first answer, each. */
+  connectTimeout?: number;
 }
 
 export const DEFAULT_FACTORY = '/ConnectionFactory';
+
+/** A broker on a network answers within a second; ten leave room for a loaded one. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+
+type Address = { host?: string; port?: number };
 
 export function addConnectionOptions(command: Command): Command {
   return command
@@ -46,6 +55,14 @@ export function addConnectionOptions(command: Command): Command {
       '--factory <name>',
       `registry name of the connection factory whose settings to use (default: ${DEFAULT_FACTORY})`,
     )
+    .addOption(
+      new Option(
+        '--connect-timeout <ms>',
+        "how long the TCP connect, then the broker's first answer, may each take",
+      )
+        .argParser(integerIn(1))
+        .default(DEFAULT_CONNECT_TIMEOUT_MS),
+    )
     .addOption(new Option('--user <name>', 'user to connect as').env('HORNETQ_USER'))
     .addOption(
       // The environment keeps a password off the command line (and out of `ps` and shell history).
@@ -59,10 +76,17 @@ export async function factoryFor(
   registry: Registry,
 ): Promise<{ factory: HornetQConnectionFactory; target: string }> {
   const address = addressOf(options);
+  const timeout = { [CONNECT_TIMEOUT_PARAM]: options.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT_MS };
+  const name = options.factory ?? DEFAULT_FACTORY;
   const factory =
     address === null
-      ? await registry.connectionFactory(options.factory ?? DEFAULT_FACTORY)
-      : await factoryAt(address, options, registry);
+      ? await registry.connectionFactoryWith(
+          name,
+          (await registry.connectionFactory(name))
+            .getStaticConnectors()
+            .map((connector) => ({ ...connector, ...timeout })),
+        )
+      : await factoryAt({ ...address, ...timeout }, options, registry);
   const target = factory.getStaticConnectors().map(describeConnector).join(', ');
   return { factory, target };
 }
@@ -77,7 +101,7 @@ export async function connect(
     return { connection: await factory.createConnection(options.user, options.password), target };
   } catch (error) {
     throw new CliError(
-      `cannot connect to ${target}: ${connectFailure(error)}${loginHint(error, options)}`,
+      `cannot connect to ${target}: ${connectFailure(error, options)}${loginHint(error, options)}`,
       1,
       {
         cause: error,
@@ -87,7 +111,7 @@ export async function connect(
 }
 
 /** Where --url or --host/--port point; null when they are not given. */
-function addressOf(options: ConnectionOptions): { host?: string; port?: number } | null {
+function addressOf(options: ConnectionOptions): Address | null {
   if (options.url !== undefined) return { host: options.url.host, port: options.url.port };
   if (options.host === undefined && options.port === undefined) return null;
   return {
@@ -102,7 +126,7 @@ function addressOf(options: ConnectionOptions): { host?: string; port?: number }
  * --url still works without a configuration.
  */
 async function factoryAt(
-  address: { host?: string; port?: number },
+  address: TransportConfiguration,
   options: ConnectionOptions,
   registry: Registry,
 ): Promise<HornetQConnectionFactory> {
@@ -114,24 +138,20 @@ async function factoryAt(
     );
     return null;
   });
-  if (template === null) {
-    return new HornetQConnectionFactory({
-      host: address.host ?? DEFAULT_HOST,
-      port: address.port ?? DEFAULT_PORT,
-    });
-  }
-  return registry.connectionFactoryAt(name, withAddress(template.getStaticConnectors()[0], address));
+  if (template === null) return new HornetQConnectionFactory(withAddress(undefined, address));
+  return registry.connectionFactoryWith(name, [withAddress(template.getStaticConnectors()[0], address)]);
 }
 
 /** The factory's first connector at the new address; TLS and its other parameters stay. */
 function withAddress(
   connector: TransportConfiguration | undefined,
-  address: { host?: string; port?: number },
+  address: TransportConfiguration,
 ): TransportConfiguration {
   // An in-vm connector has nothing a TCP one could keep.
   const kept = connector === undefined || connector['server-id'] !== undefined ? {} : connector;
   return {
     ...kept,
+    ...address,
     host: address.host ?? kept.host ?? DEFAULT_HOST,
     port: address.port ?? kept.port ?? DEFAULT_PORT,
   };
@@ -148,7 +168,16 @@ function loginHint(error: unknown, options: ConnectionOptions): string {
     : ` (check the password of user ${options.user}: --password or HORNETQ_PASSWORD)`;
 }
 
-function connectFailure(error: unknown): string {
+function connectFailure(error: unknown, options: ConnectionOptions): string {
+  const timeoutMs = options.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  const longer = 'give --connect-timeout MS to wait longer';
+  if (hasCode(error, 'CONNECTION_TIMEDOUT')) {
+    return `the broker's first answer did not come within ${timeoutMs} ms: something accepted the connection and said nothing (is it a HornetQ broker? ${longer})`;
+  }
+  // TcpTransport's own timeout, inside "Cannot connect to server(s)".
+  if (/connect to \S+ timed out after/.test(errorLine(error))) {
+    return `the TCP connect did not complete within ${timeoutMs} ms (${longer})`;
+  }
   switch (systemErrorCode(error)) {
     case 'ECONNREFUSED':
       return 'connection refused: no broker is listening there (start one with `hornetq server`)';
@@ -165,4 +194,14 @@ function connectFailure(error: unknown): string {
       return JMSException.is(error) ? message.replace(/^Failed to create session factory: /, '') : message;
     }
   }
+}
+
+/** Whether a HornetQException with `code` is anywhere in the error's cause chain. */
+function hasCode(error: unknown, code: ErrorCodeName): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current instanceof Error && depth < 8; depth++) {
+    if (HornetQException.is(current, code)) return true;
+    current = current.cause;
+  }
+  return false;
 }

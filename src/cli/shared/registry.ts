@@ -83,12 +83,12 @@ export class Registry {
 
   /**
    * The factory bound at `name` with all its settings (reattachment, windows, timeouts), built
-   * again from its definition with `connector` in place of its connectors: what --url and
-   * --host/--port mean with a registry factory.
+   * again from its definition with `connectors` in place of its own: what --url, --host/--port
+   * and --connect-timeout mean with a registry factory.
    */
-  async connectionFactoryAt(
+  async connectionFactoryWith(
     name: string,
-    connector: TransportConfiguration,
+    connectors: TransportConfiguration[],
   ): Promise<HornetQConnectionFactory> {
     // Checked first: a name that is unknown or bound to something else gets the usual message.
     await this.connectionFactory(name);
@@ -100,7 +100,10 @@ export class Registry {
       factory.entries.some((entry) => normalizeName(entry.name) === wanted),
     );
     if (definition === undefined) throw new CliError(`${name} is not defined in ${this.file}`);
-    return applyFactorySettings(new HornetQConnectionFactory(definition.ha, connector), definition.settings);
+    return applyFactorySettings(
+      new HornetQConnectionFactory(definition.ha, ...connectors),
+      definition.settings,
+    );
   }
 
   async destination(name: string): Promise<HornetQQueue | HornetQTopic> {
