@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import {
   CONNECT_TIMEOUT_PARAM,
@@ -122,8 +123,8 @@ function addressOf(options: ConnectionOptions): Address | null {
 
 /**
  * The registry factory with only its host and port replaced. An explicit --factory that cannot be
- * had refuses the command; the default one falls back to HornetQ's defaults, saying so, so that
- * --url still works without a configuration.
+ * had refuses the command; the default one falls back to HornetQ's defaults, so that --url still
+ * works without a configuration (saying so when a hornetq-jms.xml exists but does not serve).
  */
 async function factoryAt(
   address: TransportConfiguration,
@@ -133,6 +134,8 @@ async function factoryAt(
   const name = options.factory ?? DEFAULT_FACTORY;
   const template = await registry.connectionFactory(name).catch((error: unknown) => {
     if (options.factory !== undefined) throw error;
+    // No hornetq-jms.xml at all (--config elsewhere): no settings to take, nothing to warn about.
+    if (!existsSync(registry.file)) return null;
     process.stderr.write(
       `warning: ${errorLine(error)}; connecting with HornetQ's defaults (no reattachment)\n`,
     );
