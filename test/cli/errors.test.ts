@@ -92,7 +92,7 @@ describe('hornetq errors', () => {
     ],
     [
       ['producer', '--url', 'localhost'],
-      "error: option '--url <url>' argument 'localhost' is invalid. It must look like tcp://host:port.",
+      "error: option '--url <url>' argument 'localhost' is invalid. It has no scheme: did you mean tcp://localhost?",
     ],
     [
       ['producer', '--url', 'tcp://localhost:5445', '--port', '5446'],

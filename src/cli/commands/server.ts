@@ -3,14 +3,24 @@ import path from 'node:path';
 import { Command, Option } from 'commander';
 import { EmbeddedJMS, loadServerConfiguration, type ServerConfiguration } from '../../jndi';
 import { SERVER_CONFIG_NAME } from '../../jndi/config-files';
-import type { TcpAcceptorConfiguration } from '../../server';
 import { CliError, errorLine, systemErrorCode } from '../shared/cli-error';
+import {
+  checkListenOverrides,
+  HOST_PLACEHOLDER,
+  listenPlaceholders,
+  PORT_PLACEHOLDER,
+  tcpAcceptorsOf,
+} from '../shared/listen-overrides';
 import { createLogger, LOG_LEVELS, type LogLevel } from '../shared/logger';
+import { integerIn } from '../shared/options';
 import { configDirOf, configOption } from '../shared/registry';
 
 interface ServerOptions {
   config?: string;
   dataDir?: string;
+  host?: string;
+  port?: number;
+  watch?: boolean;
   logLevel: LogLevel;
 }
 
@@ -30,6 +40,24 @@ export function serverCommand(): Command {
       ),
     )
     .addOption(
+      new Option(
+        '--host <host>',
+        `host or address the acceptors written with \${${HOST_PLACEHOLDER}} listen on (wins over HORNETQ_REMOTING_NETTY_HOST)`,
+      ),
+    )
+    .addOption(
+      new Option(
+        '--port <port>',
+        `port the acceptors written with \${${PORT_PLACEHOLDER}} listen on, 0 for any free one (wins over HORNETQ_REMOTING_NETTY_PORT)`,
+      ).argParser(integerIn(0, 65_535)),
+    )
+    .addOption(
+      new Option(
+        '--watch',
+        'redeploy hornetq-jms.xml, <security-settings> of hornetq-configuration.xml and hornetq-users.xml when they change (checked every 5 s)',
+      ),
+    )
+    .addOption(
       new Option('--log-level <level>', 'least severe level logged').choices(LOG_LEVELS).default('info'),
     )
     .action(async (options: ServerOptions) => runServer(options));
@@ -38,8 +66,19 @@ export function serverCommand(): Command {
 /** Starts the broker, says where it listens, and resolves once a signal has stopped it. */
 async function runServer(options: ServerOptions): Promise<void> {
   const configDir = configDirOf(options.config);
+  const serverFile = path.join(configDir, SERVER_CONFIG_NAME);
+  const { dataDirectory, dataDirPlaceholder } = dataDirectoryOf(options.dataDir);
+  const env = { ...dataDirPlaceholder, ...process.env, ...listenPlaceholders(options) };
+  const config = existsSync(serverFile) ? await loadServerConfiguration(serverFile, { env }) : null;
+  checkListenOverrides(options, config, serverFile);
   const logger = createLogger(options.logLevel);
-  const server = new EmbeddedJMS({ configDir, logger, ...dataDirectoryOptions(options.dataDir) });
+  const server = new EmbeddedJMS({
+    configDir,
+    logger,
+    env,
+    watch: options.watch === true,
+    ...(dataDirectory === undefined ? {} : { dataDirectory }),
+  });
   let stopRequested: NodeJS.Signals | null = null;
   let wake: () => void = () => undefined;
   const stopSignal = new Promise<void>((resolve) => (wake = resolve));
@@ -64,7 +103,7 @@ async function runServer(options: ServerOptions): Promise<void> {
     } catch (error) {
       throw startFailure(error);
     }
-    for (const url of await listeningOn(server, configDir)) {
+    for (const url of listeningOn(server, config)) {
       logger.info({ url }, `listening on ${url}`);
     }
     logger.info({ configDir }, `HornetQ broker started from ${configDir}; Ctrl-C stops it`);
@@ -86,14 +125,14 @@ async function runServer(options: ServerOptions): Promise<void> {
  * --data-dir: relative persistence directories resolve against it, and it is the value of
  * `${data.dir}` (unless the environment sets one), as HornetQ's start script sets -Ddata.dir.
  */
-function dataDirectoryOptions(dataDir: string | undefined): {
+function dataDirectoryOf(dataDir: string | undefined): {
   dataDirectory?: string;
-  env?: NodeJS.ProcessEnv;
+  dataDirPlaceholder: Record<string, string>;
 } {
-  if (dataDir === undefined) return {};
+  if (dataDir === undefined) return { dataDirPlaceholder: {} };
   if (dataDir.trim() === '') throw new CliError('--data-dir must name a directory (it is empty)', 1);
   const dataDirectory = path.resolve(dataDir);
-  return { dataDirectory, env: { [DATA_DIR_PLACEHOLDER]: dataDirectory, ...process.env } };
+  return { dataDirectory, dataDirPlaceholder: { [DATA_DIR_PLACEHOLDER]: dataDirectory } };
 }
 
 /** A port in use or a bad file is the user's to fix: say which, in one line. */
@@ -120,12 +159,8 @@ function addressOf(error: unknown): string {
 }
 
 /** tcp://host:port of each TCP acceptor, with the port it really got (0 in the file means any) and whether it speaks TLS. */
-async function listeningOn(server: EmbeddedJMS, configDir: string): Promise<string[]> {
-  const file = path.join(configDir, SERVER_CONFIG_NAME);
-  const config: ServerConfiguration | null = existsSync(file) ? await loadServerConfiguration(file) : null;
-  const tcp = (config?.acceptors ?? [])
-    .map((acceptor) => acceptor.config)
-    .filter((acceptor): acceptor is TcpAcceptorConfiguration => acceptor.type === 'tcp');
+function listeningOn(server: EmbeddedJMS, config: ServerConfiguration | null): string[] {
+  const tcp = tcpAcceptorsOf(config);
   if (tcp.length === 0) return [`tcp://localhost:${server.getPort()}`];
   return tcp.map(
     (acceptor) =>

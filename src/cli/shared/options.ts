@@ -36,6 +36,10 @@ export interface BrokerUrl {
 }
 
 export function parseUrl(value: string): BrokerUrl {
+  // `localhost:5445` would parse as the scheme "localhost:"; say what was probably meant.
+  if (!value.includes('://') && value.trim() !== '') {
+    throw new InvalidArgumentError(`It has no scheme: did you mean tcp://${value.trim()}?`);
+  }
   let url: URL;
   try {
     url = new URL(value);

@@ -1,11 +1,20 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Option } from 'commander';
+import type { TransportConfiguration } from '../../core/client';
 import type { Logger } from '../../core/remoting';
 import { HornetQConnectionFactory } from '../../jms';
 import { HornetQQueue, HornetQTopic } from '../../jms/destination';
-import { InitialContext, NamingException, type NameClassPair } from '../../jndi';
-import { defaultConfigDir, JMS_CONFIG_NAME } from '../../jndi/config-files';
+import {
+  InitialContext,
+  loadJmsConfiguration,
+  loadServerConfiguration,
+  NamingException,
+  normalizeName,
+  type NameClassPair,
+} from '../../jndi';
+import { applyFactorySettings } from '../../jndi/config/connection-factory-settings';
+import { defaultConfigDir, JMS_CONFIG_NAME, resolveConfigFiles } from '../../jndi/config-files';
 import { CliError } from './cli-error';
 
 export function configOption(): Option {
@@ -70,6 +79,31 @@ export class Registry {
     const object = await this.lookup(name, 'connection factory');
     if (object instanceof HornetQConnectionFactory) return object;
     throw new CliError(`${name} in ${this.file} is a ${describe(object)}, not a connection factory`);
+  }
+
+  /**
+   * The factory bound at `name` with all its settings (reattachment, windows, timeouts), built
+   * again from its definition with `connectors` in place of its own: what --url, --host/--port
+   * and --connect-timeout mean with a registry factory.
+   */
+  async connectionFactoryWith(
+    name: string,
+    connectors: TransportConfiguration[],
+  ): Promise<HornetQConnectionFactory> {
+    // Checked first: a name that is unknown or bound to something else gets the usual message.
+    await this.connectionFactory(name);
+    const { jmsConfig, serverConfig } = resolveConfigFiles({ configDir: configDirOf(this.configOption) });
+    const server = serverConfig === null ? null : await loadServerConfiguration(serverConfig);
+    const jms = await loadJmsConfiguration(jmsConfig, { server });
+    const wanted = normalizeName(name);
+    const definition = jms.factories.find((factory) =>
+      factory.entries.some((entry) => normalizeName(entry.name) === wanted),
+    );
+    if (definition === undefined) throw new CliError(`${name} is not defined in ${this.file}`);
+    return applyFactorySettings(
+      new HornetQConnectionFactory(definition.ha, ...connectors),
+      definition.settings,
+    );
   }
 
   async destination(name: string): Promise<HornetQQueue | HornetQTopic> {

@@ -17,13 +17,21 @@ import {
 } from '../remoting';
 import { resolveClientOptions, type ClientOptions } from './client-options';
 import { ClientSession, type SessionIdentity, type SessionSettings } from './client-session';
-import { describeConnector, isInVm, type TransportConfiguration } from './connector';
+import {
+  connectTimeoutOf,
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  describeConnector,
+  isInVm,
+  type TransportConfiguration,
+} from './connector';
 import {
   FailoverEventType,
   type FailoverEventListener,
   type FailoverStatistics,
   type SessionFailureListener,
 } from './failover-events';
+import { FirstBytesTransport } from './first-bytes-transport';
 import { Pinger } from './pinger';
 import { CancellableDelay, connectWithRetry, retryDelay, type RetryPolicy } from './retry-schedule';
 import { TopologyWait } from './topology-wait';
@@ -65,6 +73,8 @@ export class ClientSessionFactory {
   private readonly retryDelay = new CancellableDelay();
   private readonly stats = { reattaches: 0, reconnects: 0, replayedCommands: 0, resendBufferPeakBytes: 0 };
   private isClosed = false;
+  /** The current connection's transport, which knows what the peer sent first. */
+  private peer: FirstBytesTransport | null = null;
 
   private constructor(
     readonly options: ClientOptions,
@@ -90,7 +100,7 @@ export class ClientSessionFactory {
       await factory.topology?.received;
     } catch (error) {
       await factory.close();
-      throw error;
+      throw factory.notABroker(error) ?? error;
     }
     return factory;
   }
@@ -307,10 +317,31 @@ export class ClientSessionFactory {
    * Takes a new connection into use: the ping (which tells the broker our TTL), then the topology
    * subscription every HornetQ 2.4 client sends, on channel 0.
    */
+  /**
+   * A protocol error before the broker's first answer: what answered is no HornetQ broker (an
+   * HTTP server, say), which its first bytes show. Null for any other failure.
+   */
+  private notABroker(error: unknown): HornetQException | null {
+    const sent = this.peer?.firstBytes ?? null;
+    if (!HornetQException.is(error, 'UNSUPPORTED_PACKET') || sent === null || isInVm(this.connector)) {
+      return null;
+    }
+    const where = `${this.connector.host ?? DEFAULT_HOST}:${this.connector.port ?? DEFAULT_PORT}`;
+    return new HornetQException(
+      'NOT_CONNECTED',
+      `the peer at ${where} is not a HornetQ broker (it sent '${sent}')`,
+      {
+        cause: error,
+      },
+    );
+  }
+
   private attach(transport: Transport, connector: TransportConfiguration): void {
     // A wait left from a connection given up (an interrupted failover) ends with it.
     this.topology?.connectionFailed(closedError());
-    const connection = new RemotingConnection(transport, {
+    const peer = new FirstBytesTransport(transport);
+    this.peer = peer;
+    const connection = new RemotingConnection(peer, {
       logger: this.logger,
       maxFrameBytes: this.options.maxFrameBytes,
     });
@@ -320,7 +351,10 @@ export class ClientSessionFactory {
       callTimeoutMs: this.options.callTimeout,
       serialBlockingCalls: true,
     });
-    const topology = new TopologyWait(describeConnector(connector), this.options.callTimeout);
+    const topology = new TopologyWait(
+      describeConnector(connector),
+      connectTimeoutOf(connector, this.options.callTimeout),
+    );
     this.topology = topology;
     connection.setUnroutedHandler((packet) => this.handleControlPacket(connection, topology, packet));
     connection.addFailureListener((error) => {

@@ -36,6 +36,17 @@ export interface TransportConfiguration {
 export const DEFAULT_HOST = 'localhost';
 export const DEFAULT_PORT = 5445;
 
+/**
+ * Artemis' connector parameter: how long the TCP (and TLS) connect may take, and here also the
+ * wait for the broker's first answer; call-timeout when absent (HornetQ 2.4 has no such bound).
+ */
+export const CONNECT_TIMEOUT_PARAM = 'connect-timeout-millis';
+
+export function connectTimeoutOf(connector: TransportConfiguration, fallbackMs: number): number {
+  const value = connector[CONNECT_TIMEOUT_PARAM];
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : fallbackMs;
+}
+
 export function isInVm(connector: TransportConfiguration): boolean {
   return connector['server-id'] !== undefined;
 }

@@ -1,7 +1,12 @@
 import { HornetQException } from '../protocol';
 import type { Transport } from '../remoting';
 import type { ClientOptions } from './client-options';
-import { connectTransport, describeConnector, type TransportConfiguration } from './connector';
+import {
+  connectTimeoutOf,
+  connectTransport,
+  describeConnector,
+  type TransportConfiguration,
+} from './connector';
 
 export interface RetryPolicy {
   /** Connection attempts: -1 forever; 0 and 1 both mean one. */
@@ -72,7 +77,8 @@ export async function connectWithRetry(
     for (const connector of connectors) {
       if (delay.isCancelled) throw new HornetQException('OBJECT_CLOSED', 'The session factory is closed');
       try {
-        return { transport: await connectTransport(connector, options.callTimeout), connector };
+        const timeoutMs = connectTimeoutOf(connector, options.callTimeout);
+        return { transport: await connectTransport(connector, timeoutMs), connector };
       } catch (error) {
         lastError = error;
       }
