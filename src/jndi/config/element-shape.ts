@@ -58,7 +58,7 @@ function unknownChildMessage(
  * enough to be a slip of the keyboard (a few letters, fewer for a short name) rather than another word.
  */
 function nearestName(name: string, candidates: readonly string[]): string | null {
-  const tolerance = Math.min(3, Math.floor(name.length / 4));
+  const tolerance = Math.min(3, Math.max(1, Math.floor(name.length / 4)));
   let best: string | null = null;
   let bestDistance = tolerance + 1;
   for (const candidate of candidates) {
