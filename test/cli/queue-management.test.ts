@@ -125,6 +125,36 @@ describe('hornetq queue management', () => {
     });
   });
 
+  test('purge removes every message and says how many', async () => {
+    const sent = await runCli(['producer', '--destination', 'queue://ExampleQueue', '--count', '7', ...url]);
+    expect(sent.code).toBe(0);
+    const purged = await runCli(['queue', 'purge', 'ExampleQueue', ...url]);
+    expect(purged).toMatchObject({
+      code: 0,
+      stdout: 'removed 7 messages from queue jms.queue.ExampleQueue\n',
+      stderr: '',
+    });
+    const json = await runCli(['queue', 'stat', 'ExampleQueue', '--json', ...url]);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      messageCount: 0,
+      messagesAcknowledged: 7,
+      consumerCount: 0,
+    });
+    const empty = await runCli(['queue', 'purge', 'jms.queue.ExampleQueue', ...url]);
+    expect(empty).toMatchObject({
+      code: 0,
+      stdout: 'removed 0 messages from queue jms.queue.ExampleQueue\n',
+    });
+  });
+
+  test('purge of an unknown queue is one error line', async () => {
+    const result = await runCli(['queue', 'purge', 'Nope', ...url]);
+    expect(result).toMatchObject({ code: 1, stdout: '' });
+    expect(lines(result.stderr)).toEqual([
+      expect.stringMatching(/^error: no queue 'Nope' \(core name jms\.queue\.Nope\) on the broker at /),
+    ]);
+  });
+
   test.each([
     [
       ['--durable', '--non-durable'],

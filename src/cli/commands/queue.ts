@@ -51,6 +51,9 @@ export function queueCommand(): Command {
   const remove = new Command('delete')
     .description('delete a queue and every message in it')
     .argument('<name>', 'JMS name (orders) or core name (jms.queue.orders)');
+  const purge = new Command('purge')
+    .description('remove every message a consumer can take from a queue (consumed and acknowledged)')
+    .argument('<name>', 'JMS name (orders) or core name (jms.queue.orders)');
   return new Command('queue')
     .description('look at and manage the queues of a running broker')
     .addCommand(
@@ -62,6 +65,11 @@ export function queueCommand(): Command {
       addConnectionOptions(create).action(
         async (name: string, options: CreateOptions & { nonDurable?: boolean }) =>
           queueCreate(name, { ...options, durable: options.nonDurable !== true }),
+      ),
+    )
+    .addCommand(
+      addConnectionOptions(purge).action(async (name: string, options: ConnectionOptions) =>
+        queuePurge(name, options),
       ),
     )
     .addCommand(
@@ -197,6 +205,40 @@ async function queueDelete(name: string, options: ConnectionOptions): Promise<vo
   console.log(`deleted queue ${core}`);
 }
 
+/**
+ * Consumes and acknowledges what the queue holds now, one message at a time until the broker has
+ * none for this consumer; what other consumers hold or what waits for its delivery time stays.
+ */
+async function queuePurge(name: string, options: ConnectionOptions): Promise<void> {
+  const core = coreQueueName(name);
+  const { removed, left } = await withSession(options, async (session, target) => {
+    const info = await session.core.queueQuery(core);
+    if (!info.exists) {
+      throw new CliError(
+        `no queue ${named(name, core)} on the broker at ${target} (\`hornetq queue stat\` lists every queue)`,
+      );
+    }
+    const consumer = await refusal(`consume from queue ${core}`, target, () =>
+      session.core.createConsumer(core),
+    );
+    session.core.start();
+    let count = 0;
+    for (
+      let message = await consumer.receiveImmediate();
+      message !== null;
+      message = await consumer.receiveImmediate()
+    ) {
+      await message.acknowledge();
+      count++;
+    }
+    await consumer.close();
+    return { removed: count, left: (await session.core.queueQuery(core)).messageCount };
+  });
+  const noun = removed === 1 ? 'message' : 'messages';
+  const rest = left === 0 ? '' : ` (${left} left: delivering to other consumers or scheduled for later)`;
+  console.log(`removed ${removed} ${noun} from queue ${core}${rest}`);
+}
+
 /** A JMS selector in the broker's terms (JMSPriority is HQPriority there); a bad one is the user's mistake. */
 function filterOf(selector: string): string {
   try {
@@ -211,9 +253,9 @@ function filterOf(selector: string): string {
 }
 
 /** What the broker refuses (no permission, a queue that exists or does not) is one line with its message. */
-async function refusal(what: string, target: string, call: () => Promise<void>): Promise<void> {
+async function refusal<T>(what: string, target: string, call: () => Promise<T>): Promise<T> {
   try {
-    await call();
+    return await call();
   } catch (error) {
     if (!HornetQException.is(error)) throw error;
     throw new CliError(`the broker at ${target} refused to ${what}: ${error.message}`, 1, { cause: error });
