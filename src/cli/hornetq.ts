@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
 import { browseCommand } from './commands/browse';
+import { configCommand } from './commands/config';
 import { consumerCommand } from './commands/consumer';
 import { jndiCommand } from './commands/jndi';
 import { perfCommand } from './commands/perf';
@@ -35,6 +36,7 @@ export function createProgram(): Command {
     jndiCommand(),
     perfCommand(),
     userCommand(),
+    configCommand(),
   ]) {
     program.addCommand(command);
   }

@@ -40,7 +40,7 @@ describe('hornetq producer, consumer, queue stat, browse', () => {
     const before = await runCli(['queue', 'stat', ...config]);
     expect(before.code).toBe(0);
     expect(lines(before.stdout)[0]).toMatch(
-      /^QUEUE\s+ADDRESS\s+MESSAGES\s+CONSUMERS\s+DELIVERING\s+ADDED\s+ACKNOWLEDGED$/,
+      /^QUEUE\s+JMS NAME\s+ADDRESS\s+MESSAGES\s+CONSUMERS\s+DELIVERING\s+ADDED\s+ACKNOWLEDGED$/,
     );
     expect(statRow(before.stdout, 'jms.queue.Moved')).toEqual({
       MESSAGES: 1000,
@@ -167,7 +167,8 @@ describe('hornetq producer, consumer, queue stat, browse', () => {
     ]);
     const subscribed = await pollUntil(
       async () => (await runCli(['queue', 'stat', ...config])).stdout,
-      (stat) => / \(temporary\)\s+jms\.topic\.ExampleTopic\s+0\s+1\s/.test(stat),
+      (stat) =>
+        / \(temporary\)\s+subscription of topic ExampleTopic\s+jms\.topic\.ExampleTopic\s+0\s+1\s/.test(stat),
     );
     expect(subscribed).toMatch(/jms\.topic\.ExampleTopic/);
 

@@ -33,7 +33,7 @@ describe('hornetq queue stat with 100 000 queues', () => {
     );
     expect(result).toMatchObject({ code: 0, stderr: '' });
     const [header, ...rows] = lines(result.stdout);
-    expect(header).toMatch(/^QUEUE\s+ADDRESS\s+MESSAGES/);
+    expect(header).toMatch(/^QUEUE\s+JMS NAME\s+ADDRESS\s+MESSAGES/);
     expect(rows).toHaveLength(100_000);
     expect(rows.filter((row) => row.startsWith(`jms.queue.${padding}-99999 `))).toHaveLength(1);
   }, 120_000);

@@ -136,6 +136,20 @@ describe('hornetq-jms.xml: a bad value for every validated element', () => {
 });
 
 describe('hornetq-jms.xml: structure', () => {
+  test('a misspelt element gets the name it most likely meant instead of the whole list', () => {
+    const error = jms(factoryWith('<confirmation-window-sze>5</confirmation-window-sze>'));
+    expect(error.message).toBe(
+      'hornetq-jms.xml:5: <confirmation-window-sze> is not allowed in <connection-factory>: did you mean <confirmation-window-size>?',
+    );
+    // A short name suggests only for a one-letter slip; a different word still lists every name.
+    expect(jms('<configuration xmlns="urn:hornetq">\n  <topc name="t"/>\n</configuration>').message).toBe(
+      'hornetq-jms.xml:2: <topc> is not allowed in <configuration>: did you mean <topic>?',
+    );
+    expect(jms('<configuration xmlns="urn:hornetq">\n  <tpc name="t"/>\n</configuration>').message).toMatch(
+      /<tpc> is not allowed in <configuration> \(expected one of: /,
+    );
+  });
+
   test('an unknown element is an error naming it, its line and what was expected', () => {
     const error = jms(factoryWith('<confirmation-window>5</confirmation-window>'));
     expect(error.problems).toHaveLength(1);

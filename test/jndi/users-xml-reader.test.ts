@@ -95,7 +95,7 @@ describe('hornetq-users.xml', () => {
   <defaultuser name="bob" password="g"><role name="guest"/></defaultuser>`),
       ),
     ).toEqual([
-      `${FILE}:9: <users> is not allowed in <configuration> (expected one of: mask-password, password-codec, defaultuser, user)`,
+      `${FILE}:9: <users> is not allowed in <configuration>: did you mean <user>?`,
       `${FILE}:3: <user> user 'bob' is already defined at line 2`,
       `${FILE}:4: <user> requires the attribute 'name'`,
       `${FILE}:5: <user> attribute 'name' must not be empty`,

@@ -1,0 +1,105 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { freePort, lines, ROOT, runCli, tempDir, useCli, writeConfig } from './support';
+
+/**
+ * `hornetq config check [DIR]`: the three files of a folder read as the broker reads them, without
+ * starting one; every problem as `error: file:line: ...`, warnings as `warning: ...`.
+ */
+describe('hornetq config check', () => {
+  useCli();
+
+  /** The shipped config/ copied, each file changed by its edit. */
+  async function configWith(edits: Partial<Record<string, (text: string) => string>>): Promise<string> {
+    const dir = await tempDir();
+    for (const name of ['hornetq-configuration.xml', 'hornetq-jms.xml', 'hornetq-users.xml']) {
+      const text = await fs.readFile(path.join(ROOT, 'config', name), 'utf8');
+      await fs.writeFile(path.join(dir, name), (edits[name] ?? ((same: string) => same))(text));
+    }
+    return dir;
+  }
+
+  test("the package's config/ is ok, one line per file", async () => {
+    const result = await runCli(['config', 'check']);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    const dir = path.join(ROOT, 'config');
+    expect(lines(result.stdout)).toEqual([
+      `ok: ${path.join(dir, 'hornetq-configuration.xml')}`,
+      `ok: ${path.join(dir, 'hornetq-jms.xml')}`,
+      `ok: ${path.join(dir, 'hornetq-users.xml')}`,
+    ]);
+  });
+
+  test('the folder a test broker runs from is ok too', async () => {
+    const dir = await writeConfig(await freePort(), ['orders']);
+    const result = await runCli(['config', 'check', dir]);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(lines(result.stdout)).toHaveLength(3);
+  });
+
+  test('every problem of every file, with file:line, and a misspelt element gets "did you mean"', async () => {
+    const dir = await configWith({
+      'hornetq-configuration.xml': (text) =>
+        text.replace(
+          '<security-enabled>true</security-enabled>',
+          '<security-enabled>maybe</security-enabled>',
+        ),
+      'hornetq-jms.xml': (text) => text.replaceAll('confirmation-window-size>', 'confirmation-window-sze>'),
+      'hornetq-users.xml': (text) => text.replace('<role name="demo"/>', '<rol name="demo"/>'),
+    });
+    const result = await runCli(['-v', 'config', 'check', dir]);
+    expect(result).toMatchObject({ code: 1, stdout: '' });
+    const file = (name: string): string => path.join(dir, name).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    // -v adds nothing: each problem is said once, with no stack.
+    expect(lines(result.stderr)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^error: ${file('hornetq-configuration.xml')}:\\d+: <security-enabled> must be true or false`,
+        ),
+      ),
+      expect.stringMatching(
+        new RegExp(
+          `^error: ${file('hornetq-jms.xml')}:\\d+: <confirmation-window-sze> is not allowed in <connection-factory>: did you mean <confirmation-window-size>\\?$`,
+        ),
+      ),
+      expect.stringMatching(
+        new RegExp(
+          `^error: ${file('hornetq-users.xml')}:\\d+: <rol> is not allowed in <user>: did you mean <role>\\?$`,
+        ),
+      ),
+      expect.stringMatching(
+        new RegExp(`^error: ${file('hornetq-users.xml')}:\\d+: <user> needs at least one <role`),
+      ),
+    ]);
+  });
+
+  test('malformed XML is an error at its line', async () => {
+    const dir = await configWith({ 'hornetq-jms.xml': (text) => text.replace('</configuration>', '') });
+    const result = await runCli(['config', 'check', dir]);
+    expect(result).toMatchObject({ code: 1, stdout: '' });
+    expect(lines(result.stderr)).toEqual([expect.stringMatching(/^error: .*hornetq-jms\.xml(:\d+)?: /)]);
+  });
+
+  test('warnings go to stderr, the files are still ok', async () => {
+    const dir = await configWith({
+      'hornetq-configuration.xml': (text) =>
+        text.replace('</configuration>', '   <journal-type>ASYNCIO</journal-type>\n</configuration>'),
+    });
+    const result = await runCli(['config', 'check', dir]);
+    expect(result.code).toBe(0);
+    expect(lines(result.stdout)).toHaveLength(3);
+    expect(lines(result.stderr)).toEqual([
+      expect.stringMatching(/^warning: .*hornetq-configuration\.xml:\d+: <journal-type> is not used here/),
+    ]);
+  });
+
+  test('a folder without the files is one error line', async () => {
+    const missing = await runCli(['config', 'check', '/no/such/folder']);
+    expect(missing).toMatchObject({ code: 1, stdout: '' });
+    expect(lines(missing.stderr)).toEqual(['error: configuration folder /no/such/folder does not exist']);
+    const empty = await tempDir();
+    const none = await runCli(['config', 'check', empty]);
+    expect(none).toMatchObject({ code: 1, stdout: '' });
+    expect(lines(none.stderr)).toEqual([`error: configuration folder ${empty} has no hornetq-jms.xml`]);
+  });
+});
