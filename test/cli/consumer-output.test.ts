@@ -85,7 +85,7 @@ describe('hornetq consumer: --verbose, --json, the rate, --durable', () => {
       async () => (await runCli(['queue', 'stat', ...config])).stdout,
       (output) => output.includes('cli-test.audit'),
     );
-    expect(stat).toMatch(/cli-test\.audit\s+jms\.topic\.ExampleTopic/);
+    expect(stat).toMatch(/cli-test\.audit\s+subscription of topic ExampleTopic\s+jms\.topic\.ExampleTopic/);
 
     const sent = ['producer', ...config, '--destination', 'topic://ExampleTopic', '--count', '2'];
     expect((await runCli(sent)).code).toBe(0);
@@ -115,7 +115,8 @@ describe('hornetq consumer: --verbose, --json, the rate, --durable', () => {
     const holder = spawnCli([...consumer, ...topic, '--timeout', '60000']);
     await pollUntil(
       async () => (await runCli(['queue', 'stat', '--config', configDir])).stdout,
-      (stat) => /me\.audit\s+jms\.topic\.ExampleTopic\s+0\s+1\s/.test(stat),
+      (stat) =>
+        /me\.audit\s+subscription of topic ExampleTopic\s+jms\.topic\.ExampleTopic\s+0\s+1\s/.test(stat),
     );
     await expectOneLineError(
       [...consumer, ...topic],

@@ -21,7 +21,9 @@ export function jmsNameOf(queue: Pick<QueueStats, 'name' | 'address'>): string {
   if (queue.name.startsWith(JMS_QUEUE_PREFIX)) return queue.name.slice(JMS_QUEUE_PREFIX.length);
   if (queue.name.startsWith(JMS_TEMP_QUEUE_PREFIX)) return queue.name.slice(JMS_TEMP_QUEUE_PREFIX.length);
   if (queue.address.startsWith(JMS_TOPIC_PREFIX)) {
-    return `subscription of topic ${queue.address.slice(JMS_TOPIC_PREFIX.length)}`;
+    const topic = queue.address.slice(JMS_TOPIC_PREFIX.length);
+    // The queue named after its topic is the marker HornetQ's JMS server deploys with it (it takes no message).
+    return queue.name === queue.address ? `topic ${topic} (its marker)` : `subscription of topic ${topic}`;
   }
   // A plain core queue has no JMS name.
   return '-';
