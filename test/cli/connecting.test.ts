@@ -14,24 +14,7 @@ import {
   useCli,
   writeConfig,
 } from './support';
-
-/** A server on a free loopback port; `close` ends it and the connections it has. */
-async function listen(server: net.Server): Promise<{ port: number; close: () => Promise<void> }> {
-  const sockets = new Set<net.Socket>();
-  server.on('connection', (socket: net.Socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  return {
-    port,
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
+import { listen } from '../support/listen';
 
 describe('connecting: --url, --host and --port with a registry factory', () => {
   useCli();

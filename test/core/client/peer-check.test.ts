@@ -1,24 +1,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import { ClientSessionFactory, CONNECT_TIMEOUT_PARAM } from '../../../src/core/client';
-
-/** A server on a free loopback port; closed (its connections too) by the returned function. */
-async function listen(server: net.Server): Promise<{ port: number; close: () => Promise<void> }> {
-  const sockets = new Set<net.Socket>();
-  server.on('connection', (socket: net.Socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  return {
-    port,
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
+import { listen } from '../../support/listen';
 
 describe('a peer that is not a HornetQ broker', () => {
   test('an HTTP server: the connect fails at once, saying what answered', async () => {
