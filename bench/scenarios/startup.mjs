@@ -13,7 +13,16 @@ import { median } from '../lib/stats.mjs';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SAMPLES = 15;
 /** Packages the JMS client must not need; the report names those an entry point loaded. */
-const HEAVY = ['inversify', 'reflect-metadata', 'commander', 'cli-progress', 'pino', 'pino-pretty', 'hdr-histogram-js', 'fast-xml-parser'];
+const HEAVY = [
+  'inversify',
+  'reflect-metadata',
+  'commander',
+  'cli-progress',
+  'pino',
+  'pino-pretty',
+  'hdr-histogram-js',
+  'fast-xml-parser',
+];
 
 // Runs in the child: time the require, then list the node_modules packages it loaded.
 const PROBE = `
@@ -75,7 +84,8 @@ function measureCli(args) {
     const start = process.hrtime.bigint();
     const result = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
     samples.push(Number(process.hrtime.bigint() - start) / 1e6);
-    if (result.status !== 0) throw new Error(`hornetq ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
+    if (result.status !== 0)
+      throw new Error(`hornetq ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
   }
   return {
     scenario: 'startup',

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Container } from 'inversify';
 import type { TransportConfiguration } from '../core/client';
 import { TlsConfigurationError, type Logger } from '../core/remoting';
 import { IllegalStateException } from '../jms/exceptions';
@@ -26,8 +25,8 @@ import {
   type ConfigFiles,
 } from './config-files';
 import { ConfigurationException } from './configuration-exception';
-import { createContainer } from './container/create-container';
-import { resolve, ServiceId } from './container/service-ids';
+import { defaultServices } from './container/default-services';
+import { resolve, ServiceId, type ServiceContainer } from './container/service-ids';
 import { registryOf, type InitialContext, type InitialContextOptions } from './initial-context';
 import { JmsDeployer, logWarnings } from './jms-deployer';
 import { problemAt } from './problems';
@@ -53,9 +52,10 @@ export interface EmbeddedJMSOptions extends ConfigFiles {
   dataDirectory?: string;
   /**
    * Where every component comes from: loaders, registry, storage, broker, acceptors, filters,
-   * logger (see createContainer and ServiceId). A container with the defaults when absent.
+   * logger (see ServiceId; createContainer from 'hornetq-js/container' makes an inversify container
+   * with the defaults to rebind). The defaults when absent.
    */
-  container?: Container;
+  container?: ServiceContainer;
   /**
    * Who may log in: wins over hornetq-users.xml, which is then not read (an application's own
    * user store, LDAP, ...).
@@ -97,7 +97,7 @@ const JMS_QUEUE = 'jms.queue.';
  * start is the one the next start uses.
  */
 export class EmbeddedJMS {
-  private readonly container: Container;
+  private readonly container: ServiceContainer;
   private readonly context: InitialContext;
   private readonly storage: StorageManager | null;
   private broker: Broker | null = null;
@@ -107,7 +107,7 @@ export class EmbeddedJMS {
   private starting = false;
 
   constructor(private readonly options: EmbeddedJMSOptions = {}) {
-    this.container = options.container ?? createContainer();
+    this.container = options.container ?? defaultServices();
     this.context = resolve(this.container, ServiceId.NamingRegistry);
     this.storage =
       options.storage ??

@@ -29,13 +29,14 @@ export {
 export { DEFAULT_SCAN_PERIOD_MS, type ConfigFiles } from './config-files';
 export { ConfigurationException, formatProblem, type ConfigurationProblem } from './configuration-exception';
 export {
-  createContainer,
+  defaultServices,
   ServiceId,
   type BrokerFactory,
-  type CreateContainerOptions,
   type FilterFactory,
   type JmsConfigLoader,
+  type Resolver,
   type ServerConfigLoader,
+  type ServiceContainer,
   type Services,
 } from './container';
 export { EmbeddedJMS, type EmbeddedJMSOptions, type QueueInfo } from './embedded-jms';

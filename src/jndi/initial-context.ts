@@ -1,11 +1,10 @@
-import type { Container } from 'inversify';
 import type { Logger } from '../core/remoting';
 import { BindingRegistry, type NameClassPair } from './binding-registry';
 import { readConfigFile } from './config/config-document';
 import { resolveConfigFiles, scanPeriodOf, type ConfigFiles } from './config-files';
 import { consoleLogger } from './console-logger';
 import { defaultJmsConfigLoader, defaultServerConfigLoader } from './container/default-loaders';
-import { resolve, ServiceId } from './container/service-ids';
+import { resolve, ServiceId, type ServiceContainer } from './container/service-ids';
 import { JmsDeployer } from './jms-deployer';
 import type { Environment } from './xml/placeholders';
 
@@ -26,8 +25,11 @@ export interface LoadOptions extends InitialContextOptions {
    * and errors).
    */
   logger?: Logger;
-  /** Where the configuration loaders and the logger come from (see createContainer); defaults when absent. */
-  container?: Container;
+  /**
+   * Where the configuration loaders and the logger come from (createContainer from
+   * 'hornetq-js/container', or any ServiceContainer); defaults when absent.
+   */
+  container?: ServiceContainer;
 }
 
 const registries = new WeakMap<InitialContext, BindingRegistry>();

@@ -1,8 +1,8 @@
 import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Container } from 'inversify';
+import { createContainer } from '../../src/container';
 import {
-  createContainer,
   defaultAcceptorFactory,
   EmbeddedJMS,
   HornetQConnectionFactory,

@@ -2,13 +2,7 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
 import type { Logger } from '../../core/remoting';
-import { selectorFilterFactory } from '../../jms/selector';
-import { Broker } from '../../server/broker';
-import { defaultAcceptorFactory } from '../../server/remoting/acceptor';
-import { consoleLogger } from '../console-logger';
-import { InitialContext } from '../initial-context';
-import { defaultJmsConfigLoader, defaultServerConfigLoader } from './default-loaders';
-import { resolve, ServiceId, type BrokerFactory, type Services } from './service-ids';
+import { defaultBindings } from './default-bindings';
 
 export interface CreateContainerOptions {
   /** Bound as ServiceId.Logger; warnings and errors to the console when absent. */
@@ -26,23 +20,9 @@ export interface CreateContainerOptions {
  */
 export function createContainer(options: CreateContainerOptions = {}): Container {
   const container = new Container();
-  bindConstant(container, ServiceId.JmsConfigLoader, defaultJmsConfigLoader);
-  bindConstant(container, ServiceId.ServerConfigLoader, defaultServerConfigLoader);
-  // Transient: every EmbeddedJMS gets its own registry and its own durable state.
-  container.bind<InitialContext>(ServiceId.NamingRegistry).toDynamicValue(() => new InitialContext());
-  // No StorageManager: the broker keeps durable state as hornetq-configuration.xml says (bind one to replace it).
-  bindConstant(container, ServiceId.AcceptorFactory, defaultAcceptorFactory);
-  bindConstant(container, ServiceId.FilterFactory, selectorFilterFactory);
-  bindConstant(container, ServiceId.Logger, options.logger ?? consoleLogger);
-  // Resolved when the factory is, so a rebound acceptor or filter factory applies from the next start.
-  container.bind<BrokerFactory>(ServiceId.BrokerFactory).toDynamicValue((context) => {
-    const acceptorFactory = resolve(context, ServiceId.AcceptorFactory);
-    const filterFactory = resolve(context, ServiceId.FilterFactory);
-    return (config) => new Broker({ acceptorFactory, ...config }, filterFactory);
-  });
+  for (const binding of defaultBindings(options.logger)) {
+    if ('constant' in binding) container.bind(binding.id).toConstantValue(binding.constant);
+    else container.bind(binding.id).toDynamicValue((context) => binding.dynamic(context));
+  }
   return container;
-}
-
-function bindConstant<K extends keyof Services>(container: Container, id: K, value: Services[K]): void {
-  container.bind<Services[K]>(id).toConstantValue(value);
 }

@@ -78,8 +78,17 @@ export interface Services {
 }
 
 /** A container, or the context a dynamic binding resolves in. */
-interface Resolver {
+export interface Resolver {
   get<T>(serviceIdentifier: symbol): T;
+}
+
+/**
+ * Where EmbeddedJMS and InitialContext.load take their components from: an inversify Container
+ * (createContainer, from 'hornetq-js/container') satisfies it, and so does the plain default set
+ * (defaultServices) that the library uses when no container is given, without loading inversify.
+ */
+export interface ServiceContainer extends Resolver {
+  isBound(serviceIdentifier: symbol): boolean;
 }
 
 /** `resolver.get`, typed by the identifier. */

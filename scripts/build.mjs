@@ -1,0 +1,127 @@
+// npm run build (and npm's prepare, so that an install from git builds): compiles src/ to
+// dist/ with tsc, then shapes what is published:
+//   - declarations without internals: tsc writes `private x;` for each private field and method,
+//     which names internals in the published API and lets editors suggest them, and keeps members
+//     the library's own layers share (tagged `@internal`). Each class keeps one `#private;` member
+//     instead, as tsc writes for ECMAScript private fields, so that classes stay nominal (a
+//     HornetQQueue is not assignable to a HornetQTopic). See publicDeclarations.
+//   - ECMAScript module entry points: dist/esm/<entry>.mjs re-export the CommonJS build by name, so
+//     that `import` and `require` share one copy of every class (instanceof and brands agree, and
+//     one broker's state is not split between two module graphs).
+import { execFileSync } from 'node:child_process';
+import { readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import process from 'node:process';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const DIST = path.join(ROOT, 'dist');
+const require = createRequire(import.meta.url);
+const ts = require('typescript');
+
+/** Entry points of package.json's exports map: name → compiled CommonJS file under dist/. */
+export const ENTRY_POINTS = { index: 'index.js', client: 'client.js', container: 'container.js' };
+
+function compile() {
+  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
+}
+
+function declarationFiles(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) return declarationFiles(file);
+    return entry.name.endsWith('.d.ts') ? [file] : [];
+  });
+}
+
+/**
+ * The text of a declaration file without what a user must not reach: private members (one
+ * `#private;` stays), members tagged `@internal` (an internal constructor becomes
+ * `private constructor();`: made by the library, not by its users), and `implements` clauses,
+ * which check nothing for a user (types are structural) and would name internal interfaces.
+ */
+export function publicDeclarations(text, fileName = 'x.d.ts') {
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
+  const edits = [];
+  const visit = (node) => {
+    if (ts.isClassDeclaration(node)) edits.push(...classEdits(node, source, text));
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  let result = text;
+  for (const edit of edits.sort((a, b) => b.from - a.from)) {
+    result = result.slice(0, edit.from) + edit.replacement + result.slice(edit.to);
+  }
+  return result;
+}
+
+function classEdits(node, source, text) {
+  const edits = [];
+  const implementsClause = (node.heritageClauses ?? []).find(
+    (c) => c.token === ts.SyntaxKind.ImplementsKeyword,
+  );
+  if (implementsClause !== undefined) {
+    edits.push({ from: implementsClause.getFullStart(), to: implementsClause.getEnd(), replacement: '' });
+  }
+  const hidden = node.members.filter(
+    (m) => isInternal(m) || (isPrivate(m) && !ts.isConstructorDeclaration(m)),
+  );
+  let marker = !node.members.some((m) => m.name !== undefined && ts.isPrivateIdentifier(m.name));
+  for (const member of hidden) {
+    // A member goes with its comment and its line; the first private one leaves the marker.
+    const start = member.getStart(source);
+    const indent = text.slice(text.lastIndexOf('\n', start) + 1, start);
+    let replacement = '';
+    if (ts.isConstructorDeclaration(member)) replacement = `\n${indent}private constructor();`;
+    else if (marker && isPrivate(member)) {
+      replacement = `\n${indent}#private;`;
+      marker = false;
+    }
+    edits.push({ from: member.getFullStart(), to: member.getEnd(), replacement });
+  }
+  return edits;
+}
+
+function isPrivate(member) {
+  const modifiers = ts.canHaveModifiers(member) ? (ts.getModifiers(member) ?? []) : [];
+  return modifiers.some((m) => m.kind === ts.SyntaxKind.PrivateKeyword);
+}
+
+function isInternal(member) {
+  return ts.getJSDocTags(member).some((tag) => tag.tagName.text === 'internal');
+}
+
+function pruneDeclarations() {
+  for (const file of declarationFiles(DIST)) {
+    const text = readFileSync(file, 'utf8');
+    const pruned = publicDeclarations(text, file);
+    if (pruned !== text) writeFileSync(file, pruned);
+  }
+}
+
+function writeEsmEntryPoints() {
+  mkdirSync(path.join(DIST, 'esm'), { recursive: true });
+  for (const [name, file] of Object.entries(ENTRY_POINTS)) {
+    const names = Object.keys(require(path.join(DIST, file))).filter(
+      (n) => n !== '__esModule' && n !== 'default',
+    );
+    const cjs = `../${file}`;
+    writeFileSync(
+      path.join(DIST, 'esm', `${name}.mjs`),
+      `// Generated by scripts/build.mjs: the CommonJS build's exports, by name.\n` +
+        `import cjs from '${cjs}';\n\nexport const {\n${names.map((n) => `  ${n},`).join('\n')}\n} = cjs;\n`,
+    );
+    writeFileSync(path.join(DIST, 'esm', `${name}.d.mts`), `export * from '${cjs}';\n`);
+  }
+}
+
+// --shape-only: dist/ was just compiled (the CLI tests' global set-up compiles even with type errors).
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  if (!process.argv.includes('--shape-only')) compile();
+  pruneDeclarations();
+  writeEsmEntryPoints();
+}

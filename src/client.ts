@@ -1,0 +1,34 @@
+/**
+ * 'hornetq-js/client': the JMS 1.1 API and the core client beneath it, for services that connect
+ * to a broker and run none. It loads no broker, no XML loaders and no third-party package.
+ */
+export * from './jms';
+export {
+  ClientConsumer,
+  ClientProducer,
+  ClientSession,
+  ClientSessionFactory,
+  DEFAULT_CLIENT_OPTIONS,
+  FailoverEventType,
+  ReceivedMessage,
+  type ClientOptions,
+  type CreateConsumerOptions,
+  type CreateQueueOptions,
+  type FailoverEvent,
+  type FailoverStatistics,
+  type MessageHandler,
+  type QueueInfo as CoreQueueInfo,
+  type SessionFailureListener,
+  type SessionSettings,
+  type TransportConfiguration,
+} from './core/client';
+export {
+  CoreMessage,
+  HornetQException,
+  MessageType,
+  PropertyKind,
+  TypedProperties,
+  type ErrorCodeName,
+  type TypedValue,
+} from './core/protocol';
+export { TlsConfigurationError, type Logger, type TlsSettings } from './core/remoting';
