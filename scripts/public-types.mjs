@@ -1,18 +1,19 @@
-// What the published declarations of an entry point expose that a user cannot name: a type that a
-// public member's signature uses, declared in this package but not exported from that entry point
-// (API Extractor calls it a "forgotten export"). A user meets such a type in an editor's tooltip,
+// What the published declarations expose that a user cannot name: a type that a public member's
+// signature uses, declared in this package but exported from none of its entry points (API
+// Extractor calls it a "forgotten export"). A user meets such a type in an editor's tooltip,
 // cannot import it, and it changes without notice. Used by test/package/ on the packed package.
-//   node scripts/public-types.mjs path/to/index.d.ts   (prints one line per forgotten type)
+//   node scripts/public-types.mjs dist/index.d.ts dist/client.d.ts ...   (one line per forgotten type)
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const ts = require('typescript');
 
-/** [{ type, file, usedBy }] for every forgotten type used by the exports of `entryFile` (a .d.ts or .d.mts). */
-export function forgottenTypes(entryFile) {
-  const program = ts.createProgram([entryFile], {
+/** [{ type, file, usedBy }] for every forgotten type used by the exports of `entryFiles` (.d.ts or .d.mts). */
+export function forgottenTypes(entryFiles) {
+  const program = ts.createProgram(entryFiles, {
     module: ts.ModuleKind.NodeNext,
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
     strict: true,
@@ -20,12 +21,20 @@ export function forgottenTypes(entryFile) {
     types: [],
   });
   const checker = program.getTypeChecker();
-  const entry = checker.getSymbolAtLocation(program.getSourceFile(entryFile));
-  const exported = new Set(checker.getExportsOfModule(entry).map((s) => unalias(checker, s)));
+  const exported = new Set(
+    entryFiles.flatMap((file) =>
+      checker
+        .getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(file)))
+        .map((s) => unalias(checker, s)),
+    ),
+  );
+  // The entry points sit at the top of the package's build (dist/): what is below it is ours.
+  const packageDir = path.dirname(path.resolve(entryFiles[0]));
   const found = new Map();
   const report = (symbol, usedBy) => {
     const declaration = symbol.declarations?.[0];
-    if (declaration === undefined || isOutsidePackage(declaration) || exported.has(symbol)) return;
+    if (declaration === undefined || isOutsidePackage(declaration, packageDir) || exported.has(symbol))
+      return;
     // Members of an exported enum or constant object (PropertyKind.NULL) are named through it.
     if (symbol.flags & (ts.SymbolFlags.TypeParameter | ts.SymbolFlags.EnumMember | ts.SymbolFlags.Property))
       return;
@@ -47,9 +56,9 @@ function unalias(checker, symbol) {
   return symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
 }
 
-function isOutsidePackage(declaration) {
-  const file = declaration.getSourceFile().fileName;
-  return file.includes('/node_modules/typescript/') || file.includes('/node_modules/@types/');
+/** Declared by Node, TypeScript or a dependency (named from there), not by this package. */
+function isOutsidePackage(declaration, packageDir) {
+  return !path.resolve(declaration.getSourceFile().fileName).startsWith(packageDir + path.sep);
 }
 
 /** The parts of a declaration a user sees: every member but private ones, and `extends` clauses. */
@@ -86,7 +95,7 @@ function referencedName(node) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const forgotten = forgottenTypes(process.argv[2]);
+  const forgotten = forgottenTypes(process.argv.slice(2));
   for (const f of forgotten) process.stdout.write(`${f.type} (${f.file}) used by ${f.usedBy}\n`);
   process.stdout.write(`${forgotten.length} forgotten types\n`);
 }

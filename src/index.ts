@@ -7,3 +7,11 @@
 export * from './client';
 export * from './server';
 export * from './jndi';
+// Types that public signatures use, exported so that applications can name them.
+export type { Transport, TransportHandlers } from './core/remoting';
+export type { ScryptParameters } from './server/security/password-hash';
+export type { SecuritySetting as AddressSecuritySetting } from './server/security/security-store';
+export type { PersistenceConfiguration } from './server/storage/persistence-configuration';
+export type { Durability, StorageLoadReport } from './server/storage/storage-manager';
+export type { StorageChoice } from './jndi/config/broker-configuration-from-xml';
+export type { Value as SettingValue } from './jndi/config/values';
