@@ -13,6 +13,7 @@ import npThroughput from './scenarios/np-throughput.mjs';
 import pThroughput from './scenarios/p-throughput.mjs';
 import reattachOverhead from './scenarios/reattach-overhead.mjs';
 import securityOverhead from './scenarios/security-overhead.mjs';
+import startup from './scenarios/startup.mjs';
 import recovery from './scenarios/recovery.mjs';
 import resume from './scenarios/resume.mjs';
 import { USAGE, UsageError, parseOptions } from './lib/options.mjs';
@@ -31,6 +32,7 @@ const ALL = [
   connections,
   recovery,
   heapFlat,
+  startup,
 ];
 
 let options;

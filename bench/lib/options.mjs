@@ -11,6 +11,7 @@ export const DEFAULT_SCENARIOS = [
   'resume',
   'connections',
   'recovery',
+  'startup',
 ];
 export const OPTIONAL_SCENARIOS = ['heap-flat'];
 

@@ -57,7 +57,9 @@ export function summarize(lines, options) {
   const connections = lines.find((l) => l.scenario === 'connections');
   const heap = single('heap-flat');
   const recovery = single('recovery');
+  const startup = startupFigures(lines);
   const json = {
+    ...startup,
     summary: true,
     runs: options.runs,
     size: options.size,
@@ -110,6 +112,29 @@ export function summarize(lines, options) {
   return { json, table: table(described, relayNp, relayP, json) };
 }
 
+/**
+ * Load and start times (startup scenario): ms per entry point's require and per CLI command, each
+ * also as a ratio to a bare `node -e 0` measured beside them.
+ */
+function startupFigures(lines) {
+  const startup = lines.filter((l) => l.scenario === 'startup');
+  const node = startup.find((l) => l.measure === 'node')?.ms_p50 ?? null;
+  if (startup.length === 0) return {};
+  const byName = (measure, name) =>
+    Object.fromEntries(startup.filter((l) => l.measure === measure).map((l) => [l[name], l.ms_p50]));
+  const overNode = (figures) =>
+    Object.fromEntries(Object.entries(figures).map(([k, ms]) => [k, ratio(ms, node)]));
+  const requireMs = byName('require', 'entry');
+  const cliMs = byName('cli', 'command');
+  return {
+    node_start_ms: node,
+    require_ms: requireMs,
+    require_over_node_start: overNode(requireMs),
+    cli_ms: cliMs,
+    cli_over_node_start: overNode(cliMs),
+  };
+}
+
 /** Median over runs of each login measurement's p50, by password kind; null without any. */
 function loginMedians(lines) {
   const logins = lines.filter((l) => l.scenario === 'security-overhead' && l.mode === 'login');
@@ -155,6 +180,9 @@ function table(described, relayNp, relayP, json) {
     ['broker heap per idle connection KiB (target ≤ 100)', json.heap_per_connection_kib],
     ['all connections reattached ms (target ≤ 2000)', json.all_reattached_ms],
     ['heap-flat ratio end / 100k (target 0.9–1.1)', json.heap_flat_ratio],
+    ['node -e 0 ms (startup baseline)', json.node_start_ms],
+    ['require ms per entry point', json.require_ms === undefined ? null : JSON.stringify(json.require_ms)],
+    ['hornetq command ms', json.cli_ms === undefined ? null : JSON.stringify(json.cli_ms)],
     [
       'recovery: messages loaded / load s / msgs/s',
       joined(json.recovery_messages, json.recovery_load_s, json.recovery_msgs_per_s),

@@ -4,6 +4,7 @@
 //   - require: milliseconds to `require()` each entry point the package exports (the whole
 //     library, the JMS client alone), and which of the heavy packages that load pulled in.
 //   - cli: wall-clock milliseconds of `hornetq --version` and `hornetq --help`, process start to exit.
+//   - node: wall-clock milliseconds of `node -e 0`, the baseline both are compared with.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,6 +13,7 @@ import { median } from '../lib/stats.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SAMPLES = 15;
+const CLI = path.join(ROOT, 'dist/cli/hornetq.js');
 /** Packages the JMS client must not need; the report names those an entry point loaded. */
 const HEAVY = [
   'inversify',
@@ -41,7 +43,11 @@ export default {
   name: 'startup',
   repeated: false,
   async run() {
-    return [...entryPoints().map(measureRequire), ...[['--version'], ['--help']].map(measureCli)];
+    return [
+      measureProcess('node', ['-e', '0']),
+      ...entryPoints().map(measureRequire),
+      ...[['--version'], ['--help']].map((args) => measureProcess('cli', [CLI, ...args])),
+    ];
   },
 };
 
@@ -77,20 +83,20 @@ function measureRequire(entry) {
   };
 }
 
-function measureCli(args) {
-  const cli = path.join(ROOT, 'dist/cli/hornetq.js');
+/** Wall-clock time of a whole Node process: `node ...args` from spawn to exit. */
+function measureProcess(measure, args) {
   const samples = [];
   for (let i = 0; i < SAMPLES; i++) {
     const start = process.hrtime.bigint();
-    const result = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
+    const result = spawnSync(process.execPath, args, { encoding: 'utf8' });
     samples.push(Number(process.hrtime.bigint() - start) / 1e6);
     if (result.status !== 0)
-      throw new Error(`hornetq ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
+      throw new Error(`node ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
   }
   return {
     scenario: 'startup',
-    measure: 'cli',
-    command: `hornetq ${args.join(' ')}`,
+    measure,
+    command: measure === 'cli' ? `hornetq ${args.slice(1).join(' ')}` : `node ${args.join(' ')}`,
     samples: SAMPLES,
     ms_p50: round(median(samples)),
     ms_min: round(Math.min(...samples)),
