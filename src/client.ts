@@ -29,6 +29,7 @@ export {
   PropertyKind,
   TypedProperties,
   type ErrorCodeName,
+  type QueueStats,
   type TypedValue,
 } from './core/protocol';
 export { TlsConfigurationError, type Logger, type TlsSettings } from './core/remoting';
