@@ -13,6 +13,7 @@ import {
 import { JMS_CONFIG_NAME, SERVER_CONFIG_NAME } from '../../jndi/config-files';
 import { loadUsersConfiguration, USERS_CONFIG_NAME } from '../../jndi/config/users-xml-reader';
 import { configDirOf, warningLogger } from '../shared/registry';
+import { configInitCommand } from './config-init';
 
 /** What checking one file found: its errors (none: it is fine) and its warnings. */
 interface FileCheck {
@@ -28,7 +29,10 @@ export function configCommand(): Command {
     )
     .argument('[dir]', "the configuration folder (default: the package's config/)")
     .action(async (dir: string | undefined) => configCheck(dir));
-  return new Command('config').description('the configuration files of a broker').addCommand(check);
+  return new Command('config')
+    .description('the configuration files of a broker')
+    .addCommand(configInitCommand())
+    .addCommand(check);
 }
 
 /**
