@@ -49,8 +49,8 @@ export class SecurityStore {
   private settings: readonly CompiledSetting[];
   /**
    * Second chance (CLOCK) eviction, in the Map's insertion order: a hit only marks its entry used,
-   * since it comes with every send and an LRU's delete and set per hit would cost more than the
-   * lookup saves. Eviction passes over used entries once (unmarked, moved to the end) and drops
+   * since hits come with every send, and an LRU's delete and set per hit would reorder the map
+   * for an order only eviction needs. Eviction passes over used entries once (unmarked, moved to the end) and drops
    * the first unused one, so addresses in steady use stay. A map cleared when full would be
    * simpler, but would drop those too each time enough one-off addresses (temporary reply queues)
    * have come by.
@@ -119,7 +119,7 @@ export class SecurityStore {
     this.cachedChars += address.length;
   }
 
-  /** Drops the oldest entry not used since the scan last passed it (ends: each pass unmarks what it skips). */
+  /** Drops the oldest entry not used since the scan last passed it (it ends: a pass unmarks what it skips, so the next pass finds one). */
   private evictOne(): void {
     for (const [address, entry] of this.cache) {
       this.cache.delete(address);
