@@ -119,7 +119,10 @@ export class SecurityStore {
     this.cachedChars += address.length;
   }
 
-  /** Drops the oldest entry not used since the scan last passed it (it ends: a pass unmarks what it skips, so the next pass finds one). */
+  /**
+   * Drops the oldest entry not used since the scan last passed it. It ends: a pass unmarks what it
+   * skips, so the next pass finds one.
+   */
   private evictOne(): void {
     for (const [address, entry] of this.cache) {
       this.cache.delete(address);
