@@ -20,13 +20,13 @@ describe('Registry', () => {
     const port = await freePort();
     const dir = await writeConfig(port, ['orders']);
     registry = new Registry(dir);
-    expect((await registry.destination('/queue/orders')).getQueueName()).toBe('orders');
+    expect((await registry.destination('/queue/orders')).name).toBe('orders');
 
     // The files change (here: break) on disk while the command runs; the command is not affected.
     for (const name of ['hornetq-jms.xml', 'hornetq-configuration.xml']) {
       await fs.writeFile(path.join(dir, name), '<not-xml');
     }
-    expect((await registry.destination('/queue/ExampleQueue')).getQueueName()).toBe('ExampleQueue');
+    expect((await registry.destination('/queue/ExampleQueue')).name).toBe('ExampleQueue');
     const template = await registry.connectionFactory('/ConnectionFactory');
     expect(template.getStaticConnectors()).toEqual([expect.objectContaining({ host: '127.0.0.1', port })]);
     const factory = await registry.connectionFactoryWith('/ConnectionFactory', [
