@@ -16,7 +16,7 @@ import { producerCommand } from './commands/producer';
 import { queueCommand } from './commands/queue';
 import { serverCommand } from './commands/server';
 import { userCommand } from './commands/user';
-import { CliError, errorDetails, errorLine } from './shared/cli-error';
+import { CliError, errorLine, verboseReport } from './shared/cli-error';
 
 /** A command that has finished but whose process lingers (a stray handle) is ended after this. */
 const EXIT_GRACE_MS = 2000;
@@ -58,8 +58,7 @@ async function main(argv: string[]): Promise<void> {
     await program.parseAsync(argv);
   } catch (error) {
     const verbose = program.opts<{ verbose?: boolean }>().verbose === true || argv.includes('--verbose');
-    process.stderr.write(`error: ${errorLine(error)}\n`);
-    if (verbose) process.stderr.write(`${errorDetails(error)}\n`);
+    process.stderr.write(verbose ? `${verboseReport(error)}\n` : `error: ${errorLine(error)}\n`);
     process.exitCode = error instanceof CliError ? error.exitCode : 1;
   }
   setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();

@@ -73,6 +73,28 @@ describe('hornetq config check', () => {
     ]);
   });
 
+  test('a misspelt attribute gets "did you mean" in either file (and is one mistake, not two)', async () => {
+    const dir = await configWith({
+      'hornetq-configuration.xml': (text) =>
+        text.replace('<permission type="send" roles="demo"/>', '<permission type="send" role="demo"/>'),
+      'hornetq-jms.xml': (text) => text.replace('<queue name="DLQ">', '<queue nme="DLQ">'),
+    });
+    const result = await runCli(['config', 'check', dir]);
+    expect(result).toMatchObject({ code: 1, stdout: '' });
+    const at = (name: string): string =>
+      `^error: ${path.join(dir, name).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:\\d+: `;
+    expect(lines(result.stderr)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `${at('hornetq-configuration.xml')}<permission> has an unknown attribute 'role': did you mean 'roles'\\?$`,
+        ),
+      ),
+      expect.stringMatching(
+        new RegExp(`${at('hornetq-jms.xml')}<queue> has an unknown attribute 'nme': did you mean 'name'\\?$`),
+      ),
+    ]);
+  });
+
   test('malformed XML is an error at its line', async () => {
     const dir = await configWith({ 'hornetq-jms.xml': (text) => text.replace('</configuration>', '') });
     const result = await runCli(['config', 'check', dir]);

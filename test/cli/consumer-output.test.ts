@@ -1,10 +1,56 @@
-import { lines, pollUntil, runCli, spawnCli, startServer, useCli } from './support';
+import { ClientSessionFactory } from '../../src/core/client';
+import { PropertyKind, type CoreMessage } from '../../src/core/protocol';
+import {
+  HornetQMapMessage,
+  HornetQStreamMessage,
+  HornetQTextMessage,
+  type HornetQMessage,
+} from '../../src/jms/message';
+import { DEMO_LOGIN, lines, pollUntil, runCli, spawnCli, startServer, useCli } from './support';
 
 async function expectOneLineError(args: string[], expected: string): Promise<void> {
   const result = await runCli(args);
   expect(result.code).toBe(1);
   expect(result.stdout).toBe('');
   expect(lines(result.stderr)).toEqual([expected]);
+}
+
+/** `message` as it travels, its body cut to `bodyBytes` bytes: a body that no longer decodes. */
+function truncated(message: HornetQMessage, bodyBytes: number): CoreMessage {
+  const core = message.toCoreMessage();
+  core.body = core.body.subarray(0, bodyBytes);
+  return core;
+}
+
+/**
+ * Two good text messages with three bad bodies between them (a stream, a map and a text each cut
+ * short), sent through the core API, which sends a body as it is given.
+ */
+async function sendCorruptBetweenGood(port: number): Promise<void> {
+  const stream = new HornetQStreamMessage();
+  stream.writeString('a string longer than its body');
+  const map = new HornetQMapMessage();
+  map.setString('k', 'a value longer than its body');
+  const messages = [
+    new HornetQTextMessage('first').toCoreMessage(),
+    truncated(stream, 6),
+    truncated(map, 7),
+    truncated(new HornetQTextMessage('a text longer than its body'), 7),
+    new HornetQTextMessage('last').toCoreMessage(),
+  ];
+  messages.forEach((message, seq) => message.properties.set('seq', { kind: PropertyKind.INT, value: seq }));
+  const factory = await ClientSessionFactory.connect({ connectors: [{ host: '127.0.0.1', port }] });
+  try {
+    const session = await factory.createSession({
+      username: DEMO_LOGIN.HORNETQ_USER,
+      password: DEMO_LOGIN.HORNETQ_PASSWORD,
+    });
+    const producer = session.createProducer('jms.queue.ExampleQueue');
+    for (const message of messages) await producer.send(message);
+    await session.close();
+  } finally {
+    await factory.close();
+  }
 }
 
 describe('hornetq consumer: --verbose, --json, the rate, --durable', () => {
@@ -72,6 +118,44 @@ describe('hornetq consumer: --verbose, --json, the rate, --durable', () => {
       properties: { seq: { type: 'int', value: 0 }, x: { type: 'double', value: 1.5 } },
       body: { kind: 'bytes', base64: Buffer.from('ab').toString('base64') },
     });
+  });
+
+  test("a body that does not decode is that message's error, and the next messages still come", async () => {
+    const { configDir, port } = await startServer();
+    const config = ['--config', configDir];
+    await sendCorruptBetweenGood(port);
+    const json = await runCli(['consumer', ...config, '--count', '5', '--json']);
+    expect(json.code).toBe(0);
+    expect(lines(json.stderr)).toEqual([expect.stringMatching(/^received 5 messages in /)]);
+    const parsed = lines(json.stdout).map(
+      (line) => JSON.parse(line) as { destination: string; properties: unknown; body: unknown },
+    );
+    expect(parsed.map(({ properties }) => properties)).toEqual(
+      [0, 1, 2, 3, 4].map((seq) => ({ seq: { type: 'int', value: seq } })),
+    );
+    const cannot = expect.stringMatching(/^the body does not decode: .+/);
+    expect(parsed.map(({ body }) => body)).toEqual([
+      { kind: 'text', text: 'first' },
+      { kind: 'stream', error: cannot },
+      { kind: 'map', error: cannot },
+      { kind: 'text', error: expect.stringMatching(/^the body does not decode: corrupt text body: /) },
+      { kind: 'text', text: 'last' },
+    ]);
+    expect(parsed.map(({ destination }) => destination)).toEqual(Array(5).fill('queue://ExampleQueue'));
+
+    await sendCorruptBetweenGood(port);
+    const verbose = await runCli(['consumer', ...config, '--count', '5', '--verbose']);
+    expect(verbose).toMatchObject({ code: 0, stderr: '' });
+    expect(lines(verbose.stdout)).toEqual([
+      expect.stringMatching(/^1\. \(no id\) {2}persistent .* seq=0 {2}text: "first"$/),
+      expect.stringMatching(/^2\. \(no id\) {2}persistent .* seq=1 {2}stream: unreadable \(.+\)$/),
+      expect.stringMatching(/^3\. \(no id\) {2}persistent .* seq=2 {2}map: unreadable \(.+\)$/),
+      expect.stringMatching(
+        /^4\. \(no id\) {2}persistent .* seq=3 {2}text: unreadable \(corrupt text body: .+\)$/,
+      ),
+      expect.stringMatching(/^5\. \(no id\) {2}persistent .* seq=4 {2}text: "last"$/),
+      expect.stringMatching(/^received 5 messages in /),
+    ]);
   });
 
   test('--durable keeps what is sent to the topic while the subscriber is away', async () => {

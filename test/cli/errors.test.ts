@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { freePort, lines, runCli, useCli, writeConfig } from './support';
+import { freePort, lines, runCli, tempDir, useCli, writeConfig } from './support';
 
 /**
  * Every mistake a user can make is one line on stderr starting with "error: ", a non-zero exit
@@ -146,6 +146,36 @@ describe('hornetq errors', () => {
       ['jndi', 'list', '--config', configDir],
       `error: configuration folder ${configDir} has no hornetq-jms.xml`,
     );
+  });
+
+  test('server -v with a bad hornetq-configuration.xml: each problem once, with file:line', async () => {
+    const configDir = await writeConfig(await freePort());
+    const file = path.join(configDir, 'hornetq-configuration.xml');
+    const text = await fs.readFile(file, 'utf8');
+    await fs.writeFile(
+      file,
+      text.replace(
+        '<security-enabled>true</security-enabled>',
+        '<security-enabled>maybe</security-enabled>\n   <persistence-enabled>often</persistence-enabled>',
+      ),
+    );
+    const result = await runCli(['-v', 'server', '--config', configDir, '--data-dir', await tempDir()]);
+    expect(result).toMatchObject({ code: 1, stdout: '' });
+    const said = lines(result.stderr).filter((line) => !/^\s+at /.test(line));
+    expect(said).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^error: ${escape(file)}:\\d+: <security-enabled> must be true or false \\(actual value: 'maybe'\\)$`,
+        ),
+      ),
+      expect.stringMatching(
+        new RegExp(
+          `^error: ${escape(file)}:\\d+: <persistence-enabled> must be true or false \\(actual value: 'often'\\)$`,
+        ),
+      ),
+      'ConfigurationException: 2 problems, listed above',
+    ]);
+    expect(result.stderr).toMatch(/\n {4}at /);
   });
 
   test('--verbose adds the details and the stack after the one line', async () => {

@@ -70,5 +70,17 @@ describe('messageSummary', () => {
     const core = stream.toCoreMessage();
     core.body = core.body.subarray(0, 6);
     expect(tail(fromCoreMessage(core, 1))).toMatch(/^stream: unreadable \(.+\)$/);
+
+    const map = new HornetQMapMessage();
+    map.setString('k', 'a value longer than its body');
+    const mapCore = map.toCoreMessage();
+    mapCore.body = mapCore.body.subarray(0, 7);
+    expect(tail(fromCoreMessage(mapCore, 1))).toMatch(/^map: unreadable \(property count 1 exceeds .+\)$/);
+
+    const text = new HornetQTextMessage('a text longer than its body');
+    text.setIntProperty('n', 7);
+    const textCore = text.toCoreMessage();
+    textCore.body = textCore.body.subarray(0, 7);
+    expect(tail(fromCoreMessage(textCore, 1))).toMatch(/^n=7 {2}text: unreadable \(corrupt text body: .+\)$/);
   });
 });

@@ -150,6 +150,39 @@ describe('hornetq-jms.xml: structure', () => {
     );
   });
 
+  test('a misspelt attribute gets the name it most likely meant; another word lists them all', () => {
+    const misspelt = jms(factoryWith('<ha>true</ha>').replace('connector-name=', 'conector-name='));
+    expect(misspelt.problems[0]?.message).toBe(
+      "<connector-ref> has an unknown attribute 'conector-name': did you mean 'connector-name'?",
+    );
+    // One mistake, one problem: not also "requires the attribute 'connector-name'".
+    expect(misspelt.message).toBe(
+      "hornetq-jms.xml:3: <connector-ref> has an unknown attribute 'conector-name': did you mean 'connector-name'?",
+    );
+    expect(
+      jms('<configuration xmlns="urn:hornetq">\n  <queue nme="q"/>\n</configuration>').problems[0]?.message,
+    ).toBe("<queue> has an unknown attribute 'nme': did you mean 'name'?");
+    expect(
+      jms('<configuration xmlns="urn:hornetq">\n  <queue label="q"/>\n</configuration>').problems[0]?.message,
+    ).toBe("<queue> has an unknown attribute 'label' (expected: name)");
+    // A name already there is not suggested again.
+    expect(
+      jms('<configuration xmlns="urn:hornetq">\n  <queue name="q" nme="q"/>\n</configuration>').problems[0]
+        ?.message,
+    ).toBe("<queue> has an unknown attribute 'nme' (expected: name)");
+    expect(jms('<configuration xmln="urn:hornetq">\n</configuration>').problems[0]?.message).toBe(
+      "<configuration> has an unknown attribute 'xmln': did you mean 'xmlns'?",
+    );
+    const server = core(`<configuration xmlns="urn:hornetq">
+  <security-settings>
+    <security-setting match="#"><permission type="send" role="user"/></security-setting>
+  </security-settings>
+</configuration>`);
+    expect(server.message).toMatch(
+      /^hornetq-configuration\.xml:3: <permission> has an unknown attribute 'role': did you mean 'roles'\?$/m,
+    );
+  });
+
   test('an unknown element is an error naming it, its line and what was expected', () => {
     const error = jms(factoryWith('<confirmation-window>5</confirmation-window>'));
     expect(error.problems).toHaveLength(1);

@@ -35,17 +35,56 @@ export function errorLine(error: unknown): string {
   return message.split('\n')[0] ?? message;
 }
 
-/** Everything known about a failure, for --verbose: every problem, the stack and each cause. */
-export function errorDetails(error: unknown): string {
-  const lines: string[] = [];
-  let current: unknown = error;
-  for (let depth = 0; current !== undefined && current !== null && depth < 8; depth++) {
-    if (depth > 0) lines.push('caused by:');
-    if (ConfigurationException.is(current)) lines.push(...current.problems.map(formatProblem));
-    lines.push(current instanceof Error ? (current.stack ?? current.message) : String(current));
+/** How deep a cause chain is followed (a chain may even loop). */
+const MAX_CAUSE_DEPTH = 8;
+
+/**
+ * What --verbose prints about a failure: its configuration problems, each once on its own
+ * `error:` line with file:line (else the one line), then every error of the cause chain with its
+ * stack frames. A ConfigurationException's message is its problems again: it is not repeated.
+ */
+export function verboseReport(error: unknown): string {
+  const problems = configurationProblems(error);
+  const said = problems.map((problem) => `error: ${problem}`);
+  // A wrapper's own words come first; a ConfigurationException has none besides its problems.
+  if (problems.length === 0 || !ConfigurationException.is(error)) said.unshift(`error: ${errorLine(error)}`);
+  return [...said, errorDetails(error)].join('\n');
+}
+
+/** Each error of the cause chain: its name and message (its problems' count instead), and its stack frames. */
+function errorDetails(error: unknown): string {
+  return causeChain(error)
+    .flatMap((current, depth) => [...(depth === 0 ? [] : ['caused by:']), ...described(current)])
+    .join('\n');
+}
+
+/** Every problem of every ConfigurationException in the cause chain, formatted, each once. */
+function configurationProblems(error: unknown): string[] {
+  const problems = new Set<string>();
+  for (const current of causeChain(error)) {
+    if (ConfigurationException.is(current))
+      for (const problem of current.problems) problems.add(formatProblem(problem));
+  }
+  return [...problems];
+}
+
+function causeChain(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  let current = error;
+  while (current !== undefined && current !== null && chain.length < MAX_CAUSE_DEPTH) {
+    chain.push(current);
     current = current instanceof Error ? current.cause : undefined;
   }
-  return lines.join('\n');
+  return chain;
+}
+
+function described(error: unknown): string[] {
+  if (!(error instanceof Error)) return [String(error)];
+  // The frames only: the stack's first lines are the message, said here once.
+  const frames = (error.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line));
+  const count = ConfigurationException.is(error) ? error.problems.length : 0;
+  const summary = count === 0 ? error.message : `${count} problem${count === 1 ? '' : 's'}, listed above`;
+  return [`${error.name}: ${summary}`, ...frames];
 }
 
 /** The errno-style code (ECONNREFUSED, EADDRINUSE...) anywhere in an error's cause chain. */

@@ -1,24 +1,10 @@
-import {
-  BufferReader,
-  PropertyKind,
-  readTypedValue,
-  TypedProperties,
-  type CoreMessage,
-  type TypedValue,
-} from '../../core/protocol';
-import {
-  DeliveryMode,
-  HornetQBytesMessage,
-  HornetQMapMessage,
-  HornetQObjectMessage,
-  HornetQStreamMessage,
-  HornetQTextMessage,
-  type HornetQMessage,
-} from '../../jms';
+import { PropertyKind, type CoreMessage, type TypedValue } from '../../core/protocol';
+import { DeliveryMode, type HornetQMessage } from '../../jms';
 import type { Destination } from '../../jms/destination';
 import { HornetQDestination } from '../../jms/destination';
 import { MessageProperty } from '../../jms/message/property-names';
 import { javaLiteral } from './java-literal';
+import { readBody, type MessageBody } from './message-body';
 
 /** A typed value in JSON: its Java type by name, and a value JSON can hold without loss. */
 export interface TypedJson {
@@ -43,7 +29,8 @@ const TYPE_NAMES: Record<PropertyKind, string> = {
 /**
  * One received message as one line of JSON, for `hornetq consumer --json`: the headers (times in
  * milliseconds since the epoch, 0 for none, as JMS keeps them), the properties with their types,
- * and the body by kind (bytes in base64).
+ * and the body by kind (bytes in base64). A body that does not decode has its kind and an `error`
+ * saying why, in place of its content.
  */
 export function messageJson(message: HornetQMessage): string {
   const core = message.getCoreMessage();
@@ -59,7 +46,7 @@ export function messageJson(message: HornetQMessage): string {
     type: message.getJMSType(),
     redelivered: message.getJMSRedelivered(),
     properties: propertiesOf(message, core),
-    body: bodyOf(message, core),
+    body: bodyJson(readBody(message)),
   });
 }
 
@@ -102,24 +89,23 @@ function propertiesOf(message: HornetQMessage, core: CoreMessage): Record<string
   return shown;
 }
 
-function bodyOf(message: HornetQMessage, core: CoreMessage): Record<string, unknown> {
-  if (message instanceof HornetQTextMessage) return { kind: 'text', text: message.getText() };
-  if (message instanceof HornetQBytesMessage) return { kind: 'bytes', base64: core.body.toString('base64') };
-  if (message instanceof HornetQMapMessage) {
-    const entries: Record<string, TypedJson> = {};
-    for (const [name, typed] of TypedProperties.decode(new BufferReader(core.body)).entries()) {
-      entries[name] = typedJson(typed);
+function bodyJson(body: MessageBody): Record<string, unknown> {
+  switch (body.kind) {
+    case 'text':
+      return { kind: 'text', text: body.text };
+    case 'bytes':
+    case 'object':
+      return { kind: body.kind, base64: body.bytes.toString('base64') };
+    case 'map': {
+      const entries: Record<string, TypedJson> = {};
+      for (const [name, typed] of body.entries) entries[name] = typedJson(typed);
+      return { kind: 'map', entries };
     }
-    return { kind: 'map', entries };
+    case 'stream':
+      return { kind: 'stream', fields: body.fields.map(typedJson) };
+    case 'none':
+      return { kind: 'none' };
+    case 'unreadable':
+      return { kind: body.of, error: `the body does not decode: ${body.reason}` };
   }
-  if (message instanceof HornetQStreamMessage) {
-    const fields: TypedJson[] = [];
-    const reader = new BufferReader(core.body);
-    while (reader.remaining > 0) fields.push(typedJson(readTypedValue(reader, 'stream')));
-    return { kind: 'stream', fields };
-  }
-  // A Java client's object is Java serialization, ours JSON: either way the bytes as they came.
-  if (message instanceof HornetQObjectMessage)
-    return { kind: 'object', base64: core.body.toString('base64') };
-  return { kind: 'none' };
 }

@@ -1,16 +1,9 @@
-import { BufferReader, readTypedValue, TypedProperties, type CoreMessage } from '../../core/protocol';
-import {
-  DeliveryMode,
-  HornetQBytesMessage,
-  HornetQMapMessage,
-  HornetQObjectMessage,
-  HornetQStreamMessage,
-  HornetQTextMessage,
-  type HornetQMessage,
-} from '../../jms';
+import type { CoreMessage } from '../../core/protocol';
+import { DeliveryMode, type HornetQMessage } from '../../jms';
 import { HornetQDestination } from '../../jms/destination';
 import { MessageProperty } from '../../jms/message/property-names';
 import { hexPreview, javaLiteral } from './java-literal';
+import { readBody } from './message-body';
 import { preview } from './output';
 
 /** The first two bytes of a Java serialization stream (ObjectStreamConstants.STREAM_MAGIC). */
@@ -22,7 +15,8 @@ const OBJECT_LENGTH_BYTES = 4;
  * One line about a received message, for `hornetq browse`: its id, delivery mode, priority and
  * timestamp; the headers a sender set (expiration, JMSType, JMSCorrelationID, JMSReplyTo,
  * JMSRedelivered); its properties, sorted, each in Java's literal syntax (javaLiteral) so that a
- * Java sender's types show; then its body, `bodyWidth` characters (or bytes, in hex) at most.
+ * Java sender's types show; then its body, `bodyWidth` characters (or bytes, in hex) at most. A
+ * body that does not decode says why instead (the rest of the message is still shown).
  */
 export function messageSummary(message: HornetQMessage, bodyWidth: number): string {
   const core = message.getCoreMessage();
@@ -35,7 +29,7 @@ export function messageSummary(message: HornetQMessage, bodyWidth: number): stri
     `timestamp=${timestamp === 0 ? 'none' : new Date(timestamp).toISOString()}`,
     ...headers(message),
     ...properties(message, core),
-    bodyOf(message, core, bodyWidth),
+    bodyOf(message, bodyWidth),
   ].join('  ');
 }
 
@@ -85,82 +79,56 @@ function properties(message: HornetQMessage, core: CoreMessage): string[] {
     });
 }
 
-function bodyOf(message: HornetQMessage, core: CoreMessage, width: number): string {
-  if (message instanceof HornetQTextMessage) {
-    const text = message.getText();
-    return text === null ? 'text: null' : `text: ${preview(text, width)}`;
+function bodyOf(message: HornetQMessage, width: number): string {
+  const body = readBody(message);
+  switch (body.kind) {
+    case 'text':
+      return body.text === null ? 'text: null' : `text: ${preview(body.text, width)}`;
+    case 'bytes':
+      return `bytes: ${body.bytes.length} bytes ${hexPreview(body.bytes, Math.floor(width / 2))}`.trimEnd();
+    case 'map': {
+      const entries = body.entries.map(([name, typed]) => `${name}=${javaLiteral(typed)}`).sort();
+      return `map: ${bracketed(entries, (entry) => entry, ['{', '}'], width, 'entries')}`;
+    }
+    case 'stream':
+      return `stream: ${bracketed(body.fields, javaLiteral, ['[', ']'], width, 'fields')}`;
+    case 'object':
+      return `object: ${objectBody(body.bytes, body.readObject, width)}`;
+    case 'none':
+      return 'no body';
+    case 'unreadable':
+      return `${body.of}: unreadable (${body.reason})`;
   }
-  if (message instanceof HornetQBytesMessage) {
-    return `bytes: ${core.body.length} bytes ${hexPreview(core.body, Math.floor(width / 2))}`.trimEnd();
-  }
-  if (message instanceof HornetQMapMessage) return `map: ${mapBody(core.body, width)}`;
-  if (message instanceof HornetQStreamMessage) return `stream: ${streamBody(core.body, width)}`;
-  if (message instanceof HornetQObjectMessage) return `object: ${objectBody(message, core.body, width)}`;
-  return 'no body';
-}
-
-/** {name=value, ...}, sorted by name. */
-function mapBody(body: Buffer, width: number): string {
-  return bracketed(
-    () => {
-      // As HornetQ's MapMessage reads it: the properties block, and nothing after it.
-      const map = TypedProperties.decode(new BufferReader(body));
-      return [...map.entries()].map(([name, typed]) => `${name}=${javaLiteral(typed)}`).sort();
-    },
-    ['{', '}'],
-    width,
-    'entries',
-  );
-}
-
-/** [field, ...] in the order they were written; decoded one at a time, so a huge body is not held twice. */
-function streamBody(body: Buffer, width: number): string {
-  return bracketed(
-    function* fields() {
-      const reader = new BufferReader(body);
-      while (reader.remaining > 0) {
-        yield javaLiteral(readTypedValue(reader, 'stream'));
-      }
-    },
-    ['[', ']'],
-    width,
-    'fields',
-  );
 }
 
 /**
- * The items in brackets, as many whole ones as fit in `width` characters; when some are left out,
- * `...` stands for them and the count says how many there were (the rest are only counted). A
- * body that does not decode says why instead (the rest of the message is still shown).
+ * The items in brackets, as many whole ones as fit in `width` characters (only those are
+ * formatted); when some are left out, `...` stands for them and the count says how many there were.
  */
-function bracketed(
-  items: () => Iterable<string>,
+function bracketed<T>(
+  items: readonly T[],
+  format: (item: T) => string,
   [open, close]: [string, string],
   width: number,
   noun: string,
 ): string {
   const shown: string[] = [];
   let length = 0;
-  let count = 0;
-  try {
-    for (const item of items()) {
-      count++;
-      if (count !== shown.length + 1) continue;
-      length += (shown.length === 0 ? 0 : 2) + item.length;
-      if (length <= width) shown.push(item);
-    }
-  } catch (error) {
-    return `unreadable (${(error as Error).message})`;
+  for (const item of items) {
+    const text = format(item);
+    length += (shown.length === 0 ? 0 : 2) + text.length;
+    if (length > width) break;
+    shown.push(text);
   }
-  if (shown.length === count) return `${open}${shown.join(', ')}${close}`;
-  return `${open}${[...shown, '...'].join(', ')}${close} (${count} ${noun})`;
+  if (shown.length === items.length) return `${open}${shown.join(', ')}${close}`;
+  return `${open}${[...shown, '...'].join(', ')}${close} (${items.length} ${noun})`;
 }
 
 /**
  * A Java client's object is a Java serialization stream, which cannot be read here (nothing from
  * the wire names classes to load): its size says it is there. Ours is JSON, shown as text.
  */
-function objectBody(message: HornetQObjectMessage, body: Buffer, width: number): string {
+function objectBody(body: Buffer, readObject: () => unknown, width: number): string {
   if (body.length === 0) return 'null';
   if (
     body.length >= OBJECT_LENGTH_BYTES + 2 &&
@@ -169,7 +137,7 @@ function objectBody(message: HornetQObjectMessage, body: Buffer, width: number):
     return `Java-serialized, ${body.length - OBJECT_LENGTH_BYTES} bytes (it cannot be read here)`;
   }
   try {
-    const json = JSON.stringify(message.getObject());
+    const json = JSON.stringify(readObject());
     return json.length > width ? `${json.slice(0, width)}... (${json.length} characters of JSON)` : json;
   } catch (error) {
     return `unreadable (${(error as Error).message})`;

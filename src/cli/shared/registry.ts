@@ -14,7 +14,11 @@ import {
   type NameClassPair,
 } from '../../jndi';
 import { applyFactorySettings } from '../../jndi/config/connection-factory-settings';
+import type { JmsConfiguration } from '../../jndi/config/jms-configuration';
 import { defaultConfigDir, JMS_CONFIG_NAME, resolveConfigFiles } from '../../jndi/config-files';
+import { registryOf } from '../../jndi/initial-context';
+import { logWarnings } from '../../jndi/jms-deployer';
+import { JmsDeployment } from '../../jndi/jms-deployment';
 import { CliError } from './cli-error';
 
 export function configOption(): Option {
@@ -50,12 +54,19 @@ export function displayName(name: string): string {
   return name.startsWith('java:') ? name : `/${name}`;
 }
 
+/** hornetq-jms.xml as read, and the registry it fills. */
+interface LoadedRegistry {
+  readonly context: InitialContext;
+  readonly jms: JmsConfiguration;
+}
+
 /**
  * The naming registry hornetq-jms.xml describes, loaded once and only when a command needs a name
- * from it (a command given --url and queue://X never reads the configuration).
+ * from it (a command given --url and queue://X never reads the configuration). The files are read
+ * and parsed once per command: lookups and the factory definitions all come from that reading.
  */
 export class Registry {
-  private context: Promise<InitialContext> | null = null;
+  private loaded: Promise<LoadedRegistry> | null = null;
 
   constructor(private readonly configOption: string | undefined) {}
 
@@ -64,11 +75,8 @@ export class Registry {
     return path.join(path.resolve(this.configOption ?? defaultConfigDir()), JMS_CONFIG_NAME);
   }
 
-  load(): Promise<InitialContext> {
-    this.context ??= Promise.resolve().then(() =>
-      InitialContext.load({ configDir: configDirOf(this.configOption), logger: warningLogger }),
-    );
-    return this.context;
+  async load(): Promise<InitialContext> {
+    return (await this.read()).context;
   }
 
   async list(): Promise<NameClassPair[]> {
@@ -92,9 +100,7 @@ export class Registry {
   ): Promise<HornetQConnectionFactory> {
     // Checked first: a name that is unknown or bound to something else gets the usual message.
     await this.connectionFactory(name);
-    const { jmsConfig, serverConfig } = resolveConfigFiles({ configDir: configDirOf(this.configOption) });
-    const server = serverConfig === null ? null : await loadServerConfiguration(serverConfig);
-    const jms = await loadJmsConfiguration(jmsConfig, { server });
+    const { jms } = await this.read();
     const wanted = normalizeName(name);
     const definition = jms.factories.find((factory) =>
       factory.entries.some((entry) => normalizeName(entry.name) === wanted),
@@ -113,9 +119,14 @@ export class Registry {
   }
 
   async close(): Promise<void> {
-    const context = this.context;
-    this.context = null;
-    if (context !== null) await (await context.catch(() => null))?.close();
+    const loaded = this.loaded;
+    this.loaded = null;
+    if (loaded !== null) await (await loaded.catch(() => null))?.context.close();
+  }
+
+  private read(): Promise<LoadedRegistry> {
+    this.loaded ??= Promise.resolve().then(() => readRegistry(configDirOf(this.configOption)));
+    return this.loaded;
   }
 
   private async lookup(name: string, kind: 'connection factory' | 'destination'): Promise<unknown> {
@@ -137,6 +148,21 @@ export class Registry {
       throw new CliError(`unknown ${kind} '${name}' in ${this.file}: ${known}${hint}`, 1, { cause: error });
     }
   }
+}
+
+/**
+ * What InitialContext.load does, keeping the parsed file: the server file's connectors, then
+ * hornetq-jms.xml deployed into a fresh registry, warnings of both to stderr.
+ */
+async function readRegistry(configDir: string): Promise<LoadedRegistry> {
+  const { jmsConfig, serverConfig } = resolveConfigFiles({ configDir });
+  const server = serverConfig === null ? null : await loadServerConfiguration(serverConfig);
+  logWarnings(warningLogger, server?.warnings ?? []);
+  const jms = await loadJmsConfiguration(jmsConfig, { server });
+  logWarnings(warningLogger, jms.warnings);
+  const context = new InitialContext();
+  new JmsDeployment(registryOf(context), jmsConfig).apply(jms);
+  return { context, jms };
 }
 
 function isDestinationClass(className: string): boolean {

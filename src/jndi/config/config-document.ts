@@ -4,6 +4,8 @@ import type { Problems } from '../problems';
 import { substitutePlaceholders, type Environment } from '../xml/placeholders';
 import { MAX_CONFIG_BYTES, parseXml } from '../xml/safe-xml-parser';
 import type { XmlElement } from '../xml/xml-element';
+import { unknownAttributeMessage } from './element-shape';
+import { nearestName } from './nearest-name';
 
 export const HORNETQ_NAMESPACE = 'urn:hornetq';
 
@@ -50,7 +52,11 @@ export function parseConfigDocument(source: string, env: Environment, problems: 
     } else if (!name.startsWith('xmlns:') && !name.startsWith('xsi:')) {
       problems.error(
         root,
-        `has an unknown attribute '${name}' (expected: xmlns, xmlns:*, xsi:schemaLocation)`,
+        unknownAttributeMessage(
+          name,
+          nearestName(name, ['xmlns', 'xsi:schemaLocation']),
+          'xmlns, xmlns:*, xsi:schemaLocation',
+        ),
       );
     }
   }

@@ -1,5 +1,6 @@
 import type { Problems } from '../problems';
 import type { XmlElement } from '../xml/xml-element';
+import { nearestName } from './nearest-name';
 
 /** What an element may hold: its attributes, and its child elements with how often each may occur. */
 export interface Shape {
@@ -53,51 +54,29 @@ function unknownChildMessage(
   return `is not allowed in <${parent.name}> (expected one of: ${[...allowed.keys()].join(', ')})`;
 }
 
-/**
- * The allowed name a misspelt one most likely meant: the nearest by edit distance, when it is close
- * enough to be a slip of the keyboard (a few letters, fewer for a short name) rather than another word.
- */
-function nearestName(name: string, candidates: readonly string[]): string | null {
-  const tolerance = Math.min(3, Math.max(1, Math.floor(name.length / 4)));
-  let best: string | null = null;
-  let bestDistance = tolerance + 1;
-  for (const candidate of candidates) {
-    const distance = editDistance(name, candidate);
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  return best;
-}
-
-/** Levenshtein distance: the insertions, deletions and substitutions that turn `a` into `b`. */
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
-}
-
 function checkAttributes(element: XmlElement, shape: Shape, problems: Problems): void {
-  const known = new Set([...(shape.required ?? []), ...(shape.optional ?? [])]);
+  const known = [...(shape.required ?? []), ...(shape.optional ?? [])];
+  const absent = known.filter((name) => !element.attributes.has(name));
+  // A required attribute that a misspelt one is taken for is that one mistake, said once.
+  const meant = new Set<string>();
   for (const name of element.attributes.keys()) {
-    if (!known.has(name)) {
-      const expected = known.size === 0 ? 'none' : [...known].join(', ');
-      problems.error(element, `has an unknown attribute '${name}' (expected: ${expected})`);
-    }
+    if (known.includes(name)) continue;
+    const nearest = nearestName(name, absent);
+    if (nearest !== null) meant.add(nearest);
+    problems.error(element, unknownAttributeMessage(name, nearest, known.join(', ') || 'none'));
   }
   for (const name of shape.required ?? []) {
     const value = element.attributes.get(name);
-    if (value === undefined) problems.error(element, `requires the attribute '${name}'`);
-    else if (value.trim().length === 0) problems.error(element, `attribute '${name}' must not be empty`);
+    if (value === undefined) {
+      if (!meant.has(name)) problems.error(element, `requires the attribute '${name}'`);
+    } else if (value.trim().length === 0) problems.error(element, `attribute '${name}' must not be empty`);
   }
+}
+
+/** The same "did you mean" as for a misspelt element, else what the allowed attributes are. */
+export function unknownAttributeMessage(name: string, nearest: string | null, expected: string): string {
+  if (nearest !== null) return `has an unknown attribute '${name}': did you mean '${nearest}'?`;
+  return `has an unknown attribute '${name}' (expected: ${expected})`;
 }
 
 /** The first child of that name, if any. */

@@ -8,7 +8,7 @@ export interface SecuritySetting {
 }
 
 export interface SecurityStoreOptions {
-  /** Addresses whose lookup is remembered (least recently used ones go first); 0 remembers none. */
+  /** Addresses whose lookup is remembered (ones not used lately go first); 0 remembers none. */
   readonly cacheSize?: number;
 }
 
@@ -31,6 +31,12 @@ interface CompiledSetting {
 /** What a lookup found: the grants of the most specific matching setting, or none. */
 type Lookup = Grants | null;
 
+interface CachedLookup {
+  readonly lookup: Lookup;
+  /** Used since the eviction scan last passed it (its second chance). */
+  used: boolean;
+}
+
 /**
  * Decides HornetQ's permission checks: the most specific setting whose match covers the address
  * holds the only permissions there (settings do not inherit from less specific ones, which is how
@@ -41,8 +47,15 @@ export class SecurityStore {
   private readonly cacheSize: number;
   /** Most specific first (AddressMatch.compareSpecificity). */
   private settings: readonly CompiledSetting[];
-  /** In order of use, least recent first (a Map keeps insertion order). */
-  private readonly cache = new Map<string, Lookup>();
+  /**
+   * Second chance (CLOCK) eviction, in the Map's insertion order: a hit only marks its entry used,
+   * since hits come with every send, and an LRU's delete and set per hit would reorder the map
+   * for an order only eviction needs. Eviction passes over used entries once (unmarked, moved to the end) and drops
+   * the first unused one, so addresses in steady use stay. A map cleared when full would be
+   * simpler, but would drop those too each time enough one-off addresses (temporary reply queues)
+   * have come by.
+   */
+  private readonly cache = new Map<string, CachedLookup>();
   private cachedChars = 0;
 
   /** Throws RangeError for a bad option, a bad match, a duplicate match or an unknown permission. */
@@ -85,9 +98,8 @@ export class SecurityStore {
   private lookup(address: string): Lookup {
     const cached = this.cache.get(address);
     if (cached !== undefined) {
-      this.cache.delete(address);
-      this.cache.set(address, cached);
-      return cached;
+      cached.used = true;
+      return cached.lookup;
     }
     const words = splitAddress(address);
     const found = this.settings.find((setting) => setting.match.matchesWords(words))?.grants ?? null;
@@ -97,12 +109,29 @@ export class SecurityStore {
 
   private remember(address: string, found: Lookup): void {
     if (this.cacheSize === 0 || address.length > MAX_CACHED_ADDRESS_CHARS) return;
-    this.cache.set(address, found);
+    while (
+      this.cache.size >= this.cacheSize ||
+      this.cachedChars + address.length > MAX_CACHED_ADDRESS_CHARS
+    ) {
+      this.evictOne();
+    }
+    this.cache.set(address, { lookup: found, used: false });
     this.cachedChars += address.length;
-    for (const oldest of this.cache.keys()) {
-      if (this.cache.size <= this.cacheSize && this.cachedChars <= MAX_CACHED_ADDRESS_CHARS) break;
-      this.cache.delete(oldest);
-      this.cachedChars -= oldest.length;
+  }
+
+  /**
+   * Drops the oldest entry not used since the scan last passed it. It ends: a pass unmarks what it
+   * skips, so the next pass finds one.
+   */
+  private evictOne(): void {
+    for (const [address, entry] of this.cache) {
+      this.cache.delete(address);
+      if (!entry.used) {
+        this.cachedChars -= address.length;
+        return;
+      }
+      entry.used = false;
+      this.cache.set(address, entry);
     }
   }
 }

@@ -1,3 +1,4 @@
+import { AddressMatch } from '../../../src/server/security/address-match';
 import { PERMISSIONS, type Permission } from '../../../src/server/security/permission';
 import {
   DEFAULT_SECURITY_CACHE_SIZE,
@@ -122,7 +123,7 @@ describe('SecurityStore', () => {
     expect(store.isAllowed(roles('intruder'), 'manage', 'q')).toBe(false);
   });
 
-  it('caches lookups for a bounded number of addresses, dropping the least recently used', () => {
+  it('caches lookups for a bounded number of addresses, dropping ones not used lately', () => {
     const store = new SecurityStore([setting('a.#', { send: ['user'] })], { cacheSize: 3 });
     for (const address of ['a.1', 'a.2', 'a.3'])
       expect(store.isAllowed(roles('user'), 'send', address)).toBe(true);
@@ -141,6 +142,31 @@ describe('SecurityStore', () => {
     const none = new SecurityStore([setting('#', { send: ['user'] })], { cacheSize: 0 });
     expect(none.isAllowed(roles('user'), 'send', 'q')).toBe(true);
     expect(none.cachedAddresses).toBe(0);
+  });
+
+  it('answers a cached address without matching it again, and keeps addresses in steady use', () => {
+    const store = new SecurityStore([setting('a.#', { send: ['user'] })], { cacheSize: 3 });
+    const matching = jest.spyOn(AddressMatch.prototype, 'matchesWords');
+    try {
+      const lookups = (address: string): number => {
+        const before = matching.mock.calls.length;
+        expect(store.isAllowed(roles('user'), 'send', address)).toBe(true);
+        return matching.mock.calls.length - before;
+      };
+      expect(lookups('a.hot')).toBe(1);
+      expect(lookups('a.hot')).toBe(0);
+      // One-off addresses (temporary reply queues) come and go; the one used between them stays.
+      for (let i = 0; i < 50; i++) {
+        expect(lookups(`a.once.${i}`)).toBe(1);
+        expect(lookups('a.hot')).toBe(0);
+      }
+      expect(store.cachedAddresses).toBe(3);
+      // Once it is no longer used, it goes like any other.
+      for (let i = 0; i < 3; i++) lookups(`a.later.${i}`);
+      expect(lookups('a.hot')).toBe(1);
+    } finally {
+      matching.mockRestore();
+    }
   });
 
   it('bounds the characters of cached addresses as well as their number', () => {
