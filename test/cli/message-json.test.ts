@@ -26,6 +26,15 @@ function jsonOf(message: HornetQMessage): { properties: unknown; body: unknown }
 }
 
 describe('messageJson', () => {
+  it('shows a property or map entry named __proto__ like any other', () => {
+    const map = new HornetQMapMessage();
+    map.setString('__proto__', 'entry');
+    map.setStringProperty('__proto__', 'property');
+    const line = messageJson(received(map));
+    expect(line).toContain('"properties":{"__proto__":{"type":"string","value":"property"}');
+    expect(line).toContain('"entries":{"__proto__":{"type":"string","value":"entry"}}');
+  });
+
   it('shows each kind of body', () => {
     expect(jsonOf(received(new HornetQTextMessage('hi'))).body).toEqual({ kind: 'text', text: 'hi' });
     expect(jsonOf(received(new HornetQTextMessage())).body).toEqual({ kind: 'text', text: null });

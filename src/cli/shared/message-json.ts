@@ -80,13 +80,21 @@ function destinationUri(destination: Destination | null): string | null {
 
 /** The application's properties (JMSXDeliveryCount is the broker's count, not one of them). */
 function propertiesOf(message: HornetQMessage, core: CoreMessage): Record<string, TypedJson> {
-  const shown: Record<string, TypedJson> = {};
+  const shown = namedEntries();
   for (const name of message.getPropertyNames().sort()) {
     if (name === MessageProperty.JMSX_DELIVERY_COUNT) continue;
     const typed = core.properties.get(name);
     if (typed !== undefined) shown[name] = typedJson(typed);
   }
   return shown;
+}
+
+/**
+ * Names come from the sender: without a prototype, one named `__proto__` is an entry like any
+ * other (on a plain object it would set the prototype and vanish from the line).
+ */
+function namedEntries(): Record<string, TypedJson> {
+  return Object.create(null) as Record<string, TypedJson>;
 }
 
 function bodyJson(body: MessageBody): Record<string, unknown> {
@@ -97,7 +105,7 @@ function bodyJson(body: MessageBody): Record<string, unknown> {
     case 'object':
       return { kind: body.kind, base64: body.bytes.toString('base64') };
     case 'map': {
-      const entries: Record<string, TypedJson> = {};
+      const entries = namedEntries();
       for (const [name, typed] of body.entries) entries[name] = typedJson(typed);
       return { kind: 'map', entries };
     }
