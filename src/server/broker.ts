@@ -127,7 +127,9 @@ export class Broker implements BrokerServices {
   private createStorage(): StorageManager {
     const syncs = this.journalSyncs;
     if (syncs === null) return new InMemoryStorage();
-    return createBrokerJournal(this.config, this.logger, (journal, seconds) => syncs[journal].observe(seconds));
+    return createBrokerJournal(this.config, this.logger, (journal, seconds) =>
+      syncs[journal].observe(seconds),
+    );
   }
 
   get durability(): Durability {

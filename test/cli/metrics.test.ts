@@ -10,7 +10,15 @@ describe('hornetq server --metrics-port', () => {
   test('port 0: the address is printed, the queues are scraped, /health is up, and SIGTERM closes it', async () => {
     const port = await freePort();
     const configDir = await writeConfig(port);
-    const server = spawnCli(['server', '--config', configDir, '--data-dir', configDir, '--metrics-port', '0']);
+    const server = spawnCli([
+      'server',
+      '--config',
+      configDir,
+      '--data-dir',
+      configDir,
+      '--metrics-port',
+      '0',
+    ]);
     const line = await server.waitForOutput(/metrics on http:\/\/127\.0\.0\.1:\d+\/metrics/);
     const url = /(http:\/\/127\.0\.0\.1:(\d+)\/metrics)/.exec(line);
     const metricsPort = Number(url?.[2]);
@@ -20,7 +28,8 @@ describe('hornetq server --metrics-port', () => {
     const scrape = await httpRequest(String(url?.[1]));
     expect(scrape.status).toBe(200);
     const samples = parseExposition(scrape.body);
-    const example = '{queue="jms.queue.ExampleQueue",address="jms.queue.ExampleQueue",jms_name="ExampleQueue"}';
+    const example =
+      '{queue="jms.queue.ExampleQueue",address="jms.queue.ExampleQueue",jms_name="ExampleQueue"}';
     expect(samples.get(`hornetq_queue_messages${example}`)).toBe(3);
     expect(samples.get(`hornetq_queue_messages_added_total${example}`)).toBe(3);
     // The shipped config keeps a journal: its syncs are timed.
@@ -36,7 +45,15 @@ describe('hornetq server --metrics-port', () => {
 
   test('--metrics-host without --metrics-port is refused in one line', async () => {
     const configDir = await writeConfig(await freePort());
-    const result = await runCli(['server', '--config', configDir, '--data-dir', configDir, '--metrics-host', '127.0.0.1']);
+    const result = await runCli([
+      'server',
+      '--config',
+      configDir,
+      '--data-dir',
+      configDir,
+      '--metrics-host',
+      '127.0.0.1',
+    ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/--metrics-host needs --metrics-port/);
   });
@@ -46,9 +63,19 @@ describe('hornetq server --metrics-port', () => {
     const configDir = await writeConfig(port);
     const taken = await listen(net.createServer());
     try {
-      const result = await runCli(['server', '--config', configDir, '--data-dir', configDir, '--metrics-port', String(taken.port)]);
+      const result = await runCli([
+        'server',
+        '--config',
+        configDir,
+        '--data-dir',
+        configDir,
+        '--metrics-port',
+        String(taken.port),
+      ]);
       expect(result.code).toBe(1);
-      expect(result.stderr).toContain(`cannot serve metrics on 127.0.0.1:${taken.port}: the port is already in use`);
+      expect(result.stderr).toContain(
+        `cannot serve metrics on 127.0.0.1:${taken.port}: the port is already in use`,
+      );
       expect(await isListening(port)).toBe(false);
     } finally {
       await taken.close();

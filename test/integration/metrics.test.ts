@@ -198,11 +198,18 @@ describe('/health', () => {
     });
     const during = await httpRequest(metrics.url.replace('/metrics', '/health'));
     expect(during.status).toBe(503);
-    expect(JSON.parse(during.body)).toMatchObject({ status: 'down', reason: expect.stringMatching(/^the broker is stopp(ing|ed)$/) });
+    expect(JSON.parse(during.body)).toMatchObject({
+      status: 'down',
+      reason: expect.stringMatching(/^the broker is stopp(ing|ed)$/),
+    });
     await stopping;
     const stopped = await httpRequest(metrics.url.replace('/metrics', '/health'));
     expect(stopped.status).toBe(503);
-    expect(JSON.parse(stopped.body)).toEqual({ status: 'down', state: 'stopped', reason: 'the broker is stopped' });
+    expect(JSON.parse(stopped.body)).toEqual({
+      status: 'down',
+      state: 'stopped',
+      reason: 'the broker is stopped',
+    });
     // A stopped broker has no queues to show: the endpoint still answers.
     expect((await scrape(metrics)).get('hornetq_broker_started')).toBe(0);
   });
@@ -260,13 +267,17 @@ describe('the HTTP surface', () => {
   test('a port in use is refused with the address', async () => {
     const first = await metricsFor(() => null);
     const second = new MetricsServer(() => null, { port: first.port });
-    await expect(second.start()).rejects.toThrow(`the metrics server cannot listen on 127.0.0.1:${first.port}`);
+    await expect(second.start()).rejects.toThrow(
+      `the metrics server cannot listen on 127.0.0.1:${first.port}`,
+    );
   });
 });
 
 test('a scrape with 10 000 queues has every queue in it', async () => {
   const names = Array.from({ length: 10_000 }, (_, i) => `jms.queue.q${i}`);
-  const broker = await env.startBroker({ queues: names.map((name) => ({ name, address: name, filter: null, durable: false })) });
+  const broker = await env.startBroker({
+    queues: names.map((name) => ({ name, address: name, filter: null, durable: false })),
+  });
   const metrics = await metricsFor(broker);
   const samples = await scrape(metrics);
   const messages = [...samples.keys()].filter((name) => name.startsWith('hornetq_queue_messages{'));

@@ -16,19 +16,25 @@ export function httpRequest(
 ): Promise<HttpAnswer> {
   const { method = 'GET', body, timeoutMs = 10_000 } = options;
   return new Promise((resolve, reject) => {
-    const request = http.request(url, { method, agent: false, headers: { Connection: 'close' } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('error', reject);
-      response.on('end', () =>
-        resolve({
-          status: response.statusCode ?? 0,
-          headers: response.headers,
-          body: Buffer.concat(chunks).toString('utf8'),
-        }),
-      );
-    });
-    request.setTimeout(timeoutMs, () => request.destroy(new Error(`${method} ${url}: no answer within ${timeoutMs} ms`)));
+    const request = http.request(
+      url,
+      { method, agent: false, headers: { Connection: 'close' } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', reject);
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+      },
+    );
+    request.setTimeout(timeoutMs, () =>
+      request.destroy(new Error(`${method} ${url}: no answer within ${timeoutMs} ms`)),
+    );
     request.on('error', reject);
     request.end(body);
   });

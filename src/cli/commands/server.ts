@@ -155,8 +155,12 @@ async function runServer(options: ServerOptions): Promise<void> {
 
 function checkMetricsOptions(options: ServerOptions): void {
   if (options.metricsHost !== undefined && options.metricsPort === undefined)
-    throw new CliError('--metrics-host needs --metrics-port (metrics are served only when a port is given)', 1);
-  if (options.metricsHost?.trim() === '') throw new CliError('--metrics-host must name a host or address (it is empty)', 1);
+    throw new CliError(
+      '--metrics-host needs --metrics-port (metrics are served only when a port is given)',
+      1,
+    );
+  if (options.metricsHost?.trim() === '')
+    throw new CliError('--metrics-host must name a host or address (it is empty)', 1);
 }
 
 /** The metrics port in use, or a host that is not ours, is the user's to fix: say which, in one line. */
@@ -167,7 +171,9 @@ async function startMetrics(metrics: MetricsServer): Promise<void> {
     const { host, port } = metrics.options;
     const address = `${formatHost(host)}:${port}`;
     if (systemErrorCode(error) === 'EADDRINUSE')
-      throw new CliError(`cannot serve metrics on ${address}: the port is already in use`, 1, { cause: error });
+      throw new CliError(`cannot serve metrics on ${address}: the port is already in use`, 1, {
+        cause: error,
+      });
     const cause = error instanceof Error && error.cause !== undefined ? error.cause : error;
     throw new CliError(`cannot serve metrics on ${address}: ${errorLine(cause)}`, 1, { cause: error });
   }

@@ -111,7 +111,12 @@ function writeQueues(broker: Broker, writer: ExpositionWriter): void {
   const labels = queues.map((queue) =>
     formatLabels({ queue: queue.name, address: queue.address, jms_name: jmsNameOf(queue) }),
   );
-  writer.single('hornetq_queues', 'gauge', 'Queues on the broker (durable, non-durable and temporary).', queues.length);
+  writer.single(
+    'hornetq_queues',
+    'gauge',
+    'Queues on the broker (durable, non-durable and temporary).',
+    queues.length,
+  );
   for (const family of QUEUE_FAMILIES) {
     writer.family(family.name, family.type, family.help);
     for (let i = 0; i < queues.length; i++) writer.sample(family.value(queues[i] as Queue), labels[i]);
@@ -119,7 +124,12 @@ function writeQueues(broker: Broker, writer: ExpositionWriter): void {
 }
 
 function writeConnections(broker: Broker, writer: ExpositionWriter): void {
-  writer.single('hornetq_connections', 'gauge', 'Client connections open on the broker.', broker.getConnectionCount());
+  writer.single(
+    'hornetq_connections',
+    'gauge',
+    'Client connections open on the broker.',
+    broker.getConnectionCount(),
+  );
   writer.single(
     'hornetq_sessions',
     'gauge',
@@ -179,7 +189,12 @@ function writeJournal(broker: Broker, writer: ExpositionWriter): void {
 }
 
 function writeProcess(writer: ExpositionWriter): void {
-  writer.single('process_resident_memory_bytes', 'gauge', 'Resident memory size in bytes.', process.memoryUsage.rss());
+  writer.single(
+    'process_resident_memory_bytes',
+    'gauge',
+    'Resident memory size in bytes.',
+    process.memoryUsage.rss(),
+  );
   const cpu = process.cpuUsage();
   writer.single(
     'process_cpu_seconds_total',

@@ -41,9 +41,12 @@ function validate(options: MetricsServerOptions): void {
   for (const [name, min, max] of ranges) {
     const value = options[name];
     if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max)
-      throw new RangeError(`metrics ${name} must be an integer in ${min}..${max} (actual value: ${String(value)})`);
+      throw new RangeError(
+        `metrics ${name} must be an integer in ${min}..${max} (actual value: ${String(value)})`,
+      );
   }
-  if (options.host.trim() === '') throw new RangeError('metrics host must name a host or address (it is empty)');
+  if (options.host.trim() === '')
+    throw new RangeError('metrics host must name a host or address (it is empty)');
 }
 
 /**
@@ -87,11 +90,17 @@ export class MetricsServer {
     const { host, port } = this.options;
     await new Promise<void>((resolve, reject) => {
       const onError = (error: Error): void =>
-        reject(new Error(`the metrics server cannot listen on ${host}:${port}: ${error.message}`, { cause: error }));
+        reject(
+          new Error(`the metrics server cannot listen on ${host}:${port}: ${error.message}`, {
+            cause: error,
+          }),
+        );
       server.once('error', onError);
       server.listen(port, host, () => {
         server.removeListener('error', onError);
-        server.on('error', (error) => this.options.logger.error({ err: error }, `metrics server: ${error.message}`));
+        server.on('error', (error) =>
+          this.options.logger.error({ err: error }, `metrics server: ${error.message}`),
+        );
         resolve();
       });
     });
@@ -112,21 +121,36 @@ export class MetricsServer {
     try {
       this.ignoreBody(request, response);
       const path = (request.url ?? '/').split('?', 1)[0];
-      if (path !== '/metrics' && path !== '/health') return this.answer(response, 404, 'text/plain', 'not found: try /metrics or /health\n');
+      if (path !== '/metrics' && path !== '/health')
+        return this.answer(response, 404, 'text/plain', 'not found: try /metrics or /health\n');
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         response.setHeader('Allow', METHODS);
-        return this.answer(response, 405, 'text/plain', `${request.method ?? 'this method'} is not allowed: ${METHODS}\n`);
+        return this.answer(
+          response,
+          405,
+          'text/plain',
+          `${request.method ?? 'this method'} is not allowed: ${METHODS}\n`,
+        );
       }
       const head = request.method === 'HEAD';
       if (path === '/metrics') {
         this.answer(response, 200, EXPOSITION_CONTENT_TYPE, writeBrokerMetrics(this.source()).text(), head);
       } else {
         const health = brokerHealth(this.source());
-        this.answer(response, health.httpStatus, 'application/json', `${JSON.stringify(health.body)}\n`, head);
+        this.answer(
+          response,
+          health.httpStatus,
+          'application/json',
+          `${JSON.stringify(health.body)}\n`,
+          head,
+        );
       }
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      this.options.logger.error({ err: error }, `metrics server: answering ${request.method ?? '?'} ${request.url ?? '?'} failed: ${reason}`);
+      this.options.logger.error(
+        { err: error },
+        `metrics server: answering ${request.method ?? '?'} ${request.url ?? '?'} failed: ${reason}`,
+      );
       if (!response.headersSent) this.answer(response, 500, 'text/plain', `internal error: ${reason}\n`);
       else response.destroy();
     }

@@ -66,7 +66,9 @@ describe('ExpositionWriter (Prometheus text format 0.0.4)', () => {
   });
 
   test('names that the format does not allow, a family written twice and a sample before any family are refused', () => {
-    expect(() => new ExpositionWriter().family('1bad', 'gauge', 'x')).toThrow(/not a valid Prometheus metric name/);
+    expect(() => new ExpositionWriter().family('1bad', 'gauge', 'x')).toThrow(
+      /not a valid Prometheus metric name/,
+    );
     expect(() => formatLabels({ 'bad-name': 'x' })).toThrow(/not a valid Prometheus label name/);
     expect(() => formatLabels({ __reserved: 'x' })).toThrow(/not a valid Prometheus label name/);
     const writer = new ExpositionWriter().single('x', 'gauge', 'x', 1);
