@@ -1,10 +1,12 @@
 import fs from 'node:fs/promises';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Broker, EXPOSITION_CONTENT_TYPE, MetricsServer } from '../../src';
 import { brokerHealth } from '../../src/server/metrics/broker-health';
 import { httpRequest, parseExposition } from '../support/http-request';
 import { FailoverRecorder, REATTACH_CLIENT } from './reattach/rig';
+import { DeferredSyncStorage } from '../support/deferred-sync-storage';
 import { FaultProxy } from '../support/fault-proxy';
 import { ADMIN, securedBrokerConfig, setting } from '../support/secured-broker';
 import { sequenced, useTestBrokers, waitFor } from '../support/test-broker';
@@ -214,6 +216,24 @@ describe('/health', () => {
     expect((await scrape(metrics)).get('hornetq_broker_started')).toBe(0);
   });
 
+  test('503 naming the store failure once the broker stopped itself because of it', async () => {
+    const storage = new DeferredSyncStorage();
+    storage.autoRelease = true;
+    const broker = await env.startBroker({ storage });
+    const metrics = await metricsFor(broker);
+    storage.fail(new Error('EIO: i/o error, fdatasync'));
+    await waitFor(() => broker.status === 'stopped', 'the broker to stop itself');
+    const health = await httpRequest(metrics.url.replace('/metrics', '/health'));
+    expect([health.status, JSON.parse(health.body)]).toEqual([
+      503,
+      {
+        status: 'down',
+        state: 'stopped',
+        reason: 'the message store failed (EIO: i/o error, fdatasync); the broker stopped itself',
+      },
+    ]);
+  });
+
   test('503 before there is a broker, and 200 once the source gives a started one', async () => {
     let current: Broker | null = null;
     const metrics = await metricsFor(() => current);
@@ -242,6 +262,43 @@ describe('the HTTP surface', () => {
     expect([head.status, head.body]).toEqual([200, '']);
     expect(Number(head.headers['content-length'])).toBeGreaterThan(0);
     expect((await httpRequest(`${base}/metrics?name=x`)).status).toBe(200);
+  });
+
+  test('a body past the bound closes the connection before it is all sent', async () => {
+    const metrics = await metricsFor(() => null);
+    const socket = net.connect(metrics.port, '127.0.0.1');
+    env.track({ close: () => socket.destroy() });
+    const total = 64 * 1024 * 1024;
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
+    socket.on('error', () => undefined);
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    socket.write(`POST /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: ${total}\r\n\r\n`);
+    const chunk = Buffer.alloc(64 * 1024, 0x61);
+    let sent = 0;
+    while (sent < total && !socket.destroyed) {
+      sent += chunk.length;
+      if (!socket.write(chunk)) await Promise.race([new Promise((r) => socket.once('drain', r)), closed]);
+    }
+    await closed;
+    expect(answer).toMatch(/^HTTP\/1\.1 405 /);
+    expect(sent).toBeLessThan(total);
+  });
+
+  test('close() ends idle and keep-alive connections too', async () => {
+    const metrics = new MetricsServer(() => null, { host: '127.0.0.1', port: 0 });
+    await metrics.start();
+    const idle = net.connect(metrics.port, '127.0.0.1');
+    const keptAlive = net.connect(metrics.port, '127.0.0.1');
+    const closes = [idle, keptAlive].map(
+      (socket) => new Promise<void>((resolve) => socket.once('close', () => resolve())),
+    );
+    await new Promise<void>((resolve) => idle.once('connect', () => resolve()));
+    keptAlive.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
+    await new Promise<void>((resolve) => keptAlive.once('data', () => resolve()));
+    await metrics.close();
+    await Promise.all(closes);
+    expect(() => metrics.port).toThrow(/not listening/);
   });
 
   test('a failing collection is answered 500 and the server carries on', async () => {
