@@ -128,6 +128,8 @@ test('per-queue counts, connections, sessions and a reattach are exposed with th
   // No journal on this broker (persistence off): no sync histogram.
   expect([...samples.keys()].some((name) => name.startsWith('hornetq_journal_sync_seconds'))).toBe(false);
   expect(samples.get('process_resident_memory_bytes')).toBeGreaterThan(0);
+  for (const lag of ['mean', 'p99', 'max'])
+    expect(samples.get(`nodejs_eventloop_lag_${lag}_seconds`)).toBeGreaterThanOrEqual(0);
   await after.close();
 });
 
@@ -299,6 +301,23 @@ describe('the HTTP surface', () => {
     await metrics.close();
     await Promise.all(closes);
     expect(() => metrics.port).toThrow(/not listening/);
+  });
+
+  test('a blocked event loop shows in a scrape', async () => {
+    const metrics = await metricsFor(() => null);
+    await scrape(metrics);
+    // Node's monitor measures from its previous tick, and a scrape's reset clears that: one tick
+    // (10 ms) must pass before the stall, or the stall is where the clock starts again.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const until = performance.now() + 150;
+    while (performance.now() < until);
+    // The monitor records the delay when its timer next runs: poll (a scrape only resets what it read).
+    let seen = 0;
+    const deadline = Date.now() + 5000;
+    while (seen < 0.1 && Date.now() < deadline) {
+      seen = Math.max(seen, (await scrape(metrics)).get('nodejs_eventloop_lag_max_seconds') ?? 0);
+    }
+    expect(seen).toBeGreaterThanOrEqual(0.1);
   });
 
   test('a failing collection is answered 500 and the server carries on', async () => {

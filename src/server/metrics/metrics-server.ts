@@ -3,6 +3,7 @@ import { silentLogger, type Logger } from '../../core/remoting';
 import type { Broker } from '../broker';
 import { brokerHealth } from './broker-health';
 import { writeBrokerMetrics } from './broker-metrics';
+import { EventLoopDelay } from './event-loop-delay';
 import { EXPOSITION_CONTENT_TYPE } from './exposition-writer';
 
 /** Where the metrics endpoint listens and what one client may make it hold. */
@@ -57,6 +58,7 @@ function validate(options: MetricsServerOptions): void {
 export class MetricsServer {
   readonly options: Readonly<MetricsServerOptions>;
   private server: Server | null = null;
+  private readonly eventLoop = new EventLoopDelay();
   private readonly source: () => Broker | null;
 
   constructor(broker: Broker | (() => Broker | null), options: Partial<MetricsServerOptions> = {}) {
@@ -105,6 +107,7 @@ export class MetricsServer {
       });
     });
     this.server = server;
+    this.eventLoop.start();
   }
 
   /** Stops listening and destroys every open connection (a scraper's keep-alive socket too). */
@@ -112,6 +115,7 @@ export class MetricsServer {
     const server = this.server;
     if (server === null) return;
     this.server = null;
+    this.eventLoop.stop();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeAllConnections();
     await closed;
@@ -134,7 +138,9 @@ export class MetricsServer {
       }
       const head = request.method === 'HEAD';
       if (path === '/metrics') {
-        this.answer(response, 200, EXPOSITION_CONTENT_TYPE, writeBrokerMetrics(this.source()).text(), head);
+        const writer = writeBrokerMetrics(this.source());
+        this.eventLoop.write(writer);
+        this.answer(response, 200, EXPOSITION_CONTENT_TYPE, writer.text(), head);
       } else {
         const health = brokerHealth(this.source());
         this.answer(
