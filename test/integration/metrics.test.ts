@@ -320,6 +320,16 @@ describe('the HTTP surface', () => {
     expect(seen).toBeGreaterThanOrEqual(0.1);
   });
 
+  test('close() while start() listens leaves nothing listening', async () => {
+    const metrics = new MetricsServer(() => null, { host: '127.0.0.1', port: 0 });
+    const started = metrics.start();
+    await metrics.close();
+    await started;
+    expect(() => metrics.port).toThrow(/not listening/);
+    await expect(metrics.start()).resolves.toBeUndefined();
+    await metrics.close();
+  });
+
   test('a failing collection is answered 500 and the server carries on', async () => {
     const broker = await env.startBroker({});
     let fail = true;

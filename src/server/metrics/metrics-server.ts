@@ -31,6 +31,8 @@ export const DEFAULT_METRICS_SERVER_OPTIONS: Readonly<MetricsServerOptions> = Ob
 });
 
 const METHODS = 'GET, HEAD';
+/** A client chooses the URL: what of it is logged is cut to this length. */
+const LOGGED_URL_CHARS = 200;
 
 function validate(options: MetricsServerOptions): void {
   const ranges: Array<[keyof MetricsServerOptions, number, number]> = [
@@ -58,6 +60,8 @@ function validate(options: MetricsServerOptions): void {
 export class MetricsServer {
   readonly options: Readonly<MetricsServerOptions>;
   private server: Server | null = null;
+  /** Settles once the server listens (or failed to); close() waits for it, so no listener is left behind. */
+  private listening: Promise<void> = Promise.resolve();
   private readonly eventLoop = new EventLoopDelay();
   private readonly source: () => Broker | null;
 
@@ -87,10 +91,10 @@ export class MetricsServer {
     server.maxConnections = this.options.maxConnections;
     server.requestTimeout = this.options.requestTimeout;
     server.headersTimeout = Math.min(server.headersTimeout, this.options.requestTimeout);
-    // A scraper's socket must not keep the process (or a test) alive once the broker is done.
-    server.keepAliveTimeout = Math.min(server.keepAliveTimeout, this.options.requestTimeout);
     const { host, port } = this.options;
-    await new Promise<void>((resolve, reject) => {
+    // Taken at once, so that a second start() while this one listens is refused too.
+    this.server = server;
+    this.listening = new Promise<void>((resolve, reject) => {
       const onError = (error: Error): void =>
         reject(
           new Error(`the metrics server cannot listen on ${host}:${port}: ${error.message}`, {
@@ -106,8 +110,14 @@ export class MetricsServer {
         resolve();
       });
     });
-    this.server = server;
     this.eventLoop.start();
+    try {
+      await this.listening;
+    } catch (error) {
+      this.eventLoop.stop();
+      this.server = null;
+      throw error;
+    }
   }
 
   /** Stops listening and destroys every open connection (a scraper's keep-alive socket too). */
@@ -116,6 +126,11 @@ export class MetricsServer {
     if (server === null) return;
     this.server = null;
     this.eventLoop.stop();
+    const listened = await this.listening.then(
+      () => true,
+      () => false,
+    );
+    if (!listened) return;
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeAllConnections();
     await closed;
@@ -155,7 +170,7 @@ export class MetricsServer {
       const reason = error instanceof Error ? error.message : String(error);
       this.options.logger.error(
         { err: error },
-        `metrics server: answering ${request.method ?? '?'} ${request.url ?? '?'} failed: ${reason}`,
+        `metrics server: answering ${request.method ?? '?'} ${(request.url ?? '?').slice(0, LOGGED_URL_CHARS)} failed: ${reason}`,
       );
       if (!response.headersSent) this.answer(response, 500, 'text/plain', `internal error: ${reason}\n`);
       else response.destroy();
@@ -172,6 +187,7 @@ export class MetricsServer {
         request.destroy();
       }
     });
+    // An aborted upload errors the request: heard here, or it would be an uncaught error in the broker.
     request.on('error', () => undefined);
   }
 
