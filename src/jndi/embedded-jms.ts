@@ -156,6 +156,11 @@ export class EmbeddedJMS {
     return this.context;
   }
 
+  /** The running broker, or null while stopped or starting (a metrics server follows it across restarts). */
+  getBroker(): Broker | null {
+    return this.broker;
+  }
+
   /** The port a TCP acceptor is bound to (the first one without a name), e.g. after configuring port 0. */
   getPort(acceptorName?: string): number {
     return this.requireBroker().getPort(acceptorName);

@@ -1,6 +1,6 @@
 import type { Logger } from '../core/remoting';
 import { resolvedPersistence, type BrokerConfiguration } from './broker-configuration';
-import { createJournalStorage } from './storage/create-journal-storage';
+import { createJournalStorage, type JournalName } from './storage/create-journal-storage';
 import { NodeFileSystem } from './storage/journal/node-file-system';
 import type { StorageManager } from './storage/storage-manager';
 
@@ -9,8 +9,13 @@ import type { StorageManager } from './storage/storage-manager';
  * large-message files, on node:fs, in the directories of the persistence settings (relative ones
  * under the data directory).
  */
-export function createBrokerJournal(config: BrokerConfiguration, logger: Logger): StorageManager {
+export function createBrokerJournal(
+  config: BrokerConfiguration,
+  logger: Logger,
+  onSync: (journal: JournalName, seconds: number) => void,
+): StorageManager {
   return createJournalStorage(resolvedPersistence(config), new NodeFileSystem(), logger, {
     persistIdCache: config.persistIdCache,
+    onSync,
   });
 }

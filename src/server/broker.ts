@@ -22,6 +22,8 @@ import type { ServerSession } from './session/server-session';
 import { InMemoryStorage } from './storage/in-memory-storage';
 import type { Durability, StorageLoadReport, StorageManager } from './storage/storage-manager';
 import { createBrokerJournal } from './broker-journal';
+import { LatencyHistogram } from './metrics/latency-histogram';
+import type { JournalName } from './storage/create-journal-storage';
 
 /** What the management view reports for one queue. */
 export interface QueueStatistics {
@@ -57,6 +59,9 @@ export interface ConnectionStatistics {
   congested: boolean;
 }
 
+/** Where a broker is in its life: `stopping` from the first moment of stop() (or of a storage failure). */
+export type BrokerState = 'stopped' | 'starting' | 'started' | 'stopping';
+
 /** Filters (selectors) arrive with the JMS layer; until one is installed, a filter is refused. */
 function refuseFilter(expression: string): Filter {
   throw new HornetQException(
@@ -81,7 +86,16 @@ export class Broker implements BrokerServices {
   private acceptors: Acceptor[] = [];
   private readonly connections = new Set<ServerConnection>();
   private readonly sessions = new Map<string, ServerSession>();
-  private state: 'stopped' | 'starting' | 'started' | 'stopping' = 'stopped';
+  private state: BrokerState = 'stopped';
+  /** Why the broker last stopped itself (its store failed); null after a clean start. */
+  private storageFailure: Error | null = null;
+  /** Sessions reattached to a new connection since the broker was made (a counter for metrics). */
+  private reattached = 0;
+  /**
+   * How long each fdatasync of its journals took, when the broker keeps its own journals
+   * (persistence enabled, no storage given); null otherwise.
+   */
+  readonly journalSyncs: Readonly<Record<JournalName, LatencyHistogram>> | null;
   private ttlTimer: NodeJS.Timeout | null = null;
   private expiryReaper: ExpiryReaper | null = null;
   private readonly failureListeners: Array<(error: Error) => void> = [];
@@ -101,14 +115,21 @@ export class Broker implements BrokerServices {
       throttle: this.config.loginThrottle,
       logger: this.logger,
     });
+    this.journalSyncs =
+      this.config.persistenceEnabled && this.config.storage === undefined
+        ? { bindings: new LatencyHistogram(), messages: new LatencyHistogram() }
+        : null;
     this.storage = this.config.storage ?? this.createStorage();
     this.storage.onFailure((error) => this.storageFailed(error));
   }
 
   /** Journals in the persistence directories, or memory when persistence-enabled is false. */
   private createStorage(): StorageManager {
-    if (!this.config.persistenceEnabled) return new InMemoryStorage();
-    return createBrokerJournal(this.config, this.logger);
+    const syncs = this.journalSyncs;
+    if (syncs === null) return new InMemoryStorage();
+    return createBrokerJournal(this.config, this.logger, (journal, seconds) =>
+      syncs[journal].observe(seconds),
+    );
   }
 
   get durability(): Durability {
@@ -121,6 +142,7 @@ export class Broker implements BrokerServices {
    */
   storageFailed(error: Error): void {
     if (this.state !== 'started' && this.state !== 'starting') return;
+    this.storageFailure = error;
     this.logger.error(
       { err: error },
       `critical I/O error in the message store (${error.message}): the broker stops, since nothing more can be stored`,
@@ -195,10 +217,39 @@ export class Broker implements BrokerServices {
     return this.state === 'started';
   }
 
+  get status(): BrokerState {
+    return this.state;
+  }
+
+  /** The store failure that made the broker stop itself, until it is started again. */
+  get failure(): Error | null {
+    return this.storageFailure;
+  }
+
+  /** Sessions reattached to a new connection by their client since the broker was made. */
+  get reattachCount(): number {
+    return this.reattached;
+  }
+
+  sessionReattached(): void {
+    this.reattached++;
+  }
+
+  /** Whether every acceptor is listening (one that cannot tell is taken at its word: it started). */
+  get acceptorsListening(): boolean {
+    return this.state === 'started' && this.acceptors.every((acceptor) => acceptor.listening !== false);
+  }
+
+  /** `name tcp://host:port` of each acceptor, with the port it got. */
+  get acceptorAddresses(): string[] {
+    return this.describeAcceptors();
+  }
+
   async start(): Promise<void> {
     if (this.state !== 'stopped')
       throw new HornetQException('ILLEGAL_STATE', `cannot start a broker that is ${this.state}`);
     this.state = 'starting';
+    this.storageFailure = null;
     let opened = false;
     try {
       const startedAt = Date.now();

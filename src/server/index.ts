@@ -20,3 +20,11 @@ export type {
   StoredReference,
 } from './storage/storage-manager';
 export { InMemoryStorage } from './storage/in-memory-storage';
+export type { BrokerHealth } from './metrics/broker-health';
+export { MAX_CONNECTION_SERIES } from './metrics/broker-metrics';
+export { EXPOSITION_CONTENT_TYPE } from './metrics/exposition-writer';
+export {
+  DEFAULT_METRICS_SERVER_OPTIONS,
+  MetricsServer,
+  type MetricsServerOptions,
+} from './metrics/metrics-server';

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Command, Option } from 'commander';
 import { EmbeddedJMS, loadServerConfiguration, type ServerConfiguration } from '../../jndi';
+import { MetricsServer } from '../../server';
 import { SERVER_CONFIG_NAME } from '../../jndi/config-files';
 import { CliError, errorLine, systemErrorCode } from '../shared/cli-error';
 import {
@@ -21,8 +22,12 @@ interface ServerOptions {
   host?: string;
   port?: number;
   watch?: boolean;
+  metricsPort?: number;
+  metricsHost?: string;
   logLevel: LogLevel;
 }
+
+const DEFAULT_METRICS_HOST = '127.0.0.1';
 
 /** The placeholder HornetQ's own configuration files put their directories under: `${data.dir:../data}/journal`. */
 const DATA_DIR_PLACEHOLDER = 'data.dir';
@@ -58,6 +63,18 @@ export function serverCommand(): Command {
       ),
     )
     .addOption(
+      new Option(
+        '--metrics-port <port>',
+        'serve Prometheus metrics on http://HOST:PORT/metrics and a health check on /health; 0 for any free port',
+      ).argParser(integerIn(0, 65_535)),
+    )
+    .addOption(
+      new Option(
+        '--metrics-host <host>',
+        `host or address the metrics endpoint listens on (default ${DEFAULT_METRICS_HOST}: metrics name queues and client addresses)`,
+      ),
+    )
+    .addOption(
       new Option('--log-level <level>', 'least severe level logged').choices(LOG_LEVELS).default('info'),
     )
     .action(async (options: ServerOptions) => runServer(options));
@@ -71,6 +88,7 @@ async function runServer(options: ServerOptions): Promise<void> {
   const env = { ...dataDirPlaceholder, ...process.env, ...listenPlaceholders(options) };
   const config = existsSync(serverFile) ? await loadServerConfiguration(serverFile, { env }) : null;
   checkListenOverrides(options, config, serverFile);
+  checkMetricsOptions(options);
   const logger = createLogger(options.logLevel);
   const server = new EmbeddedJMS({
     configDir,
@@ -97,7 +115,20 @@ async function runServer(options: ServerOptions): Promise<void> {
     stoppedItself.error = error;
     wake();
   });
+  // Before the broker: an orchestrator's probe gets 503 while the journal loads, not a refused connection.
+  const metrics =
+    options.metricsPort === undefined
+      ? null
+      : new MetricsServer(() => server.getBroker(), {
+          host: options.metricsHost ?? DEFAULT_METRICS_HOST,
+          port: options.metricsPort,
+          logger,
+        });
   try {
+    if (metrics !== null) {
+      await startMetrics(metrics);
+      logger.info({ url: metrics.url }, `metrics on ${metrics.url}`);
+    }
     try {
       await server.start();
     } catch (error) {
@@ -117,7 +148,34 @@ async function runServer(options: ServerOptions): Promise<void> {
     await server.stop();
   } finally {
     for (const signal of SIGNALS) process.off(signal, onSignal);
+    await metrics?.close();
     logger.flush();
+  }
+}
+
+function checkMetricsOptions(options: ServerOptions): void {
+  if (options.metricsHost !== undefined && options.metricsPort === undefined)
+    throw new CliError(
+      '--metrics-host needs --metrics-port (metrics are served only when a port is given)',
+      1,
+    );
+  if (options.metricsHost?.trim() === '')
+    throw new CliError('--metrics-host must name a host or address (it is empty)', 1);
+}
+
+/** The metrics port in use, or a host that is not ours, is the user's to fix: say which, in one line. */
+async function startMetrics(metrics: MetricsServer): Promise<void> {
+  try {
+    await metrics.start();
+  } catch (error) {
+    const { host, port } = metrics.options;
+    const address = `${formatHost(host)}:${port}`;
+    if (systemErrorCode(error) === 'EADDRINUSE')
+      throw new CliError(`cannot serve metrics on ${address}: the port is already in use`, 1, {
+        cause: error,
+      });
+    const cause = error instanceof Error && error.cause !== undefined ? error.cause : error;
+    throw new CliError(`cannot serve metrics on ${address}: ${errorLine(cause)}`, 1, { cause: error });
   }
 }
 

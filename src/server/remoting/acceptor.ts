@@ -9,6 +9,8 @@ export interface Acceptor {
   readonly config: AcceptorConfiguration;
   /** For a 'tcp' acceptor, the port actually bound (the one picked for port 0). */
   readonly port?: number;
+  /** False once it has stopped listening (or before it listens); absent when it cannot tell. */
+  readonly listening?: boolean;
   start(): Promise<void>;
   stop(): Promise<void>;
 }

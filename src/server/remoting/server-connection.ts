@@ -70,6 +70,8 @@ export interface BrokerServices {
   unregisterSession(session: ServerSession): void;
   findSession(name: string): ServerSession | undefined;
   connectionClosed(connection: ServerConnection): void;
+  /** A session was reattached to this connection (counted for metrics). */
+  sessionReattached(): void;
 }
 
 /**
@@ -642,6 +644,7 @@ export class ServerConnection implements SessionOwner {
     this.remoting.authenticate();
     // Its consumers may have stopped on the old connection's congestion: this one may take more.
     session.resumeDelivery();
+    this.broker.sessionReattached();
     // The name at debug only (see claimSessionName).
     this.logger.info({ replayed }, `a session reattached, ${replayed} packets replayed to the client`);
     this.logger.debug({ session: session.name }, `session ${session.name} reattached`);

@@ -34,6 +34,10 @@ export class TcpAcceptor {
     return typeof address === 'object' && address !== null ? address.port : this.config.port;
   }
 
+  get listening(): boolean {
+    return this.server?.listening === true;
+  }
+
   /** Reads the TLS stores (once: a missing file or wrong password fails the start), then listens. */
   start(): Promise<void> {
     let server: net.Server;

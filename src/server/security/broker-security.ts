@@ -80,6 +80,8 @@ export class BrokerSecurity {
   private readonly waits = new Set<{ timer: NodeJS.Timeout; stop: () => void }>();
   private readonly authenticationTimeoutMs: number;
   private closed = false;
+  /** Logins refused for an unknown user or a wrong password since the broker was made (metrics). */
+  private refused = 0;
   /** Counts replacements of the security manager: remembered logins of earlier users are void. */
   private usersGeneration = 0;
 
@@ -213,7 +215,13 @@ export class BrokerSecurity {
     });
   }
 
+  /** Logins refused for an unknown user or a wrong password since the broker was made. */
+  get failedLogins(): number {
+    return this.refused;
+  }
+
   private refuse(user: string | null, remoteAddress: string, source: string): HornetQException {
+    this.refused++;
     this.throttle.recordFailure(source);
     const failures = this.throttle.failuresOf(source);
     this.logger.warn(

@@ -50,9 +50,14 @@ export function journalOptionsFor(
   };
 }
 
+/** The broker's two journals, as metrics name them. */
+export type JournalName = 'bindings' | 'messages';
+
 export interface JournalStorageSettings {
   /** persist-id-cache (a broker setting): store the duplicate-id caches. */
   persistIdCache: boolean;
+  /** Told how long each fdatasync of either journal took, in seconds (the broker's metrics). */
+  onSync?: (journal: JournalName, seconds: number) => void;
   /** Makes a journal from its options: the file journal unless a test gives another. */
   createJournal?: (options: JournalOptions) => Journal;
 }
@@ -65,10 +70,17 @@ export function createJournalStorage(
   settings: Partial<PersistenceConfiguration>,
   fileSystem: JournalFileSystem,
   logger: Logger,
-  { persistIdCache, createJournal = (options) => new FileJournal(options) }: JournalStorageSettings,
+  { persistIdCache, onSync, createJournal = (options) => new FileJournal(options) }: JournalStorageSettings,
 ): JournalStorageManager {
   const config = resolvePersistenceConfiguration(settings);
-  const options = journalOptionsFor(config, fileSystem, logger);
+  const { bindings, messages } = journalOptionsFor(config, fileSystem, logger);
+  const options =
+    onSync === undefined
+      ? { bindings, messages }
+      : {
+          bindings: { ...bindings, onSync: (seconds: number) => onSync('bindings', seconds) },
+          messages: { ...messages, onSync: (seconds: number) => onSync('messages', seconds) },
+        };
   const largeMessages = new LargeMessageStore(
     config.largeMessagesDirectory,
     fileSystem,

@@ -282,7 +282,7 @@ export class FileJournal implements Journal {
     while (this.dataFiles.length + this.ready.count < this.options.minFiles) this.ready.prepare(null);
     if (this.ready.count === 0) this.ready.prepare(null);
     this.writer = new JournalWriter(
-      { fileSize: this.options.fileSize, bufferSize: this.options.bufferSize },
+      { fileSize: this.options.fileSize, bufferSize: this.options.bufferSize, onSync: this.options.onSync },
       current,
       position,
       firstFlush,

@@ -83,4 +83,6 @@ export interface JournalOptions {
   skipCorruptRecords: boolean;
   fileSystem: JournalFileSystem;
   logger: Logger;
+  /** Ours: told how long each group commit's fdatasync took, in seconds (metrics). */
+  onSync?: ((seconds: number) => void) | undefined;
 }
