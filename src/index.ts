@@ -24,10 +24,13 @@ export {
   type TransportConfiguration,
 } from './core/client';
 export {
+  CoreErrorCode,
   CoreMessage,
+  ErrorCode,
   HornetQException,
   MessageType,
   PropertyKind,
+  ProtocolError,
   TypedProperties,
   type ErrorCodeName,
   type TypedValue,

@@ -60,7 +60,7 @@ async function main(argv: string[]): Promise<void> {
     const verbose = program.opts<{ verbose?: boolean }>().verbose === true || argv.includes('--verbose');
     process.stderr.write(`error: ${errorLine(error)}\n`);
     if (verbose) process.stderr.write(`${errorDetails(error)}\n`);
-    process.exitCode = error instanceof CliError ? error.exitCode : 1;
+    process.exitCode = CliError.is(error) ? error.exitCode : 1;
   }
   setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();
 }

@@ -20,3 +20,6 @@ export type {
   StoredReference,
 } from './storage/storage-manager';
 export { InMemoryStorage } from './storage/in-memory-storage';
+export { ServerErrorCode } from './server-error-code';
+export { JournalCorruptionError } from './storage/journal/journal-corruption-error';
+export { PageCorruptError } from './paging/page-entry-codec';
