@@ -1,4 +1,4 @@
-import { brandError, hasBrand, ownBrand, type InstanceOf } from '../core/protocol/brand';
+import { brandError, hasBrand, ownBrand, type ClassOf, type InstanceOf } from '../core/protocol/brand';
 import { JmsErrorCode, type JmsExceptionClassName } from './jms-error-code';
 
 /**
@@ -33,16 +33,17 @@ export class JMSException extends Error {
   }
 
   /** True for an instance of the class it is called on (or of a subclass), from any copy of this package. */
-  static is<C extends abstract new (...args: never[]) => JMSException>(this: C, value: unknown): value is InstanceOf<C> {
+  static is<C extends ClassOf<JMSException>>(this: C, value: unknown): value is InstanceOf<C> {
     return hasBrand(value, this);
   }
 }
 
 /** The code of the nearest class that has one: an application's subclass takes its parent's. */
-function defaultCode(leaf: abstract new (...args: never[]) => JMSException): string {
+function defaultCode(leaf: ClassOf<JMSException>): string {
   for (let type: unknown = leaf; typeof type === 'function'; type = Object.getPrototypeOf(type)) {
     const brand = ownBrand(type);
-    if (brand !== null && Object.hasOwn(JmsErrorCode, brand)) return JmsErrorCode[brand as JmsExceptionClassName];
+    if (brand !== null && Object.hasOwn(JmsErrorCode, brand))
+      return JmsErrorCode[brand as JmsExceptionClassName];
   }
   return JmsErrorCode.JMSException;
 }

@@ -1,4 +1,5 @@
 import type { Container } from 'inversify';
+import type { ClassOf } from '../core/protocol/brand';
 import type { Logger } from '../core/remoting';
 import { BindingRegistry, type NameClassPair } from './binding-registry';
 import { readConfigFile } from './config/config-document';
@@ -81,8 +82,15 @@ export class InitialContext {
   }
 
   /** @throws NameNotFoundException */
-  lookup<T = unknown>(name: string): T {
-    return registryOf(this).lookup(name) as T;
+  lookup<T = unknown>(name: string): T;
+  /**
+   * The object bound under `name`, checked to be a `type` (an abstract class too), and typed so.
+   * @throws NameNotFoundException; NamingException (code ERR_NAME_WRONG_TYPE) when it is not one
+   */
+  lookup<T extends object>(name: string, type: ClassOf<T>): T;
+  lookup(name: string, type?: ClassOf<object>): unknown {
+    const registry = registryOf(this);
+    return type === undefined ? registry.lookup(name) : registry.lookupAs(name, type);
   }
 
   /** @throws NameAlreadyBoundException */

@@ -1,4 +1,4 @@
-import { brandError, hasBrand, type InstanceOf } from '../core/protocol/brand';
+import { brandError, hasBrand, type ClassOf, type InstanceOf } from '../core/protocol/brand';
 import { JndiErrorCode, type JndiErrorCodeName } from './jndi-error-code';
 
 export interface NamingExceptionOptions {
@@ -19,7 +19,7 @@ export class NamingException extends Error {
   }
 
   /** True for an instance of the class it is called on (or of a subclass), from any copy of this package. */
-  static is<C extends abstract new (...args: never[]) => NamingException>(this: C, value: unknown): value is InstanceOf<C> {
+  static is<C extends ClassOf<NamingException>>(this: C, value: unknown): value is InstanceOf<C> {
     return hasBrand(value, this);
   }
 }

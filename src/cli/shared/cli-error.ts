@@ -1,4 +1,4 @@
-import { brandError, hasBrand, type InstanceOf } from '../../core/protocol/brand';
+import { brandError, hasBrand, type ClassOf, type InstanceOf } from '../../core/protocol/brand';
 import { ConfigurationException, formatProblem } from '../../jndi';
 
 /** The `code` of the command's own errors. */
@@ -25,7 +25,7 @@ export class CliError extends Error {
   }
 
   /** True for an instance of the class it is called on (or of a subclass), from any copy of this package. */
-  static is<C extends abstract new (...args: never[]) => CliError>(this: C, value: unknown): value is InstanceOf<C> {
+  static is<C extends ClassOf<CliError>>(this: C, value: unknown): value is InstanceOf<C> {
     return hasBrand(value, this);
   }
 }

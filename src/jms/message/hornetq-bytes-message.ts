@@ -32,6 +32,7 @@ const EMPTY = Buffer.alloc(0);
  * message and a sent one (as in HornetQ) are in read mode.
  */
 export class HornetQBytesMessage extends HornetQMessage implements BytesMessage {
+  static override readonly brand: string = 'HornetQBytesMessage';
   private writing = true;
   private written: Buffer = Buffer.alloc(64);
   private writtenLength = 0;

@@ -36,6 +36,7 @@ import type { StreamMessage } from './message';
  * on receipt and after a send.
  */
 export class HornetQStreamMessage extends HornetQMessage implements StreamMessage {
+  static override readonly brand: string = 'HornetQStreamMessage';
   private writing = true;
   private fields: TypedValue[] = [];
   /** A received body not yet decoded. */
