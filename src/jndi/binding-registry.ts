@@ -91,7 +91,7 @@ export class BindingRegistry {
   }
 
   private checkBindable(name: string, key: string, object: unknown): void {
-    if (object instanceof HornetQDestination && object.isTemporary) {
+    if (HornetQDestination.is(object) && object.isTemporary) {
       throw new NamingException(
         `${name}: a temporary destination lives with its connection and cannot be bound`,
       );

@@ -20,6 +20,8 @@ export class HornetQException extends Error {
 
   /** True for a HornetQException from any copy of this package, and with `code` if given. */
   static is(value: unknown, code?: ErrorCodeName): value is HornetQException {
-    return hasBrand(value, HornetQException) && (code === undefined || (value as HornetQException).code === code);
+    return (
+      hasBrand(value, HornetQException) && (code === undefined || (value as HornetQException).code === code)
+    );
   }
 }
