@@ -1,4 +1,5 @@
 import type { Container } from 'inversify';
+import { invalidArgType } from '../core/protocol/argument-errors';
 import type { ClassOf } from '../core/protocol/brand';
 import type { Logger } from '../core/remoting';
 import { BindingRegistry, type NameClassPair } from './binding-registry';
@@ -36,7 +37,7 @@ const registries = new WeakMap<InitialContext, BindingRegistry>();
 /** The registry behind a context, for EmbeddedJMS to deploy into (not part of the public surface). */
 export function registryOf(context: InitialContext): BindingRegistry {
   const registry = registries.get(context);
-  if (registry === undefined) throw new TypeError('not an InitialContext');
+  if (registry === undefined) throw invalidArgType('not an InitialContext');
   return registry;
 }
 

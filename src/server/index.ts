@@ -22,4 +22,5 @@ export type {
 export { InMemoryStorage } from './storage/in-memory-storage';
 export { ServerErrorCode } from './server-error-code';
 export { JournalCorruptionError } from './storage/journal/journal-corruption-error';
+export { StorageError } from './storage/storage-error';
 export { PageCorruptError } from './paging/page-entry-codec';

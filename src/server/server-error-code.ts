@@ -4,6 +4,6 @@ export const ServerErrorCode = {
   JOURNAL_CORRUPT: 'ERR_JOURNAL_CORRUPT',
   /** PageCorruptError: a page file holding something the page store did not write. */
   PAGE_CORRUPT: 'ERR_PAGE_CORRUPT',
-  /** StorageError: the broker's data directory cannot be used (node id file, journal records). */
+  /** StorageError: the broker's data cannot be used (node id file, a journal record, a directory). */
   STORAGE: 'ERR_STORAGE',
 } as const;

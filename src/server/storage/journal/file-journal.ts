@@ -1,3 +1,4 @@
+import { outOfRange } from '../../../core/protocol/argument-errors';
 import type {
   Journal,
   JournalLoadReport,
@@ -158,7 +159,7 @@ export class FileJournal implements Journal {
     );
     const tooLarge = lengths.findIndex((length) => length > writer.maxRecordSize);
     if (tooLarge >= 0) {
-      throw new RangeError(
+      throw outOfRange(
         `journal transaction record of ${lengths[tooLarge]} bytes is larger than the largest allowed, ${writer.maxRecordSize} bytes`,
       );
     }
