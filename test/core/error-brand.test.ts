@@ -3,7 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { CliError, Interrupted } from '../../src/cli/shared/cli-error';
 import {
+  Broker,
   ConfigurationException,
+  HornetQBytesMessage,
+  ClientSessionFactory,
+  HornetQTextMessage,
   CoreErrorCode,
   HornetQException,
   IllegalStateException,
@@ -28,10 +32,12 @@ import {
   ProtocolError,
   ResourceAllocationException,
   ServerErrorCode,
+  StorageError,
   TlsConfigurationError,
   TransactionInProgressException,
   TransactionRolledBackException,
 } from '../../src';
+import { InVmRegistry } from '../../src/core/remoting';
 import { failureOf, useJmsFixture } from '../support/jms-fixture';
 
 /**
@@ -120,6 +126,13 @@ const ROWS: Row[] = [
     parents: [],
   },
   {
+    name: 'StorageError',
+    module: '../../src/server/storage/storage-error',
+    make: build('the node id file holds no UUID'),
+    code: 'ERR_STORAGE',
+    parents: [],
+  },
+  {
     name: 'NamingException',
     module: '../../src/jndi/naming-exceptions',
     make: build('x'),
@@ -183,6 +196,7 @@ const CLASSES: Record<string, AnyClass> = {
   NumberFormatException,
   JournalCorruptionError,
   PageCorruptError,
+  StorageError,
   NamingException,
   NameNotFoundException,
   NameAlreadyBoundException,
@@ -348,6 +362,60 @@ describe('what the real API raises', () => {
       expect((error as ConfigurationException).file).toContain('hornetq-jms.xml');
     } finally {
       await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("Node's codes on argument and option checks", () => {
+  function thrownBy(call: () => unknown): unknown {
+    try {
+      call();
+    } catch (error) {
+      return error;
+    }
+    throw new Error('expected a throw');
+  }
+
+  test('options objects: RangeError ERR_INVALID_ARG_VALUE listing every problem', async () => {
+    const broker = thrownBy(() => new Broker({ maxFrameBytes: 10, idCacheSize: -1 }));
+    expect(broker).toBeInstanceOf(RangeError);
+    expect(broker).toMatchObject({ code: 'ERR_INVALID_ARG_VALUE' });
+    expect((broker as Error).message).toMatch(
+      /^invalid broker configuration: .*maxFrameBytes.*; .*idCacheSize/,
+    );
+    const client = await failureOf(ClientSessionFactory.connect({ reconnectAttempts: -5, callTimeout: -7 }));
+    expect(client).toBeInstanceOf(RangeError);
+    expect(client).toMatchObject({ code: 'ERR_INVALID_ARG_VALUE' });
+    expect((client as Error).message).toMatch(/callTimeout.*; .*reconnectAttempts/);
+  });
+
+  test('property names and bodies: TypeError ERR_INVALID_ARG_TYPE or ERR_INVALID_ARG_VALUE, RangeError ERR_OUT_OF_RANGE', () => {
+    const message = new HornetQTextMessage('x');
+    const empty = thrownBy(() => message.setStringProperty('', 'v'));
+    expect(empty).toBeInstanceOf(TypeError);
+    expect(empty).toMatchObject({ code: 'ERR_INVALID_ARG_TYPE' });
+    const reserved = thrownBy(() => message.setStringProperty('JMS_HORNETQ_X', 'v'));
+    expect(reserved).toBeInstanceOf(TypeError);
+    expect(reserved).toMatchObject({ code: 'ERR_INVALID_ARG_VALUE' });
+    const bytes = new HornetQBytesMessage();
+    bytes.writeBytes(Buffer.from([1, 2]));
+    bytes.reset();
+    expect(thrownBy(() => bytes.readBytes('no' as unknown as Uint8Array))).toMatchObject({
+      code: 'ERR_INVALID_ARG_TYPE',
+    });
+    const outside = thrownBy(() => bytes.readBytes(new Uint8Array(1), 5));
+    expect(outside).toBeInstanceOf(RangeError);
+    expect(outside).toMatchObject({ code: 'ERR_OUT_OF_RANGE' });
+  });
+
+  test('a second in-VM acceptor on one server-id: HornetQException ILLEGAL_STATE', () => {
+    InVmRegistry.register(9_999, () => undefined);
+    try {
+      const error = thrownBy(() => InVmRegistry.register(9_999, () => undefined));
+      expect(HornetQException.is(error, 'ILLEGAL_STATE')).toBe(true);
+      expect((error as Error).message).toContain('server-id 9999');
+    } finally {
+      InVmRegistry.unregister(9_999);
     }
   });
 });
