@@ -265,6 +265,19 @@ describe.each(ROWS)('$name', (row) => {
   });
 });
 
+test('the built package (dist/, compiled by the global setup) and src recognise each other’s errors and messages', () => {
+  const dist = jest.requireActual<typeof import('../../src')>(
+    path.join(__dirname, '..', '..', 'dist', 'index.js'),
+  );
+  expect(dist.NameNotFoundException).not.toBe(NameNotFoundException);
+  expect(NamingException.is(new dist.NameNotFoundException('x'))).toBe(true);
+  expect(dist.NameNotFoundException.is(new NameNotFoundException('x'))).toBe(true);
+  expect(dist.NameAlreadyBoundException.is(new NameNotFoundException('x'))).toBe(false);
+  expect(HornetQException.is(new dist.HornetQException('UNBLOCKED', 'x'), 'UNBLOCKED')).toBe(true);
+  expect(dist.isTextMessage(new HornetQTextMessage('x'))).toBe(true);
+  expect(dist.isBytesMessage(new HornetQTextMessage('x'))).toBe(false);
+});
+
 describe('codes', () => {
   test('a JMSException given an error code carries it as code too; getErrorCode is unchanged', () => {
     const coded = new IllegalStateException('closed', 'OBJECT_CLOSED');
