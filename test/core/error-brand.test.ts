@@ -38,6 +38,7 @@ import {
   TransactionRolledBackException,
 } from '../../src';
 import { InVmRegistry } from '../../src/core/remoting';
+import { loadNodeId, NODE_ID_FILE } from '../../src/server/node-id';
 import { failureOf, useJmsFixture } from '../support/jms-fixture';
 
 /**
@@ -362,6 +363,37 @@ describe('what the real API raises', () => {
     const error = await failureOf(() => session.createTextMessage('x'));
     expect(IllegalStateException.is(error)).toBe(true);
     expect(typeof (error as JMSException).code).toBe('string');
+  });
+
+  test('a port in use: Broker.start rejects with Node’s EADDRINUSE as its code, naming the acceptor', async () => {
+    const port = fx.broker.getPort();
+    const second = new Broker({
+      acceptors: [{ name: 'again', type: 'tcp', host: '127.0.0.1', port }],
+      persistenceEnabled: false,
+      securityEnabled: false,
+    });
+    const error = await failureOf(second.start());
+    await second.stop();
+    expect(error).toMatchObject({ code: 'EADDRINUSE' });
+    expect((error as Error).message).toContain(`acceptor 'again' cannot listen on 127.0.0.1:${port}`);
+  });
+
+  test('a node id file that holds no UUID: StorageError, ERR_STORAGE, naming the file', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'hornetq-error-brand-'));
+    try {
+      await fs.writeFile(path.join(dir, NODE_ID_FILE), 'not a uuid\n');
+      let thrown: unknown;
+      try {
+        loadNodeId(dir);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(StorageError.is(thrown)).toBe(true);
+      expect(thrown).toMatchObject({ code: 'ERR_STORAGE', name: 'StorageError' });
+      expect((thrown as Error).message).toContain(NODE_ID_FILE);
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
   });
 
   test('a hornetq-jms.xml that is not XML: ConfigurationException, ERR_CONFIGURATION, naming the file', async () => {
