@@ -32,7 +32,9 @@ export {
   PropertyKind,
   ProtocolError,
   TypedProperties,
+  type ClassOf,
   type ErrorCodeName,
+  type InstanceOf,
   type TypedValue,
 } from './core/protocol';
 export { TlsConfigurationError, type Logger, type TlsSettings } from './core/remoting';

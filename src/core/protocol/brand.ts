@@ -6,7 +6,7 @@
  *
  * A branded class names its brand in its own static `brand` (each subclass redeclares it: the name
  * is written out rather than read from `constructor.name`, which a minifier renames). The family's
- * root constructor calls `brandInstance(this, new.target)`, which marks the instance with the brand
+ * root constructor calls `brandInstance(this, new.target)` (`brandError` for an error), which marks the instance with the brand
  * of its class and of every ancestor, so that a parent's check accepts a subclass's instance and a
  * subclass's check refuses its parent's.
  */
