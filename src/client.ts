@@ -23,12 +23,17 @@ export {
   type TransportConfiguration,
 } from './core/client';
 export {
+  CoreErrorCode,
   CoreMessage,
+  ErrorCode,
   HornetQException,
   MessageType,
   PropertyKind,
+  ProtocolError,
   TypedProperties,
+  type ClassOf,
   type ErrorCodeName,
+  type InstanceOf,
   type QueueStats,
   type TypedValue,
 } from './core/protocol';

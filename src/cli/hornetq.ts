@@ -59,7 +59,7 @@ async function main(argv: string[]): Promise<void> {
   } catch (error) {
     const verbose = program.opts<{ verbose?: boolean }>().verbose === true || argv.includes('--verbose');
     process.stderr.write(verbose ? `${verboseReport(error)}\n` : `error: ${errorLine(error)}\n`);
-    process.exitCode = error instanceof CliError ? error.exitCode : 1;
+    process.exitCode = CliError.is(error) ? error.exitCode : 1;
   }
   setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();
 }

@@ -1,20 +1,26 @@
+import { brandError, hasBrand, ownBrand, type ClassOf, type InstanceOf } from '../core/protocol/brand';
+import { JmsErrorCode, type JmsExceptionClassName } from './jms-error-code';
+
 /**
- * The JMS exception classes of the public contract. Each carries a stable error code (HornetQ's
- * names where a core error lies beneath) and a static `is()` that recognises instances made by
- * another copy of this package too: it checks a brand symbol from the global registry and the
- * class name, never `instanceof` alone.
+ * The JMS exception classes of the public contract. Each carries `code` as Node's errors do: the
+ * error code it was given (HornetQ's name where a core error lies beneath, the same string as
+ * getErrorCode()), else its class's code from JmsErrorCode. The static `is()` recognises instances
+ * made by another copy of this package too (see core/protocol/brand.ts).
  */
-
-const BRAND = Symbol.for('hornetq-js.JMSException');
-
 export class JMSException extends Error {
+  static readonly brand: string = 'JMSException';
   readonly errorCode: string | null;
+  /**
+   * Always set. Declared optional only so that an ExceptionListener typed against this class
+   * still accepts the JMS contract's JMSException, which has no `code`.
+   */
+  readonly code?: string;
 
   constructor(message: string, errorCode: string | null = null, options?: { cause?: unknown }) {
     super(message, options);
     this.errorCode = errorCode;
-    Object.defineProperty(this, BRAND, { value: true });
-    Object.defineProperty(this, 'name', { value: new.target.name, enumerable: false, configurable: true });
+    this.code = errorCode ?? defaultCode(new.target);
+    brandError(this, new.target);
   }
 
   getErrorCode(): string | null {
@@ -26,41 +32,73 @@ export class JMSException extends Error {
     return this.cause;
   }
 
-  /** True for an instance of this class (or a subclass), from any copy of this package. */
-  static is(value: unknown): boolean {
-    if (typeof value !== 'object' || value === null || !(BRAND in value)) return false;
-    if (this === JMSException) return true;
-    for (let proto = Object.getPrototypeOf(value); proto !== null; proto = Object.getPrototypeOf(proto)) {
-      if (proto.constructor?.name === this.name) return true;
-    }
-    return false;
+  /** True for an instance of the class it is called on (or of a subclass), from any copy of this package. */
+  static is<C extends ClassOf<JMSException>>(this: C, value: unknown): value is InstanceOf<C> {
+    return hasBrand(value, this);
   }
 }
 
-export class IllegalStateException extends JMSException {}
-export class InvalidClientIDException extends JMSException {}
-export class InvalidDestinationException extends JMSException {}
-export class InvalidSelectorException extends JMSException {}
-export class JMSSecurityException extends JMSException {}
-export class MessageEOFException extends JMSException {}
-export class MessageFormatException extends JMSException {}
-export class MessageNotReadableException extends JMSException {}
-export class MessageNotWriteableException extends JMSException {}
-export class ResourceAllocationException extends JMSException {}
-export class TransactionInProgressException extends JMSException {}
-export class TransactionRolledBackException extends JMSException {}
+/** The code of the nearest class that has one: an application's subclass takes its parent's. */
+function defaultCode(leaf: ClassOf<JMSException>): string {
+  for (let type: unknown = leaf; typeof type === 'function'; type = Object.getPrototypeOf(type)) {
+    const brand = ownBrand(type);
+    if (brand !== null && Object.hasOwn(JmsErrorCode, brand))
+      return JmsErrorCode[brand as JmsExceptionClassName];
+  }
+  return JmsErrorCode.JMSException;
+}
+
+export class IllegalStateException extends JMSException {
+  static override readonly brand: string = 'IllegalStateException';
+}
+export class InvalidClientIDException extends JMSException {
+  static override readonly brand: string = 'InvalidClientIDException';
+}
+export class InvalidDestinationException extends JMSException {
+  static override readonly brand: string = 'InvalidDestinationException';
+}
+export class InvalidSelectorException extends JMSException {
+  static override readonly brand: string = 'InvalidSelectorException';
+}
+export class JMSSecurityException extends JMSException {
+  static override readonly brand: string = 'JMSSecurityException';
+}
+export class MessageEOFException extends JMSException {
+  static override readonly brand: string = 'MessageEOFException';
+}
+export class MessageFormatException extends JMSException {
+  static override readonly brand: string = 'MessageFormatException';
+}
+export class MessageNotReadableException extends JMSException {
+  static override readonly brand: string = 'MessageNotReadableException';
+}
+export class MessageNotWriteableException extends JMSException {
+  static override readonly brand: string = 'MessageNotWriteableException';
+}
+export class ResourceAllocationException extends JMSException {
+  static override readonly brand: string = 'ResourceAllocationException';
+}
+export class TransactionInProgressException extends JMSException {
+  static override readonly brand: string = 'TransactionInProgressException';
+}
+export class TransactionRolledBackException extends JMSException {
+  static override readonly brand: string = 'TransactionRolledBackException';
+}
 
 /**
  * A property or map value read as a number type it cannot convert to: a string that does not
  * parse, or a numeric read of a property that does not exist (Java's NumberFormatException).
  */
 export class NumberFormatException extends Error {
+  static readonly brand: string = 'NumberFormatException';
+  readonly code = JmsErrorCode.NumberFormatException;
+
   constructor(message?: string) {
     super(message);
-    Object.defineProperty(this, 'name', {
-      value: 'NumberFormatException',
-      enumerable: false,
-      configurable: true,
-    });
+    brandError(this, new.target);
+  }
+
+  static is(value: unknown): value is NumberFormatException {
+    return hasBrand(value, NumberFormatException);
   }
 }

@@ -2,6 +2,7 @@ export { DEFAULT_CONNECTION_FACTORY_CONFIG, type ConnectionFactoryConfig } from 
 export { HornetQConnectionMetaData } from './connection-metadata';
 export * from './destination';
 export * from './exceptions';
+export { JmsErrorCode } from './jms-error-code';
 export { HornetQConnection, type ExceptionListener, type FailoverEventListener } from './hornetq-connection';
 export { HornetQConnectionFactory } from './hornetq-connection-factory';
 export { HornetQMessageConsumer, type MessageListener } from './hornetq-message-consumer';

@@ -15,7 +15,7 @@ import {
  * code stays in `errorCode`, and the core failure is the linked exception.
  */
 export function toJMSException(error: unknown): JMSException {
-  if (JMSException.is(error)) return error as JMSException;
+  if (JMSException.is(error)) return error;
   if (!HornetQException.is(error)) {
     const message = error instanceof Error ? error.message : String(error);
     return new JMSException(message, null, { cause: error });

@@ -1,4 +1,6 @@
+import { ownBrand, type ClassOf } from '../core/protocol/brand';
 import { HornetQDestination } from '../jms/destination';
+import { JndiErrorCode } from './jndi-error-code';
 import { normalizeName, normalizePrefix, parentContexts } from './names';
 import { NameAlreadyBoundException, NameNotFoundException, NamingException } from './naming-exceptions';
 
@@ -24,6 +26,21 @@ export class BindingRegistry {
       throw new NameNotFoundException(`${name} not bound${context}`);
     }
     return this.bindings.get(key);
+  }
+
+  /**
+   * The object bound under `name` if it is a `type`: by the class's own `is()` where it has one
+   * (a brand check, which holds across copies of this package), else by its prototype chain.
+   */
+  lookupAs<T extends object>(name: string, type: ClassOf<T>): T {
+    const object = this.lookup(name);
+    if (isA(object, type)) return object;
+    throw new NamingException(
+      `'${name}' is ${withArticle(classNameOf(object))}, not ${withArticle(classLabel(type))}`,
+      {
+        code: JndiErrorCode.NAME_WRONG_TYPE,
+      },
+    );
   }
 
   has(name: string): boolean {
@@ -74,7 +91,7 @@ export class BindingRegistry {
   }
 
   private checkBindable(name: string, key: string, object: unknown): void {
-    if (object instanceof HornetQDestination && object.isTemporary) {
+    if (HornetQDestination.is(object) && object.isTemporary) {
       throw new NamingException(
         `${name}: a temporary destination lives with its connection and cannot be bound`,
       );
@@ -102,4 +119,23 @@ function classNameOf(object: unknown): string {
   if (typeof object !== 'object' && typeof object !== 'function') return typeof object;
   const constructor = (object as { constructor?: { name?: unknown } }).constructor;
   return typeof constructor?.name === 'string' && constructor.name !== '' ? constructor.name : 'Object';
+}
+
+function isA<T extends object>(object: unknown, type: ClassOf<T>): object is T {
+  const is: unknown = (type as { is?: unknown }).is;
+  if (typeof is === 'function') return is.call(type, object) === true;
+  return (
+    typeof object === 'object' &&
+    object !== null &&
+    Object.prototype.isPrototypeOf.call(type.prototype, object)
+  );
+}
+
+function classLabel(type: ClassOf<object>): string {
+  return ownBrand(type) ?? (type.name === '' ? 'anonymous class' : type.name);
+}
+
+function withArticle(className: string): string {
+  if (className === 'null' || className === 'undefined') return className;
+  return `${/^[aeiou]/i.test(className) ? 'an' : 'a'} ${className}`;
 }

@@ -1,3 +1,6 @@
+import { brandError, hasBrand } from '../core/protocol/brand';
+import { JndiErrorCode } from './jndi-error-code';
+
 /** One thing wrong (or worth a warning) in a configuration file, and where. */
 export interface ConfigurationProblem {
   file: string | null;
@@ -24,6 +27,8 @@ export function formatProblem(problem: ConfigurationProblem): string {
  * each as `file:line: <element> what was expected`; `file`, `line` and `element` are the first's.
  */
 export class ConfigurationException extends Error {
+  static readonly brand: string = 'ConfigurationException';
+  readonly code = JndiErrorCode.CONFIGURATION;
   readonly file: string | null;
   readonly line: number | null;
   readonly element: string | null;
@@ -35,7 +40,7 @@ export class ConfigurationException extends Error {
         ? [{ file: null, line: null, element: null, message: problems }]
         : problems.map((problem) => ({ ...problem }));
     super(list.map(formatProblem).join('\n'));
-    this.name = 'ConfigurationException';
+    brandError(this, new.target);
     const first = list[0];
     this.file = first?.file ?? null;
     this.line = first?.line ?? null;
@@ -43,7 +48,8 @@ export class ConfigurationException extends Error {
     this.problems = Object.freeze(list);
   }
 
-  static is(error: unknown): error is ConfigurationException {
-    return error instanceof ConfigurationException;
+  /** True for a ConfigurationException from any copy of this package. */
+  static is(value: unknown): value is ConfigurationException {
+    return hasBrand(value, ConfigurationException);
   }
 }

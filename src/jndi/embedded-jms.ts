@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { TransportConfiguration } from '../core/client';
+import type { ClassOf } from '../core/protocol/brand';
 import { TlsConfigurationError, type Logger } from '../core/remoting';
 import { IllegalStateException } from '../jms/exceptions';
 import type { Broker } from '../server/broker';
@@ -148,8 +149,11 @@ export class EmbeddedJMS {
     this.failureListeners.push(listener);
   }
 
-  lookup<T = unknown>(name: string): T {
-    return this.context.lookup<T>(name);
+  lookup<T = unknown>(name: string): T;
+  /** As InitialContext.lookup(name, type): checked to be a `type`, and typed so. */
+  lookup<T extends object>(name: string, type: ClassOf<T>): T;
+  lookup(name: string, type?: ClassOf<object>): unknown {
+    return type === undefined ? this.context.lookup(name) : this.context.lookup(name, type);
   }
 
   getContext(): InitialContext {
@@ -334,7 +338,7 @@ async function loadUsers(
 
 /** A store an acceptor could not use, said at the `<acceptor>` that names it (file:line). */
 function atAcceptor(error: unknown, server: ServerConfiguration | null): unknown {
-  if (!(error instanceof TlsConfigurationError) || server === null) return error;
+  if (!TlsConfigurationError.is(error) || server === null) return error;
   const acceptor = server.acceptors.find((a) => `acceptor '${a.config.name}'` === error.owner);
   if (acceptor === undefined) return error;
   return new ConfigurationException([

@@ -28,6 +28,7 @@ export {
 } from './config/server-config-parser';
 export { DEFAULT_SCAN_PERIOD_MS, type ConfigFiles } from './config-files';
 export { ConfigurationException, formatProblem, type ConfigurationProblem } from './configuration-exception';
+export { JndiErrorCode } from './jndi-error-code';
 export {
   defaultServices,
   ServiceId,
@@ -42,7 +43,12 @@ export {
 export { EmbeddedJMS, type EmbeddedJMSOptions, type QueueInfo } from './embedded-jms';
 export { InitialContext, type InitialContextOptions, type LoadOptions } from './initial-context';
 export type { DeploymentChanges } from './jms-deployment';
-export { NameAlreadyBoundException, NameNotFoundException, NamingException } from './naming-exceptions';
+export {
+  NameAlreadyBoundException,
+  NameNotFoundException,
+  NamingException,
+  type NamingExceptionOptions,
+} from './naming-exceptions';
 export { normalizeName } from './names';
 export type { Environment } from './xml/placeholders';
 export { MAX_CONFIG_BYTES, MAX_NESTING_DEPTH } from './xml/safe-xml-parser';

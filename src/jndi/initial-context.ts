@@ -1,3 +1,5 @@
+import { invalidArgType } from '../core/protocol/argument-errors';
+import type { ClassOf } from '../core/protocol/brand';
 import type { Logger } from '../core/remoting';
 import { BindingRegistry, type NameClassPair } from './binding-registry';
 import { readConfigFile } from './config/config-document';
@@ -37,7 +39,7 @@ const registries = new WeakMap<InitialContext, BindingRegistry>();
 /** The registry behind a context, for EmbeddedJMS to deploy into (not part of the public surface). */
 export function registryOf(context: InitialContext): BindingRegistry {
   const registry = registries.get(context);
-  if (registry === undefined) throw new TypeError('not an InitialContext');
+  if (registry === undefined) throw invalidArgType('not an InitialContext');
   return registry;
 }
 
@@ -83,8 +85,15 @@ export class InitialContext {
   }
 
   /** @throws NameNotFoundException */
-  lookup<T = unknown>(name: string): T {
-    return registryOf(this).lookup(name) as T;
+  lookup<T = unknown>(name: string): T;
+  /**
+   * The object bound under `name`, checked to be a `type` (an abstract class too), and typed so.
+   * @throws NameNotFoundException; NamingException (code ERR_NAME_WRONG_TYPE) when it is not one
+   */
+  lookup<T extends object>(name: string, type: ClassOf<T>): T;
+  lookup(name: string, type?: ClassOf<object>): unknown {
+    const registry = registryOf(this);
+    return type === undefined ? registry.lookup(name) : registry.lookupAs(name, type);
   }
 
   /** @throws NameAlreadyBoundException */

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { DEFAULT_MAX_FRAME_BYTES, DEFAULT_PRE_AUTH_MAX_FRAME_BYTES } from '../core/protocol';
+import { invalidValue } from '../core/protocol/argument-errors';
 import type { Logger, TlsSettings } from '../core/remoting';
 import { validateAddressSettings, type AddressSettings } from './postoffice/address-settings';
 import type { AcceptorFactory } from './remoting/acceptor';
@@ -270,7 +271,7 @@ export function validateBrokerConfiguration(config: BrokerConfiguration): void {
     );
   }
   problems.push(...messagingProblems(config), ...limitProblems(config), ...persistenceProblems(config));
-  if (problems.length > 0) throw new RangeError(`invalid broker configuration: ${problems.join('; ')}`);
+  if (problems.length > 0) throw invalidValue(`invalid broker configuration: ${problems.join('; ')}`);
 }
 
 /** The shape of an acceptor's TLS settings; the stores themselves are read when it starts. */

@@ -28,3 +28,7 @@ export {
   MetricsServer,
   type MetricsServerOptions,
 } from './metrics/metrics-server';
+export { ServerErrorCode } from './server-error-code';
+export { JournalCorruptionError } from './storage/journal/journal-corruption-error';
+export { StorageError } from './storage/storage-error';
+export { PageCorruptError } from './paging/page-entry-codec';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
+import { StorageError } from './storage/storage-error';
 
 /** The file, in the journal directory, that keeps the broker's node id across restarts. */
 export const NODE_ID_FILE = 'node-id';
@@ -21,7 +22,7 @@ export function loadNodeId(journalDirectory: string | null): string {
   if (existing !== null) {
     const id = existing.trim();
     if (!UUID_PATTERN.test(id)) {
-      throw new Error(
+      throw new StorageError(
         `the node id file ${file} does not hold a UUID (found ${JSON.stringify(id.slice(0, 40))})`,
       );
     }
@@ -41,6 +42,8 @@ function readIfPresent(file: string): string | null {
     return readFileSync(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new Error(`cannot read the node id file ${file}: ${(error as Error).message}`, { cause: error });
+    throw new StorageError(`cannot read the node id file ${file}: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
 }

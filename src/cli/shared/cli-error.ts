@@ -1,7 +1,19 @@
+import { brandError, hasBrand, type ClassOf, type InstanceOf } from '../../core/protocol/brand';
 import { ConfigurationException, formatProblem } from '../../jndi';
+
+/** The `code` of the command's own errors. */
+export const CliErrorCode = {
+  /** CliError: a mistake the user can fix. */
+  CLI: 'ERR_CLI',
+  /** Interrupted: Ctrl-C or a termination request. */
+  INTERRUPTED: 'ERR_CLI_INTERRUPTED',
+} as const;
 
 /** A mistake the user can fix (a bad value, an unknown name, no broker there): one line, no stack. */
 export class CliError extends Error {
+  static readonly brand: string = 'CliError';
+  readonly code: string = CliErrorCode.CLI;
+
   constructor(
     message: string,
     /** The process exit code; 1 unless the mistake deserves its own. */
@@ -9,21 +21,28 @@ export class CliError extends Error {
     options?: { cause?: unknown },
   ) {
     super(message, options);
-    this.name = 'CliError';
+    brandError(this, new.target);
+  }
+
+  /** True for an instance of the class it is called on (or of a subclass), from any copy of this package. */
+  static is<C extends ClassOf<CliError>>(this: C, value: unknown): value is InstanceOf<C> {
+    return hasBrand(value, this);
   }
 }
 
 /** Ctrl-C or a termination request ended the command early: 130 (SIGINT) or 143 (SIGTERM). */
 export class Interrupted extends CliError {
+  static override readonly brand: string = 'Interrupted';
+  override readonly code: string = CliErrorCode.INTERRUPTED;
+
   constructor(signal: NodeJS.Signals) {
     super(`interrupted by ${signal}`, signal === 'SIGINT' ? 130 : 143);
-    this.name = 'Interrupted';
   }
 }
 
 /** What the user reads for any failure: one line, whatever the error's shape. */
 export function errorLine(error: unknown): string {
-  if (error instanceof CliError) return error.message;
+  if (CliError.is(error)) return error.message;
   if (ConfigurationException.is(error)) {
     const [first, ...more] = error.problems;
     const line = first === undefined ? error.message : formatProblem(first);

@@ -1,4 +1,5 @@
 import { DEFAULT_MAX_FRAME_BYTES } from '../protocol';
+import { invalidValue } from '../protocol/argument-errors';
 import type { Logger } from '../remoting';
 import { connectorTlsProblems, type TransportConfiguration } from './connector';
 
@@ -114,6 +115,6 @@ export function resolveClientOptions(options: Partial<ClientOptions>): ClientOpt
   }
   if (resolved.connectors.length === 0) problems.push('connectors must name at least one broker');
   for (const connector of resolved.connectors) problems.push(...connectorTlsProblems(connector));
-  if (problems.length > 0) throw new RangeError(`invalid client options: ${problems.join('; ')}`);
+  if (problems.length > 0) throw invalidValue(`invalid client options: ${problems.join('; ')}`);
   return resolved;
 }

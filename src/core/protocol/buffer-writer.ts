@@ -1,3 +1,4 @@
+import { outOfRange } from './argument-errors';
 import { HQ_STRING_SHORT_LIMIT, HQ_STRING_UTF_LIMIT } from './hq-string';
 import { MAX_MODIFIED_UTF8_BYTES, modifiedUtf8Length, writeModifiedUtf8 } from './modified-utf8';
 import { encodeShortString } from './short-strings';
@@ -48,15 +49,14 @@ export class BufferWriter {
   }
 
   writeInt(value: number): void {
-    if (value > 0x7fff_ffff || value < -0x8000_0000)
-      throw new RangeError(`int value ${value} is out of range`);
+    if (value > 0x7fff_ffff || value < -0x8000_0000) throw outOfRange(`int value ${value} is out of range`);
     this.ensure(4);
     this.put32(value);
   }
 
   /** A 64-bit signed integer; JavaScript numbers carry it exactly within the safe-integer range. */
   writeLong(value: number): void {
-    if (!Number.isSafeInteger(value)) throw new RangeError(`long value ${value} is not a safe integer`);
+    if (!Number.isSafeInteger(value)) throw outOfRange(`long value ${value} is not a safe integer`);
     const high = Math.floor(value / TWO_32);
     this.ensure(8);
     this.put32(high);
@@ -80,7 +80,7 @@ export class BufferWriter {
   writeInt64(value: number | bigint): void {
     if (typeof value === 'number') return this.writeLong(value);
     if (value > 0x7fff_ffff_ffff_ffffn || value < -0x8000_0000_0000_0000n) {
-      throw new RangeError(`long value ${value} is out of range`);
+      throw outOfRange(`long value ${value} is out of range`);
     }
     this.ensure(8);
     this.offset = this.buffer.writeBigInt64BE(value, this.offset);
@@ -159,7 +159,7 @@ export class BufferWriter {
   writeUTF(value: string): void {
     const bytes = modifiedUtf8Length(value);
     if (bytes > MAX_MODIFIED_UTF8_BYTES) {
-      throw new RangeError(
+      throw outOfRange(
         `string of ${bytes} modified UTF-8 bytes exceeds writeUTF's ${MAX_MODIFIED_UTF8_BYTES}`,
       );
     }
@@ -196,7 +196,7 @@ export class BufferWriter {
 
   /** Overwrites a long already written (see writeLong). */
   patchLong(position: number, value: number): void {
-    if (!Number.isSafeInteger(value)) throw new RangeError(`long value ${value} is not a safe integer`);
+    if (!Number.isSafeInteger(value)) throw outOfRange(`long value ${value} is not a safe integer`);
     const high = Math.floor(value / TWO_32);
     this.buffer.writeInt32BE(high, this.start + position);
     this.buffer.writeUInt32BE(value - high * TWO_32, this.start + position + 4);

@@ -1,11 +1,13 @@
+import { brandError, hasBrand } from './brand';
 import type { ErrorCodeName } from './error-code';
 
 /**
  * A failure with one of HornetQ's error codes: what the broker answers in an EXCEPTION packet and
- * what the core client throws. The JMS layer maps the code onto its exception classes.
+ * what the core client throws. The JMS layer maps the code onto its exception classes. `code` is
+ * HornetQ's name for it (`CONNECTION_TIMEDOUT`, `QUEUE_DOES_NOT_EXIST`...), as Node's `err.code`.
  */
 export class HornetQException extends Error {
-  override readonly name = 'HornetQException';
+  static readonly brand: string = 'HornetQException';
 
   constructor(
     readonly code: ErrorCodeName,
@@ -13,9 +15,13 @@ export class HornetQException extends Error {
     options?: { cause?: unknown },
   ) {
     super(message, options);
+    brandError(this, new.target);
   }
 
+  /** True for a HornetQException from any copy of this package, and with `code` if given. */
   static is(value: unknown, code?: ErrorCodeName): value is HornetQException {
-    return value instanceof HornetQException && (code === undefined || value.code === code);
+    return (
+      hasBrand(value, HornetQException) && (code === undefined || (value as HornetQException).code === code)
+    );
   }
 }

@@ -17,3 +17,6 @@ export * from './large-message-assembler';
 export * from './large-body-chunks';
 export * from './user-id';
 export * from './hq-string';
+export * from './brand';
+export * from './core-error-code';
+export * from './argument-errors';

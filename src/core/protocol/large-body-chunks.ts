@@ -1,3 +1,5 @@
+import { outOfRange } from './argument-errors';
+
 /** One piece of a large message body, as SESS_SEND_CONTINUATION / SESS_RECEIVE_CONTINUATION carry it. */
 export interface BodyChunk {
   readonly chunk: Buffer;
@@ -12,7 +14,7 @@ export interface BodyChunk {
  */
 export function* largeBodyChunks(body: Buffer, chunkBytes: number): IterableIterator<BodyChunk> {
   if (!(Number.isSafeInteger(chunkBytes) && chunkBytes > 0)) {
-    throw new RangeError(`chunkBytes must be an integer > 0 (actual value: ${chunkBytes})`);
+    throw outOfRange(`chunkBytes must be an integer > 0 (actual value: ${chunkBytes})`);
   }
   if (body.length === 0) {
     yield { chunk: body, continues: false };

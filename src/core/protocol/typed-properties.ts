@@ -1,3 +1,4 @@
+import { outOfRange } from './argument-errors';
 import type { BufferReader } from './buffer-reader';
 import type { BufferWriter } from './buffer-writer';
 import { ProtocolError } from './protocol-error';
@@ -222,7 +223,7 @@ export function writeTypedValue(writer: BufferWriter, typed: TypedValue, form: V
       return writer.writeSimpleString(typed.value);
     case PropertyKind.CHAR:
       if (typed.value.length !== 1) {
-        throw new RangeError(`a CHAR is one UTF-16 unit, not ${typed.value.length}`);
+        throw outOfRange(`a CHAR is one UTF-16 unit, not ${typed.value.length}`);
       }
       return writer.writeShort((typed.value.charCodeAt(0) << 16) >> 16);
     case PropertyKind.BYTES:

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { invalidValue } from './argument-errors';
 
 /**
  * A message's user id (JMSMessageID without 'ID:'): HornetQ carries it as 16 raw UUID bytes and
@@ -45,7 +46,7 @@ function hexDigit(code: number): number {
 }
 
 function notAUserId(userId: string): RangeError {
-  return new RangeError(`message user id ${JSON.stringify(userId)} is not a lowercase UUID (8-4-4-4-12 hex)`);
+  return invalidValue(`message user id ${JSON.stringify(userId)} is not a lowercase UUID (8-4-4-4-12 hex)`);
 }
 
 /** The canonical form of 16 bytes given as their 32 lowercase hex digits. */

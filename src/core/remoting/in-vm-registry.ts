@@ -1,3 +1,4 @@
+import { HornetQException } from '../protocol/hornetq-exception';
 import { InVmTransport } from './in-vm-transport';
 
 type AcceptHandler = (transport: InVmTransport) => void;
@@ -12,7 +13,10 @@ let links = 0;
 export const InVmRegistry = {
   register(serverId: number, accept: AcceptHandler): void {
     if (acceptors.has(serverId))
-      throw new Error(`an in-VM acceptor with server-id ${serverId} is already started`);
+      throw new HornetQException(
+        'ILLEGAL_STATE',
+        `an in-VM acceptor with server-id ${serverId} is already started`,
+      );
     acceptors.set(serverId, accept);
   },
 
@@ -23,7 +27,11 @@ export const InVmRegistry = {
   /** A new link to the acceptor; throws when no broker in this process listens on that id. */
   connect(serverId: number): InVmTransport {
     const accept = acceptors.get(serverId);
-    if (accept === undefined) throw new Error(`no in-VM acceptor with server-id ${serverId} in this process`);
+    if (accept === undefined)
+      throw new HornetQException(
+        'NOT_CONNECTED',
+        `no in-VM acceptor with server-id ${serverId} in this process`,
+      );
     const [client, server] = InVmTransport.pair(`${serverId}#${++links}`);
     accept(server);
     return client;

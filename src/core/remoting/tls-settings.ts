@@ -1,3 +1,6 @@
+import { brandError, hasBrand } from '../protocol/brand';
+import { CoreErrorCode } from '../protocol/core-error-code';
+
 /**
  * TLS material and choices for one end of a link, with HornetQ's parameter names in the messages.
  * Stores are files: PKCS#12 (`.p12`/`.pfx`, or DER content) or PEM. A Java KeyStore (JKS/JCEKS)
@@ -20,6 +23,9 @@ export interface TlsSettings {
 
 /** A TLS setting that cannot be used; the message names the parameter and file, never a password. */
 export class TlsConfigurationError extends Error {
+  static readonly brand: string = 'TlsConfigurationError';
+  readonly code = CoreErrorCode.TLS_CONFIGURATION;
+
   /**
    * @param owner whose settings they are ("acceptor 'netty'"), so that a caller can point at the
    *   element that configured them; `detail` follows it in the message.
@@ -30,7 +36,11 @@ export class TlsConfigurationError extends Error {
     options?: { cause?: unknown },
   ) {
     super(`${owner}: ${detail}`, options);
-    this.name = 'TlsConfigurationError';
+    brandError(this, new.target);
+  }
+
+  static is(value: unknown): value is TlsConfigurationError {
+    return hasBrand(value, TlsConfigurationError);
   }
 }
 

@@ -1,3 +1,4 @@
+import { brandInstance, hasBrand, type ClassOf, type InstanceOf } from '../../core/protocol/brand';
 import { InvalidDestinationException } from '../exceptions';
 
 /** Core address prefixes of the four JMS destination kinds (HornetQ's names). */
@@ -15,6 +16,7 @@ export type AddressPrefix = (typeof AddressPrefix)[keyof typeof AddressPrefix];
  * equals the sender's queue object.
  */
 export abstract class HornetQDestination {
+  static readonly brand: string = 'HornetQDestination';
   /** The core address, e.g. 'jms.queue.orders'. */
   readonly address: string;
 
@@ -29,6 +31,12 @@ export abstract class HornetQDestination {
       );
     }
     this.address = prefix + name;
+    brandInstance(this, new.target);
+  }
+
+  /** True for a destination of the class it is called on (or a subclass), from any copy of this package. */
+  static is<C extends ClassOf<HornetQDestination>>(this: C, value: unknown): value is InstanceOf<C> {
+    return hasBrand(value, this);
   }
 
   abstract get isQueue(): boolean;

@@ -3,6 +3,8 @@ import { AddressPrefix, HornetQDestination } from './hornetq-destination';
 
 /** JMS queue `name` = core address and queue `jms.queue.<name>`. */
 export class HornetQQueue extends HornetQDestination implements Queue {
+  static override readonly brand: string = 'HornetQQueue';
+
   constructor(
     name: string,
     prefix: typeof AddressPrefix.QUEUE | typeof AddressPrefix.TEMP_QUEUE = AddressPrefix.QUEUE,

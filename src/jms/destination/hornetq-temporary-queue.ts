@@ -11,6 +11,8 @@ export type TemporaryDestinationDeleter = () => Promise<void>;
  * delete it: a handle decoded from a message (JMSReplyTo) has no deleter, and its delete() rejects.
  */
 export class HornetQTemporaryQueue extends HornetQQueue implements TemporaryQueue {
+  static override readonly brand: string = 'HornetQTemporaryQueue';
+
   constructor(
     name: string,
     private readonly deleter: TemporaryDestinationDeleter | null = null,

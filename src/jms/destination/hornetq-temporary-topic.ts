@@ -9,6 +9,8 @@ import { HornetQTopic } from './hornetq-topic';
  * connection created (with a deleter) can delete it.
  */
 export class HornetQTemporaryTopic extends HornetQTopic implements TemporaryTopic {
+  static override readonly brand: string = 'HornetQTemporaryTopic';
+
   constructor(
     name: string,
     private readonly deleter: TemporaryDestinationDeleter | null = null,

@@ -1,3 +1,4 @@
+import { invalidArgType, outOfRange } from '../../core/protocol/argument-errors';
 import { PropertyKind, type TypedValue } from '../../core/protocol/typed-properties';
 import { MessageFormatException, NumberFormatException } from '../exceptions';
 
@@ -134,7 +135,7 @@ export function readStringValue(typed: TypedValue | undefined, what: string): st
 
 export function readCharValue(typed: TypedValue | undefined, what: string): string {
   if (typed === undefined || typed.kind === PropertyKind.NULL) {
-    throw new TypeError(`${what} is null and cannot be read as char`);
+    throw invalidArgType(`${what} is null and cannot be read as char`);
   }
   if (typed.kind === PropertyKind.CHAR) return typed.value;
   throw illegal(typed, 'char', what);
@@ -377,9 +378,7 @@ export function sliceBounds(value: Uint8Array, offset = 0, length = value.length
     length < 0 ||
     offset + length > value.length
   ) {
-    throw new RangeError(
-      `offset ${offset} and length ${length} are outside an array of ${value.length} bytes`,
-    );
+    throw outOfRange(`offset ${offset} and length ${length} are outside an array of ${value.length} bytes`);
   }
   return [offset, offset + length];
 }

@@ -1,3 +1,4 @@
+import { invalidArgType, outOfRange } from '../../core/protocol/argument-errors';
 import { MessageType } from '../../core/protocol/core-message';
 import {
   MAX_MODIFIED_UTF8_BYTES,
@@ -32,6 +33,7 @@ const EMPTY = Buffer.alloc(0);
  * message and a sent one (as in HornetQ) are in read mode.
  */
 export class HornetQBytesMessage extends HornetQMessage implements BytesMessage {
+  static override readonly brand: string = 'HornetQBytesMessage';
   private writing = true;
   private written: Buffer = Buffer.alloc(64);
   private writtenLength = 0;
@@ -164,9 +166,9 @@ export class HornetQBytesMessage extends HornetQMessage implements BytesMessage 
   /** Copies up to `length` bytes into `target`; returns how many, or -1 when nothing is left. */
   readBytes(target: Uint8Array, length: number = target.length): number {
     this.checkReadable();
-    if (!(target instanceof Uint8Array)) throw new TypeError('readBytes needs a Uint8Array to fill');
+    if (!(target instanceof Uint8Array)) throw invalidArgType('readBytes needs a Uint8Array to fill');
     if (!Number.isInteger(length) || length < 0 || length > target.length) {
-      throw new RangeError(`length ${length} is outside the target of ${target.length} bytes`);
+      throw outOfRange(`length ${length} is outside the target of ${target.length} bytes`);
     }
     const left = this.body.length - this.position;
     if (left === 0) return -1;
@@ -257,7 +259,7 @@ export class HornetQBytesMessage extends HornetQMessage implements BytesMessage 
    */
   writeObject(value: unknown): void {
     this.checkWritable();
-    if (value === null || value === undefined) throw new TypeError('writeObject: the value is null');
+    if (value === null || value === undefined) throw invalidArgType('writeObject: the value is null');
     if (typeof value === 'string') return this.writeUTF(value);
     if (value instanceof Uint8Array) return this.writeBytes(value);
     const typed = convert.objectValue(value, 'writeObject', false);

@@ -20,6 +20,7 @@ import { checkMapName } from './property-names';
  * bigint from getObject and getString, and getLong refuses it with a MessageFormatException.
  */
 export class HornetQMapMessage extends HornetQMessage implements MapMessage {
+  static override readonly brand: string = 'HornetQMapMessage';
   private entries: Map<string, TypedValue> = new Map();
   /** A received body not yet decoded. */
   private pending: Buffer | null = null;

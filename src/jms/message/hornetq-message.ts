@@ -1,3 +1,4 @@
+import { brandInstance } from '../../core/protocol/brand';
 import { CoreMessage, MessageType } from '../../core/protocol/core-message';
 import { PropertyKind, type TypedValue } from '../../core/protocol/typed-properties';
 import type { Destination } from '../destination/destination';
@@ -45,6 +46,8 @@ const EMPTY = Buffer.alloc(0);
  * than the delivery).
  */
 export class HornetQMessage implements Message {
+  /** Recognised across copies of this package by the guards in message-guards.ts. */
+  static readonly brand: string = 'HornetQMessage';
   protected core: CoreMessage;
   /** Text, Map and Object bodies of a received message; Bytes and Stream use their read/write mode. */
   protected bodyReadOnly = false;
@@ -60,6 +63,7 @@ export class HornetQMessage implements Message {
   private replyTo: Destination | null = null;
 
   constructor() {
+    brandInstance(this, new.target);
     this.core = new CoreMessage();
     this.core.type = this.coreType();
     this.core.durable = Message.DEFAULT_DELIVERY_MODE === DeliveryMode.PERSISTENT;

@@ -38,6 +38,7 @@ export const MAX_OBJECT_DEPTH = 1000;
  * UTF-8 or JSON is a corrupt body.
  */
 export class HornetQObjectMessage extends HornetQMessage implements ObjectMessage {
+  static override readonly brand: string = 'HornetQObjectMessage';
   /** The snapshot, as JSON text; null when there is no object. */
   private json: string | null = null;
   /** A received body not yet checked. */

@@ -1,3 +1,4 @@
+import { invalidArgType } from '../../core/protocol/argument-errors';
 import { BufferWriter } from '../../core/protocol/buffer-writer';
 import { MessageType } from '../../core/protocol/core-message';
 import {
@@ -36,6 +37,7 @@ import type { StreamMessage } from './message';
  * on receipt and after a send.
  */
 export class HornetQStreamMessage extends HornetQMessage implements StreamMessage {
+  static override readonly brand: string = 'HornetQStreamMessage';
   private writing = true;
   private fields: TypedValue[] = [];
   /** A received body not yet decoded. */
@@ -129,7 +131,7 @@ export class HornetQStreamMessage extends HornetQMessage implements StreamMessag
 
   readBytes(target: Uint8Array): number {
     const fields = this.readableFields();
-    if (!(target instanceof Uint8Array)) throw new TypeError('readBytes needs a Uint8Array to fill');
+    if (!(target instanceof Uint8Array)) throw invalidArgType('readBytes needs a Uint8Array to fill');
     const field = fields[this.position];
     if (field === undefined) throw this.endOfStream();
     if (field.kind !== PropertyKind.BYTES) {

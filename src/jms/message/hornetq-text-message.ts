@@ -13,6 +13,7 @@ import type { TextMessage } from './message';
  * not exactly one nullable SimpleString is a corrupt body.
  */
 export class HornetQTextMessage extends HornetQMessage implements TextMessage {
+  static override readonly brand: string = 'HornetQTextMessage';
   private text: string | null = null;
   /** A received body not yet decoded. */
   private pending: Buffer | null = null;

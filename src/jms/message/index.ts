@@ -15,4 +15,12 @@ export {
   type StreamMessage,
   type TextMessage,
 } from './message';
+export {
+  isBytesMessage,
+  isMapMessage,
+  isMessage,
+  isObjectMessage,
+  isStreamMessage,
+  isTextMessage,
+} from './message-guards';
 export { MessageProperty } from './property-names';

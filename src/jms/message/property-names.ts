@@ -1,3 +1,4 @@
+import { invalidArgType, invalidName } from '../../core/protocol/argument-errors';
 import { MessageHeader } from '../../core/protocol/message-header';
 
 /**
@@ -71,25 +72,25 @@ const IDENTIFIER = /^[\p{L}\p{Nl}\p{Sc}\p{Pc}][\p{L}\p{Nl}\p{Sc}\p{Pc}\p{Nd}\p{M
  */
 export function checkPropertyName(name: string): void {
   if (typeof name !== 'string' || name.length === 0) {
-    throw new TypeError(`a property name must be a non-empty string, got ${describe(name)}`);
+    throw invalidArgType(`a property name must be a non-empty string, got ${describe(name)}`);
   }
   if (!IDENTIFIER.test(name)) {
-    throw new TypeError(
+    throw invalidName(
       `property name '${name}' is not a valid identifier (a letter, '_' or '$', then letters, digits, '_' or '$')`,
     );
   }
   if (RESERVED.has(name.toUpperCase())) {
-    throw new TypeError(`property name '${name}' is reserved by the selector syntax`);
+    throw invalidName(`property name '${name}' is reserved by the selector syntax`);
   }
   if (name.startsWith('JMS_HORNETQ')) {
-    throw new TypeError(`property name '${name}' is illegal: the prefix JMS_HORNETQ is reserved`);
+    throw invalidName(`property name '${name}' is illegal: the prefix JMS_HORNETQ is reserved`);
   }
 }
 
 /** Checks a MapMessage entry name: any non-empty string (Java's IllegalArgumentException → TypeError). */
 export function checkMapName(name: string): void {
   if (typeof name !== 'string' || name.length === 0) {
-    throw new TypeError(`a map entry name must be a non-empty string, got ${describe(name)}`);
+    throw invalidArgType(`a map entry name must be a non-empty string, got ${describe(name)}`);
   }
 }
 

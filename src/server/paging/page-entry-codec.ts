@@ -1,4 +1,6 @@
 import { BufferReader, BufferWriter, CoreMessage } from '../../core/protocol';
+import { brandError, hasBrand } from '../../core/protocol/brand';
+import { ServerErrorCode } from '../server-error-code';
 import { pageChecksum } from './page-checksum';
 
 /** One queue a paged message was routed to, with what its reference there carried. */
@@ -18,13 +20,20 @@ export interface PageEntry {
 
 /** A page file holds something that is not an entry the page store wrote: named by file and offset. */
 export class PageCorruptError extends Error {
+  static readonly brand: string = 'PageCorruptError';
+  readonly code = ServerErrorCode.PAGE_CORRUPT;
+
   constructor(
     readonly file: string,
     readonly offset: number,
     reason: string,
   ) {
     super(`page file ${file} is corrupt at offset ${offset}: ${reason}`);
-    this.name = 'PageCorruptError';
+    brandError(this, new.target);
+  }
+
+  static is(value: unknown): value is PageCorruptError {
+    return hasBrand(value, PageCorruptError);
   }
 }
 

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { BufferWriter } from '../../core/protocol';
+import { StorageError } from '../storage/storage-error';
 import type { PageFileSystem } from './page-file-system';
 import { readPageEntry, writePageEntry, type PageEntry } from './page-entry-codec';
 
@@ -248,7 +249,8 @@ export class PageStore {
       let read = 0;
       while (read < bytes.length) {
         const count = await file.read(bytes, read, bytes.length - read, read);
-        if (count === 0) throw new Error(`page file ${path} ended after ${read} of ${bytes.length} bytes`);
+        if (count === 0)
+          throw new StorageError(`page file ${path} ended after ${read} of ${bytes.length} bytes`);
         read += count;
       }
       return bytes;

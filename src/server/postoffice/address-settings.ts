@@ -1,3 +1,4 @@
+import { invalidValue } from '../../core/protocol/argument-errors';
 import { AddressMatch, matchProblem, splitAddress } from '../security/address-match';
 
 /** What happens when an address holds max-size-bytes: HornetQ's address-full-policy values. */
@@ -124,7 +125,7 @@ export function validateAddressSettings(match: string, settings: Partial<Address
     }
   }
   if (problems.length > 0)
-    throw new RangeError(`invalid address settings for match '${match}': ${problems.join('; ')}`);
+    throw invalidValue(`invalid address settings for match '${match}': ${problems.join('; ')}`);
 }
 
 /**

@@ -48,11 +48,15 @@ export class TcpAcceptor {
     }
     this.server = server;
     return new Promise((resolve, reject) => {
-      const onError = (error: Error): void =>
+      // Keeps Node's code (EADDRINUSE, EACCES...) as the error's own, which callers test first.
+      const onError = (error: NodeJS.ErrnoException): void =>
         reject(
-          new Error(
-            `acceptor '${this.config.name}' cannot listen on ${this.config.host}:${this.config.port}: ${error.message}`,
-            { cause: error },
+          Object.assign(
+            new Error(
+              `acceptor '${this.config.name}' cannot listen on ${this.config.host}:${this.config.port}: ${error.message}`,
+              { cause: error },
+            ),
+            error.code === undefined ? {} : { code: error.code },
           ),
         );
       server.once('error', onError);

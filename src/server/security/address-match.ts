@@ -1,3 +1,5 @@
+import { invalidValue } from '../../core/protocol/argument-errors';
+
 /** The word that matches any number of words, none included. */
 export const ANY_WORDS = '#';
 
@@ -66,7 +68,7 @@ export class AddressMatch {
   /** Throws RangeError naming the match and what is wrong with it (see matchProblem). */
   constructor(text: string) {
     const problem = matchProblem(text);
-    if (problem !== null) throw new RangeError(`invalid match '${shortened(text)}': ${problem}`);
+    if (problem !== null) throw invalidValue(`invalid match '${shortened(text)}': ${problem}`);
     const words = splitAddress(text);
     this.text = text;
     this.words = words;

@@ -1,4 +1,5 @@
 import { HornetQException } from '../../core/protocol';
+import { invalidValue } from '../../core/protocol/argument-errors';
 import type { Logger } from '../../core/remoting';
 import type { LoginMemo } from './login-memo';
 import { LoginThrottle, type LoginThrottlePolicy } from './login-throttle';
@@ -87,7 +88,7 @@ export class BrokerSecurity {
 
   constructor(options: BrokerSecurityOptions) {
     if (options.enabled && options.manager === null) {
-      throw new RangeError(
+      throw invalidValue(
         'securityEnabled is true and no securityManager is given: give one (for example a FileSecurityManager from hornetq-users.xml), or set securityEnabled to false',
       );
     }
@@ -98,7 +99,7 @@ export class BrokerSecurity {
     this.logger = options.logger;
     this.authenticationTimeoutMs = options.authenticationTimeoutMs ?? DEFAULT_AUTHENTICATION_TIMEOUT_MS;
     if (!(this.authenticationTimeoutMs >= 1 && this.authenticationTimeoutMs <= 2_147_483_647)) {
-      throw new RangeError(
+      throw invalidValue(
         `authenticationTimeoutMs must be 1..2147483647 (actual value: ${this.authenticationTimeoutMs})`,
       );
     }

@@ -1,3 +1,4 @@
+import { invalidValue } from '../../core/protocol/argument-errors';
 import { DEFAULT_HASH_OPTIONS, hashPassword, storedPasswordProblem, verifyPassword } from './password-hash';
 import type { Principal, SecurityManager } from './security-manager';
 
@@ -41,9 +42,9 @@ export class FileSecurityManager implements SecurityManager {
   constructor(accounts: UserAccounts) {
     const all = accounts.defaultUser === null ? accounts.users : [accounts.defaultUser, ...accounts.users];
     for (const account of all) {
-      if (this.accounts.has(account.name)) throw new Error(`user '${account.name}' is declared twice`);
+      if (this.accounts.has(account.name)) throw invalidValue(`user '${account.name}' is declared twice`);
       const problem = storedPasswordProblem(account.password);
-      if (problem !== null) throw new Error(`the password of user '${account.name}' ${problem}`);
+      if (problem !== null) throw invalidValue(`the password of user '${account.name}' ${problem}`);
       const principal: Principal = Object.freeze({
         user: account.name,
         roles: new Set(account.roles),

@@ -1,3 +1,5 @@
+import { invalidValue } from '../../core/protocol/argument-errors';
+
 /** How failed logins slow the next attempts from the same source address. */
 export interface LoginThrottlePolicy {
   /** Failures an address may have before its attempts are slowed (a mistyped password or two). */
@@ -53,7 +55,7 @@ export function resolveLoginThrottlePolicy(policy: Partial<LoginThrottlePolicy> 
   const problems = RULES.filter(([name, valid]) => !valid(resolved[name])).map(
     ([name, , range]) => `${name} must be ${range} (actual value: ${String(resolved[name])})`,
   );
-  if (problems.length > 0) throw new RangeError(`invalid login throttle policy: ${problems.join('; ')}`);
+  if (problems.length > 0) throw invalidValue(`invalid login throttle policy: ${problems.join('; ')}`);
   return resolved;
 }
 

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { invalidValue } from '../../core/protocol/argument-errors';
 
 /**
  * Stored passwords, as hornetq-users.xml holds them. HornetQ keeps them in plain text; we also
@@ -68,7 +69,7 @@ export function isPasswordHash(stored: string): boolean {
 export async function hashPassword(password: string, options: Partial<HashOptions> = {}): Promise<string> {
   const resolved: HashOptions = { ...DEFAULT_HASH_OPTIONS, ...options };
   const problem = parametersProblem(resolved) ?? lengthProblem(resolved.saltBytes, resolved.keyBytes);
-  if (problem !== null) throw new RangeError(`invalid password hash options: ${problem}`);
+  if (problem !== null) throw invalidValue(`invalid password hash options: ${problem}`);
   const salt = randomBytes(resolved.saltBytes);
   const key = await derive(password, salt, resolved.keyBytes, resolved);
   const { N, r, p } = resolved;

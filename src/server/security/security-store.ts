@@ -1,3 +1,4 @@
+import { invalidValue } from '../../core/protocol/argument-errors';
 import { AddressMatch, splitAddress } from './address-match';
 import { PERMISSIONS, type Permission } from './permission';
 
@@ -62,7 +63,7 @@ export class SecurityStore {
   constructor(settings: readonly SecuritySetting[], options: SecurityStoreOptions = {}) {
     const cacheSize = options.cacheSize ?? DEFAULT_SECURITY_CACHE_SIZE;
     if (!Number.isSafeInteger(cacheSize) || cacheSize < 0 || cacheSize > MAX_SECURITY_CACHE_SIZE)
-      throw new RangeError(
+      throw invalidValue(
         `cacheSize must be an integer from 0 to ${MAX_SECURITY_CACHE_SIZE} (actual value: ${String(cacheSize)})`,
       );
     this.cacheSize = cacheSize;
@@ -139,12 +140,12 @@ export class SecurityStore {
 function compile(settings: readonly SecuritySetting[]): CompiledSetting[] {
   const seen = new Set<string>();
   const compiled = settings.map(({ match, permissions }) => {
-    if (seen.has(match)) throw new RangeError(`security settings: match '${match}' is given twice`);
+    if (seen.has(match)) throw invalidValue(`security settings: match '${match}' is given twice`);
     seen.add(match);
     const grants = new Map<Permission, ReadonlySet<string>>();
     for (const [permission, roles] of permissions) {
       if (!PERMISSIONS.includes(permission))
-        throw new RangeError(
+        throw invalidValue(
           `security settings for match '${match}': unknown permission '${String(permission)}' (expected one of: ${PERMISSIONS.join(', ')})`,
         );
       grants.set(permission, new Set(roles));

@@ -1,3 +1,5 @@
+import { outOfRange } from '../../core/protocol/argument-errors';
+
 /**
  * Unique, increasing ids (messages, queues and duplicate-id records share them), reserved in
  * batches as HornetQ's BatchingIDGenerator does: before the first id of a batch is used, the
@@ -15,7 +17,7 @@ export class IdReservation {
     private readonly checkpoint: (recordId: number, highWaterMark: number) => void,
   ) {
     if (!(Number.isSafeInteger(batchSize) && batchSize >= 2))
-      throw new RangeError(`id batch size must be an integer >= 2 (actual value: ${batchSize})`);
+      throw outOfRange(`id batch size must be an integer >= 2 (actual value: ${batchSize})`);
   }
 
   /**

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { Logger } from '../../core/remoting';
 import type { JournalFileSystem } from './journal/journal-file-system';
+import { StorageError } from './storage-error';
 
 const EXTENSION = '.msg';
 
@@ -36,7 +37,7 @@ export class LargeMessageStore {
   async open(): Promise<number[]> {
     if (!(await this.fileSystem.exists(this.directory))) {
       if (!this.createDirectory)
-        throw new Error(
+        throw new StorageError(
           `large-messages-directory ${this.directory} does not exist (create-journal-dir is false)`,
         );
       await this.fileSystem.mkdir(this.directory);

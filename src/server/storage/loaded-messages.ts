@@ -1,5 +1,6 @@
 import { BufferReader, CoreMessage } from '../../core/protocol';
 import type { LoadedReference, MessageJournalLoader } from './message-journal-loader';
+import { StorageError } from './storage-error';
 import type { StoredDuplicateIds, StoredReference } from './storage-manager';
 import type { MessageReferences } from './message-references';
 
@@ -131,8 +132,11 @@ function decodeStoredMessage(messageId: number, encoding: Buffer): CoreMessage {
     message.messageId = messageId;
     return message;
   } catch (error) {
-    throw new Error(`message journal: message ${messageId} cannot be decoded: ${(error as Error).message}`, {
-      cause: error,
-    });
+    throw new StorageError(
+      `message journal: message ${messageId} cannot be decoded: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
   }
 }

@@ -1,3 +1,5 @@
+import { invalidValue } from '../../core/protocol/argument-errors';
+
 /**
  * hornetq-configuration.xml's persistence elements (research note §1.9), as the broker's journal
  * storage uses them. Directories are resolved against the working directory, as HornetQ's are.
@@ -151,6 +153,6 @@ export function resolvePersistenceConfiguration(
 ): PersistenceConfiguration {
   const resolved: PersistenceConfiguration = { ...DEFAULT_PERSISTENCE_CONFIGURATION, ...settings };
   const problems = persistenceConfigurationProblems(resolved);
-  if (problems.length > 0) throw new RangeError(`invalid persistence configuration: ${problems.join('; ')}`);
+  if (problems.length > 0) throw invalidValue(`invalid persistence configuration: ${problems.join('; ')}`);
   return resolved;
 }

@@ -1,4 +1,5 @@
 import type { Logger } from '../../../core/remoting';
+import { StorageError } from '../storage-error';
 import { crc32c } from './crc32c';
 import type { JournalFiles } from './journal-files';
 
@@ -97,7 +98,7 @@ async function readControlFile(files: JournalFiles, name: string): Promise<Compa
   // The plan names files to delete: only ever this journal's own files.
   const invalid = names.find((entry) => typeof entry !== 'string' || !files.isJournalFileName(entry));
   if (invalid !== undefined)
-    throw new Error(
+    throw new StorageError(
       `journal compaction control file ${name} names a file that is not the journal's: ${String(invalid)}`,
     );
   return plan;

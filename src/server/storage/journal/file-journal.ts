@@ -1,3 +1,5 @@
+import { outOfRange } from '../../../core/protocol/argument-errors';
+import { StorageError } from '../storage-error';
 import type {
   Journal,
   JournalLoadReport,
@@ -158,7 +160,7 @@ export class FileJournal implements Journal {
     );
     const tooLarge = lengths.findIndex((length) => length > writer.maxRecordSize);
     if (tooLarge >= 0) {
-      throw new RangeError(
+      throw outOfRange(
         `journal transaction record of ${lengths[tooLarge]} bytes is larger than the largest allowed, ${writer.maxRecordSize} bytes`,
       );
     }
@@ -246,7 +248,7 @@ export class FileJournal implements Journal {
     const fileSystem = this.options.fileSystem;
     if (this.options.createDirectory) await fileSystem.mkdir(this.options.directory);
     else if (!(await fileSystem.exists(this.options.directory))) {
-      throw new Error(
+      throw new StorageError(
         `journal directory ${this.options.directory} does not exist (and creating it is switched off)`,
       );
     }

@@ -1,6 +1,10 @@
+import { brandError, hasBrand } from '../../../core/protocol/brand';
+import { ServerErrorCode } from '../../server-error-code';
+
 /** A journal file holds damage before its tail: the broker must not start on it unnoticed. */
 export class JournalCorruptionError extends Error {
-  readonly code = 'JOURNAL_CORRUPT';
+  static readonly brand: string = 'JournalCorruptionError';
+  readonly code = ServerErrorCode.JOURNAL_CORRUPT;
 
   constructor(
     readonly file: string,
@@ -11,6 +15,10 @@ export class JournalCorruptionError extends Error {
       `journal file ${file} is corrupt at offset ${offset}: ${check} ` +
         '(set skipCorruptRecords to skip damaged records and load the rest)',
     );
-    this.name = 'JournalCorruptionError';
+    brandError(this, new.target);
+  }
+
+  static is(value: unknown): value is JournalCorruptionError {
+    return hasBrand(value, JournalCorruptionError);
   }
 }

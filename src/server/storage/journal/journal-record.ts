@@ -1,3 +1,4 @@
+import { outOfRange } from '../../../core/protocol/argument-errors';
 import { crc32c } from './crc32c';
 
 /**
@@ -70,13 +71,13 @@ function isRecordType(value: number): value is RecordType {
 /** Ids (record and transaction) are non-negative safe integers, stored as two u32 halves. */
 export function checkRecordId(what: string, id: number): void {
   if (!Number.isSafeInteger(id) || id < 0) {
-    throw new RangeError(`journal ${what} must be a non-negative safe integer, got ${id}`);
+    throw outOfRange(`journal ${what} must be a non-negative safe integer, got ${id}`);
   }
 }
 
 export function checkUserType(userType: number): void {
   if (!Number.isInteger(userType) || userType < 0 || userType > 255) {
-    throw new RangeError(`journal record user type must be an integer in 0..255, got ${userType}`);
+    throw outOfRange(`journal record user type must be an integer in 0..255, got ${userType}`);
   }
 }
 

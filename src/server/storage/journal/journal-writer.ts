@@ -1,3 +1,4 @@
+import { outOfRange } from '../../../core/protocol/argument-errors';
 import type { JournalDataFile } from './journal-data-file';
 import { FILE_HEADER_SIZE } from './journal-file-header';
 import { nextFlush } from './flush-number';
@@ -97,7 +98,7 @@ export class JournalWriter {
     if (this.failure !== null)
       throw new Error(`journal failed earlier, no more appends: ${this.failure.message}`);
     if (length > this.maxRecordSize) {
-      throw new RangeError(
+      throw outOfRange(
         `journal record of ${length} bytes is larger than the largest allowed, ${this.maxRecordSize} bytes ` +
           `(journal-buffer-size ${this.settings.bufferSize}, journal-file-size ${this.settings.fileSize} ` +
           `less a ${FILE_HEADER_SIZE}-byte header)`,

@@ -1,3 +1,4 @@
+import { invalidValue } from '../../../core/protocol/argument-errors';
 import type { JournalOptions } from './journal';
 import { FILE_HEADER_SIZE } from './journal-file-header';
 import { FRAME_OVERHEAD } from './journal-record';
@@ -24,19 +25,17 @@ export function validateJournalOptions(options: JournalOptions): void {
   >) {
     const value = options[field];
     if (!Number.isInteger(value) || value < range.min || value > range.max) {
-      throw new RangeError(
+      throw invalidValue(
         `${range.setting} (${field}) must be an integer in ${range.min}..${range.max}, got ${String(value)}`,
       );
     }
   }
   if (options.fileSize <= FILE_HEADER_SIZE + FRAME_OVERHEAD) {
-    throw new RangeError(
-      `journal-file-size ${options.fileSize} leaves no room for a record after the header`,
-    );
+    throw invalidValue(`journal-file-size ${options.fileSize} leaves no room for a record after the header`);
   }
   for (const field of ['filePrefix', 'fileExtension'] as const) {
     if (!/^[A-Za-z0-9_.-]+$/.test(options[field]) || options[field].startsWith('.')) {
-      throw new RangeError(
+      throw invalidValue(
         `journal ${field} must be letters, digits, '_', '-' or '.', got ${JSON.stringify(options[field])}`,
       );
     }

@@ -81,7 +81,7 @@ describe('torn tail and corruption at load', () => {
     const refused = openJournal(options);
     await expect(refused).rejects.toBeInstanceOf(JournalCorruptionError);
     await expect(refused).rejects.toMatchObject({
-      code: 'JOURNAL_CORRUPT',
+      code: 'ERR_JOURNAL_CORRUPT',
       file: FIRST,
       offset: damaged.offset,
     });

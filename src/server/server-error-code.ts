@@ -1,0 +1,9 @@
+/** The `code` of the broker's own errors (what it refuses to a client is a HornetQException). */
+export const ServerErrorCode = {
+  /** JournalCorruptionError: a journal file damaged before its tail; the broker does not start on it. */
+  JOURNAL_CORRUPT: 'ERR_JOURNAL_CORRUPT',
+  /** PageCorruptError: a page file holding something the page store did not write. */
+  PAGE_CORRUPT: 'ERR_PAGE_CORRUPT',
+  /** StorageError: the broker's data cannot be used (node id file, a journal record, a directory). */
+  STORAGE: 'ERR_STORAGE',
+} as const;
