@@ -66,6 +66,26 @@ export function brandInstance(instance: object, leaf: ClassOf<object>): string {
   return name;
 }
 
+/** Classes whose prototypes carry their brands already. */
+const brandedPrototypes = new WeakSet<object>();
+
+/**
+ * For classes made on hot paths (messages, destinations): the brands go on the prototypes of
+ * `leaf` and its ancestors, once per class, and every instance inherits them. Marking each
+ * instance instead costs a property definition per brand per message, and gives every message
+ * object extra own properties.
+ */
+export function brandPrototypes(leaf: ClassOf<object>): void {
+  if (brandedPrototypes.has(leaf)) return;
+  for (let type: unknown = leaf; typeof type === 'function'; type = Object.getPrototypeOf(type)) {
+    const brand = ownBrand(type);
+    const prototype = (type as { prototype?: object }).prototype;
+    if (brand === null || prototype === undefined || Object.hasOwn(prototype, brandKey(brand))) continue;
+    Object.defineProperty(prototype, brandKey(brand), { value: true });
+  }
+  brandedPrototypes.add(leaf);
+}
+
 /**
  * As brandInstance, and sets the error's `name` (not enumerable, as Error's own is) so that the
  * stack and `String(error)` start with the class, not 'Error'.

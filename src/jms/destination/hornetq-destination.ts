@@ -1,4 +1,4 @@
-import { brandInstance, hasBrand, type ClassOf, type InstanceOf } from '../../core/protocol/brand';
+import { brandPrototypes, hasBrand, type ClassOf, type InstanceOf } from '../../core/protocol/brand';
 import { InvalidDestinationException } from '../exceptions';
 
 /** Core address prefixes of the four JMS destination kinds (HornetQ's names). */
@@ -31,7 +31,7 @@ export abstract class HornetQDestination {
       );
     }
     this.address = prefix + name;
-    brandInstance(this, new.target);
+    brandPrototypes(new.target);
   }
 
   /** True for a destination of the class it is called on (or a subclass), from any copy of this package. */

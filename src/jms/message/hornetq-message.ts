@@ -1,4 +1,4 @@
-import { brandInstance } from '../../core/protocol/brand';
+import { brandPrototypes } from '../../core/protocol/brand';
 import { CoreMessage, MessageType } from '../../core/protocol/core-message';
 import { PropertyKind, type TypedValue } from '../../core/protocol/typed-properties';
 import type { Destination } from '../destination/destination';
@@ -63,7 +63,7 @@ export class HornetQMessage implements Message {
   private replyTo: Destination | null = null;
 
   constructor() {
-    brandInstance(this, new.target);
+    brandPrototypes(new.target);
     this.core = new CoreMessage();
     this.core.type = this.coreType();
     this.core.durable = Message.DEFAULT_DELIVERY_MODE === DeliveryMode.PERSISTENT;
