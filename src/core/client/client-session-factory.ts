@@ -112,7 +112,7 @@ export class ClientSessionFactory {
     try {
       await abortable(factory.topology?.received ?? Promise.resolve(), signal);
     } catch (error) {
-      await factory.close();
+      await factory.close({ signal });
       throw factory.notABroker(error) ?? error;
     }
     return factory;
@@ -366,6 +366,9 @@ export class ClientSessionFactory {
     this.topology?.connectionFailed(closedError());
     this.handshake.close();
     this.connection.close();
+    // A peer that does not answer may not read either: it would never see the FIN, and the
+    // half-closed socket would stay open here for as long as it lives.
+    if (signal?.aborted === true) this.peer?.destroy();
     signal?.throwIfAborted();
   }
 
