@@ -243,6 +243,23 @@ describe('ClientProducer.send', () => {
     expect(await consumer.receive(200)).toBeNull();
   });
 
+  test('a send waiting for producer-max-rate is withdrawn unsent', async () => {
+    const broker = await env.startBroker({ queues });
+    const factory = await env.connect(broker, { producerMaxRate: 1 });
+    const session = await factory.createSession();
+    const producer = session.createProducer(QUEUE);
+    await producer.send(sequenced(0)); // the next permit is a second away
+    const controller = new AbortController();
+    const paced = producer.send(sequenced(1), undefined, { signal: controller.signal });
+    controller.abort();
+    await expect(paced).rejects.toBe(controller.signal.reason);
+    await producer.send(sequenced(2));
+    const consumer = await session.createConsumer(QUEUE);
+    session.start();
+    expect((await receiveCount(consumer, 2)).map(seqOf)).toEqual([0, 2]);
+    expect(await consumer.receive(200)).toBeNull();
+  });
+
   test('a blocking send aborted while it waits for the answer was written: it still arrives', async () => {
     const broker = await env.startBroker({ queues });
     const { proxy, factory } = await proxied(broker, { confirmationWindowSize: 64 * 1024 });
@@ -263,6 +280,23 @@ describe('ClientProducer.send', () => {
 });
 
 describe('ClientConsumer.receive', () => {
+  test('a message being paced by consumer-max-rate when the abort comes goes to the next receive', async () => {
+    const broker = await env.startBroker({ queues });
+    const factory = await env.connect(broker, { consumerMaxRate: 2 });
+    const session = await factory.createSession();
+    const producer = session.createProducer(QUEUE);
+    for (let i = 0; i < 3; i++) await producer.send(sequenced(i));
+    const consumer = await session.createConsumer(QUEUE);
+    session.start();
+    expect(seqOf((await consumer.receive(5_000)) ?? sequenced(-1))).toBe(0);
+    await waitFor(() => consumer.bufferedCount === 2, 'the other two messages');
+    const controller = new AbortController();
+    const paced = consumer.receive(5_000, { signal: controller.signal });
+    controller.abort();
+    await expect(paced).rejects.toBe(controller.signal.reason);
+    expect((await receiveCount(consumer, 2)).map(seqOf)).toEqual([1, 2]);
+  });
+
   test('a message that arrives after the abort is kept for the next receive', async () => {
     const broker = await env.startBroker({ queues });
     const factory = await env.connect(broker);
