@@ -260,6 +260,47 @@ describe('ClientProducer.send', () => {
     expect(await consumer.receive(200)).toBeNull();
   });
 
+  test('a large message waiting behind another is withdrawn unsent; the one ahead arrives whole', async () => {
+    const broker = await env.startBroker({ queues });
+    const factory = await env.connect(broker, { minLargeMessageSize: 1024 });
+    const session = await factory.createSession();
+    const producer = session.createProducer(QUEUE);
+    const body = (seq: number): Buffer => Buffer.alloc(64 * 1024, seq);
+    const ahead = producer.send(sequenced(0, { body: body(0) }));
+    const controller = new AbortController();
+    const behind = producer.send(sequenced(1, { body: body(1) }), undefined, { signal: controller.signal });
+    controller.abort();
+    await expect(behind).rejects.toBe(controller.signal.reason);
+    await ahead;
+    await producer.send(sequenced(2, { body: body(2) }));
+    const consumer = await session.createConsumer(QUEUE);
+    session.start();
+    const received = await receiveCount(consumer, 2);
+    expect(received.map(seqOf)).toEqual([0, 2]);
+    expect(received.map((m) => m.message.body.equals(body(seqOf(m))))).toEqual([true, true]);
+    expect(await consumer.receive(200)).toBeNull();
+  });
+
+  test('a large message aborted after its head went still goes whole: only the caller stops waiting', async () => {
+    const broker = await env.startBroker({ queues });
+    const factory = await env.connect(broker, { minLargeMessageSize: 1024, producerWindowSize: 16 * 1024 });
+    const session = await factory.createSession();
+    const producer = session.createProducer(QUEUE);
+    await session.queueQuery(QUEUE); // the producer's first credits are in
+    const body = Buffer.alloc(512 * 1024, 7);
+    const controller = new AbortController();
+    const sending = producer.send(sequenced(0, { body }), undefined, { signal: controller.signal });
+    await turn(); // the head and the first chunks go; the rest wait for credits
+    controller.abort();
+    await expect(sending).rejects.toBe(controller.signal.reason);
+    await producer.send(sequenced(1));
+    const consumer = await session.createConsumer(QUEUE);
+    session.start();
+    const received = await receiveCount(consumer, 2);
+    expect(received.map(seqOf)).toEqual([0, 1]);
+    expect(received[0]?.message.body.equals(body)).toBe(true);
+  });
+
   test('a blocking send aborted while it waits for the answer was written: it still arrives', async () => {
     const broker = await env.startBroker({ queues });
     const { proxy, factory } = await proxied(broker, { confirmationWindowSize: 64 * 1024 });
@@ -368,7 +409,7 @@ describe('close', () => {
   });
 });
 
-test('one signal for 1000 sends, receives and session creations leaves no listener on it', async () => {
+test('one signal for 1000 sends and receives, and for connects, session creations, closes and timeouts, leaves no listener on it', async () => {
   const broker = await env.startBroker({ queues });
   const factory = await env.connect(broker, { blockOnNonDurableSend: true });
   const { signal } = new AbortController();
@@ -382,6 +423,10 @@ test('one signal for 1000 sends, receives and session creations leaves no listen
     expect(received === null ? -1 : seqOf(received)).toBe(i);
   }
   for (let i = 0; i < 20; i++) await (await factory.createSession({}, { signal })).close({ signal });
+  const connectors = [{ host: '127.0.0.1', port: broker.getPort() }];
+  for (let i = 0; i < 20; i++)
+    await (await ClientSessionFactory.connect({ connectors }, { signal })).close({ signal });
+  for (let i = 0; i < 50; i++) expect(await consumer.receive(1, { signal })).toBeNull();
   expect(getEventListeners(signal, 'abort')).toHaveLength(0);
 });
 
