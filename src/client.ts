@@ -11,6 +11,7 @@ export {
   DEFAULT_CLIENT_OPTIONS,
   FailoverEventType,
   ReceivedMessage,
+  type AbortOptions,
   type ClientOptions,
   type CreateConsumerOptions,
   type CreateQueueOptions,

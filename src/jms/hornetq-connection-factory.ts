@@ -1,4 +1,4 @@
-import { clientOptionProblem, type TransportConfiguration } from '../core/client';
+import { clientOptionProblem, type AbortOptions, type TransportConfiguration } from '../core/client';
 import {
   DEFAULT_CONNECTION_FACTORY_CONFIG,
   DEFAULT_UNUSED_FACTORY_ATTRIBUTES,
@@ -38,22 +38,46 @@ export class HornetQConnectionFactory {
       connectors.length > 0 ? connectors.map((c) => ({ ...c })) : [{ host: 'localhost', port: 5445 }];
   }
 
-  async createConnection(userName?: string, password?: string): Promise<HornetQConnection> {
+  /**
+   * Connects and authenticates. Aborting `options.signal` rejects with its reason: an aborted
+   * signal opens no socket; while connecting or between attempts (initial-connect-attempts,
+   * retry-interval) the socket being opened is destroyed and no retry follows; while waiting for
+   * the broker (its first answer, the login, the client id) the connection is closed. Every
+   * socket and timer it made is released either way.
+   */
+  async createConnection(
+    userName?: string,
+    password?: string,
+    options: AbortOptions = {},
+  ): Promise<HornetQConnection> {
     this.used = true;
-    const connection = await HornetQConnection.open({
-      connectors: this.connectors,
-      config: { ...this.config },
-      username: userName ?? null,
-      password: password ?? null,
-      onClose: (closed) => this.connections.delete(closed),
-    });
+    const connection = await HornetQConnection.open(
+      {
+        connectors: this.connectors,
+        config: { ...this.config },
+        username: userName ?? null,
+        password: password ?? null,
+        onClose: (closed) => this.connections.delete(closed),
+      },
+      options,
+    );
     this.connections.add(connection);
     return connection;
   }
 
-  /** Closes every connection this factory made. */
-  async close(): Promise<void> {
-    await Promise.allSettled([...this.connections].map((connection) => connection.close()));
+  /**
+   * Closes every connection this factory made (the factory itself stays usable). `signal` is
+   * passed to each connection's close: aborting it closes them without waiting for the broker, and
+   * this rejects with its reason once they are closed.
+   */
+  async close({ signal }: AbortOptions = {}): Promise<void> {
+    await Promise.allSettled([...this.connections].map((connection) => connection.close({ signal })));
+    signal?.throwIfAborted();
+  }
+
+  /** `await using`: closes every connection this factory made (it holds them), as close() does. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
   }
 
   getStaticConnectors(): TransportConfiguration[] {

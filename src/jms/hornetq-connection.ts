@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import {
+  abortable,
   ClientSessionFactory,
   FailoverEventType,
+  isAbortOf,
+  type AbortOptions,
   type ClientOptions,
   type ClientSession,
   type FailoverEvent,
@@ -78,30 +81,43 @@ export class HornetQConnection implements SessionConnection {
     this.routeAsyncErrors(admin);
   }
 
-  /** Connects and authenticates; a configured client id is claimed at once. */
-  static async open(options: OpenConnectionOptions): Promise<HornetQConnection> {
+  /**
+   * Connects and authenticates; a configured client id is claimed at once. Aborting `signal`
+   * rejects with its reason wherever it is (see HornetQConnectionFactory.createConnection), with
+   * every socket and timer it made released.
+   */
+  static async open(
+    options: OpenConnectionOptions,
+    { signal }: AbortOptions = {},
+  ): Promise<HornetQConnection> {
     let factory: ClientSessionFactory;
     try {
-      factory = await ClientSessionFactory.connect({
-        ...clientOptions(options.config),
-        connectors: options.connectors,
-      });
+      factory = await ClientSessionFactory.connect(
+        { ...clientOptions(options.config), connectors: options.connectors },
+        { signal },
+      );
     } catch (error) {
+      if (isAbortOf(error, signal)) throw error;
       const cause = toJMSException(error);
       throw new JMSException(`Failed to create session factory: ${cause.message}`, cause.errorCode, {
         cause: error,
       });
     }
     try {
-      const admin = await factory.createSession(credentials(options));
+      const admin = await factory.createSession(credentials(options), { signal });
       const connection = new HornetQConnection(factory, admin, options);
-      await connection.addSessionMetadata(admin);
+      await abortable(connection.addSessionMetadata(admin), signal);
       const preset = options.config.clientID;
-      if (preset !== null) await connection.claimClientID(preset);
+      if (preset !== null) await abortable(connection.claimClientID(preset), signal);
       return connection;
     } catch (error) {
-      await factory.close();
-      throw toJMSException(error);
+      if (!isAbortOf(error, signal)) {
+        await factory.close();
+        throw toJMSException(error);
+      }
+      // Aborted: nothing more is waited for, the socket closes now.
+      await factory.close({ signal }).catch(() => undefined);
+      throw error;
     }
   }
 
@@ -169,8 +185,15 @@ export class HornetQConnection implements SessionConnection {
     await Promise.all([...this.sessions].map((session) => session.stop()));
   }
 
-  /** Closes every session, producer and consumer; pending receives get null. Idempotent. */
-  async close(): Promise<void> {
+  /**
+   * Closes every session, producer and consumer; pending receives get null. Idempotent. Aborting
+   * `signal` stops waiting for the broker's answers and for listener calls in progress: every
+   * session ends here, the socket is closed, and the close rejects with the signal's reason once
+   * it is done. The broker sees the socket close and ends the connection's sessions then (their
+   * transactions roll back, unacknowledged messages return); a broker that never sees it (a dead
+   * link) does so at connection-ttl.
+   */
+  async close({ signal }: AbortOptions = {}): Promise<void> {
     if (this.isClosed) return;
     if (insideListenerOf(this))
       throw new IllegalStateException('A MessageListener may not close its own connection');
@@ -179,12 +202,20 @@ export class HornetQConnection implements SessionConnection {
     // cannot end (broker gone, unlimited reconnect attempts) must not hold close() for ever.
     // Closing the factory ends the reconnect loop and releases the sessions.
     const failingOver = this.whenFailingOver();
-    const sessionsClosed = Promise.allSettled([...this.sessions].map((session) => session.close()));
+    const sessionsClosed = Promise.allSettled([...this.sessions].map((session) => session.close({ signal })));
     await Promise.race([sessionsClosed, failingOver]);
-    await this.factory.close();
+    await this.factory.close({ signal }).catch((error: unknown) => {
+      if (!isAbortOf(error, signal)) throw error;
+    });
     await sessionsClosed;
     this.failureDetected = null;
     this.options.onClose(this);
+    signal?.throwIfAborted();
+  }
+
+  /** `await using`: close() without a signal. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
   }
 
   getClientID(): string | null {

@@ -1,7 +1,7 @@
-import type { ClientConsumer, ReceivedMessage } from '../core/client';
+import type { AbortOptions, ClientConsumer, ReceivedMessage } from '../core/client';
 import type { Destination, Topic } from './destination';
 import { IllegalStateException } from './exceptions';
-import { jmsCall, toJMSException } from './jms-error';
+import { jmsCall } from './jms-error';
 import { runInListener } from './listener-context';
 import { fromCoreMessage, type HornetQMessage, type Message } from './message';
 
@@ -20,7 +20,8 @@ export interface ConsumerSession {
     received: ReceivedMessage,
     listener: () => void | Promise<void>,
   ): Promise<void>;
-  consumerClosed(consumer: HornetQMessageConsumer): Promise<void>;
+  /** The consumer closed; `signal` aborted, what remains to do on the broker is not waited for. */
+  consumerClosed(consumer: HornetQMessageConsumer, signal?: AbortSignal): Promise<void>;
 }
 
 /**
@@ -47,21 +48,15 @@ export class HornetQMessageConsumer implements AsyncIterable<Message> {
   }
 
   /**
-   * No timeout (or 0): waits until a message arrives or the consumer closes (then null). An
-   * aborted signal rejects with the signal's reason and consumes nothing.
+   * No timeout (or 0): waits until a message arrives or the consumer closes (then null). Aborting
+   * the signal rejects with its reason (the contract: not a JMSException) and consumes nothing: a
+   * message that arrives as the abort comes is kept for the next receive.
    */
-  async receive(timeoutMs = 0, options: { signal?: AbortSignal } = {}): Promise<Message | null> {
+  async receive(timeoutMs = 0, { signal }: AbortOptions = {}): Promise<Message | null> {
     this.checkCanReceive();
     this.receiving++;
     try {
-      let received: ReceivedMessage | null;
-      try {
-        received = await this.core.receive(timeoutMs, options.signal);
-      } catch (error) {
-        // The contract: an abort rejects with the signal's own reason, not a JMSException.
-        if (options.signal?.aborted === true && error === options.signal.reason) throw error;
-        throw toJMSException(error);
-      }
+      const received = await jmsCall(() => this.core.receive(timeoutMs, { signal }), signal);
       return await this.handOver(received);
     } finally {
       this.receiving--;
@@ -130,16 +125,26 @@ export class HornetQMessageConsumer implements AsyncIterable<Message> {
     return this.running;
   }
 
-  /** Closes on the broker too; a waiting receive gets null. Idempotent. */
-  async close(): Promise<void> {
+  /**
+   * Closes on the broker too; a waiting receive gets null. Idempotent. Aborting `signal` stops
+   * waiting for the broker's answer: the consumer is closed here all the same, and the close
+   * rejects with the signal's reason (the broker closes it on the request if it went, else with
+   * the session).
+   */
+  async close({ signal }: AbortOptions = {}): Promise<void> {
     if (this.isClosed) return;
     this.isClosed = true;
     this.listener = null;
     try {
-      await jmsCall(() => this.core.close());
+      await jmsCall(() => this.core.close({ signal }), signal);
     } finally {
-      await this.session.consumerClosed(this);
+      await this.session.consumerClosed(this, signal);
     }
+  }
+
+  /** `await using`: close() without a signal. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
   }
 
   /** The session or connection closed: ends here without talking to the broker. */

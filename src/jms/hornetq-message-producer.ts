@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ClientProducer } from '../core/client';
+import { abortable, type AbortOptions, type ClientProducer } from '../core/client';
 import { MessageHeader, PropertyKind } from '../core/protocol';
 import { addressOfDestination, type Destination } from './destination';
 import { IllegalStateException, InvalidDestinationException, JMSException } from './exceptions';
@@ -13,7 +13,7 @@ import {
   type Message as JMSMessage,
 } from './message';
 
-export interface SendOptions {
+export interface SendOptions extends AbortOptions {
   deliveryMode?: number;
   priority?: number;
   timeToLive?: number;
@@ -60,6 +60,13 @@ export class HornetQMessageProducer {
     this.autoGroupID = session.autoGroup ? randomUUID() : null;
   }
 
+  /**
+   * Sends; aborting `options.signal` rejects with its reason, and what became of the message
+   * depends on where the send was (ClientProducer.send): an aborted signal sends nothing and sets
+   * no header; a send still waiting to go (the destination check, producer-max-rate, a failover,
+   * producer credits) is withdrawn unsent; a send written already (block-on-durable-send waiting
+   * for the broker) is not withdrawn: it is in the resend buffer and may arrive.
+   */
   send(message: JMSMessage, options?: SendOptions): Promise<void>;
   send(destination: Destination, message: JMSMessage, options?: SendOptions): Promise<void>;
   async send(
@@ -72,9 +79,11 @@ export class HornetQMessageProducer {
     const message = (isMessage(first) ? first : second) as JMSMessage | undefined;
     const options = (isMessage(first) ? second : third) as SendOptions | undefined;
     if (message === undefined || message === null) throw new JMSException('Cannot send a null message');
+    const signal = options?.signal;
+    signal?.throwIfAborted();
     const destination = this.target(explicit, isMessage(first));
     const address = addressOfDestination(destination);
-    await this.session.checkDestination(address);
+    await abortable(this.session.checkDestination(address), signal);
     const mode = options?.deliveryMode ?? this.deliveryMode;
     const priority = options?.priority ?? this.priority;
     const timeToLive = options?.timeToLive ?? this.timeToLive;
@@ -95,7 +104,7 @@ export class HornetQMessageProducer {
     if (group !== null && !core.properties.has(MessageHeader.GROUP_ID)) {
       core.properties.set(MessageHeader.GROUP_ID, { kind: PropertyKind.STRING, value: group });
     }
-    await jmsCall(() => this.core.send(core, address));
+    await jmsCall(() => this.core.send(core, address, { signal }), signal);
   }
 
   getDestination(): Destination | null {
@@ -147,13 +156,21 @@ export class HornetQMessageProducer {
     this.disableMessageTimestamp = disabled;
   }
 
-  close(): Promise<void> {
-    if (!this.isClosed) {
-      this.isClosed = true;
-      this.core.close();
-      this.session.producerClosed(this);
-    }
-    return Promise.resolve();
+  /**
+   * Closes; idempotent. Nothing waits for the broker, so `signal` cannot cut anything short: as
+   * every close, it rejects with the signal's reason if the signal has aborted, closed all the same.
+   */
+  async close({ signal }: AbortOptions = {}): Promise<void> {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    this.core.close();
+    this.session.producerClosed(this);
+    signal?.throwIfAborted();
+  }
+
+  /** `await using`: close(). */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
   }
 
   /** The session or connection closed. */

@@ -1,4 +1,4 @@
-import type { ClientConsumer, ClientSession } from '../core/client';
+import type { AbortOptions, ClientConsumer, ClientSession } from '../core/client';
 import type { Queue } from './destination';
 import { IllegalStateException } from './exceptions';
 import { jmsCall } from './jms-error';
@@ -57,12 +57,23 @@ export class HornetQQueueBrowser implements AsyncIterable<Message> {
     return this.getEnumeration();
   }
 
-  async close(): Promise<void> {
+  /**
+   * Ends every enumeration and closes their browse-only consumers on the broker. Aborting
+   * `signal` stops waiting for the broker: they are closed here, and the close rejects with the
+   * signal's reason once done.
+   */
+  async close({ signal }: AbortOptions = {}): Promise<void> {
     if (this.isClosed) return;
     this.isClosed = true;
-    await Promise.allSettled([...this.open].map((consumer) => consumer.close()));
+    await Promise.allSettled([...this.open].map((consumer) => consumer.close({ signal })));
     this.open.clear();
     this.onClose(this);
+    signal?.throwIfAborted();
+  }
+
+  /** `await using`: close() without a signal. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
   }
 
   /** The session or connection closed. */

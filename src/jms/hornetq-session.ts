@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { ClientSession, ReceivedMessage } from '../core/client';
+import {
+  abortable,
+  isAbortOf,
+  type AbortOptions,
+  type ClientSession,
+  type ReceivedMessage,
+} from '../core/client';
 import {
   AddressPrefix,
   HornetQQueue,
@@ -339,12 +345,14 @@ export class HornetQSession implements ConsumerSession, ProducerSession {
     return this.mode === Session.SESSION_TRANSACTED || this.mode === Session.CLIENT_ACKNOWLEDGE;
   }
 
-  async consumerClosed(consumer: HornetQMessageConsumer): Promise<void> {
+  /** A non-durable subscription's queue goes with its consumer; after an abort it is not waited for. */
+  async consumerClosed(consumer: HornetQMessageConsumer, signal?: AbortSignal): Promise<void> {
     this.consumers.delete(consumer);
     const subscription = this.subscriptions.get(consumer);
     if (subscription === undefined) return;
     this.subscriptions.delete(consumer);
-    if (!this.core.closed) await this.core.deleteQueue(subscription).catch(() => undefined);
+    if (this.core.closed || signal?.aborted === true) return;
+    await abortable(this.core.deleteQueue(subscription), signal).catch(() => undefined);
   }
 
   producerClosed(producer: HornetQMessageProducer): void {
@@ -376,9 +384,14 @@ export class HornetQSession implements ConsumerSession, ProducerSession {
 
   /**
    * Closes the session: a transaction rolls back, unacknowledged messages return to their queues,
-   * waiting receives get null. Idempotent; a listener of this session may not close it.
+   * waiting receives get null. Idempotent; a listener of this session may not close it. Aborting
+   * `signal` stops waiting (for listener calls in progress, for the broker's answers): the
+   * session, its consumers and producers are closed here at once, and the close rejects with the
+   * signal's reason. The broker ends the session on the close request if it went, else when the
+   * connection closes or at connection-ttl (then the transaction rolls back and the messages
+   * return all the same).
    */
-  async close(): Promise<void> {
+  async close({ signal }: AbortOptions = {}): Promise<void> {
     if (this.isClosed) return;
     if (insideListenerOf(this))
       throw new IllegalStateException('A MessageListener may not close its own session');
@@ -388,16 +401,25 @@ export class HornetQSession implements ConsumerSession, ProducerSession {
     const consumers = [...this.consumers];
     try {
       // JMS 1.1 §4.4.1: close waits for listener calls in progress.
-      await Promise.all(consumers.map((consumer) => consumer.idle()));
+      await abortable(Promise.all(consumers.map((consumer) => consumer.idle())), signal).catch(
+        (error: unknown) => {
+          if (!isAbortOf(error, signal)) throw error;
+        },
+      );
       // Each consumer closes on the broker first, so its batched acknowledgements reach the
       // session's transaction: messages the application had come back marked redelivered when the
       // session rolls back; closing consumers only here would drop those acknowledgements.
-      await Promise.allSettled(consumers.map((consumer) => consumer.close()));
-      await this.core.close();
+      await Promise.allSettled(consumers.map((consumer) => consumer.close({ signal })));
+      await this.core.close({ signal });
     } finally {
       for (const consumer of consumers) consumer.closeLocally();
       this.connection.sessionClosed(this);
     }
+  }
+
+  /** `await using`: close() without a signal. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
   }
 
   private async acknowledgeConsumed(): Promise<void> {

@@ -42,11 +42,15 @@ export function toJMSException(error: unknown): JMSException {
   }
 }
 
-/** Runs a call into the core and rethrows its failure as the JMS exception for it. */
-export async function jmsCall<T>(call: () => Promise<T>): Promise<T> {
+/**
+ * Runs a call into the core and rethrows its failure as the JMS exception for it; the reason of
+ * an abort of `signal` passes unchanged (the contract: an aborted call rejects with it, as fetch).
+ */
+export async function jmsCall<T>(call: () => Promise<T>, signal?: AbortSignal): Promise<T> {
   try {
     return await call();
   } catch (error) {
+    if (signal?.aborted === true && error === signal.reason) throw error;
     throw toJMSException(error);
   }
 }

@@ -141,6 +141,11 @@ export class EmbeddedJMS {
     await broker.stop();
   }
 
+  /** `await using`: stop(). */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.stop();
+  }
+
   /**
    * Called when the broker stopped itself because of `error` (a journal write or sync failed):
    * HornetQ's critical I/O error. Listeners stay for every later start.

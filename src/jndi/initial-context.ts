@@ -129,4 +129,9 @@ export class InitialContext {
     this.deployer?.stop();
     this.deployer = null;
   }
+
+  /** `await using`: close(); the factories looked up stay open (their owner closes them). */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
 }

@@ -307,6 +307,11 @@ export class Broker implements BrokerServices {
     this.logger.info({}, 'broker stopped');
   }
 
+  /** `await using`: stop(). */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.stop();
+  }
+
   private logSecurity(): void {
     if (this.config.securityEnabled) return;
     this.logger.warn(

@@ -8,6 +8,7 @@ import {
 import { LargeMessageAssembler } from '../protocol/large-message-assembler';
 import { PacketType } from '../protocol/packet-type';
 import { FORCED_DELIVERY_SEQUENCE_PROPERTY } from '../protocol/packets';
+import { abortable, type AbortOptions } from './abortable';
 import type { ClientSession, QueueInfo, QueueToRestore } from './client-session';
 import { RateLimiter } from './rate-limiter';
 import { ReceivedMessage } from './received-message';
@@ -34,6 +35,8 @@ export interface ConsumerSettings {
 
 interface Waiter {
   resolve(message: ReceivedMessage | null): void;
+  /** The message handed to it while it waits for consumer-max-rate; null until then. */
+  taken: ReceivedMessage | null;
   timer: NodeJS.Timeout | null;
   /** Set for receiveImmediate: the forced-delivery sequence whose marker message ends the wait. */
   forcedSequence: number | null;
@@ -150,32 +153,43 @@ export class ClientConsumer {
 
   /**
    * Waits for a message: forever when `timeoutMs` is 0 or absent, else at most that long (then
-   * null). An aborted `signal` rejects with its reason and consumes nothing.
+   * null). Aborting `signal` rejects with its reason and consumes nothing: an aborted signal
+   * takes no message, and a message that arrives (or was being paced by consumer-max-rate) when
+   * the abort comes stays here for the next receive.
    */
-  receive(timeoutMs = 0, signal?: AbortSignal): Promise<ReceivedMessage | null> {
+  receive(timeoutMs = 0, { signal }: AbortOptions = {}): Promise<ReceivedMessage | null> {
     this.checkNoHandler();
     if (signal?.aborted === true) return Promise.reject(signal.reason);
     const message = this.takeBuffered();
-    if (message !== null) return this.paced(message);
+    if (message !== null) return abortable(this.paced(message), signal, () => this.handBack(message));
     if (this.isClosed) return Promise.resolve(null);
     this.askForOne();
-    return new Promise((resolve, reject) => {
-      const waiter: Waiter = { resolve, timer: null, forcedSequence: null };
-      if (timeoutMs > 0) waiter.timer = setTimeout(() => this.settleWaiter(waiter, null), timeoutMs);
-      if (signal !== undefined) {
-        // Aborting takes the waiter out first, so a message arriving later stays for the next receive.
-        const onAbort = (): void => {
-          this.removeWaiter(waiter);
-          reject(signal.reason);
-        };
-        signal.addEventListener('abort', onAbort, { once: true });
-        waiter.resolve = (received) => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(received);
-        };
-      }
-      this.waiters.push(waiter);
+    const waiter: Waiter = { resolve: ignore, taken: null, timer: null, forcedSequence: null };
+    const received = new Promise<ReceivedMessage | null>((resolve) => (waiter.resolve = resolve));
+    if (timeoutMs > 0) waiter.timer = setTimeout(() => this.settleWaiter(waiter, null), timeoutMs);
+    this.waiters.push(waiter);
+    return abortable(received, signal, () => {
+      this.removeWaiter(waiter);
+      if (waiter.taken !== null) this.handBack(waiter.taken);
     });
+  }
+
+  /**
+   * A receive aborted after it was given `message`: it goes back to the head of the buffer, its
+   * credits already returned, for the next receive (or the handler).
+   */
+  private handBack(message: ReceivedMessage): void {
+    if (this.isClosed) return; // the broker takes it back with the rest
+    const copy = new ReceivedMessage(message.message, message.deliveryCount, message.size, this, 0);
+    if (this.bufferHead > 0) this.buffer[--this.bufferHead] = copy;
+    else this.buffer.unshift(copy);
+    if (this.handler !== null) {
+      void this.dispatch();
+      return;
+    }
+    while (!this.paused && this.waiters.length > 0 && this.bufferedCount > 0) {
+      this.settleWaiter(this.waiters[0] as Waiter, this.takeBuffered());
+    }
   }
 
   /**
@@ -191,7 +205,7 @@ export class ClientConsumer {
     this.askForOne();
     const sequence = ++this.forceSequence;
     return new Promise((resolve) => {
-      this.waiters.push({ resolve, timer: null, forcedSequence: sequence });
+      this.waiters.push({ resolve, taken: null, timer: null, forcedSequence: sequence });
       this.session.sendOneWay({
         type: PacketType.SESS_FORCE_CONSUMER_DELIVERY,
         consumerId: this.id,
@@ -397,19 +411,31 @@ export class ClientConsumer {
     if (this.handler !== null || this.waiters.length > 0) this.askForOne();
   }
 
-  /** Closes on the broker (its unacknowledged messages return to the queue) and here. */
-  async close(): Promise<void> {
+  /**
+   * Closes on the broker (its unacknowledged messages return to the queue) and here. Aborting
+   * `signal` stops waiting for the broker's answer: the consumer ends here at once (waiting
+   * receives get null) and the close rejects with the signal's reason. The broker closes the
+   * consumer on the request if it went (an aborted signal sends none), else with its session.
+   */
+  async close({ signal }: AbortOptions = {}): Promise<void> {
     if (this.isClosed) return;
     try {
-      await this.flushAcknowledgements();
+      signal?.throwIfAborted();
+      await abortable(this.flushAcknowledgements(), signal);
       this.closing = true;
-      await this.session.closeConsumerOnBroker(this.id);
+      await this.session.closeConsumerOnBroker(this.id, signal);
     } catch (error) {
       // Released by a re-creation: the broker session that had the consumer is gone, so it is closed.
-      if (!HornetQException.is(error, 'UNBLOCKED')) throw error;
+      if (!HornetQException.is(error, 'UNBLOCKED') && !(signal?.aborted === true)) throw error;
     } finally {
       this.closeLocally();
     }
+    signal?.throwIfAborted();
+  }
+
+  /** `await using`: close() without a signal. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
   }
 
   /** Ends the consumer on this side only: waiting receives get null. */
@@ -517,6 +543,7 @@ export class ClientConsumer {
 
   private settleWaiter(waiter: Waiter, message: ReceivedMessage | null): void {
     this.removeWaiter(waiter);
+    waiter.taken = message;
     if (message === null) waiter.resolve(null);
     else void this.paced(message).then(waiter.resolve);
   }
@@ -544,6 +571,8 @@ export class ClientConsumer {
     if (this.isClosed) throw new HornetQException('OBJECT_CLOSED', `Consumer ${this.id} is closed`);
   }
 }
+
+function ignore(): void {}
 
 /** What an acknowledgement that sends nothing yet resolves with: one settled promise for all. */
 const DONE: Promise<void> = Promise.resolve();

@@ -1,4 +1,5 @@
 import { HornetQException, type CoreMessage } from '../protocol';
+import type { AbortOptions } from './abortable';
 import type { ClientSession } from './client-session';
 import { RateLimiter } from './rate-limiter';
 
@@ -25,7 +26,22 @@ export class ClientProducer {
     return this.isClosed;
   }
 
-  send(message: CoreMessage, address: string | null = this.address): Promise<void> {
+  /**
+   * Sends `message` to `address` (the producer's own by default). Aborting `signal` rejects with
+   * its reason and says nothing more about the message than where the send was:
+   * - aborted already: nothing is sent;
+   * - while the send waits to go (producer-max-rate, a failover, producer credits, room in the
+   *   resend buffer, a large message ahead of it): it is withdrawn and never sent, and the credits
+   *   asked for it stay with the producer for the sends that follow;
+   * - once written (a blocking send waiting for the broker's answer, a large message whose head
+   *   went): it is not withdrawn. It is in the resend buffer, replayed on a reattach, and may well
+   *   arrive: the caller only stops waiting. Send with a duplicate id to retry safely.
+   */
+  send(
+    message: CoreMessage,
+    address: string | null = this.address,
+    { signal }: AbortOptions = {},
+  ): Promise<void> {
     if (this.isClosed)
       return Promise.reject(new HornetQException('OBJECT_CLOSED', `Producer ${this.id} is closed`));
     if (address === null) {
@@ -33,13 +49,20 @@ export class ClientProducer {
         new HornetQException('ILLEGAL_STATE', 'Address must be specified for an anonymous producer'),
       );
     }
-    return this.session.sendMessage(message, address, this.rateLimiter?.take());
+    if (signal?.aborted === true) return Promise.reject(signal.reason);
+    return this.session.sendMessage(message, address, this.rateLimiter?.take(), signal);
   }
 
+  /** Closes here; the broker is told without an answer to wait for, so nothing can abort it. */
   close(): void {
     if (this.isClosed) return;
     this.isClosed = true;
     this.rateLimiter?.close();
     this.session.producerClosed(this);
+  }
+
+  /** `await using`: close(). */
+  async [Symbol.asyncDispose](): Promise<void> {
+    this.close();
   }
 }

@@ -15,6 +15,7 @@ import {
   type Logger,
   type Transport,
 } from '../remoting';
+import { abortable, type AbortOptions } from './abortable';
 import { resolveClientOptions, type ClientOptions } from './client-options';
 import { ClientSession, type SessionIdentity, type SessionSettings } from './client-session';
 import {
@@ -85,7 +86,18 @@ export class ClientSessionFactory {
     this.attach(transport, connector);
   }
 
-  static async connect(options: Partial<ClientOptions> = {}): Promise<ClientSessionFactory> {
+  /**
+   * Connects (initial-connect-attempts rounds over the connectors) and resolves once the broker
+   * has answered. Aborting `signal` stops it wherever it is: an aborted signal opens nothing; while
+   * connecting or between attempts, the socket being opened is destroyed and no retry follows;
+   * while waiting for the broker's first answer, the connection is closed. Every socket and timer
+   * it made is released, and it rejects with the signal's reason.
+   */
+  static async connect(
+    options: Partial<ClientOptions> = {},
+    { signal }: AbortOptions = {},
+  ): Promise<ClientSessionFactory> {
+    signal?.throwIfAborted();
     const resolved = resolveClientOptions(options);
     const logger = resolved.logger ?? silentLogger;
     const { transport, connector } = await connectWithRetry(
@@ -93,13 +105,14 @@ export class ClientSessionFactory {
       { ...retryPolicy(resolved), attempts: resolved.initialConnectAttempts },
       resolved,
       new CancellableDelay(),
+      signal,
     );
     const effective = isInVm(connector) ? withInVmLiveness(resolved) : resolved;
     const factory = new ClientSessionFactory(effective, transport, connector, logger);
     try {
-      await factory.topology?.received;
+      await abortable(factory.topology?.received ?? Promise.resolve(), signal);
     } catch (error) {
-      await factory.close();
+      await factory.close({ signal });
       throw factory.notABroker(error) ?? error;
     }
     return factory;
@@ -152,9 +165,16 @@ export class ClientSessionFactory {
 
   /**
    * Creates a session. A creation cut off by a connection failure is tried again once the factory
-   * has reconnected (as HornetQ does), so callers racing a failover see no error.
+   * has reconnected (as HornetQ does), so callers racing a failover see no error. Aborting
+   * `signal` rejects with its reason: before the request went (an aborted signal, or while a
+   * failover is waited out) nothing is sent; while waiting for the broker's answer, a session the
+   * broker creates all the same is closed again as soon as its answer arrives.
    */
-  async createSession(settings: Partial<SessionSettings> = {}): Promise<ClientSession> {
+  async createSession(
+    settings: Partial<SessionSettings> = {},
+    { signal }: AbortOptions = {},
+  ): Promise<ClientSession> {
+    signal?.throwIfAborted();
     const resolved: SessionSettings = {
       autoCommitSends: true,
       autoCommitAcks: true,
@@ -165,7 +185,7 @@ export class ClientSessionFactory {
       ...settings,
     };
     for (;;) {
-      await this.failoverEnded();
+      await abortable(this.failoverEnded(), signal);
       if (this.isClosed) throw closedError();
       const connection = this.connection;
       const channelId = connection.generateChannelId();
@@ -177,29 +197,58 @@ export class ClientSessionFactory {
         reattachSecret: randomBytes(REATTACH_SECRET_BYTES),
       };
       let response: CreateSessionResponse;
+      const opening = this.openBrokerSession(channelId, resolved, identity);
       try {
-        response = await this.openBrokerSession(channelId, resolved, identity);
+        response = await abortable(opening, signal, () =>
+          this.closeWhenOpened(opening, connection, channelId, resolved, identity),
+        );
       } catch (error) {
         if (HornetQException.is(error, 'UNBLOCKED') && !this.isClosed) continue;
         throw error;
       }
       if (connection !== this.connection || connection.closed) continue; // answered just before a failure
-      const channel = connection.createChannel(channelId, {
-        confirmationWindowSize: this.options.confirmationWindowSize,
-        callTimeoutMs: this.options.callTimeout,
-      });
-      const session = new ClientSession(
-        identity,
-        response,
-        channel,
-        resolved,
-        this.options,
-        this,
-        this.logger,
-      );
-      this.sessions.add(session);
-      return session;
+      return this.sessionOn(connection, channelId, identity, response, resolved);
     }
+  }
+
+  /** The client side of a session the broker has just created. */
+  private sessionOn(
+    connection: RemotingConnection,
+    channelId: number,
+    identity: SessionIdentity,
+    response: CreateSessionResponse,
+    settings: SessionSettings,
+  ): ClientSession {
+    const channel = connection.createChannel(channelId, {
+      confirmationWindowSize: this.options.confirmationWindowSize,
+      callTimeoutMs: this.options.callTimeout,
+    });
+    const session = new ClientSession(identity, response, channel, settings, this.options, this, this.logger);
+    this.sessions.add(session);
+    return session;
+  }
+
+  /**
+   * A createSession aborted after its request went: if the broker creates the session anyway, it
+   * is closed at once, so that it does not live on the broker until the connection ends.
+   */
+  private closeWhenOpened(
+    opening: Promise<CreateSessionResponse>,
+    connection: RemotingConnection,
+    channelId: number,
+    settings: SessionSettings,
+    identity: SessionIdentity,
+  ): void {
+    opening.then(
+      (response) => {
+        if (connection !== this.connection || connection.closed || this.isClosed) return;
+        const session = this.sessionOn(connection, channelId, identity, response, settings);
+        session.close().catch((error: unknown) => {
+          this.logger.debug({ err: error, session: session.name }, 'closing an abandoned session failed');
+        });
+      },
+      () => undefined,
+    );
   }
 
   /**
@@ -300,17 +349,32 @@ export class ClientSessionFactory {
     if (outcome === timedOut) onTimeout(limit);
   }
 
-  /** Closes every session, then the connection. Idempotent; settles even if the broker is gone. */
-  async close(): Promise<void> {
+  /**
+   * Closes every session, then the connection. Idempotent; settles even if the broker is gone.
+   * Aborting `signal` stops waiting for the broker to answer the sessions' close requests: each
+   * session ends here, the socket is closed, and the close rejects with the signal's reason once
+   * done. The broker then ends the sessions when it sees the socket close (or, if the close never
+   * reaches it, at connection-ttl).
+   */
+  async close({ signal }: AbortOptions = {}): Promise<void> {
     if (this.isClosed) return;
     this.isClosed = true;
     this.retryDelay.cancel();
     if (this.failover !== null) this.handshake.returnBlocking(closedError());
-    await Promise.allSettled([...this.sessions].map((session) => session.close()));
+    await Promise.allSettled([...this.sessions].map((session) => session.close({ signal })));
     this.pinger?.stop();
     this.topology?.connectionFailed(closedError());
     this.handshake.close();
     this.connection.close();
+    // A peer that does not answer may not read either: it would never see the FIN, and the
+    // half-closed socket would stay open here for as long as it lives.
+    if (signal?.aborted === true) this.peer?.destroy();
+    signal?.throwIfAborted();
+  }
+
+  /** `await using`: close() without a signal. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
   }
 
   /**

@@ -12,6 +12,7 @@ import {
 } from '../protocol';
 import { PacketType } from '../protocol/packet-type';
 import type { Channel, Logger, RemotingConnection } from '../remoting';
+import { abortable, type AbortOptions } from './abortable';
 import type { ClientOptions } from './client-options';
 import { ClientConsumer, type ConsumerSettings } from './client-consumer';
 import { ClientProducer } from './client-producer';
@@ -392,28 +393,43 @@ export class ClientSession {
     if (wasStarted) this.start();
   }
 
-  /** Closes consumers and producers and the session on the broker; idempotent. */
-  async close(): Promise<void> {
+  /**
+   * Closes consumers and producers and the session on the broker; idempotent. Aborting `signal`
+   * stops waiting (for a failover to end, for the broker's answer) and ends the session here at
+   * once: waiting calls fail, receives get null, and the close rejects with the signal's reason.
+   * Nothing is sent once the signal has aborted; the broker ends the session on the close request
+   * if it went, else when the connection closes or its TTL runs out.
+   */
+  async close({ signal }: AbortOptions = {}): Promise<void> {
     if (this.isClosed) return;
     try {
-      await this.factory.whenNotFailingOver();
-      if (!this.isClosed && !this.channel.connection.closed) {
-        await this.flushAcknowledgements();
-        this.closing = true;
-        await this.ready();
-        // Confirmed before the close, never after: the broker drops the channel when it handles
-        // the close, while deliveries it sent before keep arriving here.
-        this.channel.endConfirmations();
-        await this.calls.callWithinTimeout({ type: PacketType.SESS_CLOSE });
-      }
+      if (signal?.aborted !== true) await abortable(this.closeOnBroker(signal), signal);
     } catch (error) {
       // A close cut off by a failure is still a close: the broker forgets the session either way
       // (it closed it, or it reaps it with the old connection). HornetQ's close never throws.
-      if (!this.closing) throw error;
+      if (!this.closing && signal?.aborted !== true) throw error;
       this.logger.debug({ err: error, session: this.name }, 'the close request got no answer');
     } finally {
       this.closeLocally(new HornetQException('OBJECT_CLOSED', `Session ${this.name} is closed`));
     }
+    signal?.throwIfAborted();
+  }
+
+  /** `await using`: close() without a signal. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  private async closeOnBroker(signal: AbortSignal | undefined): Promise<void> {
+    await this.factory.whenNotFailingOver();
+    if (this.isClosed || this.channel.connection.closed || signal?.aborted === true) return;
+    await this.flushAcknowledgements();
+    this.closing = true;
+    await this.ready();
+    // Confirmed before the close, never after: the broker drops the channel when it handles
+    // the close, while deliveries it sent before keep arriving here.
+    this.channel.endConfirmations();
+    await this.calls.callWithinTimeout({ type: PacketType.SESS_CLOSE });
   }
 
   /** Ends the session on this side: waiting calls and sends fail with `reason`, receives get null. */
@@ -510,11 +526,17 @@ export class ClientSession {
 
   /**
    * Sends a message. It is encoded at once, so the caller may change or reuse the message object
-   * as soon as this returns; it goes on the wire after every send made before it.
+   * as soon as this returns; it goes on the wire after every send made before it. See
+   * ClientProducer.send for what aborting `signal` does.
    */
-  sendMessage(message: CoreMessage, address: string, pacing?: Promise<void>): Promise<void> {
+  sendMessage(
+    message: CoreMessage,
+    address: string,
+    pacing?: Promise<void>,
+    signal?: AbortSignal,
+  ): Promise<void> {
     if (this.isClosed) return Promise.reject(closedSession(this.name));
-    return this.sender.send(message, address, pacing);
+    return this.sender.send(message, address, pacing, signal);
   }
 
   sendAcknowledgement(packet: Acknowledge): Promise<void> {
@@ -527,10 +549,11 @@ export class ClientSession {
     if (!this.isClosed) this.channel.send(packet);
   }
 
-  async closeConsumerOnBroker(consumerId: number): Promise<void> {
-    await this.factory.whenNotFailingOver();
+  /** Asks the broker to close a consumer; an abort of `signal` stops waiting (see ClientConsumer.close). */
+  async closeConsumerOnBroker(consumerId: number, signal?: AbortSignal): Promise<void> {
+    await abortable(this.factory.whenNotFailingOver(), signal);
     if (!this.isClosed && !this.channel.connection.closed) {
-      await this.call({ type: PacketType.SESS_CONSUMER_CLOSE, consumerId });
+      await abortable(this.call({ type: PacketType.SESS_CONSUMER_CLOSE, consumerId }), signal);
     }
   }
 

@@ -102,11 +102,16 @@ export function connectorTlsProblems(connector: TransportConfiguration): string[
  */
 const contexts = new WeakMap<TransportConfiguration, TlsConnectOptions>();
 
-/** Opens a transport to the connector's broker; rejects with why it could not. */
+/**
+ * Opens a transport to the connector's broker; rejects with why it could not, or with the reason
+ * of `signal` when it aborts (the socket it was opening destroyed).
+ */
 export async function connectTransport(
   connector: TransportConfiguration,
   timeoutMs: number,
+  signal?: AbortSignal,
 ): Promise<Transport> {
+  signal?.throwIfAborted();
   if (isInVm(connector)) {
     if (isTls(connector)) {
       throw new TlsConfigurationError(describeConnector(connector), 'ssl-enabled needs a netty connector');
@@ -115,8 +120,8 @@ export async function connectTransport(
   }
   const host = connector.host ?? DEFAULT_HOST;
   const port = Number(connector.port ?? DEFAULT_PORT);
-  if (!isTls(connector)) return TcpTransport.connect(host, port, timeoutMs);
-  return TcpTransport.connectTls(host, port, timeoutMs, clientTls(connector));
+  if (!isTls(connector)) return TcpTransport.connect(host, port, timeoutMs, signal);
+  return TcpTransport.connectTls(host, port, timeoutMs, clientTls(connector), signal);
 }
 
 function clientTls(connector: TransportConfiguration): TlsConnectOptions {

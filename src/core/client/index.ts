@@ -1,3 +1,4 @@
+export * from './abortable';
 export * from './client-consumer';
 export * from './client-options';
 export * from './client-producer';

@@ -44,15 +44,22 @@ export class LargeMessageSender {
     }
   }
 
-  /** Sends `message` (its address set) as head and chunks; a blocking one waits for the last chunk's answer. */
-  async transmit(message: CoreMessage, blocking: boolean): Promise<void> {
+  /**
+   * Sends `message` (its address set) as head and chunks; a blocking one waits for the last
+   * chunk's answer. An abort of `signal` while the head waits for credits withdraws it, and
+   * nothing is sent; once the head is out it has no effect, since the broker needs every chunk.
+   */
+  async transmit(message: CoreMessage, blocking: boolean, signal?: AbortSignal): Promise<void> {
     const generation = this.generation;
     const body = message.body;
     const head = message.copy();
     head.body = Buffer.alloc(0);
     const address = head.address;
-    await this.gate.submit(address, head.encodedSize(), () =>
-      this.channel.send({ type: PacketType.SESS_SEND_LARGE, message: head }),
+    await this.gate.submit(
+      address,
+      head.encodedSize(),
+      () => this.channel.send({ type: PacketType.SESS_SEND_LARGE, message: head }),
+      signal,
     );
     for (const { chunk, continues } of largeBodyChunks(body, this.threshold())) {
       if (generation !== this.generation) {

@@ -2,6 +2,7 @@ import type { CoreMessage, Packet } from '../protocol';
 import { SEND_FRAME_OVERHEAD } from '../protocol/packet-codec';
 import { PacketType } from '../protocol/packet-type';
 import type { Channel } from '../remoting';
+import { abortable } from './abortable';
 import type { ClientOptions } from './client-options';
 import { LargeMessageSender, type LargeMessageLimits } from './large-message-sender';
 import type { SendGate } from './send-gate';
@@ -47,16 +48,19 @@ export class MessageSender {
   /**
    * Sends a message to `address` once `pacing` (the producer's rate limit) allows. It is encoded
    * at once, so the caller may change or reuse the message object as soon as this returns; it
-   * goes on the wire after every send made before it.
+   * goes on the wire after every send made before it. An abort of `signal` while the send waits
+   * (for pacing, a failover, a large message, credits or room) withdraws it unsent; once written,
+   * only the wait for the broker's answer stops (see ClientProducer.send).
    */
-  send(message: CoreMessage, address: string, pacing?: Promise<void>): Promise<void> {
+  send(message: CoreMessage, address: string, pacing?: Promise<void>, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted === true) return Promise.reject(signal.reason);
     message.address = address;
     const blocking = message.durable ? this.settings.blockOnDurableSend : this.settings.blockOnNonDurableSend;
     if (this.large.isLarge(message.body)) {
       const copy = message.copy();
       return pacing === undefined
-        ? this.sendLarge(copy, blocking)
-        : pacing.then(() => this.sendLarge(copy, blocking));
+        ? this.sendLarge(copy, blocking, signal)
+        : abortable(pacing, signal).then(() => this.sendLarge(copy, blocking, signal));
     }
     const packet: Packet = { type: PacketType.SESS_SEND, message, requiresResponse: blocking };
     let frame: Buffer;
@@ -65,8 +69,10 @@ export class MessageSender {
     } catch (error) {
       return Promise.reject(error);
     }
-    if (pacing !== undefined) return pacing.then(() => this.sendEncoded(packet, frame, blocking));
-    return this.sendEncoded(packet, frame, blocking);
+    if (pacing !== undefined) {
+      return abortable(pacing, signal).then(() => this.sendEncoded(packet, frame, blocking, signal));
+    }
+    return this.sendEncoded(packet, frame, blocking, signal);
   }
 
   /** The session was re-created on the broker: a large message under way is cut off. */
@@ -79,11 +85,11 @@ export class MessageSender {
    * send); during a failover or a large message, sends wait, and while any waits, later ones
    * queue behind it so that none overtakes another.
    */
-  private sendEncoded(packet: Packet, frame: Buffer, blocking: boolean): Promise<void> {
+  private sendEncoded(packet: Packet, frame: Buffer, blocking: boolean, signal?: AbortSignal): Promise<void> {
     if (this.waitingSends === 0 && this.largeSend === null && !this.session.failingOver) {
-      return this.submit(packet, frame, blocking);
+      return this.submit(packet, frame, blocking, signal);
     }
-    return this.sendWhenReady(packet, frame, blocking);
+    return this.sendWhenReady(packet, frame, blocking, signal);
   }
 
   /**
@@ -91,20 +97,30 @@ export class MessageSender {
    * one): a held channel without a resend buffer would neither write nor keep the send, and it
    * would resolve all the same. A send that waits out call-failover-timeout rejects unsent.
    */
-  private async sendWhenReady(packet: Packet, frame: Buffer, blocking: boolean): Promise<void> {
+  private async sendWhenReady(
+    packet: Packet,
+    frame: Buffer,
+    blocking: boolean,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
     this.waitingSends++;
     try {
-      do {
-        await this.session.ready();
-        while (this.largeSend !== null) await this.largeSend;
-      } while (this.session.failingOver);
+      await this.whenMayGo(signal);
     } finally {
       this.waitingSends--;
     }
-    await this.submit(packet, frame, blocking);
+    await this.submit(packet, frame, blocking, signal);
   }
 
-  private submit(packet: Packet, frame: Buffer, blocking: boolean): Promise<void> {
+  /** Waits out a failover and a large message under way; an abort of `signal` ends the wait. */
+  private async whenMayGo(signal: AbortSignal | undefined): Promise<void> {
+    do {
+      await abortable(this.session.ready(), signal);
+      while (this.largeSend !== null) await abortable(this.largeSend, signal);
+    } while (this.session.failingOver);
+  }
+
+  private submit(packet: Packet, frame: Buffer, blocking: boolean, signal?: AbortSignal): Promise<void> {
     this.session.workDone();
     const address = (packet as { message: CoreMessage }).message.address;
     if (!blocking && this.gate.tryTake(address, frame.length - SEND_FRAME_OVERHEAD)) {
@@ -117,30 +133,36 @@ export class MessageSender {
       return SENT;
     }
     return this.gate
-      .submit<unknown>(address, frame.length - SEND_FRAME_OVERHEAD, () =>
-        blocking
-          ? this.calls.call(packet, `a blocking send to ${address}`, frame)
-          : this.channel.send(packet, frame),
+      .submit<unknown>(
+        address,
+        frame.length - SEND_FRAME_OVERHEAD,
+        () =>
+          blocking
+            ? this.calls.call(packet, `a blocking send to ${address}`, frame)
+            : this.channel.send(packet, frame),
+        signal,
       )
       .then(ignore);
   }
 
-  /** Other sends of the session wait until the last chunk is out. */
-  private async sendLarge(message: CoreMessage, blocking: boolean): Promise<void> {
+  /**
+   * Other sends of the session wait until the last chunk is out. An abort of `signal` before the
+   * head is written withdraws the message; after, its chunks still all go (a head without its
+   * chunks would leave the broker waiting for them), and only the caller stops waiting.
+   */
+  private async sendLarge(message: CoreMessage, blocking: boolean, signal?: AbortSignal): Promise<void> {
     this.large.checkSize(message.body);
-    await this.session.ready();
-    while (this.largeSend !== null) await this.largeSend;
+    await abortable(this.session.ready(), signal);
+    while (this.largeSend !== null) await abortable(this.largeSend, signal);
     this.session.workDone();
-    const transmission = this.large.transmit(message, blocking);
-    this.largeSend = transmission.then(
-      () => undefined,
-      () => undefined,
-    );
-    try {
-      await transmission;
-    } finally {
-      this.largeSend = null;
-    }
+    const transmission = this.large.transmit(message, blocking, signal);
+    // Cleared when the transmission ends, not when the caller stops waiting for it (an abort).
+    const ended = (): void => {
+      if (this.largeSend === done) this.largeSend = null;
+    };
+    const done: Promise<void> = transmission.then(ended, ended);
+    this.largeSend = done;
+    await abortable(transmission, signal);
   }
 }
 

@@ -29,7 +29,10 @@ export function retryDelay(policy: RetryPolicy, retry: number, random: () => num
   return policy.retryJitter === 0 ? base : base * (1 + policy.retryJitter * (2 * random() - 1));
 }
 
-/** A sleep that `cancel()` ends early (the factory closing during a reconnect loop). */
+/**
+ * A sleep that `cancel()` ends early (the factory closing during a reconnect loop), and a wait's
+ * own signal too (its abort ends that wait only).
+ */
 export class CancellableDelay {
   private timer: NodeJS.Timeout | null = null;
   private wake: (() => void) | null = null;
@@ -39,53 +42,58 @@ export class CancellableDelay {
     return this.cancelled;
   }
 
-  wait(ms: number): Promise<void> {
-    if (this.cancelled) return Promise.resolve();
+  wait(ms: number, signal?: AbortSignal): Promise<void> {
+    if (this.cancelled || signal?.aborted === true) return Promise.resolve();
     return new Promise((resolve) => {
-      this.wake = resolve;
-      this.timer = setTimeout(() => {
+      const wake = (): void => {
+        if (this.timer !== null) clearTimeout(this.timer);
         this.timer = null;
         this.wake = null;
+        signal?.removeEventListener('abort', wake);
         resolve();
-      }, ms);
+      };
+      this.wake = wake;
+      this.timer = setTimeout(wake, ms);
+      signal?.addEventListener('abort', wake, { once: true });
     });
   }
 
   cancel(): void {
     this.cancelled = true;
-    if (this.timer !== null) clearTimeout(this.timer);
-    this.timer = null;
     this.wake?.();
-    this.wake = null;
   }
 }
 
 /**
  * Tries every connector in turn, `policy.attempts` rounds, pausing between rounds; "N attempts"
  * means exactly N rounds and N - 1 pauses. Rejects with NOT_CONNECTED naming the brokers tried and
- * the last error, or with OBJECT_CLOSED when cancelled.
+ * the last error, with OBJECT_CLOSED when cancelled, or with the reason of `signal` when it aborts:
+ * the attempt under way is cut off (its socket destroyed) and no other is made.
  */
 export async function connectWithRetry(
   connectors: readonly TransportConfiguration[],
   policy: RetryPolicy,
   options: Pick<ClientOptions, 'callTimeout'>,
   delay: CancellableDelay,
+  signal?: AbortSignal,
 ): Promise<{ transport: Transport; connector: TransportConfiguration }> {
   const rounds = Math.max(policy.attempts, 1);
   let lastError: unknown = null;
   for (let round = 1; policy.attempts === -1 || round <= rounds; round++) {
     for (const connector of connectors) {
+      signal?.throwIfAborted();
       if (delay.isCancelled) throw new HornetQException('OBJECT_CLOSED', 'The session factory is closed');
       try {
         const timeoutMs = connectTimeoutOf(connector, options.callTimeout);
-        return { transport: await connectTransport(connector, timeoutMs), connector };
+        return { transport: await connectTransport(connector, timeoutMs, signal), connector };
       } catch (error) {
         lastError = error;
       }
     }
     if (round === rounds && policy.attempts !== -1) break;
-    await delay.wait(retryDelay(policy, round));
+    await delay.wait(retryDelay(policy, round), signal);
   }
+  signal?.throwIfAborted();
   if (delay.isCancelled) throw new HornetQException('OBJECT_CLOSED', 'The session factory is closed');
   const tried = connectors.map(describeConnector).join(', ');
   const reason = lastError instanceof Error ? lastError.message : String(lastError);

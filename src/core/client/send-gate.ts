@@ -1,5 +1,6 @@
 import { HornetQException } from '../protocol';
 import { SEND_FRAME_OVERHEAD } from '../protocol/packet-codec';
+import { abortable } from './abortable';
 
 interface AddressCredits {
   available: number;
@@ -44,9 +45,13 @@ export class SendGate {
   /**
    * Runs `write` (which puts the message on the wire) as soon as the send may go, after every
    * send submitted before it; resolves with what `write` returns (a blocking send's answer).
+   * Aborting `signal` rejects with its reason: a send still waiting is withdrawn (never written,
+   * no credits taken, and the sends behind it move up); one written already stays written, and
+   * only the wait for what `write` returns ends.
    */
-  submit<T>(address: string, size: number, write: () => T | Promise<T>): Promise<T> {
+  submit<T>(address: string, size: number, write: () => T | Promise<T>, signal?: AbortSignal): Promise<T> {
     if (this.closedError !== null) return Promise.reject(this.closedError);
+    if (signal?.aborted === true) return Promise.reject(signal.reason);
     const entry = this.entryFor(address);
     if (entry.failed && this.waiting.length === 0) {
       // The "full" answer may be old: the send it was meant for may have been refused by the
@@ -55,11 +60,14 @@ export class SendGate {
       entry.failed = false;
       entry.available = 0;
     }
-    if (this.tryTake(address, size)) return invoke(write);
-    return new Promise<T>((resolve, reject) => {
-      this.waiting.push({ address, size, write, resolve: resolve as (result: unknown) => void, reject });
+    if (this.tryTake(address, size)) return abortable(invoke(write), signal);
+    let send!: WaitingSend;
+    const written = new Promise<T>((resolve, reject) => {
+      send = { address, size, write, resolve: resolve as (result: unknown) => void, reject };
+      this.waiting.push(send);
       this.topUp(address, entry, size);
     });
+    return abortable(written, signal, () => this.withdraw(send));
   }
 
   /**
@@ -108,6 +116,17 @@ export class SendGate {
   resetCredits(): void {
     this.credits.clear();
     for (const send of this.waiting) this.topUp(send.address, this.entryFor(send.address), send.size);
+  }
+
+  /**
+   * Takes a send that has not gone out of the queue. The credits asked for it are kept: they top
+   * up the window for the sends that follow, which is what the request was for.
+   */
+  private withdraw(send: WaitingSend): void {
+    const index = this.waiting.indexOf(send);
+    if (index < 0) return;
+    this.waiting.splice(index, 1);
+    if (index === 0) this.drain();
   }
 
   private drain(): void {

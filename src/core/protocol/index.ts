@@ -1,5 +1,7 @@
 // Hot paths (sessions, channels, queues) import PacketType and its kin from their own files:
 // compiled to CommonJS, every re-export here is a getter that would run on each use.
+// First, before any module defines a class with a Symbol.asyncDispose method.
+import './async-dispose';
 export * from './buffer-reader';
 export * from './buffer-writer';
 export * from './core-message';

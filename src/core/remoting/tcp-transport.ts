@@ -43,66 +43,46 @@ export class TcpTransport implements Transport {
 
   /**
    * Connects to host:port as a client: the HORNETQ preamble goes first. Rejects with the socket
-   * error (e.g. ECONNREFUSED) or on timeout.
+   * error (e.g. ECONNREFUSED) or on timeout; an abort of `signal` destroys the socket and rejects
+   * with its reason (at once, opening nothing, when it is aborted already).
    */
-  static connect(host: string, port: number, timeoutMs: number): Promise<TcpTransport> {
-    return new Promise((resolve, reject) => {
-      const socket = net.connect({ host, port });
-      const timer = setTimeout(() => {
-        socket.destroy();
-        reject(new Error(`connect to ${host}:${port} timed out after ${timeoutMs} ms`));
-      }, timeoutMs);
-      socket.once('connect', () => {
-        clearTimeout(timer);
-        socket.removeListener('error', reject);
-        const transport = new TcpTransport(socket);
-        socket.write(HORNETQ_PREAMBLE);
-        resolve(transport);
-      });
-      socket.once('error', (error) => {
-        clearTimeout(timer);
-        reject(error);
-      });
+  static connect(host: string, port: number, timeoutMs: number, signal?: AbortSignal): Promise<TcpTransport> {
+    if (signal?.aborted === true) return Promise.reject(signal.reason);
+    const socket = net.connect({ host, port });
+    return whenReady(socket, 'connect', timeoutMs, signal, {
+      timedOut: () => new Error(`connect to ${host}:${port} timed out after ${timeoutMs} ms`),
+      failed: (error) => error,
     });
   }
 
   /**
    * Connects over TLS: the broker's chain must lead to the context's CAs (Node's own when it has
    * none), its certificate must name `host` unless verifyHost is false, and only then does the
-   * HORNETQ preamble go. The timeout bounds the TCP connect and the handshake together.
+   * HORNETQ preamble go. The timeout bounds the TCP connect and the handshake together; `signal`
+   * as for connect.
    */
   static connectTls(
     host: string,
     port: number,
     timeoutMs: number,
     options: TlsConnectOptions,
+    signal?: AbortSignal,
   ): Promise<TcpTransport> {
-    return new Promise((resolve, reject) => {
-      const socket = tls.connect({
-        host,
-        port,
-        secureContext: options.context,
-        rejectUnauthorized: true,
-        // SNI takes host names only; an IP address is still checked against the IP SANs.
-        ...(net.isIP(host) === 0 ? { servername: host } : {}),
-        ...(options.verifyHost ? {} : { checkServerIdentity: () => undefined }),
-      });
-      const fail = (error: Error): void => {
-        clearTimeout(timer);
-        socket.destroy();
-        reject(
-          new Error(`TLS connection to ${host}:${port} failed: ${describeTlsError(error)}`, { cause: error }),
-        );
-      };
-      const timer = setTimeout(() => fail(new Error(`no TLS handshake within ${timeoutMs} ms`)), timeoutMs);
-      socket.once('error', fail);
-      socket.once('secureConnect', () => {
-        clearTimeout(timer);
-        socket.removeListener('error', fail);
-        const transport = new TcpTransport(socket);
-        socket.write(HORNETQ_PREAMBLE);
-        resolve(transport);
-      });
+    if (signal?.aborted === true) return Promise.reject(signal.reason);
+    const socket = tls.connect({
+      host,
+      port,
+      secureContext: options.context,
+      rejectUnauthorized: true,
+      // SNI takes host names only; an IP address is still checked against the IP SANs.
+      ...(net.isIP(host) === 0 ? { servername: host } : {}),
+      ...(options.verifyHost ? {} : { checkServerIdentity: () => undefined }),
+    });
+    const failed = (error: Error): Error =>
+      new Error(`TLS connection to ${host}:${port} failed: ${describeTlsError(error)}`, { cause: error });
+    return whenReady(socket, 'secureConnect', timeoutMs, signal, {
+      timedOut: () => failed(new Error(`no TLS handshake within ${timeoutMs} ms`)),
+      failed,
     });
   }
 
@@ -230,4 +210,43 @@ function contiguousRuns(frames: Buffer[]): Buffer[] {
 
 function viewOf(first: Buffer, length: number): Buffer {
   return length === first.length ? first : Buffer.from(first.buffer, first.byteOffset, length);
+}
+
+/**
+ * Resolves with the transport once `socket` emits `ready` (the preamble written); otherwise
+ * destroys it and rejects: on an error, at the timeout, or when `signal` aborts (with its reason).
+ * Whichever comes first removes the timer and every listener it added.
+ */
+function whenReady(
+  socket: net.Socket,
+  ready: 'connect' | 'secureConnect',
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+  errors: { timedOut(): Error; failed(error: Error): Error },
+): Promise<TcpTransport> {
+  return new Promise((resolve, reject) => {
+    const settle = (): void => {
+      clearTimeout(timer);
+      socket.removeListener('error', onError);
+      socket.removeListener(ready, onReady);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    const fail = (error: unknown): void => {
+      settle();
+      socket.destroy();
+      reject(error);
+    };
+    const onError = (error: Error): void => fail(errors.failed(error));
+    const onAbort = (): void => fail(signal?.reason);
+    const onReady = (): void => {
+      settle();
+      const transport = new TcpTransport(socket);
+      socket.write(HORNETQ_PREAMBLE);
+      resolve(transport);
+    };
+    const timer = setTimeout(() => fail(errors.timedOut()), timeoutMs);
+    socket.once('error', onError);
+    socket.once(ready, onReady);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }

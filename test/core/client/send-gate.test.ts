@@ -489,3 +489,66 @@ describe('SendGate write order', () => {
     ).rejects.toThrow('encode failed');
   });
 });
+
+describe('SendGate and AbortSignal', () => {
+  it('an aborted signal rejects at once with its reason: nothing written, no credits asked for', async () => {
+    const { gate, requests } = setUp(800);
+    const write = jest.fn();
+    const reason = new Error('gave up');
+    await expect(gate.submit('a', 100, write, AbortSignal.abort(reason))).rejects.toBe(reason);
+    expect(write).not.toHaveBeenCalled();
+    expect(requests).toEqual([]);
+  });
+
+  it('a send waiting for credits is withdrawn unsent, and the credits asked for it serve the next send', async () => {
+    const { gate, requests } = setUp(800);
+    const controller = new AbortController();
+    const write = jest.fn();
+    const waiting = gate.submit('a', 100, write, controller.signal);
+    expect(requests).toEqual([['a', 800]]);
+    controller.abort();
+    await expect(waiting).rejects.toBeInstanceOf(DOMException);
+    gate.receiveCredits('a', 800);
+    await flush();
+    expect(write).not.toHaveBeenCalled();
+    // The window is whole: a window's worth of sends goes at once, with no new request.
+    requests.length = 0;
+    for (let i = 0; i < 8; i++) expect(acquire(gate, 'a', 100)).toBeUndefined();
+    expect(acquire(gate, 'a', 1)).not.toBeUndefined();
+  });
+
+  it('withdrawing the head of the queue lets the sends behind it go, in order', async () => {
+    const { gate } = setUp(800);
+    const log: string[] = [];
+    const controller = new AbortController();
+    const first = gate.submit('a', 500, () => log.push('first'), controller.signal);
+    const second = track(acquire(gate, 'a', 300), log, 'second');
+    const third = track(acquire(gate, 'a', 300), log, 'third');
+    gate.receiveCredits('a', 400);
+    await flush();
+    expect(log).toEqual([]); // the head (500) does not fit in 400, and nothing overtakes it
+    controller.abort();
+    await expect(first).rejects.toBeInstanceOf(DOMException);
+    await flush();
+    expect(log).toEqual(['second']);
+    gate.receiveCredits('a', 200);
+    await flush();
+    expect(log).toEqual(['second', 'third']);
+    expect(second.error).toBeUndefined();
+    expect(third.error).toBeUndefined();
+  });
+
+  it('a send written already stays written: the abort only ends the wait for its answer', async () => {
+    const { gate } = setUp(-1);
+    const controller = new AbortController();
+    let answer!: (value: string) => void;
+    const write = jest.fn(() => new Promise<string>((resolve) => (answer = resolve)));
+    const sent = gate.submit('a', 10, write, controller.signal);
+    expect(write).toHaveBeenCalledTimes(1);
+    controller.abort('enough');
+    await expect(sent).rejects.toBe('enough');
+    answer('late');
+    // The gate goes on: the next send is written at once.
+    expect(acquire(gate, 'a', 10)).toBeUndefined();
+  });
+});
