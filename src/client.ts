@@ -13,6 +13,7 @@ export {
   ReceivedMessage,
   type AbortOptions,
   type ClientOptions,
+  type ConsumerSettings,
   type CreateConsumerOptions,
   type CreateQueueOptions,
   type FailoverEvent,

@@ -8,6 +8,7 @@ import {
   type ClientOptions,
   type ClientSession,
   type FailoverEvent,
+  type FailoverEventListener,
   type FailoverStatistics,
   type SessionSettings,
   type TransportConfiguration,
@@ -28,7 +29,8 @@ import { jmsCall, toJMSException } from './jms-error';
 import { insideListenerOf } from './listener-context';
 
 export type ExceptionListener = (exception: JMSException) => void;
-export type FailoverEventListener = (event: FailoverEvent) => void;
+// The core client's listener type: one name for the same function in both APIs.
+export type { FailoverEventListener };
 
 export interface OpenConnectionOptions {
   connectors: TransportConfiguration[];
@@ -85,6 +87,7 @@ export class HornetQConnection implements SessionConnection {
    * Connects and authenticates; a configured client id is claimed at once. Aborting `signal`
    * rejects with its reason wherever it is (see HornetQConnectionFactory.createConnection), with
    * every socket and timer it made released.
+   * @internal (HornetQConnectionFactory.createConnection opens connections)
    */
   static async open(
     options: OpenConnectionOptions,

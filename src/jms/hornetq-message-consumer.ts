@@ -35,6 +35,7 @@ export class HornetQMessageConsumer implements AsyncIterable<Message> {
   /** Listener calls in progress, so that stop() can wait for them. */
   private running: Promise<void> = Promise.resolve();
 
+  /** @internal (HornetQSession.createConsumer makes consumers) */
   constructor(
     private readonly session: ConsumerSession,
     readonly core: ClientConsumer,

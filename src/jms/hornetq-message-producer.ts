@@ -52,6 +52,7 @@ export class HornetQMessageProducer {
   private isClosed = false;
   private readonly autoGroupID: string | null;
 
+  /** @internal (HornetQSession.createProducer makes producers) */
   constructor(
     private readonly session: ProducerSession,
     private readonly core: ClientProducer,

@@ -81,6 +81,7 @@ export class HornetQSession implements ConsumerSession, ProducerSession {
   private rollbacks = 0;
   private isClosed = false;
 
+  /** @internal (HornetQConnection.createSession makes sessions) */
   constructor(
     private readonly connection: SessionConnection,
     readonly core: ClientSession,

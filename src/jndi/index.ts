@@ -28,7 +28,7 @@ export {
 } from './config/server-config-parser';
 export { DEFAULT_SCAN_PERIOD_MS, type ConfigFiles } from './config-files';
 export { ConfigurationException, formatProblem, type ConfigurationProblem } from './configuration-exception';
-export { JndiErrorCode } from './jndi-error-code';
+export { JndiErrorCode, type JndiErrorCodeName } from './jndi-error-code';
 export {
   defaultServices,
   ServiceId,

@@ -79,8 +79,12 @@ export class Broker implements BrokerServices {
   readonly config: BrokerConfiguration;
   readonly logger: Logger;
   readonly storage: StorageManager;
+  /** @internal (the server connections share it) */
   readonly metadata = new MetadataRegistry<ServerSession>();
-  /** Logins and permissions (security-enabled, the security manager, <security-settings>). */
+  /**
+   * Logins and permissions (security-enabled, the security manager, <security-settings>).
+   * @internal (the server connections log in through it)
+   */
   readonly security: BrokerSecurity;
   private office: PostOffice | null = null;
   private acceptors: Acceptor[] = [];
@@ -94,6 +98,7 @@ export class Broker implements BrokerServices {
   /**
    * How long each fdatasync of its journals took, when the broker keeps its own journals
    * (persistence enabled, no storage given); null otherwise.
+   * @internal (MetricsServer reads it)
    */
   readonly journalSyncs: Readonly<Record<JournalName, LatencyHistogram>> | null;
   private ttlTimer: NodeJS.Timeout | null = null;
@@ -164,6 +169,7 @@ export class Broker implements BrokerServices {
     this.failureListeners.push(listener);
   }
 
+  /** @internal (the server sessions route through it) */
   get postOffice(): PostOffice {
     if (this.office === null) throw new HornetQException('ILLEGAL_STATE', 'the broker is not started');
     return this.office;
@@ -390,19 +396,23 @@ export class Broker implements BrokerServices {
     }));
   }
 
+  /** @internal (server connections reattach sessions through it) */
   findSession(name: string): ServerSession | undefined {
     return this.sessions.get(name);
   }
 
+  /** @internal (server connections register the sessions they open) */
   registerSession(session: ServerSession): void {
     this.sessions.set(session.name, session);
   }
 
+  /** @internal (server connections unregister the sessions they close) */
   unregisterSession(session: ServerSession): void {
     this.metadata.release(session);
     if (this.sessions.get(session.name) === session) this.sessions.delete(session.name);
   }
 
+  /** @internal (server connections report their end) */
   connectionClosed(connection: ServerConnection): void {
     this.connections.delete(connection);
   }

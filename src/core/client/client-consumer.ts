@@ -73,6 +73,7 @@ export class ClientConsumer {
   /** What the broker said about the queue when the consumer was created; null until then. */
   private queue: QueueInfo | null = null;
 
+  /** @internal (ClientSession.createConsumer makes consumers) */
   constructor(
     readonly settings: ConsumerSettings,
     private readonly session: ClientSession,
@@ -118,7 +119,10 @@ export class ClientConsumer {
       this.settleWaiter(waiter, null);
   }
 
-  /** The queue to re-create if the broker lost it: one that did not outlive its creator. */
+  /**
+   * The queue to re-create if the broker lost it: one that did not outlive its creator.
+   * @internal (the session restorer)
+   */
   queueToRestore(): QueueToRestore | null {
     const queue = this.queue;
     if (queue === null || queue.durable || queue.address === null || this.closing) return null;
@@ -284,6 +288,7 @@ export class ClientConsumer {
    * credits. HornetQ's forced-delivery marker (FORCED_DELIVERY_SEQUENCE_PROPERTY, sent after what
    * the queue had) is no message: it ends the receiveImmediate that asked for its sequence, and one
    * for an earlier call (answered by a message meanwhile) is dropped; it charged no credits.
+   * @internal (the session routes deliveries here)
    */
   handleDelivery(packet: ReceiveMessage, frameBytes: number): void {
     if (this.isClosed) return;
@@ -300,6 +305,7 @@ export class ClientConsumer {
   /**
    * The head of a large message: its body arrives in chunks, assembled here before it is handed
    * out. Its credits are its frames: this one and every continuation's.
+   * @internal (the session routes deliveries here)
    */
   handleLargeMessage(packet: ReceiveLargeMessage, frameBytes: number): void {
     if (this.isClosed) return;
@@ -309,6 +315,7 @@ export class ClientConsumer {
     this.returnArrivalCredits(frameBytes, false);
   }
 
+  /** @internal (the session routes deliveries here) */
   handleLargeChunk(packet: ReceiveContinuation, frameBytes: number): void {
     if (this.isClosed) return;
     this.returnArrivalCredits(frameBytes, !packet.continues);

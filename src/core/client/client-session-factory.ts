@@ -255,6 +255,7 @@ export class ClientSessionFactory {
    * Asks the broker for a session on channel `channelId`, once the connection has its topology;
    * used to create and to re-create (same name, same channel id, version 124 again). The trailer
    * offers our extension: a broker of ours answers with one, a real HornetQ or Artemis ignores it.
+   * @internal (sessions re-create themselves through it)
    */
   async openBrokerSession(
     channelId: number,
@@ -288,7 +289,10 @@ export class ClientSessionFactory {
     })) as CreateSessionResponse;
   }
 
-  /** The handshake channel of the current connection (reattach requests go there). */
+  /**
+   * The handshake channel of the current connection (reattach requests go there).
+   * @internal (sessions reattach through it)
+   */
   get handshakeChannel(): Channel {
     return this.handshake;
   }
@@ -302,6 +306,7 @@ export class ClientSessionFactory {
     }
   }
 
+  /** @internal (sessions report their temporary queues) */
   temporaryQueueCreated(queue: TemporaryQueue): void {
     this.temporaryQueues.set(queue.name, queue);
   }

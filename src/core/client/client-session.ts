@@ -117,9 +117,11 @@ export class ClientSession {
   private rollbackOnly = false;
   private asyncErrorHandler: ((error: HornetQException) => void) | null = null;
 
+  /** @internal (ClientSessionFactory.createSession makes sessions) */
   constructor(
     private readonly identity: SessionIdentity,
     created: CreateSessionResponse,
+    /** @internal (the wire channel of the session) */
     readonly channel: Channel,
     readonly settings: SessionSettings,
     private readonly options: ClientOptions,
@@ -455,6 +457,7 @@ export class ClientSession {
    * Moves the session onto a new connection. First a reattach: if the broker still has the
    * session, it replays what we have not confirmed and we replay what it has not, and the session
    * goes on as if nothing happened. Otherwise the session is re-created on the broker.
+   * @internal (the factory drives failover)
    */
   async handleFailover(
     connection: RemotingConnection,
@@ -539,12 +542,14 @@ export class ClientSession {
     return this.sender.send(message, address, pacing, signal);
   }
 
+  /** @internal (its consumers acknowledge through it) */
   sendAcknowledgement(packet: Acknowledge): Promise<void> {
     if (packet.requiresResponse) return this.call(packet).then(() => undefined);
     this.sendOneWay(packet);
     return SENT;
   }
 
+  /** @internal (its producers and consumers write through it) */
   sendOneWay(packet: Packet): void {
     if (!this.isClosed) this.channel.send(packet);
   }

@@ -113,6 +113,7 @@ export class CoreMessage {
   /**
    * HornetQ's layout (MessageImpl): endOfBodyPosition, the body, endOfMessagePosition, then the
    * headers and properties; both positions as if the message began at MESSAGE_START_OFFSET.
+   * @internal (the packet codec)
    */
   encode(writer: BufferWriter): void {
     const start = writer.length;
@@ -134,6 +135,7 @@ export class CoreMessage {
    * The headers and properties alone: what follows the body in `encode`, and all a large
    * message's head carries (SESS_SEND_LARGE, SESS_RECEIVE_LARGE_MSG). An empty address travels
    * as HornetQ's null address (no address routes as '').
+   * @internal (large messages)
    */
   encodeHeadersAndProperties(writer: BufferWriter): void {
     writer.writeLong(this.messageId);
@@ -166,6 +168,7 @@ export class CoreMessage {
    * Reads what HornetQ's packet decoder reads, whose endOfMessagePosition it skips; one that
    * disagrees with where the properties end is not kept for re-sending (a HornetQ server that
    * journals those bytes trusts it on restart), so the message is encoded afresh.
+   * @internal (the packet codec)
    */
   static decode(reader: BufferReader): CoreMessage {
     const start = reader.position;
@@ -189,7 +192,10 @@ export class CoreMessage {
     return message;
   }
 
-  /** Reads what encodeHeadersAndProperties wrote: a message with an empty body. */
+  /**
+   * Reads what encodeHeadersAndProperties wrote: a message with an empty body.
+   * @internal (large messages)
+   */
   static decodeHeadersAndProperties(reader: BufferReader): CoreMessage {
     const message = new CoreMessage();
     message.messageId = reader.readLong();

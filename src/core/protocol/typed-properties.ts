@@ -154,6 +154,7 @@ export class TypedProperties {
    * HornetQ's block: byte 0 when there are none, else byte 1, an int count and each entry as its
    * SimpleString name, a type byte and the value. No properties is always byte 0 (what HornetQ
    * writes for a message that never had any), whether or not some were set and removed.
+   * @internal (the packet codec)
    */
   encode(writer: BufferWriter): void {
     if (this.values === null || this.values.size === 0) return writer.writeByte(NO_PROPERTIES);
@@ -165,6 +166,7 @@ export class TypedProperties {
     }
   }
 
+  /** @internal (the packet codec) */
   static decode(reader: BufferReader): TypedProperties {
     const properties = new TypedProperties();
     properties.decodeFrom(reader);
@@ -174,6 +176,7 @@ export class TypedProperties {
   /**
    * Adds the properties `encode` wrote (into an empty instance: a message being decoded). Any
    * non-zero first byte announces a count, as HornetQ reads it; a repeated name keeps its last value.
+   * @internal (the packet codec)
    */
   decodeFrom(reader: BufferReader): void {
     if (reader.readByte() === NO_PROPERTIES) return;
