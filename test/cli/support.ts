@@ -10,6 +10,8 @@ import path from 'node:path';
  * and folder a test makes is killed or removed after it (useCli registers the afterEach).
  */
 
+export { isListening } from '../support/listen';
+
 export const ROOT = path.resolve(__dirname, '..', '..');
 export const CLI = path.join(ROOT, 'dist', 'cli', 'hornetq.js');
 
@@ -150,18 +152,6 @@ export async function freePort(): Promise<number> {
   const { port } = server.address() as net.AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
-}
-
-/** True when something accepts connections on 127.0.0.1:port. */
-export function isListening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }
 
 /** A temporary folder removed after the test. */

@@ -1,5 +1,4 @@
 import { promises as fs } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import {
   EmbeddedJMS,
@@ -8,6 +7,7 @@ import {
   type HornetQConnectionFactory,
   type HornetQQueue,
 } from '../../src';
+import { isListening } from '../support/listen';
 import { captureLogger, tempDir } from './support';
 
 /** `await using` on the naming layer: an EmbeddedJMS stops, an InitialContext closes. */
@@ -48,18 +48,6 @@ beforeEach(async () => {
 });
 afterEach(async () => remove());
 
-/** Resolves true when a TCP connection to the port is accepted, false when it is refused. */
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
 test('await using stops an EmbeddedJMS: its port refuses connections afterwards', async () => {
   let port: number;
   {
@@ -77,9 +65,9 @@ test('await using stops an EmbeddedJMS: its port refuses connections afterwards'
     await using session = await connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
     const orders = jms.lookup<HornetQQueue>('/queue/Orders');
     await (await session.createProducer(orders)).send(session.createTextMessage('hello'));
-    expect(await accepts(port)).toBe(true);
+    expect(await isListening(port)).toBe(true);
   }
-  expect(await accepts(port)).toBe(false);
+  expect(await isListening(port)).toBe(false);
 });
 
 test('await using closes an InitialContext (which stops watching hornetq-jms.xml)', async () => {

@@ -20,3 +20,15 @@ export async function listen(server: net.Server): Promise<{ port: number; close:
     },
   };
 }
+
+/** True when something accepts connections on 127.0.0.1:port. */
+export function isListening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
