@@ -7,41 +7,99 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
-import { browseCommand } from './commands/browse';
-import { configCommand } from './commands/config';
-import { consumerCommand } from './commands/consumer';
-import { jndiCommand } from './commands/jndi';
-import { perfCommand } from './commands/perf';
-import { producerCommand } from './commands/producer';
-import { queueCommand } from './commands/queue';
-import { serverCommand } from './commands/server';
-import { userCommand } from './commands/user';
 import { CliError, errorLine, verboseReport } from './shared/cli-error';
 
 /** A command that has finished but whose process lingers (a stray handle) is ended after this. */
 const EXIT_GRACE_MS = 2000;
 
-export function createProgram(): Command {
+interface CommandEntry {
+  readonly name: string;
+  readonly description: string;
+  /** The command with its options and actions; imported only when it is the one run (or asked for help). */
+  readonly load: () => Promise<Command>;
+}
+
+/**
+ * Every command, in the order `hornetq --help` lists them. Each is loaded only when it runs: a
+ * command module pulls in the library parts and packages it needs (the broker and pino for
+ * `server`, the JMS client for `producer`...), and `--help`, `--version` or `user list` should not
+ * wait for all of them.
+ */
+const COMMANDS: readonly CommandEntry[] = [
+  {
+    name: 'server',
+    description: 'run a broker from hornetq-configuration.xml and hornetq-jms.xml until Ctrl-C or SIGTERM',
+    load: async () => (await import('./commands/server.js')).serverCommand(),
+  },
+  {
+    name: 'producer',
+    description: 'send messages to a queue or topic',
+    load: async () => (await import('./commands/producer.js')).producerCommand(),
+  },
+  {
+    name: 'consumer',
+    description: 'receive (and acknowledge) messages from a queue or topic',
+    load: async () => (await import('./commands/consumer.js')).consumerCommand(),
+  },
+  {
+    name: 'browse',
+    description: 'print the messages waiting in a queue without consuming them',
+    load: async () => (await import('./commands/browse.js')).browseCommand(),
+  },
+  {
+    name: 'queue',
+    description: 'look at and manage the queues of a running broker',
+    load: async () => (await import('./commands/queue.js')).queueCommand(),
+  },
+  {
+    name: 'jndi',
+    description: 'the naming registry the configuration describes',
+    load: async () => (await import('./commands/jndi.js')).jndiCommand(),
+  },
+  {
+    name: 'perf',
+    description: 'a producer and a consumer at full speed (or --rate): rates and latency every second',
+    load: async () => (await import('./commands/perf.js')).perfCommand(),
+  },
+  {
+    name: 'user',
+    description: 'manage the users of hornetq-users.xml',
+    load: async () => (await import('./commands/user.js')).userCommand(),
+  },
+  {
+    name: 'config',
+    description: 'the configuration files of a broker',
+    load: async () => (await import('./commands/config.js')).configCommand(),
+  },
+];
+
+/**
+ * The program for `argv`: the command it names loaded in full, every other one as its name and
+ * description only (enough for the command list, and for "did you mean" after a misspelt name).
+ */
+export async function createProgram(argv: readonly string[]): Promise<Command> {
   const program = new Command('hornetq')
     .description("HornetQ's JMS broker and tools for Node.js")
     .version(packageVersion(), '-V, --version')
     .option('-v, --verbose', 'on failure, print every detail and the stack trace')
     .showSuggestionAfterError(true);
-  for (const command of [
-    serverCommand(),
-    producerCommand(),
-    consumerCommand(),
-    browseCommand(),
-    queueCommand(),
-    jndiCommand(),
-    perfCommand(),
-    userCommand(),
-    configCommand(),
-  ]) {
-    program.addCommand(command);
+  const named = commandNamed(argv);
+  for (const entry of COMMANDS) {
+    const command = entry === named ? await entry.load() : new Command(entry.name);
+    program.addCommand(command.description(entry.description));
   }
   oneLineErrors(program);
   return program;
+}
+
+/**
+ * The command `argv` runs or asks help for (`hornetq -v producer ...`, `hornetq help producer`):
+ * the first word after the program's own options, none of which takes a value.
+ */
+function commandNamed(argv: readonly string[]): CommandEntry | undefined {
+  const words = argv.slice(2).filter((arg) => !arg.startsWith('-'));
+  const name = words[0] === 'help' ? words[1] : words[0];
+  return COMMANDS.find((entry) => entry.name === name);
 }
 
 /** Commander puts its "(Did you mean ...?)" on a line of its own: keep each mistake to one line. */
@@ -53,7 +111,7 @@ function oneLineErrors(command: Command): void {
 }
 
 async function main(argv: string[]): Promise<void> {
-  const program = createProgram();
+  const program = await createProgram(argv);
   try {
     await program.parseAsync(argv);
   } catch (error) {

@@ -16,7 +16,6 @@ interface BrowseOptions extends ConnectionOptions {
 
 export function browseCommand(): Command {
   const command = new Command('browse')
-    .description('print the messages waiting in a queue without consuming them')
     .argument('<queue>', 'registry name (e.g. /queue/ExampleQueue) or queue://NAME')
     .option('--count <n>', 'print at most n messages', integerIn(1))
     .option('--selector <expression>', 'JMS message selector, e.g. "seq < 10"')

@@ -29,10 +29,7 @@ export function configCommand(): Command {
     )
     .argument('[dir]', "the configuration folder (default: the package's config/)")
     .action(async (dir: string | undefined) => configCheck(dir));
-  return new Command('config')
-    .description('the configuration files of a broker')
-    .addCommand(configInitCommand())
-    .addCommand(check);
+  return new Command('config').addCommand(configInitCommand()).addCommand(check);
 }
 
 /**

@@ -44,7 +44,6 @@ type Printer = (message: Message, number: number) => void;
 
 export function consumerCommand(): Command {
   const command = new Command('consumer')
-    .description('receive (and acknowledge) messages from a queue or topic')
     .option('--destination <name>', DESTINATION_HELP, DEFAULT_DESTINATION)
     .option(
       '--count <n>',

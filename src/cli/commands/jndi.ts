@@ -16,7 +16,7 @@ export function jndiCommand(): Command {
     .description('what hornetq-jms.xml binds: each name, its class and what it points at')
     .addOption(configOption())
     .action(async (options: ListOptions) => jndiList(options));
-  return new Command('jndi').description('the naming registry the configuration describes').addCommand(list);
+  return new Command('jndi').addCommand(list);
 }
 
 async function jndiList(options: ListOptions): Promise<void> {

@@ -35,7 +35,6 @@ const DEFAULT_DURATION_S = 10;
 
 export function perfCommand(): Command {
   const command = new Command('perf')
-    .description('a producer and a consumer at full speed (or --rate): rates and latency every second')
     .option('--destination <name>', DESTINATION_HELP, DEFAULT_DESTINATION)
     .addOption(
       new Option('--count <n>', 'send n messages, then stop').argParser(integerIn(1)).conflicts('duration'),

@@ -50,7 +50,6 @@ export const SEQUENCE_PROPERTY = 'seq';
 
 export function producerCommand(): Command {
   const command = new Command('producer')
-    .description('send messages to a queue or topic')
     .option('--destination <name>', DESTINATION_HELP, DEFAULT_DESTINATION)
     .option('--count <n>', 'messages to send', integerIn(1), 1000)
     .option(

@@ -55,7 +55,6 @@ export function queueCommand(): Command {
     .description('remove every message a consumer can take from a queue (consumed and acknowledged)')
     .argument('<name>', 'JMS name (orders) or core name (jms.queue.orders)');
   return new Command('queue')
-    .description('look at and manage the queues of a running broker')
     .addCommand(
       addConnectionOptions(stat).action(async (name: string | undefined, options: StatOptions) =>
         queueStat(name, options),

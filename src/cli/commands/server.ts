@@ -36,7 +36,6 @@ const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
 
 export function serverCommand(): Command {
   return new Command('server')
-    .description('run a broker from hornetq-configuration.xml and hornetq-jms.xml until Ctrl-C or SIGTERM')
     .addOption(configOption())
     .addOption(
       new Option(

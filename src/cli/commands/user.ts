@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Command, Option } from 'commander';
-import { formatProblem } from '../../jndi';
+import { formatProblem } from '../../jndi/configuration-exception';
 import { defaultConfigDir } from '../../jndi/config-files';
 import { readConfigFile } from '../../jndi/config/config-document';
 import type { UserDefinition, UsersConfiguration } from '../../jndi/config/users-configuration';
@@ -45,11 +45,7 @@ export function userCommand(): Command {
     .description(`the users of ${USERS_CONFIG_NAME} and their roles (never their passwords)`)
     .addOption(usersConfigOption())
     .action(async (options: UserOptions) => listUsers(options));
-  return new Command('user')
-    .description(`manage the users of ${USERS_CONFIG_NAME}`)
-    .addCommand(add)
-    .addCommand(remove)
-    .addCommand(list);
+  return new Command('user').addCommand(add).addCommand(remove).addCommand(list);
 }
 
 function usersConfigOption(): Option {

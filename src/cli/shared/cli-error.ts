@@ -1,5 +1,5 @@
 import { brandError, hasBrand, type ClassOf, type InstanceOf } from '../../core/protocol/brand';
-import { ConfigurationException, formatProblem } from '../../jndi';
+import { ConfigurationException, formatProblem } from '../../jndi/configuration-exception';
 
 /** The `code` of the command's own errors. */
 export const CliErrorCode = {
