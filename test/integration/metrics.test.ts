@@ -348,6 +348,13 @@ describe('the HTTP surface', () => {
       'metrics port must be an integer in 0..65535 (actual value: 70000)',
     );
     expect(() => new MetricsServer(() => null, { host: ' ' })).toThrow(/metrics host must name a host/);
+    expect(() => new MetricsServer(() => null, { port: -1, maxConnections: 0 })).toThrow(
+      expect.objectContaining({
+        name: 'RangeError',
+        code: 'ERR_INVALID_ARG_VALUE',
+        message: expect.stringMatching(/metrics port .*; metrics maxConnections must be an integer in 1\.\./),
+      }),
+    );
   });
 
   test('a port in use is refused with the address', async () => {

@@ -1,4 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { HornetQException } from '../../core/protocol';
+import { invalidValue } from '../../core/protocol/argument-errors';
 import { silentLogger, type Logger } from '../../core/remoting';
 import type { Broker } from '../broker';
 import { brokerHealth } from './broker-health';
@@ -34,6 +36,7 @@ const METHODS = 'GET, HEAD';
 /** A client chooses the URL: what of it is logged is cut to this length. */
 const LOGGED_URL_CHARS = 200;
 
+/** Every value outside its range, in one RangeError (ERR_INVALID_ARG_VALUE), as the broker's options are checked. */
 function validate(options: MetricsServerOptions): void {
   const ranges: Array<[keyof MetricsServerOptions, number, number]> = [
     ['port', 0, 65_535],
@@ -41,15 +44,14 @@ function validate(options: MetricsServerOptions): void {
     ['maxConnections', 1, 1_000_000],
     ['requestTimeout', 1, 2_147_483_647],
   ];
+  const problems: string[] = [];
   for (const [name, min, max] of ranges) {
     const value = options[name];
     if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max)
-      throw new RangeError(
-        `metrics ${name} must be an integer in ${min}..${max} (actual value: ${String(value)})`,
-      );
+      problems.push(`metrics ${name} must be an integer in ${min}..${max} (actual value: ${String(value)})`);
   }
-  if (options.host.trim() === '')
-    throw new RangeError('metrics host must name a host or address (it is empty)');
+  if (options.host.trim() === '') problems.push('metrics host must name a host or address (it is empty)');
+  if (problems.length > 0) throw invalidValue(problems.join('; '));
 }
 
 /**
@@ -75,7 +77,7 @@ export class MetricsServer {
   get port(): number {
     const address = this.server?.address();
     if (typeof address !== 'object' || address === null)
-      throw new Error('the metrics server is not listening (call start() first)');
+      throw new HornetQException('ILLEGAL_STATE', 'the metrics server is not listening (call start() first)');
     return address.port;
   }
 
@@ -86,7 +88,8 @@ export class MetricsServer {
   }
 
   async start(): Promise<void> {
-    if (this.server !== null) throw new Error('the metrics server is already started');
+    if (this.server !== null)
+      throw new HornetQException('ILLEGAL_STATE', 'the metrics server is already started');
     const server = createServer((request, response) => this.handle(request, response));
     server.maxConnections = this.options.maxConnections;
     server.requestTimeout = this.options.requestTimeout;
