@@ -237,6 +237,7 @@ export class Broker implements BrokerServices {
     return this.reattached;
   }
 
+  /** @internal (server connections count the sessions they reattach) */
   sessionReattached(): void {
     this.reattached++;
   }

@@ -383,10 +383,6 @@ export class ClientSessionFactory {
   }
 
   /**
-   * Takes a new connection into use: the ping (which tells the broker our TTL), then the topology
-   * subscription every HornetQ 2.4 client sends, on channel 0.
-   */
-  /**
    * A protocol error before the broker's first answer: what answered is no HornetQ broker (an
    * HTTP server, say), which its first bytes show. Null for any other failure.
    */
@@ -405,6 +401,10 @@ export class ClientSessionFactory {
     );
   }
 
+  /**
+   * Takes a new connection into use: the ping (which tells the broker our TTL), then the topology
+   * subscription every HornetQ 2.4 client sends, on channel 0.
+   */
   private attach(transport: Transport, connector: TransportConfiguration): void {
     // A wait left from a connection given up (an interrupted failover) ends with it.
     this.topology?.connectionFailed(closedError());

@@ -479,8 +479,9 @@ export class ServerConnection implements SessionOwner {
    * clients do), and the earlier session, which it never got, is closed. Proof of that: the same
    * reattach secret and user for a session of ours; for a plain session (a Java client's), the
    * same user and a session whose link is gone or that lives on this same connection, which
-   * name-only reattach would hand over anyway. Anything else is refused: no CREATESESSION replaces or kills another
-   * client's session (HornetQ would replace it in its table, out of reach of its own client).
+   * name-only reattach would hand over anyway. Anything else is refused: no CREATESESSION
+   * replaces or kills another client's session (HornetQ would replace it in its table, out of
+   * reach of its own client).
    */
   private claimSessionName(packet: CreateSession, user: string | null): void {
     const { name } = packet;

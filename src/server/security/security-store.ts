@@ -51,10 +51,10 @@ export class SecurityStore {
   /**
    * Second chance (CLOCK) eviction, in the Map's insertion order: a hit only marks its entry used,
    * since hits come with every send, and an LRU's delete and set per hit would reorder the map
-   * for an order only eviction needs. Eviction passes over used entries once (unmarked, moved to the end) and drops
-   * the first unused one, so addresses in steady use stay. A map cleared when full would be
-   * simpler, but would drop those too each time enough one-off addresses (temporary reply queues)
-   * have come by.
+   * for an order only eviction needs. Eviction passes over used entries once (unmarked, moved to
+   * the end) and drops the first unused one, so addresses in steady use stay. A map cleared when
+   * full would be simpler, but would drop those too each time enough one-off addresses
+   * (temporary reply queues) have come by.
    */
   private readonly cache = new Map<string, CachedLookup>();
   private cachedChars = 0;
