@@ -29,6 +29,13 @@ function received(message: CoreMessage): CoreMessage {
 
 const str = (value: string): TypedValue => ({ kind: PropertyKind.STRING, value });
 
+/**
+ * What the runtime itself may allocate between the two measurements, whatever the messages take
+ * (code compiled meanwhile, inline caches, the jest worker's own buffers): about 13 KiB was seen
+ * once under a full parallel run, which made a 5 MB measurement look 0.3% larger than its estimate.
+ */
+const RUNTIME_NOISE_BYTES = 32 * 1024;
+
 /** Heap and external memory (Buffers, external strings) in use after full collections. */
 function memoryInUse(): number {
   gc();
@@ -147,7 +154,7 @@ describe("an address' size bounds the memory its messages take", () => {
 
   it.each(shapes)('$name: at least what they take, and not more than twice that', (shape) => {
     const { addressSize, measured } = routeShape(shape);
-    expect(addressSize).toBeGreaterThanOrEqual(measured * shape.least);
+    expect(addressSize).toBeGreaterThanOrEqual(measured * shape.least - RUNTIME_NOISE_BYTES);
     expect(addressSize).toBeLessThanOrEqual(measured * 2);
   });
 });
