@@ -52,12 +52,16 @@ export class FileLock {
   private constructor(
     readonly file: string,
     private readonly handle: FileHandle,
+    private readonly env: NodeJS.ProcessEnv | undefined,
   ) {}
 
-  /** Opens (creating it if absent, mode 644) `file` without locking it. */
-  static async open(file: string): Promise<FileLock> {
+  /**
+   * Opens (creating it if absent, mode 644) `file` without locking it. `env` is the environment the
+   * locking child runs in, whose PATH finds flock or perl: process.env unless given.
+   */
+  static async open(file: string, options: { env?: NodeJS.ProcessEnv } = {}): Promise<FileLock> {
     const handle = await open(file, constants.O_RDWR | constants.O_CREAT, 0o644);
-    return new FileLock(file, handle);
+    return new FileLock(file, handle, options.env);
   }
 
   /** The open file, for reading and writing what it holds (the lock does not stop anyone's I/O). */
@@ -74,7 +78,7 @@ export class FileLock {
   async tryLock(): Promise<boolean> {
     this.checkOpen();
     if (this.locked) return true;
-    this.locked = await lockDescriptor(this.handle.fd, this.file);
+    this.locked = await lockDescriptor(this.handle.fd, this.file, this.env);
     return this.locked;
   }
 
@@ -90,8 +94,9 @@ export class FileLock {
       while (!(await this.tryLock())) await sleep(pollMs, undefined, { signal });
       signal?.throwIfAborted();
     } catch (error) {
-      if (signal?.aborted === true) await this.release();
-      throw error;
+      if (signal?.aborted !== true) throw error;
+      await this.release();
+      throw signal.reason;
     }
   }
 
@@ -109,9 +114,9 @@ export class FileLock {
 }
 
 /** Runs the first locker this system has on `fd`: true when it took the lock, false when it is held. */
-async function lockDescriptor(fd: number, file: string): Promise<boolean> {
+async function lockDescriptor(fd: number, file: string, env: NodeJS.ProcessEnv | undefined): Promise<boolean> {
   for (const locker of LOCKERS) {
-    const outcome = await runLocker(locker, fd);
+    const outcome = await runLocker(locker, fd, env);
     if (outcome === 'missing') continue;
     if (outcome.exitCode === 0) return true;
     if (outcome.exitCode === 1 && outcome.stderr === '') return false;
@@ -129,9 +134,9 @@ type LockerOutcome =
   | 'missing'
   | { exitCode: number | null; signal: NodeJS.Signals | null; stderr: string };
 
-function runLocker(locker: Locker, fd: number): Promise<LockerOutcome> {
+function runLocker(locker: Locker, fd: number, env: NodeJS.ProcessEnv | undefined): Promise<LockerOutcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(locker.program, locker.args, { stdio: ['ignore', 'ignore', 'pipe', fd] });
+    const child = spawn(locker.program, locker.args, { stdio: ['ignore', 'ignore', 'pipe', fd], env });
     let stderr = '';
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
       stderr = (stderr + chunk).slice(0, STDERR_LIMIT);
