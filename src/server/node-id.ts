@@ -10,7 +10,8 @@ export const NODE_ID_BYTES = 16;
 
 /** HornetQ's UUID string: the 16 bytes in order, as 8-4-4-4-12 hex digits. */
 export function nodeIdOf(bytes: Buffer): string {
-  if (bytes.length !== NODE_ID_BYTES) throw new RangeError(`a node id has ${NODE_ID_BYTES} bytes, not ${bytes.length}`);
+  if (bytes.length !== NODE_ID_BYTES)
+    throw new RangeError(`a node id has ${NODE_ID_BYTES} bytes, not ${bytes.length}`);
   const hex = bytes.toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }

@@ -6,6 +6,6 @@ export const ServerErrorCode = {
   PAGE_CORRUPT: 'ERR_PAGE_CORRUPT',
   /** DataDirectoryLockedError: another live broker holds the journal directory's server.lock. */
   DATA_DIRECTORY_LOCKED: 'ERR_DATA_DIRECTORY_LOCKED',
-  /** StorageError: the broker's data cannot be used (node id file, a journal record, a directory). */
+  /** StorageError: the broker's data cannot be used (server.lock, a journal record, a directory). */
   STORAGE: 'ERR_STORAGE',
 } as const;

@@ -58,7 +58,10 @@ export class DataDirectoryLock {
   }
 }
 
-async function openLockFile(directory: string, { createDirectory }: DataDirectoryLockOptions): Promise<FileLock> {
+async function openLockFile(
+  directory: string,
+  { createDirectory }: DataDirectoryLockOptions,
+): Promise<FileLock> {
   const file = path.join(directory, SERVER_LOCK_FILE);
   try {
     if (createDirectory) await mkdir(directory, { recursive: true });

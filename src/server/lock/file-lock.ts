@@ -14,8 +14,8 @@ interface Locker {
 }
 
 /**
- * util-linux flock(1) (BusyBox's behaves the same for these arguments), else perl, which macOS
- * and nearly every Linux have, calling the same flock(2).
+ * util-linux flock(1) (BusyBox's takes the same arguments), else perl, which macOS and nearly every
+ * Linux have, calling the same flock(2).
  */
 const LOCKERS: readonly Locker[] = [
   { program: 'flock', args: ['-n', '3'] },
@@ -114,7 +114,11 @@ export class FileLock {
 }
 
 /** Runs the first locker this system has on `fd`: true when it took the lock, false when it is held. */
-async function lockDescriptor(fd: number, file: string, env: NodeJS.ProcessEnv | undefined): Promise<boolean> {
+async function lockDescriptor(
+  fd: number,
+  file: string,
+  env: NodeJS.ProcessEnv | undefined,
+): Promise<boolean> {
   for (const locker of LOCKERS) {
     const outcome = await runLocker(locker, fd, env);
     if (outcome === 'missing') continue;
@@ -130,9 +134,7 @@ async function lockDescriptor(fd: number, file: string, env: NodeJS.ProcessEnv |
   );
 }
 
-type LockerOutcome =
-  | 'missing'
-  | { exitCode: number | null; signal: NodeJS.Signals | null; stderr: string };
+type LockerOutcome = 'missing' | { exitCode: number | null; signal: NodeJS.Signals | null; stderr: string };
 
 function runLocker(locker: Locker, fd: number, env: NodeJS.ProcessEnv | undefined): Promise<LockerOutcome> {
   return new Promise((resolve, reject) => {

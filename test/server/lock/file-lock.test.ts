@@ -183,7 +183,9 @@ describe('FileLock', () => {
       const lock = await openLock(file, pathWith());
       const failure = lock.tryLock();
       await expect(failure).rejects.toThrow(StorageError);
-      await expect(failure).rejects.toThrow(`cannot lock ${file}: neither flock (util-linux) nor perl is on the PATH`);
+      await expect(failure).rejects.toThrow(
+        `cannot lock ${file}: neither flock (util-linux) nor perl is on the PATH`,
+      );
     });
   });
 });

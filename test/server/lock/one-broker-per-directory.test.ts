@@ -42,7 +42,9 @@ function stateByte(journalDirectory: string): string {
 
 afterEach(async () => {
   await Promise.all(running.splice(0).map((server) => server.stop()));
-  await Promise.all(directories.splice(0).map((directory) => rm(directory, { recursive: true, force: true })));
+  await Promise.all(
+    directories.splice(0).map((directory) => rm(directory, { recursive: true, force: true })),
+  );
 });
 
 describe('one live broker per data directory, in one process', () => {
@@ -63,7 +65,9 @@ describe('one live broker per data directory, in one process', () => {
     expect(error.directory).toBe(journal);
     expect(error.holder).toMatchObject({ pid: process.pid });
     expect(error.message).not.toContain('\n');
-    expect(error.message).toContain(`the data directory ${journal} is in use by another broker (pid ${process.pid} on `);
+    expect(error.message).toContain(
+      `the data directory ${journal} is in use by another broker (pid ${process.pid} on `,
+    );
     expect(second.status).toBe('stopped');
     // The refused broker wrote nothing: the holder still holds and still says LIVE.
     expect(stateByte(journal)).toBe('L');
@@ -100,7 +104,7 @@ describe('one live broker per data directory, in one process', () => {
     expect(await readdir(directory)).toEqual([]);
   });
 
-  it('tells a persistent broker\'s node id only once it has read server.lock', async () => {
+  it("tells a persistent broker's node id only once it has read server.lock", async () => {
     const broker = persistentBroker(await dataDirectory());
     expect(() => broker.nodeId).toThrow(/read from server\.lock/);
     await broker.start();

@@ -59,15 +59,18 @@ describe('ServerLockFile', () => {
   it.each([
     ['shorter than the id', Buffer.from('L\0\0\x01\x02\x03', 'latin1')],
     ['all zeros where the id goes', Buffer.alloc(19)],
-  ])('takes a file %s for one with no id (never served: an id is synced first) and writes a fresh one', async (_, bytes) => {
-    const file = scratchFile(bytes);
-    await withFile(file, async (contents) => {
-      expect(await contents.readNodeId()).toBeNull();
-      const id = await contents.loadOrCreateNodeId();
-      expect(id).toMatch(UUID);
-      expect(await contents.readNodeId()).toBe(id);
-    });
-  });
+  ])(
+    'takes a file %s for one with no id (never served: an id is synced first) and writes a fresh one',
+    async (_, bytes) => {
+      const file = scratchFile(bytes);
+      await withFile(file, async (contents) => {
+        expect(await contents.readNodeId()).toBeNull();
+        const id = await contents.loadOrCreateNodeId();
+        expect(id).toMatch(UUID);
+        expect(await contents.readNodeId()).toBe(id);
+      });
+    },
+  );
 
   it('writes each state and reads it back; a byte that is no state reads as none', async () => {
     const file = scratchFile();
@@ -98,7 +101,10 @@ describe('ServerLockFile', () => {
   it.each([
     ['no holder line', Buffer.alloc(19)],
     ['a line that is no JSON', Buffer.concat([Buffer.alloc(19), Buffer.from('pid 12\n')])],
-    ['a pid that is no integer', Buffer.concat([Buffer.alloc(19), Buffer.from('{"pid":"x","host":"h","since":"s"}\n')])],
+    [
+      'a pid that is no integer',
+      Buffer.concat([Buffer.alloc(19), Buffer.from('{"pid":"x","host":"h","since":"s"}\n')]),
+    ],
   ])('reads no holder from %s', async (_, bytes) => {
     expect(await withFile(scratchFile(bytes), (contents) => contents.readHolder())).toBeNull();
   });
