@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { outOfRange } from '../../core/protocol/argument-errors';
 import { StorageError } from '../storage/storage-error';
 
 /**
@@ -29,8 +30,10 @@ const LOCKERS: readonly Locker[] = [
   },
 ];
 
-/** How often lock() tries again while another holds the file, unless told. */
+/** How often lock() tries again while another holds the file, unless told (HornetQ's interval). */
 export const DEFAULT_LOCK_POLL_MS = 500;
+/** A wait that tries less often than once a minute would leave a backup idle long after a crash. */
+const MAX_LOCK_POLL_MS = 60_000;
 /** What a locker may print on stderr that is kept for the error message. */
 const STDERR_LIMIT = 1024;
 
@@ -83,12 +86,15 @@ export class FileLock {
   }
 
   /**
-   * Takes the lock, waiting for the holder to let go. An abort closes the file (whether the try in
-   * progress took the lock cannot be told apart from one that did not) and rejects with the
-   * signal's reason; open the file again to go on.
+   * Takes the lock, waiting for the holder to let go: a try every `pollMs` (HornetQ's node
+   * manager tries every 500 ms too). An abort, seen between tries, closes the file (letting go of
+   * whatever the wait took) and rejects with the signal's reason; open the file again to go on.
    */
   async lock(options: { signal?: AbortSignal; pollMs?: number } = {}): Promise<void> {
     const { signal, pollMs = DEFAULT_LOCK_POLL_MS } = options;
+    if (!Number.isSafeInteger(pollMs) || pollMs < 1 || pollMs > MAX_LOCK_POLL_MS) {
+      throw outOfRange(`pollMs must be an integer in 1..${MAX_LOCK_POLL_MS} (actual value: ${pollMs})`);
+    }
     try {
       signal?.throwIfAborted();
       while (!(await this.tryLock())) await sleep(pollMs, undefined, { signal });

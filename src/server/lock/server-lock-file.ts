@@ -18,7 +18,8 @@ export type ServerLockState = (typeof ServerLockState)[keyof typeof ServerLockSt
 
 /**
  * HornetQ's layout: the state byte, a byte each where HornetQ takes its live and backup
- * byte-range locks (kept, never written: our locks are whole files), then the node id's 16 bytes.
+ * byte-range locks (written once, never locked: our locks are whole files), then the node id's
+ * 16 bytes.
  * Ours goes on after them with the holder line, which HornetQ does not read.
  */
 const STATE_OFFSET = 0;
@@ -59,16 +60,16 @@ export class ServerLockFile {
   }
 
   /**
-   * The node id kept here, or a fresh one written (with the state "first start" if the file has
-   * no state yet) and synced: a new directory gets a new id, an existing one keeps its own.
+   * The node id kept here, or a fresh one written and synced: a new directory gets a new id, an
+   * existing one keeps its own. A file without HornetQ's first three bytes gets them as HornetQ
+   * makes a new one ("first start" in each).
    */
   async loadOrCreateNodeId(): Promise<string> {
     const existing = await this.readNodeId();
     if (existing !== null) return existing;
     const id = randomUUID();
-    const state = (await this.readState()) ?? ServerLockState.FIRST_TIME_START;
-    const header = Buffer.alloc(HOLDER_OFFSET);
-    header.write(state, STATE_OFFSET, 'latin1');
+    const header = Buffer.alloc(HOLDER_OFFSET, ServerLockState.FIRST_TIME_START, 'latin1');
+    (await this.read(0, NODE_ID_OFFSET)).copy(header, 0);
     nodeIdBytes(id).copy(header, NODE_ID_OFFSET);
     await this.handle.write(header, 0, header.length, 0);
     await this.handle.datasync();

@@ -142,6 +142,18 @@ describe('FileLock', () => {
     expect(lock.held).toBe(false);
   });
 
+  it.each([0, 1.5, 60_001, Number.NaN])(
+    'refuses a poll interval of %p, naming it and the range',
+    async (pollMs) => {
+      const lock = await openLock(scratchFile());
+      await expect(lock.lock({ pollMs })).rejects.toMatchObject({
+        code: 'ERR_OUT_OF_RANGE',
+        message: `pollMs must be an integer in 1..60000 (actual value: ${pollMs})`,
+      });
+      expect(lock.held).toBe(false);
+    },
+  );
+
   describe('without flock(1) on the PATH', () => {
     const savedPath = process.env.PATH;
 

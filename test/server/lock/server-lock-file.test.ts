@@ -32,13 +32,13 @@ afterEach(() => {
 });
 
 describe('ServerLockFile', () => {
-  it('gives a new file a fresh node id at bytes 3..18 with the state "first start", and keeps it', async () => {
+  it('gives a new file HornetQ\'s "first start" bytes and a fresh node id at bytes 3..18, and keeps it', async () => {
     const file = scratchFile();
     const id = await withFile(file, (contents) => contents.loadOrCreateNodeId());
     expect(id).toMatch(UUID);
     const bytes = readFileSync(file);
     expect(bytes).toHaveLength(19);
-    expect(bytes.toString('latin1', 0, 1)).toBe(ServerLockState.FIRST_TIME_START);
+    expect(bytes.toString('latin1', 0, 3)).toBe('000');
     expect(bytes.subarray(3, 19).toString('hex')).toBe(id.replaceAll('-', ''));
     expect(await withFile(file, (contents) => contents.loadOrCreateNodeId())).toBe(id);
   });
