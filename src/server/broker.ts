@@ -349,12 +349,15 @@ export class Broker implements BrokerServices {
     this.currentNodeId = lock.nodeId;
   }
 
-  /** After the journals have closed: PAUSED in server.lock, then the lock let go (a failure is reported). */
+  /**
+   * After the journals have closed: the lock let go, with PAUSED in server.lock unless the store
+   * failed (then LIVE stays, as after a crash). A failure to do so is reported.
+   */
   private async releaseDataDirectory(): Promise<void> {
     const lock = this.directoryLock;
     this.directoryLock = null;
     try {
-      await lock?.release();
+      await lock?.release({ clean: this.storageFailure === null });
     } catch (error) {
       this.logger.error({ err: error }, `releasing the data directory lock failed: ${String(error)}`);
     }

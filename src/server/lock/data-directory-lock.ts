@@ -15,8 +15,12 @@ export interface DataDirectoryLockOptions {
  * A live broker's hold on its journal directory: server.lock locked for the broker's life, its
  * node id read from there (or made and written for a new directory), its state LIVE while it runs
  * and PAUSED after a clean stop (a backup on a shared store reads a crash from LIVE left behind).
+ * The state and node id are HornetQ's FileLockNodeManager's; the live/backup dance on them is not
+ * here (one live broker only).
  */
 export class DataDirectoryLock {
+  private released = false;
+
   private constructor(
     readonly directory: string,
     readonly nodeId: string,
@@ -48,10 +52,16 @@ export class DataDirectoryLock {
     }
   }
 
-  /** After a clean stop: PAUSED written and synced, then the lock let go. */
-  async release(): Promise<void> {
+  /**
+   * Lets go of the directory. After a clean stop PAUSED is written and synced first, so that a
+   * backup on the same store does not take over; after a failure (the store failed under the
+   * broker) LIVE stays, as after a crash, and a backup would. Once only: a second call does nothing.
+   */
+  async release({ clean }: { clean: boolean }): Promise<void> {
+    if (this.released) return;
+    this.released = true;
     try {
-      await this.contents.writeState(ServerLockState.PAUSED);
+      if (clean) await this.contents.writeState(ServerLockState.PAUSED);
     } finally {
       await this.lock.release();
     }

@@ -3,6 +3,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Broker, DataDirectoryLockedError, EmbeddedJMS, type BrokerConfiguration } from '../../../src';
+import { silentLogger } from '../../../src/core/remoting';
 import { runProgram, ROOT } from '../../cli/support';
 import { CRASH_CONFIG_DIR } from '../../integration/crash/child-broker';
 
@@ -82,10 +83,18 @@ describe('one live broker per data directory, in one process', () => {
 
   it('refuses a second EmbeddedJMS on the directory', async () => {
     const directory = await dataDirectory();
-    const first = new EmbeddedJMS({ configDir: CRASH_CONFIG_DIR, dataDirectory: directory });
+    const first = new EmbeddedJMS({
+      configDir: CRASH_CONFIG_DIR,
+      dataDirectory: directory,
+      logger: silentLogger,
+    });
     running.push(first);
     await first.start();
-    const second = new EmbeddedJMS({ configDir: CRASH_CONFIG_DIR, dataDirectory: directory });
+    const second = new EmbeddedJMS({
+      configDir: CRASH_CONFIG_DIR,
+      dataDirectory: directory,
+      logger: silentLogger,
+    });
     running.push(second);
     const refusal = await second.start().then(
       () => null,
