@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { readLegacyNodeId } from '../node-id';
 import { StorageError } from '../storage/storage-error';
 import { DataDirectoryLockedError } from './data-directory-locked-error';
 import { FileLock } from './file-lock';
@@ -13,7 +15,8 @@ export interface DataDirectoryLockOptions {
 
 /**
  * A live broker's hold on its journal directory: server.lock locked for the broker's life, its
- * node id read from there (or made and written for a new directory), its state LIVE while it runs
+ * node id read from there (or made and written for a new directory; one written before
+ * server.lock existed brings the id of its `node-id` file), its state LIVE while it runs
  * and PAUSED after a clean stop (a backup on a shared store reads a crash from LIVE left behind).
  * The state and node id are HornetQ's FileLockNodeManager's; the live/backup dance on them is not
  * here (one live broker only).
@@ -42,7 +45,9 @@ export class DataDirectoryLock {
     try {
       const contents = new ServerLockFile(lock.fileHandle);
       if (!(await lock.tryLock())) throw new DataDirectoryLockedError(directory, await contents.readHolder());
-      const nodeId = await contents.loadOrCreateNodeId();
+      const nodeId = await contents.loadOrCreateNodeId(
+        async () => (await readLegacyNodeId(directory)) ?? randomUUID(),
+      );
       await contents.writeHolder(currentHolder());
       await contents.writeState(ServerLockState.LIVE);
       return new DataDirectoryLock(directory, nodeId, lock, contents);

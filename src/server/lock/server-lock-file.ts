@@ -60,14 +60,14 @@ export class ServerLockFile {
   }
 
   /**
-   * The node id kept here, or a fresh one written and synced: a new directory gets a new id, an
-   * existing one keeps its own. A file without HornetQ's first three bytes gets them as HornetQ
-   * makes a new one ("first start" in each).
+   * The node id kept here, or a new one from `makeId` (a fresh UUID unless given) written and
+   * synced: a new directory gets a new id, an existing one keeps its own. A file without
+   * HornetQ's first three bytes gets them as HornetQ makes a new one ("first start" in each).
    */
-  async loadOrCreateNodeId(): Promise<string> {
+  async loadOrCreateNodeId(makeId: () => Promise<string> | string = randomUUID): Promise<string> {
     const existing = await this.readNodeId();
     if (existing !== null) return existing;
-    const id = randomUUID();
+    const id = await makeId();
     const header = Buffer.alloc(HOLDER_OFFSET, ServerLockState.FIRST_TIME_START, 'latin1');
     (await this.read(0, NODE_ID_OFFSET)).copy(header, 0);
     nodeIdBytes(id).copy(header, NODE_ID_OFFSET);
