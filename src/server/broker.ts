@@ -106,6 +106,8 @@ export class Broker implements BrokerServices {
   private expiryReaper: ExpiryReaper | null = null;
   private readonly failureListeners: Array<(error: Error) => void> = [];
   private currentNodeId: string | null = null;
+  /** Persistence on and no storage given: journals in the data directory, which the broker locks. */
+  private readonly keepsOwnJournal: boolean;
   /** Held while started when the broker keeps its own journal: one live broker per directory. */
   private directoryLock: DataDirectoryLock | null = null;
 
@@ -123,10 +125,10 @@ export class Broker implements BrokerServices {
       throttle: this.config.loginThrottle,
       logger: this.logger,
     });
-    this.journalSyncs =
-      this.config.persistenceEnabled && this.config.storage === undefined
-        ? { bindings: new LatencyHistogram(), messages: new LatencyHistogram() }
-        : null;
+    this.keepsOwnJournal = this.config.persistenceEnabled && this.config.storage === undefined;
+    this.journalSyncs = this.keepsOwnJournal
+      ? { bindings: new LatencyHistogram(), messages: new LatencyHistogram() }
+      : null;
     this.storage = this.config.storage ?? this.createStorage();
     this.storage.onFailure((error) => this.storageFailed(error));
   }
@@ -194,7 +196,7 @@ export class Broker implements BrokerServices {
    */
   get nodeId(): string {
     if (this.currentNodeId === null) {
-      if (this.journalSyncs !== null) {
+      if (this.keepsOwnJournal) {
         throw new HornetQException(
           'ILLEGAL_STATE',
           'the node id of a broker that keeps its own journal is read from server.lock when it first starts',
@@ -343,7 +345,7 @@ export class Broker implements BrokerServices {
    * held until they are closed again, and the node id kept there.
    */
   private async lockDataDirectory(): Promise<void> {
-    if (this.journalSyncs === null) return;
+    if (!this.keepsOwnJournal) return;
     const lock = await lockBrokerJournal(this.config);
     this.directoryLock = lock;
     this.currentNodeId = lock.nodeId;
