@@ -1,5 +1,6 @@
 import type { Logger } from '../core/remoting';
 import { resolvedPersistence, type BrokerConfiguration } from './broker-configuration';
+import { DataDirectoryLock } from './lock/data-directory-lock';
 import { createJournalStorage, type JournalName } from './storage/create-journal-storage';
 import { NodeFileSystem } from './storage/journal/node-file-system';
 import type { StorageManager } from './storage/storage-manager';
@@ -18,4 +19,14 @@ export function createBrokerJournal(
     persistIdCache: config.persistIdCache,
     onSync,
   });
+}
+
+/**
+ * Makes this broker the one live broker on its journal directory (server.lock, as HornetQ): to be
+ * held from before the journals open until after they close. DataDirectoryLockedError when
+ * another broker has it.
+ */
+export function lockBrokerJournal(config: BrokerConfiguration): Promise<DataDirectoryLock> {
+  const { journalDirectory, createJournalDir } = resolvedPersistence(config);
+  return DataDirectoryLock.acquire(journalDirectory, { createDirectory: createJournalDir });
 }

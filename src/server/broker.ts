@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { HornetQException } from '../core/protocol';
 import { RemotingConnection, silentLogger, type Logger, type Transport } from '../core/remoting';
 import {
@@ -13,7 +14,6 @@ import type { Filter } from './postoffice/filter';
 import { PostOffice } from './postoffice/post-office';
 import { defaultAcceptorFactory, type Acceptor } from './remoting/acceptor';
 import { ServerConnection, type BrokerServices } from './remoting/server-connection';
-import { loadNodeId } from './node-id';
 import { BrokerSecurity } from './security/broker-security';
 import type { SecurityManager } from './security/security-manager';
 import type { SecuritySetting } from './security/security-store';
@@ -21,7 +21,8 @@ import { MetadataRegistry } from './session/metadata-registry';
 import type { ServerSession } from './session/server-session';
 import { InMemoryStorage } from './storage/in-memory-storage';
 import type { Durability, StorageLoadReport, StorageManager } from './storage/storage-manager';
-import { createBrokerJournal } from './broker-journal';
+import { createBrokerJournal, lockBrokerJournal } from './broker-journal';
+import type { DataDirectoryLock } from './lock/data-directory-lock';
 import { LatencyHistogram } from './metrics/latency-histogram';
 import type { JournalName } from './storage/create-journal-storage';
 
@@ -105,6 +106,10 @@ export class Broker implements BrokerServices {
   private expiryReaper: ExpiryReaper | null = null;
   private readonly failureListeners: Array<(error: Error) => void> = [];
   private currentNodeId: string | null = null;
+  /** Persistence on and no storage given: journals in the data directory, which the broker locks. */
+  private readonly keepsOwnJournal: boolean;
+  /** Held while started when the broker keeps its own journal: one live broker per directory. */
+  private directoryLock: DataDirectoryLock | null = null;
 
   constructor(
     config: Partial<BrokerConfiguration> = {},
@@ -120,10 +125,10 @@ export class Broker implements BrokerServices {
       throttle: this.config.loginThrottle,
       logger: this.logger,
     });
-    this.journalSyncs =
-      this.config.persistenceEnabled && this.config.storage === undefined
-        ? { bindings: new LatencyHistogram(), messages: new LatencyHistogram() }
-        : null;
+    this.keepsOwnJournal = this.config.persistenceEnabled && this.config.storage === undefined;
+    this.journalSyncs = this.keepsOwnJournal
+      ? { bindings: new LatencyHistogram(), messages: new LatencyHistogram() }
+      : null;
     this.storage = this.config.storage ?? this.createStorage();
     this.storage.onFailure((error) => this.storageFailed(error));
   }
@@ -184,16 +189,21 @@ export class Broker implements BrokerServices {
   }
 
   /**
-   * The UUID that names this broker to its clients (topology, DISCONNECT): kept in the journal
-   * directory when the broker keeps its own journal, so that a restart does not make it another
-   * server in the clients' eyes; fresh for the broker's life otherwise.
+   * The UUID that names this broker to its clients (topology, DISCONNECT). A broker that keeps its
+   * own journal reads it from server.lock when it starts (a new directory gets a fresh one written
+   * there), so that a restart does not make it another server in the clients' eyes; one that does
+   * not gets a fresh id for its life.
    */
   get nodeId(): string {
-    this.currentNodeId ??= loadNodeId(
-      this.config.persistenceEnabled && this.config.storage === undefined
-        ? resolvedPersistence(this.config).journalDirectory
-        : null,
-    );
+    if (this.currentNodeId === null) {
+      if (this.keepsOwnJournal) {
+        throw new HornetQException(
+          'ILLEGAL_STATE',
+          'the node id of a broker that keeps its own journal is read from server.lock when it first starts',
+        );
+      }
+      this.currentNodeId = randomUUID();
+    }
     return this.currentNodeId;
   }
 
@@ -260,6 +270,7 @@ export class Broker implements BrokerServices {
     let opened = false;
     try {
       const startedAt = Date.now();
+      await this.lockDataDirectory();
       const report = await this.storage.open();
       opened = true;
       this.logger.info({ nodeId: this.nodeId }, `broker node id ${this.nodeId}`);
@@ -293,6 +304,7 @@ export class Broker implements BrokerServices {
       await this.stopAcceptors();
       await this.stopPostOffice();
       if (opened) await this.closeStorage();
+      await this.releaseDataDirectory();
       this.state = 'stopped';
       throw error;
     }
@@ -310,6 +322,7 @@ export class Broker implements BrokerServices {
     this.sessions.clear();
     await this.stopPostOffice();
     await this.closeStorage();
+    await this.releaseDataDirectory();
     this.state = 'stopped';
     this.logger.info({}, 'broker stopped');
   }
@@ -325,6 +338,31 @@ export class Broker implements BrokerServices {
       { securityEnabled: false },
       'security is disabled (security-enabled is false): every client is let in without a password and may send, consume, and create and delete queues',
     );
+  }
+
+  /**
+   * Before the journals open, when the broker keeps its own: server.lock in the journal directory,
+   * held until they are closed again, and the node id kept there.
+   */
+  private async lockDataDirectory(): Promise<void> {
+    if (!this.keepsOwnJournal) return;
+    const lock = await lockBrokerJournal(this.config);
+    this.directoryLock = lock;
+    this.currentNodeId = lock.nodeId;
+  }
+
+  /**
+   * After the journals have closed: the lock let go, with PAUSED in server.lock unless the store
+   * failed (then LIVE stays, as after a crash). A failure to do so is reported.
+   */
+  private async releaseDataDirectory(): Promise<void> {
+    const lock = this.directoryLock;
+    this.directoryLock = null;
+    try {
+      await lock?.release({ clean: this.storageFailure === null });
+    } catch (error) {
+      this.logger.error({ err: error }, `releasing the data directory lock failed: ${String(error)}`);
+    }
   }
 
   /** Writes out and syncs what is pending; a store that cannot is reported, the stop goes on. */

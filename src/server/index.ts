@@ -31,4 +31,6 @@ export {
 export { ServerErrorCode } from './server-error-code';
 export { JournalCorruptionError } from './storage/journal/journal-corruption-error';
 export { StorageError } from './storage/storage-error';
+export { DataDirectoryLockedError } from './lock/data-directory-locked-error';
+export type { LockHolder } from './lock/lock-holder';
 export { PageCorruptError } from './paging/page-entry-codec';

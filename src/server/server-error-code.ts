@@ -4,6 +4,8 @@ export const ServerErrorCode = {
   JOURNAL_CORRUPT: 'ERR_JOURNAL_CORRUPT',
   /** PageCorruptError: a page file holding something the page store did not write. */
   PAGE_CORRUPT: 'ERR_PAGE_CORRUPT',
-  /** StorageError: the broker's data cannot be used (node id file, a journal record, a directory). */
+  /** DataDirectoryLockedError: another live broker holds the journal directory's server.lock. */
+  DATA_DIRECTORY_LOCKED: 'ERR_DATA_DIRECTORY_LOCKED',
+  /** StorageError: the broker's data cannot be used (server.lock, a journal record, a directory). */
   STORAGE: 'ERR_STORAGE',
 } as const;

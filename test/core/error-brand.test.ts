@@ -9,6 +9,7 @@ import {
   ClientSessionFactory,
   HornetQTextMessage,
   CoreErrorCode,
+  DataDirectoryLockedError,
   HornetQException,
   IllegalStateException,
   InitialContext,
@@ -38,7 +39,6 @@ import {
   TransactionRolledBackException,
 } from '../../src';
 import { InVmRegistry } from '../../src/core/remoting';
-import { loadNodeId, NODE_ID_FILE } from '../../src/server/node-id';
 import { failureOf, useJmsFixture } from '../support/jms-fixture';
 
 /**
@@ -134,6 +134,13 @@ const ROWS: Row[] = [
     parents: [],
   },
   {
+    name: 'DataDirectoryLockedError',
+    module: '../../src/server/lock/data-directory-locked-error',
+    make: build('/var/lib/hornetq/journal', null),
+    code: 'ERR_DATA_DIRECTORY_LOCKED',
+    parents: [],
+  },
+  {
     name: 'NamingException',
     module: '../../src/jndi/naming-exceptions',
     make: build('x'),
@@ -198,6 +205,7 @@ const CLASSES: Record<string, AnyClass> = {
   JournalCorruptionError,
   PageCorruptError,
   StorageError,
+  DataDirectoryLockedError,
   NamingException,
   NameNotFoundException,
   NameAlreadyBoundException,
@@ -378,21 +386,39 @@ describe('what the real API raises', () => {
     expect((error as Error).message).toContain(`acceptor 'again' cannot listen on 127.0.0.1:${port}`);
   });
 
-  test('a node id file that holds no UUID: StorageError, ERR_STORAGE, naming the file', async () => {
+  test('a journal directory that is missing with create-journal-dir false: StorageError, ERR_STORAGE, naming it', async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'hornetq-error-brand-'));
     try {
-      await fs.writeFile(path.join(dir, NODE_ID_FILE), 'not a uuid\n');
-      let thrown: unknown;
-      try {
-        loadNodeId(dir);
-      } catch (error) {
-        thrown = error;
-      }
+      const journalDirectory = path.join(dir, 'no-such-journal');
+      const broker = new Broker({
+        acceptors: [],
+        persistenceEnabled: true,
+        createJournalDir: false,
+        journalDirectory,
+        securityEnabled: false,
+      });
+      const thrown = await failureOf(broker.start());
       expect(StorageError.is(thrown)).toBe(true);
       expect(thrown).toMatchObject({ code: 'ERR_STORAGE', name: 'StorageError' });
-      expect((thrown as Error).message).toContain(NODE_ID_FILE);
+      expect((thrown as Error).message).toContain(journalDirectory);
     } finally {
       await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a data directory another broker holds: DataDirectoryLockedError, ERR_DATA_DIRECTORY_LOCKED, naming it', async () => {
+    const dataDirectory = await fs.mkdtemp(path.join(os.tmpdir(), 'hornetq-error-brand-'));
+    const config = { acceptors: [], persistenceEnabled: true, dataDirectory, securityEnabled: false };
+    const first = new Broker(config);
+    try {
+      await first.start();
+      const thrown = await failureOf(new Broker(config).start());
+      expect(DataDirectoryLockedError.is(thrown)).toBe(true);
+      expect(thrown).toMatchObject({ code: 'ERR_DATA_DIRECTORY_LOCKED', name: 'DataDirectoryLockedError' });
+      expect((thrown as Error).message).toContain(path.join(dataDirectory, 'data', 'journal'));
+    } finally {
+      await first.stop();
+      await fs.rm(dataDirectory, { recursive: true, force: true });
     }
   });
 

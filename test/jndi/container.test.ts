@@ -258,7 +258,8 @@ describe('the DI container (inversify 7)', () => {
     expect(second.infos).toContain('broker started');
     expect(first.infos.filter((line) => line === 'broker started')).toHaveLength(1);
 
-    // A logger given to EmbeddedJMS itself wins over the container's.
+    // A logger given to EmbeddedJMS itself wins over the container's (one broker per data directory: the first stops).
+    await jms.stop();
     const own = captureLogger();
     const other = embedded({ logger: own });
     await other.start();

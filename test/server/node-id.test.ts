@@ -1,9 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { NODE_ID_FILE, loadNodeId } from '../../src/server/node-id';
+import { DataDirectoryLock } from '../../src/server/lock/data-directory-lock';
+import { LEGACY_NODE_ID_FILE, nodeIdBytes, nodeIdOf, readLegacyNodeId } from '../../src/server/node-id';
+import { StorageError } from '../../src/server/storage/storage-error';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const directories: string[] = [];
 
 function scratch(): string {
@@ -17,23 +18,38 @@ afterEach(() => {
 });
 
 describe('the broker node id', () => {
-  it('is a fresh UUID each time without a directory', () => {
-    const first = loadNodeId(null);
-    expect(first).toMatch(UUID);
-    expect(loadNodeId(null)).not.toBe(first);
+  it("is HornetQ's UUID string of the 16 stored bytes, and back", () => {
+    const bytes = Buffer.from('00112233445566778899aabbccddeeff', 'hex');
+    expect(nodeIdOf(bytes)).toBe('00112233-4455-6677-8899-aabbccddeeff');
+    expect(nodeIdBytes('00112233-4455-6677-8899-aabbccddeeff').equals(bytes)).toBe(true);
+    expect(() => nodeIdOf(Buffer.alloc(15))).toThrow(RangeError);
+    expect(() => nodeIdBytes('not-a-uuid')).toThrow(RangeError);
   });
 
-  it('is kept in the journal directory (created if absent) and found again, as after a restart', () => {
-    const journal = path.join(scratch(), 'data', 'journal');
-    const id = loadNodeId(journal);
-    expect(id).toMatch(UUID);
-    expect(readFileSync(path.join(journal, NODE_ID_FILE), 'utf8').trim()).toBe(id);
-    expect(loadNodeId(journal)).toBe(id);
-  });
-
-  it('refuses a file that holds no UUID, naming it, instead of replacing the id under the clients', () => {
+  it('of a directory written before server.lock comes from its node-id file, and is kept in server.lock', async () => {
     const journal = scratch();
-    writeFileSync(path.join(journal, NODE_ID_FILE), 'not a uuid\n');
-    expect(() => loadNodeId(journal)).toThrow(/node id file .*node-id does not hold a UUID/);
+    const earlier = '6f2c1e0a-3b4d-4c5e-8f90-a1b2c3d4e5f6';
+    writeFileSync(path.join(journal, LEGACY_NODE_ID_FILE), `${earlier}\n`);
+    expect(await readLegacyNodeId(journal)).toBe(earlier);
+    const lock = await DataDirectoryLock.acquire(journal, { createDirectory: false });
+    expect(lock.nodeId).toBe(earlier);
+    await lock.release({ clean: true });
+    // server.lock has it now: the node-id file no longer decides.
+    writeFileSync(path.join(journal, LEGACY_NODE_ID_FILE), '00000000-0000-4000-8000-000000000000\n');
+    const again = await DataDirectoryLock.acquire(journal, { createDirectory: false });
+    expect(again.nodeId).toBe(earlier);
+    await again.release({ clean: true });
+  });
+
+  it('is fresh for a directory with neither file', async () => {
+    expect(await readLegacyNodeId(scratch())).toBeNull();
+  });
+
+  it('refuses a node-id file that holds no UUID, naming it, instead of changing the id under the clients', async () => {
+    const journal = scratch();
+    writeFileSync(path.join(journal, LEGACY_NODE_ID_FILE), 'not a uuid\n');
+    const start = DataDirectoryLock.acquire(journal, { createDirectory: false });
+    await expect(start).rejects.toThrow(StorageError);
+    await expect(start).rejects.toThrow(/node id file .*node-id does not hold a UUID/);
   });
 });

@@ -2,7 +2,7 @@ import { brandError, hasBrand } from '../../core/protocol/brand';
 import { ServerErrorCode } from '../server-error-code';
 
 /**
- * The broker's data cannot be used: a node id file that holds no UUID, a journal record or page
+ * The broker's data cannot be used: a server.lock it cannot open or lock, a journal record or page
  * file that does not read back, a directory that is missing. The broker does not start on it; the
  * message names the file or record.
  */
