@@ -1,16 +1,18 @@
-// One large message each way between us and HornetQ 2.4.7's Java JMS client, beside the
-// reference of that client with a HornetQ 2.4.7 server (issue 24, finding 9), run by run:
-//   java-send-ours        HornetQ's Java client sends MiB MiB to our broker (send call to its
-//                         return: the broker's answer to the last chunk);
-//   java-send-hornetq     the same to a HornetQ 2.4.7 server (the reference);
-//   ours-receive-hornetq  our client takes that much from a HornetQ 2.4.7 server (receive call
-//                         to the body in hand), the message sent by HornetQ's Java client;
-//   java-receive-hornetq  HornetQ's Java client takes it from the same server (the reference);
-//   ours-receive-ours     our client takes from our broker what the Java client sent it.
-// Every client with its library's defaults (min-large-message-size 100 KiB, HornetQ's 32 KiB
-// socket buffers), durable messages, both brokers persisting. Each receive's SHA-256 is checked
-// against its send's. One JSON line per measurement; then a summary line with the medians and
-// the ratios to the reference (ours / HornetQ's: 1 is as fast, above 1 slower).
+// One large message each way between us and HornetQ 2.4.7's Java JMS client, beside that client
+// with a HornetQ 2.4.7 server, the reference (issue 24, finding 9), run by run. Measurements are
+// named client-direction-broker:
+//   java-send-ours        HornetQ's Java client sends the message to our broker;
+//   java-receive-ours     HornetQ's Java client takes one from our broker;
+//   ours-send-hornetq     our client sends one to a HornetQ 2.4.7 server;
+//   ours-receive-hornetq  our client takes one from a HornetQ 2.4.7 server;
+//   java-send-hornetq, java-receive-hornetq  the reference: HornetQ's client with HornetQ 2.4.7;
+//   ours-receive-ours     our client with our broker, for context.
+// A send is timed from the send call to its return (the broker's answer to the last chunk), a
+// receive from the receive call to the body in hand. Every client with its library's defaults
+// (min-large-message-size 100 KiB, HornetQ's 32 KiB socket buffers), durable messages, both
+// brokers persisting. Every message is received and its SHA-256 checked against its sender's
+// (a send's line says so too). One JSON line per measurement; then a summary line with the
+// medians and the ratios to the reference (ours / HornetQ's: 1 is as fast, above 1 slower).
 import { round } from '../payload.mjs';
 import { HORNETQ_QUEUE_ADDRESS, hornetqBroker, hornetqLargeMessageClient } from '../lib/hornetq-peer.mjs';
 import { ProcessGroup, withTimeout } from '../lib/processes.mjs';
@@ -20,44 +22,47 @@ const MIB = 2 ** 20;
 
 export const LARGE_MESSAGE_MEASUREMENTS = [
   'java-send-ours',
-  'java-send-hornetq',
+  'java-receive-ours',
+  'ours-send-hornetq',
   'ours-receive-hornetq',
+  'java-send-hornetq',
   'java-receive-hornetq',
   'ours-receive-ours',
 ];
-/** Ours over the reference it is compared with. */
+/** Each of ours over the reference it is compared with. */
 const RATIOS = [
   ['java-send-ours', 'java-send-hornetq'],
+  ['java-receive-ours', 'java-receive-hornetq'],
+  ['ours-send-hornetq', 'java-send-hornetq'],
   ['ours-receive-hornetq', 'java-receive-hornetq'],
 ];
 
-/** The JSON lines of one run ({ mib, timeoutMs }), in LARGE_MESSAGE_MEASUREMENTS' order. */
+/** The JSON lines of one run ({ mib, timeoutMs, run }), in LARGE_MESSAGE_MEASUREMENTS' order. */
 export async function measureLargeMessages({ mib, timeoutMs, run }, classpaths) {
   const bytes = mib * MIB;
   const transfer = { bytes, timeoutMs, javaClient: hornetqLargeMessageClient(classpaths) };
-  const onHornetq = await onBroker(hornetqBroker(classpaths), transfer, async (t) => {
-    const toJava = await t.javaSend();
-    const javaReceive = await t.receive('java', toJava);
-    const toOurs = await t.javaSend();
-    const oursReceive = await t.receive('ours', toOurs);
+  const byBroker = {
+    hornetq: await onBroker('hornetq', hornetqBroker(classpaths), transfer, async (t) => ({
+      ...(await t.pass('java', 'java')),
+      ...(await t.pass('java', 'ours')),
+      ...(await t.pass('ours', 'java')),
+    })),
+    ours: await onBroker('ours', ourBroker, transfer, async (t) => ({
+      ...(await t.pass('java', 'ours')),
+      ...(await t.pass('java', 'java')),
+    })),
+  };
+  return LARGE_MESSAGE_MEASUREMENTS.map((measurement) => {
+    const about = describe(measurement);
+    const results = byBroker[about.broker];
     return {
-      'java-send-hornetq': toJava,
-      'java-receive-hornetq': javaReceive,
-      'ours-receive-hornetq': oursReceive,
+      scenario: 'large-message',
+      measurement,
+      run,
+      ...about,
+      ...(results[measurement] ?? { bytes, seconds: null, error: results.error ?? 'not measured' }),
     };
   });
-  const onOurs = await onBroker(ourBroker, transfer, async (t) => {
-    const sent = await t.javaSend();
-    return { 'java-send-ours': sent, 'ours-receive-ours': await t.receive('ours', sent) };
-  });
-  const results = { ...onHornetq, ...onOurs };
-  return LARGE_MESSAGE_MEASUREMENTS.map((measurement) => ({
-    scenario: 'large-message',
-    measurement,
-    run,
-    ...describe(measurement),
-    ...(results[measurement] ?? { bytes, seconds: null, error: results.error }),
-  }));
 }
 
 /** Who sends or takes, and through which broker, by the measurement's name. */
@@ -67,14 +72,14 @@ function describe(measurement) {
 }
 
 /**
- * Starts a broker in a group of its own, runs `steps` against it and stops everything; a failure
- * or a timeout comes back as { error } (the steps' results are then lost, each line says why).
+ * Starts `broker` ('hornetq' or 'ours') in a group of its own, runs `steps` against it and stops
+ * everything; a failure or a timeout comes back as { error } (each of its lines then says why).
  */
-async function onBroker(startBroker, transfer, steps) {
+async function onBroker(broker, startBroker, transfer, steps) {
   const group = new ProcessGroup();
   try {
     const { port } = await startBroker(group);
-    const work = steps(transfers(group, port, transfer));
+    const work = steps({ pass: transfers(group, port, broker, transfer) });
     return await withTimeout(work, transfer.timeoutMs * 4, 'large-message', () => group.stopAll(0));
   } catch (error) {
     return { error: String(error.message) };
@@ -89,33 +94,35 @@ async function ourBroker(group) {
   return { broker, port };
 }
 
-/** The sends and receives of one broker's run; each resolves with its line's fields. */
-function transfers(group, port, { bytes, timeoutMs, javaClient }) {
+/**
+ * The transfers of one broker's run: pass(sender, receiver) sends one message with one client
+ * ('java' or 'ours') and takes it with the other; resolves with the two lines' fields by
+ * measurement name (a later pass of the same sender keeps the first's line).
+ */
+function transfers(group, port, broker, { bytes, timeoutMs, javaClient }) {
   const env = { PORT: String(port), BENCH_ADDRESS: HORNETQ_QUEUE_ADDRESS, TIMEOUT_MS: String(timeoutMs) };
-  const done = async (handle) => handle.waitFor((line) => line.done === true);
-  return {
-    async javaSend() {
-      const line = await done(javaClient(group, { ...env, ROLE: 'producer', SIZE: String(bytes) }));
-      return { ...rate(line), sha256: line.sha256 };
-    },
-    async receive(client, sent) {
-      const handle =
-        client === 'java'
-          ? javaClient(group, { ...env, ROLE: 'consumer' })
-          : group.start('large-message-client.mjs', { ...env, ROLE: 'consumer' });
-      const line = await done(handle);
-      const equal = line.sha256 === sent.sha256 && line.bytes === sent.bytes;
-      return {
-        ...rate(line),
-        sha256: line.sha256,
-        sha256_equal: equal,
-        ...(equal
-          ? {}
-          : {
-              error: `received ${line.bytes} bytes, SHA-256 ${line.sha256}; sent ${sent.bytes}, ${sent.sha256}`,
-            }),
-      };
-    },
+  const run = async (client, role) => {
+    const roleEnv = { ...env, ROLE: role, SIZE: String(bytes) };
+    const handle =
+      client === 'java' ? javaClient(group, roleEnv) : group.start('large-message-client.mjs', roleEnv);
+    return handle.waitFor((line) => line.done === true);
+  };
+  const lines = {};
+  return async function pass(sender, receiver) {
+    const sent = await run(sender, 'producer');
+    const received = await run(receiver, 'consumer');
+    const equal = received.sha256 === sent.sha256 && received.bytes === sent.bytes;
+    const check = {
+      sha256_equal: equal,
+      ...(equal
+        ? {}
+        : {
+            error: `received ${received.bytes} bytes, SHA-256 ${received.sha256}; sent ${sent.bytes}, ${sent.sha256}`,
+          }),
+    };
+    lines[`${sender}-send-${broker}`] ??= { ...rate(sent), sha256: sent.sha256, ...check };
+    lines[`${receiver}-receive-${broker}`] ??= { ...rate(received), sha256: received.sha256, ...check };
+    return lines;
   };
 }
 
@@ -152,7 +159,7 @@ export function summarizeLargeMessages(lines, { mib, runs }) {
     runs,
     median_seconds: seconds,
     ratios,
-    sha256_equal: lines.every((line) => line.direction !== 'receive' || line.sha256_equal === true),
+    sha256_equal: lines.every((line) => line.sha256_equal === true),
     errors,
   };
 }
