@@ -431,8 +431,12 @@ export class ClientSessionFactory {
       this.onConnectionFailure(connection, error);
     });
     this.pinger?.stop();
-    this.pinger = new Pinger(connection, this.options.connectionTTL, this.options.clientFailureCheckPeriod);
-    this.pinger.start();
+    const pinger = new Pinger(connection, this.options.connectionTTL, this.options.clientFailureCheckPeriod);
+    this.pinger = pinger;
+    // A delivery of a large message arrives in chunks bigger than a HornetQ broker's socket buffer:
+    // a ping acknowledges each part at once (the broker echoes it, as it echoes every ping).
+    connection.setLargeFrameListener(() => pinger.ping());
+    pinger.start();
     connection.write(CHANNEL_ID.PING, {
       type: PacketType.SUBSCRIBE_TOPOLOGY_V2,
       clusterConnection: false,

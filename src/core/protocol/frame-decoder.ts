@@ -56,6 +56,11 @@ export class FrameDecoder {
     return this.headerFilled + this.partialFilled;
   }
 
+  /** The whole size (length field included) of the frame not yet complete, or 0 when none is begun. */
+  get incompleteFrameBytes(): number {
+    return this.partial === null ? 0 : this.partialTotal;
+  }
+
   /** Memory set aside for the frame not yet complete: at most about twice what has arrived of it. */
   get heldBytes(): number {
     return this.partial?.length ?? 0;

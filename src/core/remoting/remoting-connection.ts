@@ -22,6 +22,14 @@ export type FailureListener = (error: HornetQException) => void;
 /** Told when the output passes its high-water mark (true) and when it has drained (false). */
 export type CongestionListener = (congested: boolean) => void;
 
+/**
+ * The smallest frame whose arrival in parts gets the peer a prompt answer (see
+ * setLargeFrameListener): half a socket buffer of HornetQ 2.4's Java client and server (32 KiB,
+ * which Linux doubles), the size from which one frame may not fit in what is left of such a
+ * buffer. Smaller frames, however many, never cost an answer.
+ */
+export const LARGE_FRAME_BYTES = 32 * 1024;
+
 export interface RemotingConnectionOptions {
   logger: Logger;
   maxFrameBytes?: number;
@@ -63,6 +71,7 @@ export class RemotingConnection {
   private readonly failureListeners = new Set<FailureListener>();
   private readonly outputHighWaterMark: number;
   private congestionListener: CongestionListener | null = null;
+  private largeFrameListener: (() => void) | null = null;
   private isCongested = false;
   private unroutedHandler: UnroutedPacketHandler | null = null;
   private nextChannelId = FIRST_SESSION_CHANNEL;
@@ -101,6 +110,20 @@ export class RemotingConnection {
 
   setCongestionListener(listener: CongestionListener): void {
     this.congestionListener = listener;
+  }
+
+  /**
+   * `listener` is told whenever a socket read ends inside a frame of LARGE_FRAME_BYTES or more, to
+   * write something to the peer at once (a ping): our acknowledgement of those bytes then goes
+   * with it. Without it the kernel holds the acknowledgement back (delayed ACK, 40 ms on Linux),
+   * and a HornetQ 2.4 peer waits for it: its writes of a packet block until the packet is in its
+   * socket buffer, 32 KiB by default, so a large-message chunk (100 KiB) is sent a buffer at a
+   * time, each after the last was acknowledged. HornetQ's broker and client are not slowed by it:
+   * their small receive buffers make the kernel acknowledge at once when they read, to reopen
+   * the window; Node cannot set a socket's receive buffer.
+   */
+  setLargeFrameListener(listener: () => void): void {
+    this.largeFrameListener = listener;
   }
 
   /** Lifts the pre-authentication frame cap once a session is authenticated. */
@@ -230,6 +253,9 @@ export class RemotingConnection {
     this.dataReceived = true;
     try {
       this.decoder.feedRegions(chunk, this.dispatch);
+      if (this.largeFrameListener !== null && this.decoder.incompleteFrameBytes >= LARGE_FRAME_BYTES) {
+        this.largeFrameListener();
+      }
     } catch (error) {
       this.failOnBadInput(error);
     }

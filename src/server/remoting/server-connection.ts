@@ -119,6 +119,11 @@ export class ServerConnection implements SessionOwner {
     remoting.setUnroutedHandler((packet, channelId) => this.handleControlPacket(packet, channelId));
     remoting.addFailureListener((error) => this.onFailure(error));
     remoting.setCongestionListener((congested) => this.onCongestion(congested));
+    // A Java producer's large-message chunks are bigger than its socket buffer: a ping acknowledges
+    // each part at once (HornetQ's clients take a ping from the broker as data received, nothing more).
+    remoting.setLargeFrameListener(() =>
+      remoting.write(CHANNEL_ID.PING, { type: PacketType.PING, connectionTtl: this.ttl }),
+    );
   }
 
   /**

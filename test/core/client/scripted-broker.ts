@@ -45,7 +45,12 @@ export class ScriptedBroker {
 
   /** Writes a packet to the newest client connection. */
   send(channelId: number, packet: Packet): void {
-    this.sockets[this.sockets.length - 1]?.write(encodePacket(channelId, packet));
+    this.write(encodePacket(channelId, packet));
+  }
+
+  /** Writes bytes (part of a frame, say) to the newest client connection. */
+  write(bytes: Buffer): void {
+    this.sockets[this.sockets.length - 1]?.write(bytes);
   }
 
   /** The received packets of one type, in order. */
