@@ -4,6 +4,7 @@ import {
   FrameSlab,
   HornetQException,
   ProtocolError,
+  type InputBudget,
   packetTypeName,
   type Packet,
 } from '../protocol';
@@ -48,6 +49,11 @@ export interface RemotingConnectionOptions {
    * fails the connection with an error that says so.
    */
   acceptPreamble?: boolean;
+  /**
+   * Shared by all of a broker's connections: what their unfinished frames may hold together. A
+   * frame that would take them past it closes its connection, saying why.
+   */
+  inputBudget?: InputBudget;
 }
 
 let connectionIds = 0;
@@ -85,7 +91,10 @@ export class RemotingConnection {
     this.maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
     this.detachMessages = options.detachMessages ?? false;
     this.outputHighWaterMark = options.outputHighWaterMark ?? Infinity;
-    this.decoder = new FrameDecoder(options.preAuthMaxFrameBytes ?? this.maxFrameBytes);
+    this.decoder = new FrameDecoder(
+      options.preAuthMaxFrameBytes ?? this.maxFrameBytes,
+      options.inputBudget ?? null,
+    );
     if (options.acceptPreamble === true) this.decoder.acceptPreamble();
     this.logger = options.logger.child({ connection: this.id, remote: transport.remoteAddress });
     transport.setHandlers({
@@ -227,6 +236,7 @@ export class RemotingConnection {
   fail(error: HornetQException): void {
     if (this.isClosed) return;
     this.isClosed = true;
+    this.decoder.release();
     this.transport.destroy(error);
     for (const listener of [...this.failureListeners]) {
       // A failure is reported from socket events and timers, where a throw would end the
@@ -246,10 +256,13 @@ export class RemotingConnection {
   close(): void {
     if (this.isClosed) return;
     this.isClosed = true;
+    this.decoder.release();
     this.transport.close();
   }
 
   private onData(chunk: Buffer): void {
+    // Nothing read after a close is dispatched: no need to assemble it (nor to hold its memory).
+    if (this.isClosed) return;
     this.dataReceived = true;
     try {
       this.decoder.feedRegions(chunk, this.dispatch);
