@@ -39,6 +39,7 @@ export class FaultFileSystem implements JournalFileSystem {
   /** Every operation attempted (failed ones too), for tests that count writes and datasyncs. */
   readonly operations: FileOperation[] = [];
   private datasyncGate: Promise<void> | null = null;
+  private slow: { matches: (path: string) => boolean; ms: number } | null = null;
 
   constructor(readonly inner: JournalFileSystem) {}
 
@@ -59,8 +60,18 @@ export class FaultFileSystem implements JournalFileSystem {
     };
   }
 
+  /**
+   * The datasyncs of the paths `matches` takes start `ms` late (a large file takes longer to sync
+   * than a journal batch), so that work which does not wait for them overtakes them.
+   */
+  slowDatasyncs(matches: (path: string) => boolean, ms: number): void {
+    this.slow = { matches, ms };
+  }
+
   /** @internal */
-  async datasyncAllowed(): Promise<void> {
+  async datasyncAllowed(path: string): Promise<void> {
+    const slow = this.slow;
+    if (slow !== null && slow.matches(path)) await new Promise((resolve) => setTimeout(resolve, slow.ms));
     while (this.datasyncGate !== null) await this.datasyncGate;
   }
 
@@ -234,7 +245,7 @@ class FaultFile implements JournalFile {
   }
 
   async datasync(): Promise<void> {
-    await this.fileSystem.datasyncAllowed();
+    await this.fileSystem.datasyncAllowed(this.path);
     this.check('datasync');
     const writes = this.fileSystem.pendingOf(this.path);
     // A crash in the middle of a datasync stops it there: what is still pending is the crash's.

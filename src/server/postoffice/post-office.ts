@@ -308,20 +308,25 @@ export class PostOffice {
 
   /**
    * Routes a send outside a transaction. A duplicate id the address has seen drops the message
-   * (the send itself succeeds, as in HornetQ); a new one is recorded. Returns the number of queues.
+   * (the send itself succeeds, as in HornetQ); a new one is recorded in one storage transaction
+   * with the message (as HornetQ's route starts one for it): after a crash both are there or
+   * neither, so a retried send is neither discarded for a message that is not there nor stored
+   * twice. Returns the number of queues.
    */
   send(route: PreparedRoute): number {
-    if (route.duplicateId !== null) {
-      if (this.isDuplicate(route)) {
-        this.logger.warn(
-          { address: route.address, messageId: route.message.messageId },
-          'Duplicate message detected - message will not be routed',
-        );
-        return 0;
-      }
-      this.recordDuplicateId(route.address, route.duplicateId);
+    const duplicateId = route.duplicateId;
+    if (duplicateId === null) return this.route(route);
+    if (this.isDuplicate(route)) {
+      this.logger.warn(
+        { address: route.address, messageId: route.message.messageId },
+        'Duplicate message detected - message will not be routed',
+      );
+      return 0;
     }
-    return this.route(route);
+    return this.storeAtomically(() => {
+      this.recordDuplicateId(route.address, duplicateId);
+      return this.route(route);
+    });
   }
 
   /**
