@@ -458,7 +458,6 @@ export class PostOffice {
       {
         settingsFor: (address) => this.addressSettings.getMatch(address),
         queueNamed: (name) => this.registry.get(name),
-        hasRoom: (address) => this.addressSizes.of(address).hasRoom(),
         enqueue: (message, targets) => this.enqueue(message, targets),
         pageWritten: (address) => this.addressSizes.pageWritten(address),
       },
@@ -520,6 +519,7 @@ export class PostOffice {
         unused: (unused) => this.deleteIfOrphaned(unused),
         deliveryCounted: (reference) => this.storeDeliveryCount(reference),
         atomically: (work) => this.storeAtomically(work),
+        waitingFell: (from) => this.paging.queueWantsMore(from),
       },
     );
     this.registry.add(queue);

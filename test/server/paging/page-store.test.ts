@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { CoreMessage } from '../../../src/core/protocol/core-message';
 import { NodePageFileSystem } from '../../../src/server/paging/node-page-file-system';
 import { PageCorruptError, type PageEntry } from '../../../src/server/paging/page-entry-codec';
-import { ADDRESS_FILE, PageStore } from '../../../src/server/paging/page-store';
+import { ADDRESS_FILE, PageStore, type PagedRead } from '../../../src/server/paging/page-store';
 
 /** Polls until `condition` holds, failing after a generous deadline. */
 async function waitFor(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
@@ -72,18 +72,18 @@ describe('PageStore', () => {
   }
 
   /** Waits for the store to say that a page has come in from disk since `before`. */
-  async function pageCameIn(pages: PageStore, before: number): Promise<void> {
-    await waitFor(() => readable > before || pages.isEmpty, 'a page to come in');
+  async function pageCameIn(pages: PageStore, before: number, queue = 'q1'): Promise<void> {
+    await waitFor(() => readable > before || pages.unreadOf(queue) === 0, 'a page to come in');
   }
 
-  /** Reads every entry, waiting for pages to come in from disk. */
-  async function readAll(pages: PageStore): Promise<PageEntry[]> {
-    const read: PageEntry[] = [];
-    while (!pages.isEmpty) {
+  /** Reads every entry of `queue`, waiting for pages to come in from disk. */
+  async function readAll(pages: PageStore, queue = 'q1'): Promise<PagedRead[]> {
+    const read: PagedRead[] = [];
+    while (pages.unreadOf(queue) > 0) {
       const before = readable;
-      const next = pages.next();
+      const next = pages.next(queue);
       if (next !== null) read.push(next);
-      else await pageCameIn(pages, before);
+      else await pageCameIn(pages, before, queue);
     }
     return read;
   }
@@ -102,10 +102,16 @@ describe('PageStore', () => {
 
     const read = await readAll(pages);
     expect(read.map((e) => e.message.messageId)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
-    expect(read[4]?.targets).toEqual([
-      { queueName: 'q1', deliveryCount: 1, scheduledTime: 0 },
-      { queueName: 'q2', deliveryCount: 1, scheduledTime: 0 },
-    ]);
+    expect(read[4]?.target).toEqual({ queueName: 'q1', deliveryCount: 1, scheduledTime: 0 });
+    expect(read[4]?.sequence).toBe(4);
+    // q2 reads its own 15 entries at its own pace; the pages go once both have read them.
+    expect(pages.size).toBe(15);
+    const second = await readAll(pages, 'q2');
+    expect(second.map((r) => r.message.messageId)).toEqual(Array.from({ length: 15 }, (_, i) => 4 * i + 1));
+    expect(second[1]?.target).toEqual({ queueName: 'q2', deliveryCount: 1, scheduledTime: 0 });
+    expect(pages.isEmpty).toBe(true);
+    await pages.idle();
+    expect(await pageFiles()).toEqual([]);
     expect(read[7]?.message.body.toString()).toBe('message 7 '.padEnd(100, '.'));
     expect(read[7]?.message.durable).toBe(false);
     expect(lost).toEqual([]);
@@ -122,7 +128,7 @@ describe('PageStore', () => {
     while (!pages.isEmpty) {
       maxInMemory = Math.max(maxInMemory, pages.pagesInMemory);
       const before = readable;
-      if (pages.next() !== null) read++;
+      if (pages.next('q1') !== null) read++;
       else await pageCameIn(pages, before);
     }
     expect(read).toBe(80);
@@ -135,7 +141,7 @@ describe('PageStore', () => {
   it('writes out a full page even while it is being read, and reads on from where it was', async () => {
     const pages = store(1024, 1);
     pages.append(entry(0));
-    expect(pages.next()?.message.messageId).toBe(1);
+    expect(pages.next('q1')?.message.messageId).toBe(1);
     for (let i = 1; i < 30; i++) pages.append(entry(i));
     const read = await readAll(pages);
     expect(read.map((e) => e.message.messageId)).toEqual(Array.from({ length: 29 }, (_, i) => i + 2));
