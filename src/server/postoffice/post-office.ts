@@ -194,6 +194,8 @@ export class PostOffice {
     this.paging.queueDeleted(queue);
     queue.delete();
     if (queue.durable) this.storage.deleteQueue(name);
+    // Its entries in the pages are read past and dropped, so that the pages can go.
+    this.paging.drain(queue.address);
   }
 
   /**

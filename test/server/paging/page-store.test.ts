@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CoreMessage } from '../../../src/core/protocol/core-message';
 import { NodePageFileSystem } from '../../../src/server/paging/node-page-file-system';
+import type { PageFileSystem } from '../../../src/server/paging/page-file-system';
+import type { JournalFile } from '../../../src/server/storage/journal/journal-file-system';
+import { FaultFileSystem } from '../../support/fault-file-system';
 import { PageCorruptError, type PageEntry } from '../../../src/server/paging/page-entry-codec';
 import { ADDRESS_FILE, PageStore, type PagedRead } from '../../../src/server/paging/page-store';
 
@@ -46,20 +49,31 @@ describe('PageStore', () => {
   });
 
   afterEach(async () => {
-    await Promise.all(stores.map((store) => store.idle()));
+    await Promise.all(stores.map((store) => store.stop()));
     await rm(root, { recursive: true, force: true });
   });
 
-  function store(pageSizeBytes: number, pageMaxCacheSize: number): PageStore {
+  let written: number;
+  let resumed: number;
+
+  function store(
+    pageSizeBytes: number,
+    pageMaxCacheSize: number,
+    fileSystem: PageFileSystem = new NodePageFileSystem(),
+  ): PageStore {
+    written = 0;
+    resumed = 0;
     const created = new PageStore({
       directory,
       address: 'orders',
       pageSizeBytes,
       pageMaxCacheSize,
-      fileSystem: new NodePageFileSystem(),
+      fileSystem,
+      retryDelayMs: 5,
+      onWritesResumed: () => resumed++,
       ready: Promise.resolve(),
       onReadable: () => readable++,
-      onWritten: () => undefined,
+      onWritten: () => written++,
       onLost: (error, count, unread) => lost.push({ error, count, unread }),
       onError: (error, activity) => errors.push(`${activity}: ${error.message}`),
     });
@@ -183,5 +197,94 @@ describe('PageStore', () => {
     await pages.retire();
     await expect(readdir(directory)).rejects.toThrow(/ENOENT/);
     expect(errors).toEqual([]);
+  });
+
+  it('reads each queue through a cursor of its own: a page goes once every queue has read it', async () => {
+    const pages = store(1024, 1);
+    for (let i = 0; i < 40; i++) pages.append(entry(i, ['live', 'away']));
+    await pages.idle();
+    const files = (await pageFiles()).length;
+    expect(files).toBeGreaterThan(3);
+    const live = await readAll(pages, 'live');
+    expect(live.map((r) => r.message.messageId)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    // The other queue has read nothing: every entry and every page file is still there for it.
+    expect(pages.size).toBe(40);
+    expect(pages.unreadOf('away')).toBe(40);
+    await pages.idle();
+    expect((await pageFiles()).length).toBe(files);
+    // Each read is a copy of its own.
+    const away = await readAll(pages, 'away');
+    expect(away.map((r) => r.message.messageId)).toEqual(live.map((r) => r.message.messageId));
+    expect(away[0]?.message).not.toBe(live[0]?.message);
+    expect(pages.isEmpty).toBe(true);
+    await pages.idle();
+    expect(await pageFiles()).toEqual([]);
+  });
+
+  it('a cursor caught up with the page still filling reads only what is appended after', () => {
+    const pages = store(64 * 1024, 1);
+    pages.append(entry(0, ['a']));
+    pages.append(entry(1, ['b']));
+    expect(pages.next('a')?.sequence).toBe(0);
+    expect(pages.next('a')).toBeNull();
+    pages.append(entry(2, ['a', 'b']));
+    expect(pages.next('a')?.sequence).toBe(2);
+    expect(pages.next('a')).toBeNull();
+    expect(pages.next('b')?.sequence).toBe(1);
+    expect(pages.next('b')?.sequence).toBe(2);
+    expect(pages.isEmpty).toBe(true);
+  });
+
+  it('a page that cannot be written stays in memory, counted as unwritten, and is written once the disk has room', async () => {
+    const inner = new NodePageFileSystem();
+    const disk = Object.assign(new FaultFileSystem(inner), {
+      removeDirectory: (path: string) => inner.removeDirectory(path),
+    });
+    disk.diskFull = true;
+    const pages = store(1024, 1, disk);
+    for (let i = 0; i < 30; i++) pages.append(entry(i));
+    await waitFor(() => errors.length > 0, 'the failed write to be reported');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Tried again meanwhile, reported once, and still counted: producers wait for it.
+    expect(errors).toHaveLength(2);
+    expect(errors[0]).toMatch(/creating the page directory .*ENOSPC/);
+    expect(errors[1]).toMatch(/writing .*000000001\.page .*producers wait for credits.*ENOSPC/);
+    expect(pages.unwrittenPages).toBeGreaterThan(1);
+    expect(pages.unwrittenBytes).toBeGreaterThan(1024);
+    expect(written).toBe(0);
+
+    disk.diskFull = false;
+    await waitFor(() => pages.unwrittenPages === 0, 'the failed pages to be written');
+    expect(resumed).toBe(1);
+    expect(pages.unwrittenBytes).toBe(0);
+    expect((await pageFiles()).length).toBeGreaterThan(1);
+    const read = await readAll(pages);
+    expect(read.map((r) => r.message.messageId)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    await pages.idle();
+    expect(await pageFiles()).toEqual([]);
+  });
+
+  it('a page read to its end while its file opens leaves no file behind and no error', async () => {
+    let opening = 0;
+    class SlowOpen extends NodePageFileSystem {
+      override async open(path: string, create: boolean): Promise<JournalFile> {
+        if (path.endsWith('.page')) {
+          opening++;
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        return super.open(path, create);
+      }
+    }
+    const pages = store(1024, 1, new SlowOpen());
+    for (let round = 0; round < 5; round++) {
+      for (let i = 0; i < 12; i++) pages.append(entry(round * 12 + i));
+      await waitFor(() => opening > round, 'a page write to open its file');
+      // Read while the write is opening the page file: everything is still in memory.
+      while (pages.next('q1') !== null);
+    }
+    await pages.idle();
+    expect(errors).toEqual([]);
+    expect(await pageFiles()).toEqual([]);
+    expect(pages.unwrittenPages).toBe(0);
   });
 });
