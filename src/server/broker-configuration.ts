@@ -12,6 +12,7 @@ import {
   persistenceConfigurationProblems,
   type PersistenceConfiguration,
 } from './storage/persistence-configuration';
+import type { PageFileSystem } from './paging/page-file-system';
 import type { StorageManager } from './storage/storage-manager';
 
 export interface TcpAcceptorConfiguration {
@@ -173,6 +174,11 @@ export interface BrokerConfiguration extends PersistenceConfiguration {
    * persistenceEnabled is false.
    */
   storage?: StorageManager;
+  /**
+   * The file layer under the page files (tests: a disk that fills up); node:fs when absent. Only
+   * used with persistenceEnabled, where an address pages.
+   */
+  pageFileSystem?: PageFileSystem;
   logger?: Logger;
   /** How each of `acceptors` is made; TCP and in-VM (`defaultAcceptorFactory`) when absent. */
   acceptorFactory?: AcceptorFactory;

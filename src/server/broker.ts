@@ -501,6 +501,7 @@ export class Broker implements BrokerServices {
       pagingDirectory: this.config.persistenceEnabled
         ? resolvedPersistence(this.config).pagingDirectory
         : null,
+      ...(this.config.pageFileSystem === undefined ? {} : { pageFileSystem: this.config.pageFileSystem }),
       logger: this.logger,
     });
     office.load();
