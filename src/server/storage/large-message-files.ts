@@ -101,7 +101,8 @@ export class LargeMessageFiles {
     for (const [messageId, header] of load.largeHeaders) {
       const encoding = fileIds.has(messageId) ? await this.store.read(messageId) : null;
       if (encoding !== null && largeMessageMatches(header, encoding)) {
-        matched.set(messageId, encoding);
+        // A check only reads: it keeps no message's bytes.
+        if (damage.repairs) matched.set(messageId, encoding);
         continue;
       }
       const file = this.store.pathOf(messageId);

@@ -1,5 +1,5 @@
 import type { Logger } from '../../../core/remoting';
-import { describeFinding, type DamageFinding, type DamageKind } from './damage-kind';
+import { DAMAGE_KIND_NAMES, describeFinding, type DamageFinding, type DamageKind } from './damage-kind';
 import { DataDamageError } from './data-damage-error';
 
 /**
@@ -13,11 +13,21 @@ export class DamageReport {
   constructor(
     private readonly accepted: ReadonlySet<DamageKind>,
     private readonly logger: Logger | null,
+    /**
+     * False for `hornetq data check`: the files are only read, even what a start would repair
+     * (an interrupted compaction finished, leftovers of one removed) is left as it is.
+     */
+    readonly repairs = true,
   ) {}
 
   /** Accepts nothing, logs nothing: a load on its own (tests, tools) refuses every finding. */
   static refusingAll(): DamageReport {
     return new DamageReport(new Set(), null);
+  }
+
+  /** `hornetq data check`: reads past every finding to report them all, logs nothing, repairs nothing. */
+  static forCheck(): DamageReport {
+    return new DamageReport(new Set(DAMAGE_KIND_NAMES), null, false);
   }
 
   accepts(kind: DamageKind): boolean {

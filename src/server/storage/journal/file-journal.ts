@@ -95,7 +95,7 @@ export class FileJournal implements Journal {
     let found: FoundFile[] = [];
     try {
       const exists = await this.prepareDirectory();
-      const compactedAway = exists ? await this.recoverDirectory() : [];
+      const compactedAway = exists && damage.repairs ? await this.recoverDirectory() : [];
       found = exists ? await this.files.openAll() : [];
       const state = exists ? await readStateFile(this.files, this.stateFile) : null;
       const lastDataIndex = lastIndexWithData(found);
