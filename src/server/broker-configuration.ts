@@ -383,6 +383,7 @@ export function resolvedPersistence(config: BrokerConfiguration): PersistenceCon
     journalBufferTimeout: config.journalBufferTimeout,
     journalBufferSize: config.journalBufferSize,
     skipCorruptRecords: config.skipCorruptRecords,
+    acceptDamage: config.acceptDamage,
   };
 }
 
