@@ -32,6 +32,13 @@ export type { QueueToRestore } from './session-restorer';
  */
 const ANSWER_CHECK_ADDRESS = 'hornetq-js.answer-check';
 
+/**
+ * How long a reattach to a broker that is not ours waits, before it replays, for the answers to
+ * calls the broker may still be storing (Channel.awaitAnswersInFlight). A journal sync takes
+ * milliseconds; a request lost with the link costs this wait once per reattach.
+ */
+const ANSWERS_IN_FLIGHT_MS = 100;
+
 /** Queues asked for per page of queueStats() (the broker may send fewer). */
 const QUEUE_STATS_PAGE_SIZE = 1000;
 
@@ -497,7 +504,11 @@ export class ClientSession {
           : null,
       })) as ReattachSessionResponse;
       if (response.reattached) {
-        const replayed = broken === null ? this.channel.replay(response.lastConfirmedCommandId) : null;
+        // A broker not ours may still be storing (and will answer) commands beyond its answer.
+        if (broken === null && !this.isExtended)
+          await this.channel.awaitAnswersInFlight(ANSWERS_IN_FLIGHT_MS);
+        const replayed =
+          broken === null ? this.channel.replay(response.lastConfirmedCommandId, !this.isExtended) : null;
         if (replayed !== null && (await this.answersMatch(replayed))) return { reattached: true, replayed };
         // The broker's count of our commands is not ours: going on would drop frames it never
         // had and hand answers to the wrong calls. It still has the session: re-created beside it.

@@ -134,6 +134,14 @@ export class Channel {
   private brokenNumbering: HornetQException | null = null;
   /** While a barrier call is out: answers are held, not matched, until the barrier's comes. */
   private answerCount: AnswerCount | null = null;
+  /**
+   * The request id of the last call answered. A peer answers a session's requests in the order it
+   * executes them, each once what came before it is stored, so an answer to command n says the
+   * peer has executed every command up to n, whatever it last confirmed (see replay).
+   */
+  private answeredThrough = -1;
+  /** Set while awaitAnswersInFlight waits: called when no call is waiting any more. */
+  private answersWaiter: (() => void) | null = null;
   /** Renumbered once at least: frames encoded earlier may name the old id. */
   private renumbered = false;
 
@@ -236,8 +244,13 @@ export class Channel {
    * lost (a peer that confirmed a command and had not yet written its answer when the reattach
    * took the session). They are settled here with CALL_OUTCOME_UNKNOWN, and their tombstones go,
    * so that no later answer is handed to them.
+   *
+   * `answersConfirm` (a peer that is not ours): commands up to the last one answered count as
+   * confirmed too. HornetQ and Artemis name in their reattach answer the last command they had
+   * stored, and execute again whatever is replayed: a command they were still storing then, and
+   * have answered since (see awaitAnswersInFlight), is not replayed.
    */
-  replay(peerLastConfirmedId: number): number | null {
+  replay(peerLastConfirmedId: number, answersConfirm = false): number | null {
     if (this.resendBuffer === null) {
       this.holding = false;
       return 0;
@@ -249,8 +262,13 @@ export class Channel {
       return null;
     }
     this.holding = false;
-    this.settleConfirmedCalls(peerLastConfirmedId);
-    this.resendBuffer.clearUpTo(peerLastConfirmedId);
+    // What the peer answered it executed, even if it had not confirmed it when it answered the reattach.
+    const executed =
+      answersConfirm && this.resendBuffer.accounts(this.answeredThrough)
+        ? Math.max(peerLastConfirmedId, this.answeredThrough)
+        : peerLastConfirmedId;
+    this.settleConfirmedCalls(executed);
+    this.resendBuffer.clearUpTo(executed);
     this.limitReported = false;
     let count = 0;
     for (const frame of this.resendBuffer.frames()) {
@@ -273,6 +291,7 @@ export class Channel {
     this.resendBuffer?.reset();
     this.limitReported = false;
     this.sentCommands = 0;
+    this.answeredThrough = -1;
     this.lastReceivedId = -1;
     this.lastConfirmedId = -1;
     this.unconfirmedBytes = 0;
@@ -447,6 +466,26 @@ export class Channel {
     this.conn.adoptChannel(this);
   }
 
+  /**
+   * After a reattach answer from a peer that is not ours, before the replay: waits until no call
+   * is waiting for its answer, or `ms`. The peer goes on storing and answering what it had
+   * received on the old link when it answered the reattach (it confirms a command only once
+   * stored), and each answer that comes now marks a command that must not be replayed (see
+   * replay's answersConfirm). A request lost with the link is never answered: the wait ends at `ms`.
+   */
+  awaitAnswersInFlight(ms: number): Promise<void> {
+    if (this.waitingCalls === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.answersWaiter = null;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.answersWaiter = done;
+    });
+  }
+
   /** Called by the connection for every packet on this channel. */
   handlePacket(packet: Packet, size: number): void {
     if (packet.type === PacketType.PACKETS_CONFIRMED) {
@@ -534,6 +573,7 @@ export class Channel {
     this.queuedCalls = [];
     this.waitingCalls = 0;
     this.clearCallTimer();
+    this.answersWaiter?.();
     for (const call of calls) if (!call.settled) call.reject(error);
     // Calls still waiting for their turn were never written: they fail the same way.
     for (const call of queued) call.reject(error);
@@ -555,9 +595,14 @@ export class Channel {
     }
     // An answer nobody waits for (the line is empty) answers nothing this side asked: dropped.
     const call = this.takeOldestCall();
-    if (call === undefined || call.settled) return; // none, or a tombstone's late answer
+    if (call === undefined) return;
+    if (call.requestId > this.answeredThrough) this.answeredThrough = call.requestId;
+    if (call.settled) return; // a tombstone's late answer
     call.settled = true;
-    if (--this.waitingCalls === 0) this.clearCallTimer();
+    if (--this.waitingCalls === 0) {
+      this.clearCallTimer();
+      this.answersWaiter?.();
+    }
     if (response.type === PacketType.EXCEPTION) {
       call.reject(new HornetQException(response.code, response.message ?? response.code));
     } else {
@@ -587,7 +632,10 @@ export class Channel {
       if (answer === undefined) this.settleUnanswered(call, 'its answer never came (the peer lost it)');
       else this.settleWith(call, answer);
     });
-    if (barrier !== undefined) this.settleWith(barrier, response);
+    if (barrier !== undefined) {
+      if (count.extras === 0) this.answeredThrough = Math.max(this.answeredThrough, barrier.requestId);
+      this.settleWith(barrier, response);
+    }
     this.startNextQueuedCall();
   }
 
