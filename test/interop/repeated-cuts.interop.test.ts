@@ -25,7 +25,8 @@ const { seeds, count } = repeatedCutsFromEnv();
 const DEADLINE_MS = Math.max(120_000, count * 100);
 
 function describeRun(kind: ServerKind, report: RepeatedCutsReport): string {
-  return `${SERVER_VERSIONS[kind]}, seed ${report.seed}: ${report.resolved} resolved, ${report.failed.length} failed (${[...new Set(report.failed.map((f) => f.error))].join(', ')}), ${report.received} received, ${report.duplicated.length} duplicated, ${report.lost.length} lost, ${report.reordered} reordered; ${report.cuts} cuts, ${report.reattaches} reattached, ${report.recreations} re-created; longest send ${report.longestSendMs} ms; ${report.elapsedMs} ms`;
+  const failures = [...new Set(report.failed.map((f) => `${f.error}: ${f.message}`))].join('; ');
+  return `${SERVER_VERSIONS[kind]}, seed ${report.seed}: ${report.resolved} resolved, ${report.failed.length} failed (${failures}), ${report.received} received, ${report.duplicated.length} duplicated, ${report.lost.length} lost, ${report.reordered} reordered; ${report.cuts} cuts, ${report.reattaches} reattached, ${report.recreations} re-created; longest send ${report.longestSendMs} ms; ${report.elapsedMs} ms`;
 }
 
 describe.each<ServerKind>(['hornetq', 'artemis'])('our producer under repeated cuts against %s', (kind) => {

@@ -547,6 +547,9 @@ export class ClientSession {
       onFailure = reject;
     });
     connection.addFailureListener(onFailure);
+    // Failed already (during the wait for answers in flight): its listeners have been called.
+    if (connection.closed)
+      onFailure(new HornetQException('DISCONNECTED', 'the link failed during the reattach'));
     try {
       const extras = await Promise.race([
         this.channel.countAnswersUpTo(

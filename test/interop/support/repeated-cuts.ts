@@ -26,8 +26,8 @@ export interface RepeatedCutsReport {
   readonly cuts: number;
   /** Sends whose promise resolved. */
   readonly resolved: number;
-  /** Sends that rejected, with the error's code (or message). */
-  readonly failed: ReadonlyArray<{ seq: number; error: string }>;
+  /** Sends that rejected, with the error's code and message. */
+  readonly failed: ReadonlyArray<{ seq: number; error: string; message: string }>;
   /** True when the deadline ended the run before every send settled. */
   readonly wedged: boolean;
   /** Resolved sends the consumer never got. */
@@ -98,7 +98,7 @@ export async function runRepeatedCuts(settings: RepeatedCutsSettings): Promise<R
       scheduleCut();
     }, wait);
   };
-  const failed: Array<{ seq: number; error: string }> = [];
+  const failed: Array<{ seq: number; error: string; message: string }> = [];
   const resolvedSeqs: number[] = [];
   let wedged = false;
   let longestSendMs = 0;
@@ -118,8 +118,8 @@ export async function runRepeatedCuts(settings: RepeatedCutsSettings): Promise<R
         await producer.send(message);
         resolvedSeqs.push(seq);
       } catch (error) {
-        const code = (error as { code?: unknown; errorCode?: unknown }).errorCode ?? (error as Error).message;
-        failed.push({ seq, error: String(code) });
+        const code = (error as { errorCode?: unknown }).errorCode ?? 'none';
+        failed.push({ seq, error: String(code), message: (error as Error).message });
       }
       longestSendMs = Math.max(longestSendMs, Date.now() - sendStarted);
     }
@@ -167,7 +167,7 @@ function report(
     started: number;
     cuts: number;
     resolvedSeqs: number[];
-    failed: Array<{ seq: number; error: string }>;
+    failed: Array<{ seq: number; error: string; message: string }>;
     wedged: boolean;
     received: number[];
     events: FailoverEvent[];
