@@ -516,6 +516,9 @@ export class ClientSession {
           await this.recreate(takeTemporaryQueues(), true);
           return { reattached: false, replayed: 0 };
         }
+        // Closing anyway: the broker's session is closed, and what it still sends is dropped.
+        connection.write(this.channel.id, { type: PacketType.SESS_CLOSE });
+        connection.retireChannel(this.channel.id);
       }
     }
     if (this.closing) {

@@ -88,6 +88,13 @@ interface PendingCall {
 interface AnswerCount {
   readonly isBarrierAnswer: (response: ResponsePacket) => boolean;
   readonly answers: ResponsePacket[];
+  /**
+   * Answers of the barrier's kind still owed to earlier barriers (tombstones in the line, cut off
+   * before any answer came): they are held as ordinary answers, not taken as this barrier's.
+   */
+  owed: number;
+  /** The barrier's own place in the line, once written. */
+  call: PendingCall | null;
   /** Answers beyond the calls before the barrier, once its answer came. */
   extras: number;
 }
@@ -420,9 +427,14 @@ export class Channel {
     isBarrierAnswer: (response: ResponsePacket) => boolean,
     timeoutMs = this.options.callTimeoutMs,
   ): Promise<number> {
-    const count: AnswerCount = { isBarrierAnswer, answers: [], extras: 0 };
+    let owed = 0;
+    for (let i = this.pendingHead; i < this.pendingCalls.length; i++) {
+      if ((this.pendingCalls[i] as PendingCall).barrier) owed++;
+    }
+    const count: AnswerCount = { isBarrierAnswer, answers: [], owed, call: null, extras: 0 };
     this.answerCount = count;
     return new Promise<number>((resolve, reject) => {
+      const lineBefore = this.pendingCalls.length;
       this.startCall({
         packet,
         timeoutMs,
@@ -430,27 +442,27 @@ export class Channel {
         barrier: true,
         resolve: () => resolve(count.extras),
         reject: (error) => {
-          if (this.answerCount === count) this.abandonAnswerCount(error);
+          if (this.answerCount === count) this.abandonAnswerCount(count, error);
           reject(error);
         },
       });
+      if (this.pendingCalls.length > lineBefore) count.call = this.pendingCalls[lineBefore] ?? null;
     });
   }
 
   /**
    * Gives up a barrier call of countAnswersUpTo that is still out (its link failed): it rejects
-   * with `error`, and the calls before it are settled as countAnswersUpTo's failure says.
+   * with `error`. If no answer had come, nothing was matched: the calls before it go on waiting
+   * and it stays in the line as a tombstone (the next check owes it its answer). Otherwise the
+   * answers held can no longer be matched: the calls before it settle as unknown and the
+   * numbering is taken as broken.
    */
   cancelAnswerCount(error: Error): void {
-    if (this.answerCount === null) return;
-    for (let i = this.pendingHead; i < this.pendingCalls.length; i++) {
-      const call = this.pendingCalls[i] as PendingCall;
-      if (!call.barrier || call.settled) continue;
-      call.settled = true;
-      if (--this.waitingCalls === 0) this.clearCallTimer();
-      call.reject(error);
-      return;
-    }
+    const call = this.answerCount?.call;
+    if (call === undefined || call === null || call.settled) return;
+    call.settled = true;
+    if (--this.waitingCalls === 0) this.clearCallTimer();
+    call.reject(error);
   }
 
   /**
@@ -613,14 +625,15 @@ export class Channel {
 
   /** Holds an answer while a barrier is out; at the barrier's own, matches them (see countAnswersUpTo). */
   private countAnswer(count: AnswerCount, response: ResponsePacket): void {
-    if (!count.isBarrierAnswer(response)) {
+    if (!count.isBarrierAnswer(response) || count.owed > 0) {
+      if (count.isBarrierAnswer(response)) count.owed--;
       count.answers.push(response);
       return;
     }
     this.answerCount = null;
     const before: PendingCall[] = [];
     let barrier: PendingCall | undefined;
-    while ((barrier = this.takeOldestCall()) !== undefined && !barrier.barrier) before.push(barrier);
+    while ((barrier = this.takeOldestCall()) !== undefined && barrier !== count.call) before.push(barrier);
     count.extras = count.answers.length - before.length;
     if (count.extras !== 0) {
       this.breakNumbering(
@@ -644,12 +657,15 @@ export class Channel {
    * no longer be matched, so the calls before it cannot be told their outcome, and whether the
    * peer counted a replayed command twice is not known: the numbering is taken as broken.
    */
-  private abandonAnswerCount(error: Error): void {
+  private abandonAnswerCount(count: AnswerCount, error: Error): void {
     this.answerCount = null;
+    // No answer was taken yet: every call still waits for its own, in its place, and the barrier
+    // stays as a tombstone for its answer (a replay brings it); the next check owes it one.
+    if (count.answers.length === 0) return;
     this.breakNumbering(`the check of the answers after a reattach did not finish: ${error.message}`);
     for (;;) {
       const call = this.takeOldestCall();
-      if (call === undefined || call.barrier) break;
+      if (call === undefined || call === count.call) break;
       this.settleUnanswered(call, 'the check of the answers after a reattach did not finish');
     }
   }

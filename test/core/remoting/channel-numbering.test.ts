@@ -339,6 +339,29 @@ describe('Channel numbering: checking the answers after a replay', () => {
     expect(addressOf(await next)).toBe('c');
   });
 
+  it('a check cut off before any answer came: the calls go on waiting, and the next check owes the old barrier its answer', async () => {
+    const { client, server, received } = link();
+    const call = track(client.sendBlocking(query('a')));
+    const first = track(client.countAnswersUpTo(BARRIER, isBarrierAnswer));
+    await until(() => received.length === 2);
+    client.cancelAnswerCount(new HornetQException('DISCONNECTED', 'the link went'));
+    await until(() => first.settled);
+    expect(codeOf(first.error)).toBe('DISCONNECTED');
+    expect(call.settled).toBe(false);
+    expect(client.numberingBroken).toBeNull();
+    // After the next reattach: a, the old barrier and the new one are answered in order.
+    const second = client.countAnswersUpTo(BARRIER, isBarrierAnswer);
+    await until(() => received.length === 3);
+    server.send(answer('a'));
+    server.send(BARRIER_ANSWER);
+    server.send(BARRIER_ANSWER);
+    expect(await second).toBe(0);
+    await until(() => call.settled);
+    expect(addressOf(call.value)).toBe('a');
+    expect(client.numberingBroken).toBeNull();
+    expect(client.outstandingCalls).toBe(0);
+  });
+
   it('calls made after the barrier are answered after it, as usual', async () => {
     const { client, server, received } = link();
     const check = client.countAnswersUpTo(BARRIER, isBarrierAnswer);
