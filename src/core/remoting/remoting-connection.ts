@@ -63,6 +63,9 @@ let connectionIds = 0;
  * (a bad frame, an unknown packet, a packet other than a confirmation for a channel that does not
  * exist) fails this connection alone, with a log line that says why.
  */
+/** Retired channel ids a connection remembers (see retireChannel). */
+const MAX_RETIRED_CHANNELS = 64;
+
 export class RemotingConnection {
   readonly id = ++connectionIds;
   /** Set on every chunk received; the TTL checks read and reset it. */
@@ -81,6 +84,8 @@ export class RemotingConnection {
   private isCongested = false;
   private unroutedHandler: UnroutedPacketHandler | null = null;
   private nextChannelId = FIRST_SESSION_CHANNEL;
+  /** Channels whose late packets are dropped (see retireChannel). */
+  private readonly retiredChannels = new Set<number>();
   private isClosed = false;
   private readonly logger: Logger;
 
@@ -188,6 +193,19 @@ export class RemotingConnection {
     return this.channels.get(id);
   }
 
+  /**
+   * Drops from now on whatever the peer sends on channel `id`: a session re-created on a new
+   * channel beside the broker session that held this one, which still answers what it had and
+   * the close it was sent. At most MAX_RETIRED_CHANNELS are kept, the oldest forgotten first.
+   */
+  retireChannel(id: number): void {
+    this.retiredChannels.add(id);
+    if (this.retiredChannels.size > MAX_RETIRED_CHANNELS) {
+      const oldest = this.retiredChannels.values().next().value as number;
+      this.retiredChannels.delete(oldest);
+    }
+  }
+
   /** Forgets a channel: closed, or moved to another connection (reattach). */
   removeChannel(id: number): void {
     this.channels.delete(id);
@@ -283,6 +301,11 @@ export class RemotingConnection {
       channel.handlePacket(packet, size);
     } else if (this.unroutedHandler !== null && channelId < FIRST_SESSION_CHANNEL) {
       this.unroutedHandler(packet, channelId, size);
+    } else if (this.retiredChannels.has(channelId)) {
+      this.logger.debug(
+        { channel: channelId },
+        `${packetTypeName(packet.type)} for retired channel ${channelId} dropped`,
+      );
     } else if (packet.type === PacketType.PACKETS_CONFIRMED) {
       // Harmless, and a correct peer sends one: for a channel it closed before it saw the close,
       // and (HornetQ's Java client) for a session it is moving here, whose confirmation timer
