@@ -174,6 +174,12 @@ export class ClientSession {
     channel.setHandler((packet, commandId, size) => this.handlePacket(packet, commandId, size));
   }
 
+  /** Which connection the session is on now, for messages: `connection 3 to tcp://host:5445`. @internal */
+  describeConnection(): string {
+    const connection = this.channel.connection;
+    return `connection ${connection.id} to ${connection.remoteAddress}`;
+  }
+
   /** The session's name on the broker (a UUID this client chose); kept when it is re-created. */
   get name(): string {
     return this.identity.name;
