@@ -71,6 +71,11 @@ const COMMANDS: readonly CommandEntry[] = [
     description: 'the configuration files of a broker',
     load: async () => (await import('./commands/config.js')).configCommand(),
   },
+  {
+    name: 'data',
+    description: "check a stopped broker's journals and large-message files for damage",
+    load: async () => (await import('./commands/data.js')).dataCommand(),
+  },
 ];
 
 /**

@@ -8,6 +8,7 @@ import type { Broker } from '../server/broker';
 import { DEFAULT_BROKER_CONFIGURATION, type TcpAcceptorConfiguration } from '../server/broker-configuration';
 import { FileSecurityManager } from '../server/security/file-security-manager';
 import type { SecurityManager } from '../server/security/security-manager';
+import type { DamageKind } from '../server/storage/damage/damage-kind';
 import type { StorageManager } from '../server/storage/storage-manager';
 import {
   brokerConfigurationOf,
@@ -51,6 +52,11 @@ export interface EmbeddedJMSOptions extends ConfigFiles {
    * working directory by default (as HornetQ's).
    */
   dataDirectory?: string;
+  /**
+   * Damage kinds the start accepts, losing what they hold (logged with counts): `hornetq server
+   * --accept-damage`. Wins over the configuration's; none by default (damage stops the start).
+   */
+  acceptDamage?: readonly DamageKind[];
   /**
    * Where every component comes from: loaders, registry, storage, broker, acceptors, filters,
    * logger (see ServiceId; createContainer from 'hornetq-js/container' makes an inversify container
@@ -249,6 +255,7 @@ export class EmbeddedJMS {
     const securityManager = options.securityManager ?? users?.manager;
     const brokerConfig = {
       ...fromFiles,
+      ...(options.acceptDamage === undefined ? {} : { acceptDamage: options.acceptDamage }),
       securityEnabled,
       ...(securityManager === undefined ? {} : { securityManager }),
     };

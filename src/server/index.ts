@@ -32,5 +32,12 @@ export { ServerErrorCode } from './server-error-code';
 export { JournalCorruptionError } from './storage/journal/journal-corruption-error';
 export { StorageError } from './storage/storage-error';
 export { DataDirectoryLockedError } from './lock/data-directory-locked-error';
+export { DataDamageError } from './storage/damage/data-damage-error';
+export {
+  DAMAGE_KINDS,
+  DAMAGE_KIND_NAMES,
+  type DamageKind,
+  type DamageFinding,
+} from './storage/damage/damage-kind';
 export type { LockHolder } from './lock/lock-holder';
 export { PageCorruptError } from './paging/page-entry-codec';

@@ -6,6 +6,8 @@ export const ServerErrorCode = {
   PAGE_CORRUPT: 'ERR_PAGE_CORRUPT',
   /** DataDirectoryLockedError: another live broker holds the journal directory's server.lock. */
   DATA_DIRECTORY_LOCKED: 'ERR_DATA_DIRECTORY_LOCKED',
+  /** DataDamageError: journal or large-message files damaged or missing; the broker does not start on them. */
+  DATA_DAMAGE: 'ERR_DATA_DAMAGE',
   /** StorageError: the broker's data cannot be used (server.lock, a journal record, a directory). */
   STORAGE: 'ERR_STORAGE',
 } as const;

@@ -10,6 +10,7 @@ import {
   HornetQTextMessage,
   CoreErrorCode,
   DataDirectoryLockedError,
+  DataDamageError,
   HornetQException,
   IllegalStateException,
   InitialContext,
@@ -134,6 +135,21 @@ const ROWS: Row[] = [
     parents: [],
   },
   {
+    name: 'DataDamageError',
+    module: '../../src/server/storage/damage/data-damage-error',
+    make: build([
+      {
+        kind: 'missing-journal-file',
+        file: 'hornetq-data-2.hq',
+        offset: null,
+        detail: 'deleted',
+        messages: null,
+      },
+    ]),
+    code: 'ERR_DATA_DAMAGE',
+    parents: [],
+  },
+  {
     name: 'DataDirectoryLockedError',
     module: '../../src/server/lock/data-directory-locked-error',
     make: build('/var/lib/hornetq/journal', null),
@@ -206,6 +222,7 @@ const CLASSES: Record<string, AnyClass> = {
   PageCorruptError,
   StorageError,
   DataDirectoryLockedError,
+  DataDamageError,
   NamingException,
   NameNotFoundException,
   NameAlreadyBoundException,

@@ -75,6 +75,12 @@ export class FaultFileSystem implements JournalFileSystem {
     while (this.datasyncGate !== null) await this.datasyncGate;
   }
 
+  /**
+   * A full disk while set: creating a file or directory and writing fail with ENOSPC (as node:fs
+   * reports it), without freezing anything; reads, removes and renames go on. Cleared, space is back.
+   */
+  diskFull = false;
+
   /** Runs `action` just before each operation (a test acting at an exact point of the journal's work). */
   beforeOperation: ((operation: FileOperation) => void) | null = null;
 
@@ -115,6 +121,7 @@ export class FaultFileSystem implements JournalFileSystem {
 
   async mkdir(directory: string): Promise<void> {
     this.check({ operation: 'open', path: directory }, this.generation);
+    if (this.diskFull && !(await this.inner.exists(directory))) throw noSpace('mkdir', directory);
     await this.inner.mkdir(directory);
   }
 
@@ -130,6 +137,7 @@ export class FaultFileSystem implements JournalFileSystem {
 
   async open(path: string, create: boolean): Promise<JournalFile> {
     this.check({ operation: 'open', path }, this.generation);
+    if (this.diskFull && create && !(await this.inner.exists(path))) throw noSpace('open', path);
     return new FaultFile(this, await this.inner.open(path, create), path, this.generation);
   }
 
@@ -193,6 +201,16 @@ export class FaultFileSystem implements JournalFileSystem {
   }
 }
 
+/** The error node:fs gives when the disk is full. */
+function noSpace(syscall: string, path: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`ENOSPC: no space left on device, ${syscall} '${path}'`), {
+    code: 'ENOSPC',
+    errno: -28,
+    syscall,
+    path,
+  });
+}
+
 function survivors(writes: PendingWrite[], mode: CrashMode, random: () => number): PendingWrite[] {
   if (mode === 'drop' || writes.length === 0) return [];
   const kept = Math.floor(random() * (writes.length + 1));
@@ -239,6 +257,7 @@ class FaultFile implements JournalFile {
 
   async write(buffer: Buffer, offset: number, length: number, position: number): Promise<void> {
     this.check('write');
+    if (this.fileSystem.diskFull && length > 0) throw noSpace('write', this.path);
     this.fileSystem
       .pendingOf(this.path)
       .push({ position, data: Buffer.from(buffer.subarray(offset, offset + length)) });

@@ -95,6 +95,13 @@ export class MemoryJournal implements Journal {
     };
   }
 
+  /** Reading is all a load does here: nothing is written at open. */
+  read(visitor: JournalRecordVisitor): Promise<JournalLoadReport> {
+    return this.load(visitor);
+  }
+
+  async open(): Promise<void> {}
+
   appendAdd(id: number, userType: number, body: Buffer, sync: boolean): void {
     this.append({ kind: 'add', id, userType, body: Buffer.from(body), sync });
   }

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Command, Option } from 'commander';
 import { EmbeddedJMS, loadServerConfiguration, type ServerConfiguration } from '../../jndi';
-import { MetricsServer } from '../../server';
+import { MetricsServer, type DamageKind } from '../../server';
 import { SERVER_CONFIG_NAME } from '../../jndi/config-files';
 import { CliError, errorLine, systemErrorCode } from '../shared/cli-error';
 import {
@@ -14,6 +14,8 @@ import {
 } from '../shared/listen-overrides';
 import { createLogger, LOG_LEVELS, type LogLevel } from '../shared/logger';
 import { integerIn } from '../shared/options';
+import { dataDirectoryOf } from '../shared/data-directory';
+import { acceptDamageOption } from '../shared/damage-kinds';
 import { configDirOf, configOption } from '../shared/registry';
 
 interface ServerOptions {
@@ -25,12 +27,10 @@ interface ServerOptions {
   metricsPort?: number;
   metricsHost?: string;
   logLevel: LogLevel;
+  acceptDamage?: DamageKind[];
 }
 
 const DEFAULT_METRICS_HOST = '127.0.0.1';
-
-/** The placeholder HornetQ's own configuration files put their directories under: `${data.dir:../data}/journal`. */
-const DATA_DIR_PLACEHOLDER = 'data.dir';
 
 const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
 
@@ -76,6 +76,7 @@ export function serverCommand(): Command {
     .addOption(
       new Option('--log-level <level>', 'least severe level logged').choices(LOG_LEVELS).default('info'),
     )
+    .addOption(acceptDamageOption())
     .action(async (options: ServerOptions) => runServer(options));
 }
 
@@ -95,6 +96,7 @@ async function runServer(options: ServerOptions): Promise<void> {
     env,
     watch: options.watch === true,
     ...(dataDirectory === undefined ? {} : { dataDirectory }),
+    ...(options.acceptDamage === undefined ? {} : { acceptDamage: options.acceptDamage }),
   });
   let stopRequested: NodeJS.Signals | null = null;
   let wake: () => void = () => undefined;
@@ -176,20 +178,6 @@ async function startMetrics(metrics: MetricsServer): Promise<void> {
     const cause = error instanceof Error && error.cause !== undefined ? error.cause : error;
     throw new CliError(`cannot serve metrics on ${address}: ${errorLine(cause)}`, 1, { cause: error });
   }
-}
-
-/**
- * --data-dir: relative persistence directories resolve against it, and it is the value of
- * `${data.dir}` (unless the environment sets one), as HornetQ's start script sets -Ddata.dir.
- */
-function dataDirectoryOf(dataDir: string | undefined): {
-  dataDirectory?: string;
-  dataDirPlaceholder: Record<string, string>;
-} {
-  if (dataDir === undefined) return { dataDirPlaceholder: {} };
-  if (dataDir.trim() === '') throw new CliError('--data-dir must name a directory (it is empty)', 1);
-  const dataDirectory = path.resolve(dataDir);
-  return { dataDirectory, dataDirPlaceholder: { [DATA_DIR_PLACEHOLDER]: dataDirectory } };
 }
 
 /** A port in use or a bad file is the user's to fix: say which, in one line. */

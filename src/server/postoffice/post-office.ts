@@ -194,6 +194,8 @@ export class PostOffice {
     this.paging.queueDeleted(queue);
     queue.delete();
     if (queue.durable) this.storage.deleteQueue(name);
+    // Its entries in the pages are read past and dropped, so that the pages can go.
+    this.paging.drain(queue.address);
   }
 
   /**
@@ -463,7 +465,6 @@ export class PostOffice {
       {
         settingsFor: (address) => this.addressSettings.getMatch(address),
         queueNamed: (name) => this.registry.get(name),
-        hasRoom: (address) => this.addressSizes.of(address).hasRoom(),
         enqueue: (message, targets) => this.enqueue(message, targets),
         pageWritten: (address) => this.addressSizes.pageWritten(address),
       },
@@ -525,6 +526,7 @@ export class PostOffice {
         unused: (unused) => this.deleteIfOrphaned(unused),
         deliveryCounted: (reference) => this.storeDeliveryCount(reference),
         atomically: (work) => this.storeAtomically(work),
+        waitingFell: (from) => this.paging.queueWantsMore(from),
       },
     );
     this.registry.add(queue);

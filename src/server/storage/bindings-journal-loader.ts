@@ -13,6 +13,11 @@ export class BindingsJournalLoader implements JournalRecordVisitor {
   highWaterMark = 0;
   /** The highest record id seen: ids in use continue above it. */
   highestId = 0;
+  /**
+   * Queues whose delete the load saw: the message journal may still reference them (the delete
+   * is synced before the acknowledgements of the queue's messages are), and that is no damage.
+   */
+  readonly deletedQueueIds = new Set<number>();
 
   add(id: number, userType: number, body: Buffer): void {
     this.record(id, userType, body);
@@ -24,7 +29,7 @@ export class BindingsJournalLoader implements JournalRecordVisitor {
 
   delete(id: number): void {
     this.highestId = Math.max(this.highestId, id);
-    this.queues.delete(id);
+    if (this.queues.delete(id)) this.deletedQueueIds.add(id);
     const counter = this.counterRecordIds.indexOf(id);
     if (counter >= 0) this.counterRecordIds.splice(counter, 1);
   }

@@ -98,6 +98,8 @@ export function createJournalStorage(
       // The file journal takes a record, or a transaction with its commit, as large as this.
       maxRecordBytes: Math.min(config.journalBufferSize, config.journalFileSize - FILE_HEADER_SIZE),
       location: storageLocation(config),
+      bindingsDirectory: path.resolve(config.bindingsDirectory),
+      acceptDamage: config.acceptDamage,
       logger,
     },
   );

@@ -1,6 +1,8 @@
 import { BufferWriter, type CoreMessage } from '../../core/protocol';
 import type { Logger } from '../../core/remoting';
 import { BindingsJournalLoader } from './bindings-journal-loader';
+import type { DamageFinding, DamageKind } from './damage/damage-kind';
+import { DamageReport } from './damage/damage-report';
 import { IdReservation } from './id-reservation';
 import type { Journal } from './journal/journal';
 import { LargeMessageFiles } from './large-message-files';
@@ -37,6 +39,18 @@ export const LARGE_MESSAGE_THRESHOLD = 100 * 1024;
  */
 const ID_BATCH_SIZE = 100_000;
 
+/** What `hornetq data check` reports: what the files hold, and every problem found. */
+export interface StorageCheckReport {
+  location: string;
+  /** Durable queues the bindings journal holds. */
+  queues: number;
+  /** Live message records (inline and large). */
+  messages: number;
+  /** Queue references to them, in queues the bindings journal holds. */
+  references: number;
+  findings: DamageFinding[];
+}
+
 /** The two journals the storage writes: queues and id checkpoints; messages and what refers to them. */
 export interface StorageJournals {
   bindings: Journal;
@@ -62,6 +76,10 @@ export interface JournalStorageOptions {
   maxRecordBytes: number;
   /** Where the journals are, for the load report. */
   location: string;
+  /** bindings-directory, named when the message journal references queues it does not hold. */
+  bindingsDirectory?: string;
+  /** Damage kinds the operator accepts at load (losing what they hold); any other found is refused. */
+  acceptDamage?: readonly DamageKind[];
   logger: Logger;
 }
 
@@ -173,13 +191,60 @@ export class JournalStorageManager implements StorageManager {
     }
   }
 
+  /**
+   * `hornetq data check`: reads both journals and the large-message files as a start would,
+   * reading past every problem, and returns them all; writes nothing (not even what a start
+   * repairs). Call on a closed storage, on files no running broker uses.
+   */
+  async check(): Promise<StorageCheckReport> {
+    if (this.journals !== null) throw new Error('the journal storage is open: check a stopped one');
+    const journals = this.openJournals();
+    const damage = DamageReport.forCheck();
+    try {
+      const bindingsLoad = new BindingsJournalLoader();
+      await journals.bindings.read(bindingsLoad, damage);
+      const messageLoad = new MessageJournalLoader(
+        new Set(bindingsLoad.queues.keys()),
+        bindingsLoad.deletedQueueIds,
+      );
+      await journals.messages.read(messageLoad, damage);
+      this.checkQueuesKnown(messageLoad, bindingsLoad, damage);
+      await this.largeMessageFiles.check(messageLoad, damage);
+      let references = 0;
+      for (const queue of messageLoad.references.values()) references += queue.size;
+      return {
+        location: this.options.location,
+        queues: bindingsLoad.queues.size,
+        messages: messageLoad.encodings.size + messageLoad.largeHeaders.size,
+        references,
+        findings: damage.findings,
+      };
+    } finally {
+      await Promise.allSettled([journals.bindings.close(), journals.messages.close()]);
+    }
+  }
+
   private async load(started: number): Promise<StorageLoadReport> {
+    const damage = new DamageReport(new Set(this.options.acceptDamage ?? []), this.options.logger);
     const bindingsLoad = new BindingsJournalLoader();
-    const bindingsReport = await this.bindings.load(bindingsLoad);
-    const messageLoad = new MessageJournalLoader(new Set(bindingsLoad.queues.keys()));
-    const messagesReport = await this.messages.load(messageLoad);
-    const notes = [...journalNotes('bindings', bindingsReport), ...journalNotes('message', messagesReport)];
-    const largeBytes = await this.largeMessageFiles.recover(messageLoad, notes);
+    const bindingsReport = await this.bindings.read(bindingsLoad, damage);
+    const messageLoad = new MessageJournalLoader(
+      new Set(bindingsLoad.queues.keys()),
+      bindingsLoad.deletedQueueIds,
+    );
+    const messagesReport = await this.messages.read(messageLoad, damage);
+    this.checkQueuesKnown(messageLoad, bindingsLoad, damage);
+    const largeMessages = await this.largeMessageFiles.check(messageLoad, damage);
+    // Nothing is written before this point: a refused start leaves the files as they were.
+    damage.throwIfRefused();
+    await this.bindings.open();
+    await this.messages.open();
+    const notes = [
+      ...journalNotes('bindings', bindingsReport),
+      ...journalNotes('message', messagesReport),
+      ...damage.acceptedNotes(),
+    ];
+    const largeBytes = await this.largeMessageFiles.recover(largeMessages, messageLoad, notes);
     this.adoptQueues(bindingsLoad);
     this.adoptMessages(messageLoad);
     this.adoptDuplicateIds(messageLoad, notes);
@@ -494,6 +559,34 @@ export class JournalStorageManager implements StorageManager {
   private appendMessageDelete(id: number, sync = false): void {
     if (this.transaction !== null) this.transaction.add({ kind: 'delete', id });
     else this.messages.appendDelete(id, sync);
+  }
+
+  /**
+   * References to queues the bindings journal neither holds nor saw deleted: the bindings journal
+   * is missing, was moved, or is older than the message journal. Accepted, those references are
+   * dropped (and messages no known queue references are deleted, as for a deleted queue).
+   */
+  private checkQueuesKnown(
+    messageLoad: MessageJournalLoader,
+    bindingsLoad: BindingsJournalLoader,
+    damage: DamageReport,
+  ): void {
+    const unknown = messageLoad.unknownQueues();
+    if (unknown.queueIds.length === 0) return;
+    const directory = this.options.bindingsDirectory ?? 'the bindings journal';
+    const held =
+      bindingsLoad.queues.size === 0
+        ? 'holds no queue at all'
+        : `holds ${bindingsLoad.queues.size} other queue(s)`;
+    damage.found({
+      kind: 'unknown-queue',
+      file: directory,
+      offset: null,
+      detail:
+        `the message journal holds messages of ${unknown.queueIds.length} queue(s) (ids ${unknown.queueIds.slice(0, 10).join(', ')}) ` +
+        `that the bindings journal does not hold; it ${held}: was bindings-directory changed, its volume not mounted, or only part of a backup restored?`,
+      messages: unknown.messages,
+    });
   }
 
   private adoptQueues(load: BindingsJournalLoader): void {

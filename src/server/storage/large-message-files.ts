@@ -1,4 +1,5 @@
 import type { Logger } from '../../core/remoting';
+import type { DamageReport } from './damage/damage-report';
 import type { Journal } from './journal/journal';
 import type { LargeMessageStore } from './large-message-store';
 import { boundedNotes } from './load-notes';
@@ -16,6 +17,16 @@ import type { TransactionSteps } from './transaction-steps';
  * are 21 to 42): what a message inline in the journal costs beyond its encoding.
  */
 const RECORD_OVERHEAD = 64;
+
+/** What check() found, for recover(). */
+export interface LargeMessageCheck {
+  /** Messages that have a file. */
+  fileIds: Set<number>;
+  /** Message id → its file's bytes, matching its header. */
+  matched: Map<number, Buffer>;
+  /** Headers whose file is missing or does not match, with the note their drop leaves. */
+  dropped: Array<{ messageId: number; note: string }>;
+}
 
 /**
  * What the large messages need of the message journal: deletes at load, its syncs, and holding
@@ -82,31 +93,69 @@ export class LargeMessageFiles {
   }
 
   /**
-   * Reads the files of the large messages the journal holds: a header whose file is missing or
-   * does not match was never confirmed (its file's sync had not finished), so it is dropped; a
-   * file without a header is an orphan and removed. Puts the bytes read into the load's
-   * encodings, adds what it repaired to `notes`, and returns how many bytes it read.
+   * Reads the files of the large messages the journal holds, writing nothing. A header whose file
+   * is missing or does not match it is damage when a queue references the message (it was
+   * confirmed: its file was synced before its records were, so only something outside the broker
+   * could have changed the file), a finding in `damage`; without a reference it was never
+   * confirmed (the crash came before its reference was written) and is dropped either way.
    */
-  async recover(load: MessageJournalLoader, notes: string[]): Promise<number> {
-    const fileIds = new Set(await this.store.open());
-    let bytes = 0;
-    const dropped: string[] = [];
+  async check(load: MessageJournalLoader, damage: DamageReport): Promise<LargeMessageCheck> {
+    const fileIds = new Set(await this.store.existingIds());
+    const referenced = new Set<number>();
+    for (const references of load.references.values())
+      for (const messageId of references.keys()) referenced.add(messageId);
+    const matched = new Map<number, Buffer>();
+    const dropped: LargeMessageCheck['dropped'] = [];
     for (const [messageId, header] of load.largeHeaders) {
       const encoding = fileIds.has(messageId) ? await this.store.read(messageId) : null;
       if (encoding !== null && largeMessageMatches(header, encoding)) {
-        bytes += encoding.length;
-        load.encodings.set(messageId, encoding);
-        this.messageIds.add(messageId);
+        // A check only reads: it keeps no message's bytes.
+        if (damage.repairs) matched.set(messageId, encoding);
         continue;
       }
-      const problem = largeFileProblem(this.store.pathOf(messageId), header, encoding);
-      this.options.logger.warn({ messageId }, `large message ${messageId} dropped: ${problem}`);
-      dropped.push(`large message ${messageId} dropped (never confirmed): ${problem}`);
+      const file = this.store.pathOf(messageId);
+      const problem = largeFileProblem(file, header, encoding);
+      if (!referenced.has(messageId)) {
+        dropped.push({ messageId, note: `large message ${messageId} dropped (never confirmed): ${problem}` });
+        continue;
+      }
+      damage.found({
+        kind: 'large-message-file',
+        file,
+        offset: null,
+        detail: `large message ${messageId} was confirmed, but ${problem}`,
+        messages: 1,
+      });
+      dropped.push({ messageId, note: `large message ${messageId} dropped (damage accepted): ${problem}` });
+    }
+    return { fileIds, matched, dropped };
+  }
+
+  /**
+   * After check() (and once the load may write): puts the bytes read into the load's encodings,
+   * deletes the dropped messages' headers, removes files without a header (orphans), adds what it
+   * repaired to `notes`, and returns how many bytes it read.
+   */
+  async recover(checked: LargeMessageCheck, load: MessageJournalLoader, notes: string[]): Promise<number> {
+    await this.store.open();
+    let bytes = 0;
+    for (const [messageId, encoding] of checked.matched) {
+      bytes += encoding.length;
+      load.encodings.set(messageId, encoding);
+      this.messageIds.add(messageId);
+    }
+    for (const { messageId, note } of checked.dropped) {
+      this.options.logger.warn({ messageId }, note);
       this.journal().appendDelete(messageId, false);
     }
-    notes.push(...boundedNotes(dropped, 'large messages dropped'));
+    notes.push(
+      ...boundedNotes(
+        checked.dropped.map(({ note }) => note),
+        'large messages dropped',
+      ),
+    );
     let orphans = 0;
-    for (const messageId of fileIds) {
+    for (const messageId of checked.fileIds) {
       if (this.messageIds.has(messageId)) continue;
       // A dropped message's file goes too; only files without any header count as orphans.
       await this.store.removeNow(messageId);

@@ -52,6 +52,20 @@ export class LargeMessageStore {
   }
 
   /**
+   * The message ids that have a file, writing nothing: none when the directory does not exist yet
+   * (open() creates it), as a load that may still be refused must leave no trace.
+   */
+  async existingIds(): Promise<number[]> {
+    if (!(await this.fileSystem.exists(this.directory))) return [];
+    const ids: number[] = [];
+    for (const name of await this.fileSystem.list(this.directory)) {
+      const id = messageIdOf(name);
+      if (id !== null) ids.push(id);
+    }
+    return ids;
+  }
+
+  /**
    * Starts writing a message's file. The promise resolves once it is on disk and rejects when the
    * write failed (which fails the store too: onFailure); `afterWrites` covers it as well.
    */

@@ -34,9 +34,33 @@ export class MessageJournalLoader implements JournalRecordVisitor {
   /** Record id → duplicate id, in the order they were stored. */
   readonly duplicateIds = new Map<number, DuplicateIdRecord>();
   highestId = 0;
+  /**
+   * Queue id → message ids it references, for queues the bindings journal neither holds nor saw
+   * deleted: the bindings journal is missing or older than the message journal.
+   */
+  private readonly unknownReferences = new Map<number, Set<number>>();
 
-  /** `queueIds`: the durable queues the bindings journal holds; references to others are left out. */
-  constructor(private readonly queueIds: ReadonlySet<number>) {}
+  /**
+   * `queueIds`: the durable queues the bindings journal holds; references to others are left out
+   * (and counted, unless `deletedQueueIds` says the queue was deleted).
+   */
+  constructor(
+    private readonly queueIds: ReadonlySet<number>,
+    private readonly deletedQueueIds: ReadonlySet<number> = new Set(),
+  ) {}
+
+  /** Live messages referenced by queues the bindings journal does not know, and those queues' ids. */
+  unknownQueues(): { queueIds: number[]; messages: number } {
+    const messages = new Set<number>();
+    const queueIds: number[] = [];
+    for (const [queueId, messageIds] of this.unknownReferences) {
+      const live = [...messageIds].filter((messageId) => this.hasMessage(messageId));
+      if (live.length === 0) continue;
+      queueIds.push(queueId);
+      for (const messageId of live) messages.add(messageId);
+    }
+    return { queueIds, messages: messages.size };
+  }
 
   add(id: number, userType: number, body: Buffer): void {
     this.highestId = Math.max(this.highestId, id);
@@ -84,13 +108,18 @@ export class MessageJournalLoader implements JournalRecordVisitor {
     switch (userType) {
       case StorageRecordType.ADD_REF: {
         const queueId = decodeQueueId(body);
-        if (this.queueIds.has(queueId) && this.hasMessage(messageId))
+        if (!this.hasMessage(messageId)) return;
+        if (this.queueIds.has(queueId))
           this.referencesOf(queueId).set(messageId, { deliveryCount: 0, scheduledDeliveryTime: 0 });
+        else if (!this.deletedQueueIds.has(queueId)) this.noteUnknownReference(queueId, messageId);
         return;
       }
-      case StorageRecordType.ACKNOWLEDGE_REF:
-        this.references.get(decodeQueueId(body))?.delete(messageId);
+      case StorageRecordType.ACKNOWLEDGE_REF: {
+        const queueId = decodeQueueId(body);
+        this.references.get(queueId)?.delete(messageId);
+        this.unknownReferences.get(queueId)?.delete(messageId);
         return;
+      }
       case StorageRecordType.UPDATE_DELIVERY_COUNT: {
         const { queueId, deliveryCount } = decodeDeliveryCount(body);
         const reference = this.references.get(queueId)?.get(messageId);
@@ -106,6 +135,15 @@ export class MessageJournalLoader implements JournalRecordVisitor {
       default:
         throw new Error(`unknown record type ${userType} for an update`);
     }
+  }
+
+  private noteUnknownReference(queueId: number, messageId: number): void {
+    let messageIds = this.unknownReferences.get(queueId);
+    if (messageIds === undefined) {
+      messageIds = new Set();
+      this.unknownReferences.set(queueId, messageIds);
+    }
+    messageIds.add(messageId);
   }
 
   private referencesOf(queueId: number): Map<number, LoadedReference> {

@@ -1,4 +1,5 @@
 import { invalidValue } from '../../core/protocol/argument-errors';
+import { DAMAGE_KIND_NAMES, isDamageKind, type DamageKind } from './damage/damage-kind';
 
 /**
  * hornetq-configuration.xml's persistence elements (research note §1.9), as the broker's journal
@@ -38,6 +39,12 @@ export interface PersistenceConfiguration {
    * logging where it was, instead of refusing to start.
    */
   skipCorruptRecords: boolean;
+  /**
+   * Ours (`hornetq server --accept-damage`): damage kinds the start accepts, losing what they hold
+   * (logged with counts); any other damage found stops the start. Empty by default: a start
+   * accepts nothing it was not told to.
+   */
+  acceptDamage: readonly DamageKind[];
 }
 
 /** HornetQ 2.4's defaults; journal-buffer-timeout is NIO's (our journal writes through node:fs, as NIO does). */
@@ -57,6 +64,7 @@ export const DEFAULT_PERSISTENCE_CONFIGURATION: Readonly<PersistenceConfiguratio
   journalBufferTimeout: 3_333_333,
   journalBufferSize: 501_760,
   skipCorruptRecords: false,
+  acceptDamage: [],
 });
 
 /** Each setting's element in hornetq-configuration.xml, for error messages. */
@@ -76,6 +84,7 @@ export const PERSISTENCE_ELEMENTS: Readonly<Record<keyof PersistenceConfiguratio
   journalBufferTimeout: 'journal-buffer-timeout',
   journalBufferSize: 'journal-buffer-size',
   skipCorruptRecords: 'skip-corrupt-records',
+  acceptDamage: 'accept-damage',
 });
 
 /** Sizes and counts are Java ints in HornetQ's configuration. */
@@ -137,6 +146,11 @@ export function persistenceConfigurationProblems(config: PersistenceConfiguratio
     if (typeof value !== 'boolean')
       problems.push(`${settingName(key)} must be true or false (actual value: ${String(value)})`);
   }
+  const accepted: unknown = config.acceptDamage;
+  if (!Array.isArray(accepted) || !accepted.every(isDamageKind))
+    problems.push(
+      `${settingName('acceptDamage')} must list damage kinds among ${DAMAGE_KIND_NAMES.join(', ')} (actual value: ${JSON.stringify(accepted)})`,
+    );
   for (const [key, min, max, unit] of NUMBER_RULES) {
     const value = config[key];
     if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max)

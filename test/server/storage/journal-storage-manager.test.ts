@@ -8,7 +8,8 @@ import {
 } from '../../../src/server/storage/journal-storage-manager';
 import { LargeMessageStore } from '../../../src/server/storage/large-message-store';
 import type { StorageManager, StoredReference } from '../../../src/server/storage/storage-manager';
-import { StorageRecordType } from '../../../src/server/storage/storage-records';
+import { encodeLargeMessageHeader, StorageRecordType } from '../../../src/server/storage/storage-records';
+import { DataDamageError } from '../../../src/server/storage/damage/data-damage-error';
 import type { JournalFile, JournalFileSystem } from '../../../src/server/storage/journal/journal-file-system';
 import { MemoryFileSystem } from '../../support/memory-file-system';
 import { MemoryJournal, type MemoryJournalEntry } from '../../support/memory-journal';
@@ -689,7 +690,7 @@ describe('JournalStorageManager', () => {
       expect(await disk.fileSystem.exists(disk.largeFile(big.messageId))).toBe(false);
     });
 
-    it('drops a large message whose file is missing, torn or flipped, with a note', async () => {
+    it('refuses a confirmed large message whose file is missing, torn or flipped, naming each file and appending nothing; accepted, drops it with a note', async () => {
       const disk = new Disk();
       const storage = await disk.opened();
       storage.storeQueue({ name: 'orders', address: ADDRESS, filter: null });
@@ -704,22 +705,68 @@ describe('JournalStorageManager', () => {
       await disk.fileSystem.cut(tornFile, 100);
       const flippedFile = disk.largeFile(flipped.messageId);
       await disk.fileSystem.flipBit(flippedFile, 2500);
+      const appended = disk.messages.appendedRecords;
 
-      const reopened = disk.storage();
+      const refused = await disk
+        .storage()
+        .open()
+        .then(
+          () => null,
+          (error: unknown) => error,
+        );
+      expect(DataDamageError.is(refused)).toBe(true);
+      expect((refused as DataDamageError).findings).toEqual([
+        expect.objectContaining({
+          kind: 'large-message-file',
+          file: disk.largeFile(missing.messageId),
+          messages: 1,
+        }),
+        expect.objectContaining({ kind: 'large-message-file', file: tornFile, messages: 1 }),
+        expect.objectContaining({ kind: 'large-message-file', file: flippedFile, messages: 1 }),
+      ]);
+      expect((refused as Error).message).toContain('--accept-damage large-message-file');
+      expect(disk.messages.appendedRecords).toBe(appended);
+      expect(await disk.fileSystem.exists(tornFile)).toBe(true);
+
+      const reopened = disk.storage({ acceptDamage: ['large-message-file'] });
       const report = await reopened.open();
       expect(report.messages).toBe(1);
-      expect(report.notes).toEqual([
-        `large message ${missing.messageId} dropped (never confirmed): its file ${disk.largeFile(missing.messageId)} is missing`,
-        `large message ${torn.messageId} dropped (never confirmed): its file ${tornFile} holds 100 bytes, not ${torn.encodedSize()}`,
-        `large message ${flipped.messageId} dropped (never confirmed): its file ${flippedFile} does not match its checksum`,
-      ]);
+      expect(report.notes).toEqual(
+        expect.arrayContaining([
+          `large message ${missing.messageId} dropped (damage accepted): its file ${disk.largeFile(missing.messageId)} is missing`,
+          `large message ${torn.messageId} dropped (damage accepted): its file ${tornFile} holds 100 bytes, not ${torn.encodedSize()}`,
+          `large message ${flipped.messageId} dropped (damage accepted): its file ${flippedFile} does not match its checksum`,
+        ]),
+      );
       expect(bodies(reopened, 'orders')).toEqual(['w'.repeat(5000)]);
       await reopened.close();
       expect(await disk.fileSystem.exists(tornFile)).toBe(false);
-      // Dropped for good: the next start finds nothing to drop.
+      // Dropped for good: the next start, accepting nothing, finds nothing to drop.
       const again = disk.storage();
       expect((await again.open()).notes).toEqual([]);
       await again.close();
+    });
+
+    it('drops an unreferenced large message whose file is short (never confirmed), without asking', async () => {
+      const disk = new Disk();
+      const storage = await disk.opened();
+      storage.storeQueue({ name: 'orders', address: ADDRESS, filter: null });
+      const unconfirmed = message(storage, 'u'.repeat(5000));
+      // Its header without any reference: a crash before the reference was written.
+      disk.messages.appendAdd(
+        unconfirmed.messageId,
+        StorageRecordType.ADD_LARGE_MESSAGE,
+        encodeLargeMessageHeader({ length: 5000, crc: 1 }),
+        true,
+      );
+      await storage.close();
+
+      const reopened = disk.storage();
+      const report = await reopened.open();
+      expect(report.notes).toEqual([
+        `large message ${unconfirmed.messageId} dropped (never confirmed): its file ${disk.largeFile(unconfirmed.messageId)} is missing`,
+      ]);
+      await reopened.close();
     });
 
     it('removes large-message files the journal has no record of', async () => {

@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { CoreMessage } from '../../../src/core/protocol/core-message';
 import { silentLogger } from '../../../src/core/remoting/logger';
+import type { DamageKind } from '../../../src/server/storage/damage/damage-kind';
 import { createJournalStorage } from '../../../src/server/storage/create-journal-storage';
 import type { JournalFileSystem } from '../../../src/server/storage/journal/journal-file-system';
 import { NodeFileSystem } from '../../../src/server/storage/journal/node-file-system';
@@ -33,7 +34,11 @@ function synced(storage: StorageManager): Promise<void> {
 }
 
 /** Small files and a short buffer timeout, so that a test rolls files and syncs quickly. */
-function storageIn(directory: string, fileSystem: JournalFileSystem): JournalStorageManager {
+function storageIn(
+  directory: string,
+  fileSystem: JournalFileSystem,
+  acceptDamage: DamageKind[] = [],
+): JournalStorageManager {
   return createJournalStorage(
     {
       journalDirectory: path.join(directory, 'journal'),
@@ -42,6 +47,7 @@ function storageIn(directory: string, fileSystem: JournalFileSystem): JournalSto
       pagingDirectory: path.join(directory, 'paging'),
       journalFileSize: 256 * 1024,
       journalBufferTimeout: 100_000,
+      acceptDamage,
     },
     fileSystem,
     silentLogger,
@@ -62,8 +68,10 @@ describe('JournalStorageManager on the file journal', () => {
     await rm(directory, { recursive: true, force: true });
   });
 
-  async function opened(): Promise<{ storage: JournalStorageManager; notes: string[] }> {
-    const storage = storageIn(directory, new NodeFileSystem());
+  async function opened(
+    acceptDamage: DamageKind[] = [],
+  ): Promise<{ storage: JournalStorageManager; notes: string[] }> {
+    const storage = storageIn(directory, new NodeFileSystem(), acceptDamage);
     const report = await storage.open();
     open.push(storage);
     return { storage, notes: report.notes };
@@ -129,7 +137,7 @@ describe('JournalStorageManager on the file journal', () => {
     expect(bodies(storage, 'audit')).toEqual(['both']);
   });
 
-  it('keeps large messages in files: reloaded, orphans removed, a torn one dropped', async () => {
+  it('keeps large messages in files: reloaded, orphans removed, a torn one of a confirmed message refused, then dropped once accepted', async () => {
     let { storage } = await opened();
     storage.storeQueue({ name: 'orders', address: ADDRESS, filter: null });
     const whole = message(storage, 'w'.repeat(150 * 1024));
@@ -144,10 +152,24 @@ describe('JournalStorageManager on the file journal', () => {
     await truncate(path.join(large, `${torn.messageId}.msg`), 1000);
     await writeFile(path.join(large, '999999.msg'), 'orphan');
 
-    const reopened = await opened();
+    await expect(storageIn(directory, new NodeFileSystem()).open()).rejects.toMatchObject({
+      code: 'ERR_DATA_DAMAGE',
+      findings: [
+        {
+          kind: 'large-message-file',
+          file: path.join(large, `${torn.messageId}.msg`),
+          offset: null,
+          messages: 1,
+        },
+      ],
+    });
+    expect((await readdir(large)).length).toBe(3);
+
+    const reopened = await opened(['large-message-file']);
     storage = reopened.storage;
     expect(reopened.notes).toEqual([
-      `large message ${torn.messageId} dropped (never confirmed): its file ${path.join(large, `${torn.messageId}.msg`)} holds 1000 bytes, not ${torn.encodedSize()}`,
+      expect.stringMatching(/^damage accepted: large-message-file: /),
+      `large message ${torn.messageId} dropped (damage accepted): its file ${path.join(large, `${torn.messageId}.msg`)} holds 1000 bytes, not ${torn.encodedSize()}`,
       '1 large-message file(s) without a journal record removed',
     ]);
     expect(bodies(storage, 'orders')).toEqual(['w'.repeat(150 * 1024)]);

@@ -1,9 +1,15 @@
 import { silentLogger } from '../../../src/core/remoting/logger';
 import { LargeMessageFiles, type LargeMessageJournal } from '../../../src/server/storage/large-message-files';
 import { LargeMessageStore } from '../../../src/server/storage/large-message-store';
+import { DamageReport } from '../../../src/server/storage/damage/damage-report';
 import { MessageJournalLoader } from '../../../src/server/storage/message-journal-loader';
 import { StorageTransaction } from '../../../src/server/storage/storage-transaction';
-import { decodeLargeMessageHeader, largeMessageHeaderOf } from '../../../src/server/storage/storage-records';
+import {
+  decodeLargeMessageHeader,
+  encodeQueueId,
+  largeMessageHeaderOf,
+  StorageRecordType,
+} from '../../../src/server/storage/storage-records';
 import type { TransactionSteps } from '../../../src/server/storage/transaction-steps';
 import { MemoryFileSystem } from '../../support/memory-file-system';
 
@@ -132,7 +138,7 @@ describe('LargeMessageFiles', () => {
     expect(await hasFile(6)).toBe(false);
   });
 
-  it('recovers matching files, drops headers without their bytes, and removes orphans', async () => {
+  it('recovers matching files, drops unreferenced headers without their bytes (never confirmed), and removes orphans', async () => {
     const good = Buffer.alloc(2000, 1);
     const torn = Buffer.alloc(2000, 2);
     store.write(1, good);
@@ -145,7 +151,10 @@ describe('LargeMessageFiles', () => {
     load.largeHeaders.set(3, largeMessageHeaderOf(good));
     const notes: string[] = [];
 
-    expect(await files.recover(load, notes)).toBe(2000);
+    const damage = DamageReport.refusingAll();
+    const checked = await files.check(load, damage);
+    expect(damage.findings).toEqual([]);
+    expect(await files.recover(checked, load, notes)).toBe(2000);
     expect(load.encodings.get(1)).toEqual(good);
     expect([...load.encodings.keys()]).toEqual([1]);
     expect(journal.deletes).toEqual([2, 3]);
@@ -157,5 +166,31 @@ describe('LargeMessageFiles', () => {
     expect(await hasFile(1)).toBe(true);
     expect(await hasFile(2)).toBe(false);
     expect(await hasFile(9)).toBe(false);
+  });
+
+  it('finds the file of a referenced (confirmed) large message missing or short as damage, writing nothing; accepted, drops it', async () => {
+    const good = Buffer.alloc(2000, 1);
+    store.write(2, good.subarray(0, 1500));
+    await store.close();
+    const load = new MessageJournalLoader(new Set([7]));
+    load.largeHeaders.set(2, largeMessageHeaderOf(good));
+    load.largeHeaders.set(3, largeMessageHeaderOf(good));
+    load.update(2, StorageRecordType.ADD_REF, encodeQueueId(7));
+    load.update(3, StorageRecordType.ADD_REF, encodeQueueId(7));
+
+    const refusing = DamageReport.refusingAll();
+    const checked = await files.check(load, refusing);
+    expect(refusing.refused).toEqual([
+      expect.objectContaining({ kind: 'large-message-file', file: store.pathOf(2), messages: 1 }),
+      expect.objectContaining({ kind: 'large-message-file', file: store.pathOf(3), messages: 1 }),
+    ]);
+    expect(refusing.refused[0]!.detail).toContain('holds 1500 bytes, not 2000');
+    expect(journal.deletes).toEqual([]);
+    expect(await hasFile(2)).toBe(true);
+
+    const notes: string[] = [];
+    await files.recover(checked, load, notes);
+    expect(journal.deletes).toEqual([2, 3]);
+    expect(notes[0]).toMatch(/large message 2 dropped \(damage accepted\)/);
   });
 });

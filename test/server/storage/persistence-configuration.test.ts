@@ -22,6 +22,7 @@ describe('PersistenceConfiguration', () => {
       journalBufferTimeout: 3_333_333,
       journalBufferSize: 501_760,
       skipCorruptRecords: false,
+      acceptDamage: [],
     });
     expect(Object.isFrozen(DEFAULT_PERSISTENCE_CONFIGURATION)).toBe(true);
     expect(persistenceConfigurationProblems(DEFAULT_PERSISTENCE_CONFIGURATION)).toEqual([]);

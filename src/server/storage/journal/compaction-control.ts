@@ -58,13 +58,17 @@ export async function applyCompactionPlan(
   await files.syncDirectory();
 }
 
-/** At load: finishes or discards a compaction a crash interrupted; removes stray .cmp files. */
+/**
+ * At load: finishes or discards a compaction a crash interrupted; removes stray .cmp files.
+ * Returns the names of the files a finished compaction removed (gone legitimately).
+ */
 export async function recoverCompaction(
   files: JournalFiles,
   filePrefix: string,
   logger: Logger,
-): Promise<void> {
+): Promise<string[]> {
   const name = controlFileName(filePrefix);
+  let removed: string[] = [];
   if (await files.fileSystem.exists(files.path(name))) {
     const plan = await readControlFile(files, name);
     if (plan === null) {
@@ -77,9 +81,11 @@ export async function recoverCompaction(
         'journal: finishing an interrupted compaction',
       );
       await applyCompactionPlan(files, name, plan);
+      removed = plan.old;
     }
   }
   await files.removeLeftovers(COMPACTED_SUFFIX);
+  return removed;
 }
 
 async function readControlFile(files: JournalFiles, name: string): Promise<CompactionPlan | null> {

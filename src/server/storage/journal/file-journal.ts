@@ -12,7 +12,9 @@ import { FILE_HEADER_SIZE, FileKind } from './journal-file-header';
 import { JournalMaintenance } from './journal-maintenance';
 import { JournalFiles, type FoundFile } from './journal-files';
 import { recoverCompaction } from './compaction-control';
-import { JournalLoader } from './journal-loader';
+import { JournalLoader, type LoaderOutcome } from './journal-loader';
+import { readStateFile, stateFileName, writeStateFile, type JournalState } from './journal-state-file';
+import { DamageReport } from '../damage/damage-report';
 import { JournalWriter, type RecordWriter } from './journal-writer';
 import {
   checkRecordId,
@@ -30,7 +32,7 @@ import { validateJournalOptions } from './validate-journal-options';
 /** Loading reads through a window this large (plus the largest record): memory stays bounded. */
 const LOAD_CHUNK_SIZE = 1024 * 1024;
 
-type State = 'new' | 'loading' | 'open' | 'closing' | 'closed';
+type State = 'new' | 'loading' | 'read' | 'open' | 'closing' | 'closed';
 
 /**
  * The journal on files (HornetQ's JournalImpl): fixed-size pre-filled files, records framed with
@@ -52,10 +54,21 @@ export class FileJournal implements Journal {
   /** Reclaim and compaction, in the background; exists once the journal is open. */
   private maintenance: JournalMaintenance | null = null;
   private closing: Promise<void> | null = null;
+  /** What read() found, until open() (or close()) takes it. */
+  private readOutcome: {
+    found: FoundFile[];
+    lastDataIndex: number;
+    outcome: LoaderOutcome;
+    exists: boolean;
+  } | null = null;
+  private readonly stateFile: string;
+  /** The state file's content as last written by this journal (skips rewriting the same). */
+  private recordedState: string | null = null;
 
   constructor(private readonly options: JournalOptions) {
     validateJournalOptions(options);
     this.files = new JournalFiles(options);
+    this.stateFile = stateFileName(options.filePrefix);
     this.ready = new ReadyFiles(this.files, (error) => this.fail(error));
   }
 
@@ -63,30 +76,44 @@ export class FileJournal implements Journal {
     return this.syncs;
   }
 
-  async load(visitor: JournalRecordVisitor): Promise<JournalLoadReport> {
+  async load(visitor: JournalRecordVisitor, damage = DamageReport.refusingAll()): Promise<JournalLoadReport> {
+    const report = await this.read(visitor, damage);
+    try {
+      damage.throwIfRefused();
+    } catch (error) {
+      await this.close();
+      throw error;
+    }
+    await this.open();
+    return report;
+  }
+
+  async read(visitor: JournalRecordVisitor, damage = DamageReport.refusingAll()): Promise<JournalLoadReport> {
     if (this.state !== 'new') throw new Error('journal load() is called once, before any append');
     this.state = 'loading';
     const started = performance.now();
     let found: FoundFile[] = [];
     try {
-      await this.prepareDirectory();
-      found = await this.files.openAll();
+      const exists = await this.prepareDirectory();
+      const compactedAway = exists && damage.repairs ? await this.recoverDirectory() : [];
+      found = exists ? await this.files.openAll() : [];
+      const state = exists ? await readStateFile(this.files, this.stateFile) : null;
       const lastDataIndex = lastIndexWithData(found);
-      const loader = new JournalLoader(
-        {
-          skipCorruptRecords: this.options.skipCorruptRecords,
-          chunkSize: LOAD_CHUNK_SIZE,
-          logger: this.options.logger,
-        },
-        this.live,
-        visitor,
-      );
-      const outcome = await loader.load(found, lastDataIndex);
-      this.nextTxId = outcome.nextTxId;
-      const firstFlush = outcome.lastFlush === null ? 1 : nextFlush(outcome.lastFlush);
-      await this.openForAppends(found, lastDataIndex, outcome.resumeAt, outcome.dirtyTail, firstFlush);
-      this.state = 'open';
-      this.maintenance!.schedule();
+      const outcome = await this.newLoader(visitor, state, damage).load(found, lastDataIndex);
+      checkAgainstState(this.files, state, found, lastDataIndex, outcome, compactedAway, damage);
+      if (!this.options.skipCorruptRecords) {
+        outcome.report.skipped.forEach(({ file, offset }, index) =>
+          damage.found({
+            kind: 'corrupt-record',
+            file: this.files.path(file),
+            offset,
+            detail: `the record there does not read back (${outcome.skippedChecks[index]}) and valid records follow it`,
+            messages: null,
+          }),
+        );
+      }
+      this.readOutcome = { found, lastDataIndex, outcome, exists };
+      this.state = 'read';
       const report = {
         files: found.length,
         milliseconds: Math.round(performance.now() - started),
@@ -96,6 +123,33 @@ export class FileJournal implements Journal {
       return report;
     } catch (error) {
       this.state = 'closed';
+      for (const file of found) await file.data.file.close().catch(() => undefined);
+      await this.ready.close();
+      throw error;
+    }
+  }
+
+  /**
+   * After read(): repairs a torn tail, creates what files are missing, writes the state file
+   * (clearing a clean-stop mark: from now on only a crash can end the journal) and takes appends.
+   */
+  async open(): Promise<void> {
+    if (this.state !== 'read' || this.readOutcome === null)
+      throw new Error(`journal open() follows read(), once (it is ${this.state})`);
+    const { found, lastDataIndex, outcome, exists } = this.readOutcome;
+    this.readOutcome = null;
+    this.state = 'loading';
+    try {
+      if (!exists) await this.options.fileSystem.mkdir(this.options.directory);
+      this.nextTxId = outcome.nextTxId;
+      const firstFlush = outcome.lastFlush === null ? 1 : nextFlush(outcome.lastFlush);
+      await this.openForAppends(found, lastDataIndex, outcome.resumeAt, outcome.dirtyTail, firstFlush);
+      await this.recordFiles(null);
+      this.state = 'open';
+      this.maintenance!.schedule();
+    } catch (error) {
+      this.state = 'closed';
+      for (const file of this.dataFiles.splice(0)) await file.file.close().catch(() => undefined);
       for (const file of found) await file.data.file.close().catch(() => undefined);
       await this.ready.close();
       throw error;
@@ -229,9 +283,18 @@ export class FileJournal implements Journal {
    * failure (already reported to onFailure and every afterSync) it only releases the files. */
   close(): Promise<void> {
     if (this.state === 'new') this.state = 'closed';
+    if (this.state === 'read') this.closing ??= this.closeRead();
     if (this.state === 'loading') return Promise.reject(new Error('journal cannot close while loading'));
     this.closing ??= this.state === 'closed' ? Promise.resolve() : this.closeFiles();
     return this.closing;
+  }
+
+  /** Read, never opened: nothing was written, nothing is. */
+  private async closeRead(): Promise<void> {
+    const found = this.readOutcome?.found ?? [];
+    this.readOutcome = null;
+    this.state = 'closed';
+    for (const file of found) await file.data.file.close().catch(() => undefined);
   }
 
   private async closeFiles(): Promise<void> {
@@ -239,6 +302,11 @@ export class FileJournal implements Journal {
     try {
       if (this.failure === null) await this.writer!.drain();
       await this.maintenance?.idle;
+      // The clean-stop mark: a later load that finds this end damaged knows no crash tore it.
+      if (this.failure === null) {
+        const writer = this.writer!;
+        await this.recordFiles({ file: writer.currentFile.name, offset: writer.endPosition });
+      }
     } finally {
       for (const file of this.dataFiles.splice(0)) {
         const handle = await file.opened.catch(() => null);
@@ -249,16 +317,64 @@ export class FileJournal implements Journal {
     }
   }
 
-  private async prepareDirectory(): Promise<void> {
-    const fileSystem = this.options.fileSystem;
-    if (this.options.createDirectory) await fileSystem.mkdir(this.options.directory);
-    else if (!(await fileSystem.exists(this.options.directory))) {
-      throw new StorageError(
-        `journal directory ${this.options.directory} does not exist (and creating it is switched off)`,
-      );
-    }
-    await recoverCompaction(this.files, this.options.filePrefix, this.options.logger);
+  /**
+   * Whether the directory exists. A missing one is refused unless the journal may create it; it is
+   * created at open(), so that a start refused at load leaves no trace.
+   */
+  private async prepareDirectory(): Promise<boolean> {
+    if (await this.options.fileSystem.exists(this.options.directory)) return true;
+    if (this.options.createDirectory) return false;
+    throw new StorageError(
+      `journal directory ${this.options.directory} does not exist (and creating it is switched off)`,
+    );
+  }
+
+  /** Finishes an interrupted compaction, removes leftovers; returns the files compaction removed. */
+  private async recoverDirectory(): Promise<string[]> {
+    const removed = await recoverCompaction(this.files, this.options.filePrefix, this.options.logger);
     await this.files.removeLeftovers('.tmp');
+    return removed;
+  }
+
+  private newLoader(
+    visitor: JournalRecordVisitor,
+    state: JournalState | null,
+    damage: DamageReport,
+  ): JournalLoader {
+    const listed = new Set(state?.files ?? []);
+    return new JournalLoader(
+      {
+        skipCorruptRecords: this.options.skipCorruptRecords || damage.accepts('corrupt-record'),
+        chunkSize: LOAD_CHUNK_SIZE,
+        logger: this.options.logger,
+        // Without a state file (a journal written before there was one) every gap is taken as reclaimed.
+        listed: (file) => state === null || listed.has(file.name),
+        missingBetween: (before, after, offset, detail) =>
+          damage.found({
+            kind: 'missing-journal-file',
+            file: this.files.path(after.name),
+            offset,
+            detail: `a file between ${before.name} and ${after.name} is missing: ${detail}`,
+            messages: null,
+          }),
+      },
+      this.live,
+      visitor,
+    );
+  }
+
+  /**
+   * Writes the state file: the files holding records now and the clean-stop mark (null: the
+   * journal is being written). Skipped when the list is already the one on disk and no mark
+   * changes. The current file is created first (it may still be being prepared): a listed file exists.
+   */
+  private async recordFiles(clean: JournalState['clean'], names?: string[]): Promise<void> {
+    await this.writer!.currentFile.opened;
+    const files = names ?? this.dataFiles.map((file) => file.name);
+    const key = JSON.stringify({ files, clean });
+    if (key === this.recordedState) return;
+    await writeStateFile(this.files, this.stateFile, { files, clean });
+    this.recordedState = key;
   }
 
   /** The last file with data becomes current (its torn tail zeroed first); the rest wait as ready files. */
@@ -307,6 +423,7 @@ export class FileJournal implements Journal {
       chunkSize: LOAD_CHUNK_SIZE,
       isRunning: () => this.state === 'open' && this.failure === null,
       fail: (error) => this.fail(error),
+      recordFiles: (names) => this.recordFiles(null, names),
     });
   }
 
@@ -379,6 +496,58 @@ function txType(record: JournalTransactionRecord): RecordType {
   if (record.kind === 'add') return RecordType.ADD_TX;
   if (record.kind === 'update') return RecordType.UPDATE_TX;
   return RecordType.DELETE_TX;
+}
+
+/**
+ * What the state file says must be there: every file it lists (unless a finished compaction
+ * removed it), and after a clean stop the end where it stopped, read back whole.
+ */
+function checkAgainstState(
+  files: JournalFiles,
+  state: JournalState | null,
+  found: readonly FoundFile[],
+  lastDataIndex: number,
+  outcome: LoaderOutcome,
+  compactedAway: readonly string[],
+  damage: DamageReport,
+): void {
+  if (state === null) return;
+  const present = new Set([...found.map((file) => file.data.name), ...compactedAway]);
+  const missing = state.files.filter((name) => !present.has(name));
+  for (const name of missing)
+    damage.found({
+      kind: 'missing-journal-file',
+      file: files.path(name),
+      offset: null,
+      detail:
+        'the journal listed this file as holding records and never reclaimed it: it was deleted, or not restored',
+      messages: null,
+    });
+  const clean = state.clean;
+  if (clean === null || missing.length > 0) return;
+  const torn = outcome.report.truncatedAt;
+  const stoppedAt = `${clean.file} offset ${clean.offset}`;
+  if (torn !== null) {
+    damage.found({
+      kind: 'damaged-tail',
+      file: files.path(torn.file),
+      offset: torn.offset,
+      detail: `the record there does not read back, yet the journal was stopped cleanly (at ${stoppedAt}): only a crash tears a tail`,
+      messages: null,
+    });
+    return;
+  }
+  const last = found[lastDataIndex]?.data.name ?? null;
+  const endsWhereStopped =
+    clean.offset === FILE_HEADER_SIZE || (last === clean.file && outcome.resumeAt === clean.offset);
+  if (!endsWhereStopped)
+    damage.found({
+      kind: 'damaged-tail',
+      file: files.path(last ?? clean.file),
+      offset: last === null ? null : outcome.resumeAt,
+      detail: `the journal's records end here, yet it was stopped cleanly at ${stoppedAt}`,
+      messages: null,
+    });
 }
 
 function lastIndexWithData(found: readonly FoundFile[]): number {

@@ -79,7 +79,11 @@ export class JournalCompactor {
    * Writes the outputs (.cmp), the control file, then renames and deletes. `swap` replaces the
    * sources by the outputs in the journal's file list; it runs after the control file is durable.
    */
-  async run(swap: (outputs: JournalDataFile[]) => void): Promise<boolean> {
+  async run(
+    swap: (outputs: JournalDataFile[]) => void,
+    /** The control file is durable: the journal's state file lists the outputs before an old file goes. */
+    committed: (outputs: string[]) => Promise<void>,
+  ): Promise<boolean> {
     const firstId = Math.max(...this.sources.map((file) => file.fileId)) + 1;
     if (firstId + this.outputsNeeded() >= this.before.fileId) {
       this.settings.logger.warn(
@@ -95,6 +99,7 @@ export class JournalCompactor {
       outputs: outputs.map((output) => output.name),
     };
     await writeControlFile(this.files, control, plan);
+    await committed(plan.outputs);
     for (const source of this.sources) await source.file.close();
     await applyCompactionPlan(this.files, control, plan);
     const opened = await Promise.all(outputs.map(async (output) => this.reopen(output)));

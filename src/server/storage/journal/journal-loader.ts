@@ -21,12 +21,22 @@ export interface LoaderOutcome {
   resumeAt: number;
   dirtyTail: boolean;
   nextTxId: number;
+  /** What failed at each of report.skipped, in its order. */
+  skippedChecks: string[];
 }
 
 export interface LoaderSettings {
   skipCorruptRecords: boolean;
   chunkSize: number;
   logger: Logger;
+  /**
+   * Whether the journal's state file vouches for `file` being there with whatever files were
+   * before it (it listed the file): flush numbers may then jump over reclaimed files. A file it
+   * does not list came after its last write, when nothing was reclaimed: its flushes must follow on.
+   */
+  listed: (file: JournalDataFile) => boolean;
+  /** Told of a file missing between `before` and `after` (the load goes on: all damage is reported). */
+  missingBetween: (before: JournalDataFile, after: JournalDataFile, offset: number, detail: string) => void;
 }
 
 interface PendingTx {
@@ -57,6 +67,8 @@ export class JournalLoader {
   private flushResync = false;
   private pendingTx: PendingTx | null = null;
   private maxTxId = 0;
+  /** What failed at each skipped record (report.skipped's order). */
+  private readonly skippedChecks: string[] = [];
 
   constructor(
     private readonly settings: LoaderSettings,
@@ -83,6 +95,7 @@ export class JournalLoader {
       resumeAt,
       dirtyTail,
       nextTxId: this.maxTxId + 1,
+      skippedChecks: this.skippedChecks,
     };
   }
 
@@ -132,13 +145,23 @@ export class JournalLoader {
   private accept(reader: FileWindowReader, file: JournalDataFile, position: number): number {
     const record = decodeRecord(reader.buffer, reader.offsetOf(position, FRAME_OVERHEAD));
     const flushProblem = this.checkFlush(file, record.flush);
-    if (flushProblem !== null) this.corruptionAt(file, position, flushProblem);
+    if (flushProblem !== null) {
+      if (flushProblem.missingAfter === null) this.corruptionAt(file, position, flushProblem.check);
+      else this.settings.missingBetween(flushProblem.missingAfter, file, position, flushProblem.check);
+    }
     this.apply(record, { file, offset: position, length: record.length });
     return position + record.length;
   }
 
-  /** Flush numbers run consecutively over data files; a gap means synced data went missing. */
-  private checkFlush(file: JournalDataFile, flush: number): string | null {
+  /**
+   * Flush numbers run consecutively over data files; a gap means synced data went missing. Over a
+   * gap in file sequence that the state file vouches for (a reclaimed file) they may jump; over one
+   * it does not, the file with the flushes between is missing (`missingAfter`: the file before it).
+   */
+  private checkFlush(
+    file: JournalDataFile,
+    flush: number,
+  ): { check: string; missingAfter: JournalDataFile | null } | null {
     if (file.kind !== FileKind.DATA) return null;
     const previous = this.previousFlush;
     const previousFile = this.previousFlushFile;
@@ -150,10 +173,21 @@ export class JournalLoader {
     let valid: boolean;
     if (resync) valid = flush === previous || isNewerFlush(previous, flush);
     else if (previousFile === file) valid = flush === previous || isNextFlush(previous, flush);
-    // A reclaimed file between the two (a gap in file sequence) took its flushes with it.
     else if (file.sequence === previousFile.sequence + 1) valid = isNextFlush(previous, flush);
-    else valid = isNewerFlush(previous, flush);
-    return valid ? null : `flush number ${flush} follows flush ${previous}: a synced flush is missing`;
+    else if (!isNewerFlush(previous, flush)) valid = false;
+    // A reclaimed file between the two (a gap in file sequence) took its flushes with it; a file
+    // the state file does not list came after any reclaim, so a jump before it is a lost file.
+    else if (!isNextFlush(previous, flush) && !this.settings.listed(file)) {
+      const check =
+        `flush number ${flush} in ${file.name} follows flush ${previous} in ${previousFile.name}: ` +
+        'the file(s) holding the flushes between are missing, and none was reclaimed';
+      return { check, missingAfter: previousFile };
+    } else valid = true;
+    if (valid) return null;
+    return {
+      check: `flush number ${flush} follows flush ${previous}: a synced flush is missing`,
+      missingAfter: null,
+    };
   }
 
   private async invalidAt(
@@ -195,6 +229,7 @@ export class JournalLoader {
     if (!this.settings.skipCorruptRecords) throw new JournalCorruptionError(file.name, offset, check);
     this.settings.logger.error({ file: file.name, offset, check }, 'journal: corrupt record skipped');
     this.report.skipped.push({ file: file.name, offset });
+    this.skippedChecks.push(check);
   }
 
   /**

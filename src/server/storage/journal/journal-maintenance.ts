@@ -17,6 +17,11 @@ export interface MaintainedJournal {
   dataFiles: JournalDataFile[];
   writer: JournalWriter;
   chunkSize: number;
+  /**
+   * Writes the journal's state file listing these files (in journal order) unless it lists them
+   * already: before any of its files goes, and after a roll-over.
+   */
+  recordFiles(names: string[]): Promise<void>;
   /** False once the journal closes or fails: a queued pass then does nothing. */
   isRunning(): boolean;
   fail(error: Error): void;
@@ -46,6 +51,8 @@ export class JournalMaintenance {
       .then(async () => {
         this.queued = false;
         if (!this.journal.isRunning()) return;
+        // A roll-over added a file: listed, a later load knows it was there.
+        await this.journal.recordFiles(this.journal.dataFiles.map((file) => file.name));
         await this.reclaim();
         await this.compactIfWorthIt();
       })
@@ -64,6 +71,9 @@ export class JournalMaintenance {
     // The deletes that killed these records may still be in a buffer: they must be on disk before
     // the records go, or a crash would lose the records without their deletes (not a prefix).
     await writer.drain();
+    // Unlisted first: a file that is listed and not there at load is a lost file, not a reclaimed one.
+    const kept = dataFiles.filter((file) => !reclaimable.includes(file)).map((file) => file.name);
+    await this.journal.recordFiles(kept);
     for (const file of reclaimable) {
       dataFiles.splice(dataFiles.indexOf(file), 1);
       file.freed = true;
@@ -92,11 +102,15 @@ export class JournalMaintenance {
       // The snapshot leaves out records already deleted: those deletes (and the sources' last
       // flushes) must be on disk before the old files go.
       await writer.drain();
-      await compactor.run((outputs) => {
-        dataFiles.splice(0, sources.length, ...outputs);
-        for (const source of sources) source.freed = true;
-        for (const file of dataFiles) for (const source of sources) file.deletesInto.delete(source);
-      });
+      await compactor.run(
+        (outputs) => {
+          dataFiles.splice(0, sources.length, ...outputs);
+          for (const source of sources) source.freed = true;
+          for (const file of dataFiles) for (const source of sources) file.deletesInto.delete(source);
+        },
+        (outputs) =>
+          this.journal.recordFiles([...outputs, ...dataFiles.slice(sources.length).map((file) => file.name)]),
+      );
     } finally {
       this.compactor = null;
     }

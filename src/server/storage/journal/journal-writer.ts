@@ -95,6 +95,11 @@ export class JournalWriter {
     return this.current.file;
   }
 
+  /** Where the next record goes in the current file (after drain: where the last one ended). */
+  get endPosition(): number {
+    return this.current.position + this.current.used;
+  }
+
   /**
    * Appends `length` bytes written by `write` as one unit (a record, or a transaction with its
    * commit: one file, one write). Returns where they went.

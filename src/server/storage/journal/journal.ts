@@ -1,4 +1,5 @@
 import type { Logger } from '../../../core/remoting';
+import type { DamageReport } from '../damage/damage-report';
 import type { JournalFileSystem } from './journal-file-system';
 
 /**
@@ -14,7 +15,14 @@ export interface Journal {
    * corrupt record before the tail rejects with an error naming file and offset (unless the
    * journal was opened to skip corrupt records). Call once, before any append.
    */
-  load(visitor: JournalRecordVisitor): Promise<JournalLoadReport>;
+  load(visitor: JournalRecordVisitor, damage?: DamageReport): Promise<JournalLoadReport>;
+  /**
+   * load()'s first half: reads every live record, notes damage in `damage` (by default refusing
+   * all), and writes nothing. Then open() (or close()).
+   */
+  read(visitor: JournalRecordVisitor, damage?: DamageReport): Promise<JournalLoadReport>;
+  /** load()'s second half, after read(): repairs a torn tail and takes appends. */
+  open(): Promise<void>;
   appendAdd(id: number, userType: number, body: Buffer, sync: boolean): void;
   appendUpdate(id: number, userType: number, body: Buffer, sync: boolean): void;
   appendDelete(id: number, sync: boolean): void;

@@ -1,3 +1,6 @@
+import { DamageReport } from '../../../../src/server/storage/damage/damage-report';
+import { DataDamageError } from '../../../../src/server/storage/damage/data-damage-error';
+import { FileJournal } from '../../../../src/server/storage/journal/file-journal';
 import { JournalCorruptionError } from '../../../../src/server/storage/journal/journal-corruption-error';
 import { recordFileId } from '../../../../src/server/storage/journal/journal-file-header';
 import { RecordType, writeRecord } from '../../../../src/server/storage/journal/journal-record';
@@ -10,7 +13,9 @@ import {
   journalOptions,
   openJournal,
   scanJournal,
+  stateVisitor,
   synced,
+  type JournalState,
   turn,
 } from './journal-test-kit';
 
@@ -33,6 +38,19 @@ async function addEachSynced(
     journal.appendAdd(id, 1, body(`record ${id}`), true);
     await synced(journal);
   }
+}
+
+/** Every file of the journal directory with its bytes: what "nothing was written" compares. */
+async function contents(fileSystem: FaultFileSystem): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for (const name of (await fileSystem.inner.list(DIRECTORY)).sort()) {
+    const file = await fileSystem.inner.open(`${DIRECTORY}/${name}`, false);
+    const bytes = Buffer.alloc(await file.size());
+    await file.read(bytes, 0, bytes.length, 0);
+    await file.close();
+    files.set(name, bytes.toString('hex'));
+  }
+  return files;
 }
 
 async function recordAt(fileSystem: FaultFileSystem, id: number) {
@@ -95,12 +113,15 @@ describe('torn tail and corruption at load', () => {
     await skipping.journal.close();
   });
 
-  test('damage in the last flush cannot be told from a torn write: it is cut off (only the last flush may be torn)', async () => {
+  test('after a crash, damage in the last flush cannot be told from a torn write: it is cut off (only the last flush may be torn)', async () => {
     const { fileSystem, options, journal } = await setUp();
     await addEachSynced(journal, [1]);
     for (const id of [2, 3, 4]) journal.appendAdd(id, 1, body(`record ${id}`), true);
     await synced(journal);
-    await journal.close();
+    // A crash: everything synced stays, the journal never closes (no clean-stop mark).
+    fileSystem.crashWhen(() => true);
+    await journal.close().catch(() => undefined);
+    await fileSystem.crash('drop');
     const damaged = await recordAt(fileSystem, 3);
     await fileSystem.flipBit(`${DIRECTORY}/${FIRST}`, damaged.offset + 15, 0);
 
@@ -108,6 +129,37 @@ describe('torn tail and corruption at load', () => {
     expect([...reloaded.state.keys()]).toEqual([1, 2]);
     expect(reloaded.report.truncatedAt).toEqual({ file: FIRST, offset: damaged.offset });
     await reloaded.journal.close();
+  });
+
+  test('after a clean stop the same damage is refused, naming file and offset, and nothing is written; accepted, it is cut off', async () => {
+    const { fileSystem, options, journal } = await setUp();
+    await addEachSynced(journal, [1]);
+    for (const id of [2, 3, 4]) journal.appendAdd(id, 1, body(`record ${id}`), true);
+    await synced(journal);
+    await journal.close();
+    const damaged = await recordAt(fileSystem, 3);
+    await fileSystem.flipBit(`${DIRECTORY}/${FIRST}`, damaged.offset + 15, 0);
+    const before = await contents(fileSystem);
+
+    const refused = await openJournal(options).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(DataDamageError.is(refused)).toBe(true);
+    expect((refused as DataDamageError).findings).toEqual([
+      expect.objectContaining({
+        kind: 'damaged-tail',
+        file: `${DIRECTORY}/${FIRST}`,
+        offset: damaged.offset,
+      }),
+    ]);
+    expect(await contents(fileSystem)).toEqual(before);
+
+    const accepting = new FileJournal(options);
+    const state: JournalState = new Map();
+    await accepting.load(stateVisitor(state), new DamageReport(new Set(['damaged-tail']), null));
+    expect([...state.keys()]).toEqual([1, 2]);
+    await accepting.close();
   });
 
   test('a length zeroed before further valid records is corruption, not the end of the data', async () => {
