@@ -21,6 +21,8 @@ export interface PagingHooks {
   settingsFor(address: string): Pick<AddressSettings, 'pageSizeBytes' | 'pageMaxCacheSize' | 'maxSizeBytes'>;
   /** The queue of that name now, if there is one. */
   queueNamed(name: string): Queue | undefined;
+  /** Queues bound to the address now: they share its max-size-bytes. */
+  queueCount(address: string): number;
   /** Puts a message read back into its queues, in memory, counted in its address. */
   enqueue(message: CoreMessage, targets: QueueTarget[]): void;
   /** A page of the address is written out (or its write is over): producers may go on. */
@@ -44,17 +46,17 @@ interface AddressPaging {
 }
 
 /**
- * address-full-policy PAGE: an address over max-size-bytes sends what is routed to it to its page
- * store instead of memory, and every later message of that address follows (so that order is kept)
- * until the store is empty again. Each queue reads its messages back through a cursor of its own
- * (as HornetQ's page subscriptions do) by what it has not yet delivered: while the messages it
- * holds in memory waiting for a consumer (scheduled ones included) stay below its share of
- * max-size-bytes (the limit divided among the queues with messages in the pages), it takes more.
- * Delivered messages waiting for an acknowledgement do not hold it back, so consumers that
- * acknowledge in batches get every message, and a subscription whose consumer is away keeps its
- * share in memory and the rest in the pages while the others go on. Page files are a spool for
- * memory, never synced, and cleared at start and at stop: a durable paged message is in the
- * journal too, and pages out again when the journal loads.
+ * address-full-policy PAGE, per queue as HornetQ's page subscriptions are: once an address is
+ * over max-size-bytes (or already paging), a message goes in memory to each of its queues that
+ * has nothing in the pages and holds less than its share of max-size-bytes waiting for a consumer
+ * (the limit divided among the address' queues; scheduled messages count, those
+ * delivered and waiting for an acknowledgement do not), and to the page store for the others.
+ * Each queue reads its entries back in order through a cursor of its own as it delivers what it
+ * holds, so consumers that acknowledge in batches get every message, and a subscription whose
+ * consumer is away keeps its share in memory and the rest in the pages while the others go on.
+ * The address stops paging when no queue has entries left. Page files are a spool for memory,
+ * never synced, and cleared at start and at stop: a durable paged message is in the journal too,
+ * and pages out again when the journal loads.
  */
 export class PagingManager {
   private readonly addresses = new Map<string, AddressPaging>();
@@ -95,25 +97,35 @@ export class PagingManager {
   }
 
   /**
-   * Appends a message routed to `targets` to its address' page store (starting it if need be);
-   * a queue that wants more at once reads it back (it goes through the pages, so order is kept).
+   * Routes a message of a full or paging address: a queue with nothing in the pages that wants
+   * more (see wantsMore) takes it in memory; for the others it is appended to the address' page
+   * store (started if need be), so that each queue keeps its order. Returns the targets that take
+   * it in memory.
    */
-  page(message: CoreMessage, targets: readonly QueueTarget[]): void {
-    const paging = this.addresses.get(message.address) ?? this.start(message.address);
+  page(message: CoreMessage, targets: readonly QueueTarget[]): QueueTarget[] {
+    const address = message.address;
+    const current = this.addresses.get(address);
+    const inMemory: QueueTarget[] = [];
+    const paged: QueueTarget[] = [];
+    for (const target of targets) {
+      const { queue } = target;
+      const behind = current !== undefined && current.store.unreadOf(queue.name) > 0;
+      if (!behind && this.wantsMore(queue, address)) inMemory.push(target);
+      else paged.push(target);
+    }
+    if (paged.length === 0) return inMemory;
+    const paging = current ?? this.start(address);
     const entry: PageEntry = {
       message,
-      targets: targets.map(({ queue, deliveryCount, scheduledTime }) => ({
+      targets: paged.map(({ queue, deliveryCount, scheduledTime }) => ({
         queueName: queue.name,
         deliveryCount,
         scheduledTime,
       })),
     };
     paging.store.append(entry);
-    for (const { queue } of targets) queue.pagedCount++;
-    this.drainQueues(
-      message.address,
-      targets.map(({ queue }) => queue.name),
-    );
+    for (const { queue } of paged) queue.pagedCount++;
+    return inMemory;
   }
 
   /**
@@ -167,7 +179,7 @@ export class PagingManager {
     for (;;) {
       const queue = this.hooks.queueNamed(name);
       const live = queue !== undefined && !queue.isDeleted && queue.address === address;
-      if (live && !this.wantsMore(queue, address, store)) break;
+      if (live && !this.wantsMore(queue, address)) break;
       const read = store.next(name);
       if (read === null) break;
       if (!live || read.sequence < (skipBelow.get(name) ?? 0)) continue;
@@ -180,15 +192,16 @@ export class PagingManager {
   }
 
   /**
-   * Whether a queue takes another message from the pages: it holds nothing waiting, or less than
-   * its share of max-size-bytes (divided among the queues with entries in the pages).
+   * Whether a queue of a paging address takes another message in memory: it holds nothing
+   * waiting, or less than its share of max-size-bytes (divided among the address' queues, so
+   * that the shares add up to the limit).
    */
-  private wantsMore(queue: Queue, address: string, store: PageStore): boolean {
+  private wantsMore(queue: Queue, address: string): boolean {
     const waiting = queue.waitingBytes;
     if (waiting === 0) return true;
     const { maxSizeBytes } = this.hooks.settingsFor(address);
     if (maxSizeBytes < 0) return true;
-    return waiting < maxSizeBytes / Math.max(1, store.queuesWithUnread.size);
+    return waiting < maxSizeBytes / Math.max(1, this.hooks.queueCount(address));
   }
 
   /** A queue is being deleted: its paged entries are skipped when they are read back. */

@@ -145,7 +145,7 @@ export class PostOffice {
       {
         addQueue: (stored) => this.addQueue({ ...stored, durable: true, temporary: false }),
         countInAddress: (address, bytes) => this.addressSizes.add(address, bytes),
-        pageOut: (message, target) => this.pageIfFull(message, [target]),
+        pageOut: (message, target) => this.pageIfFull(message, [target]).length === 0,
       },
       Date.now(),
     );
@@ -427,23 +427,24 @@ export class PostOffice {
           this.storage.updateScheduledDeliveryTime(name, message.messageId, time);
     }
     const targets = live.map((queue) => ({ queue, deliveryCount: 0, scheduledTime: scheduled ? time : 0 }));
-    if (!this.pageIfFull(message, targets)) this.enqueue(message, targets);
+    const inMemory = this.pageIfFull(message, targets);
+    if (inMemory.length > 0) this.enqueue(message, inMemory);
     return live.length;
   }
 
   /**
    * address-full-policy PAGE: a message for an address that pages, or that has no room in memory
-   * left, goes to the address' page store instead of its queues (and comes back as it drains).
-   * Returns false when the message is to be held in memory.
+   * left, goes to the address' page store for the queues that cannot take it in memory now (see
+   * PagingManager.page), and comes back to them as they deliver. Returns the targets that hold it
+   * in memory.
    */
-  private pageIfFull(message: CoreMessage, targets: readonly QueueTarget[]): boolean {
+  private pageIfFull(message: CoreMessage, targets: readonly QueueTarget[]): readonly QueueTarget[] {
     const address = message.address;
     if (!this.paging.isPaging(address)) {
       const size = this.addressSizes.of(address);
-      if (size.policy !== 'PAGE' || size.hasRoom() || !this.paging.canPage(address)) return false;
+      if (size.policy !== 'PAGE' || size.hasRoom() || !this.paging.canPage(address)) return targets;
     }
-    this.paging.page(message, targets);
-    return true;
+    return this.paging.page(message, targets);
   }
 
   /** Puts a message into its queues (in memory), counted in its address; scheduled ones wait. */
@@ -465,6 +466,7 @@ export class PostOffice {
       {
         settingsFor: (address) => this.addressSettings.getMatch(address),
         queueNamed: (name) => this.registry.get(name),
+        queueCount: (address) => this.registry.boundTo(address).length,
         enqueue: (message, targets) => this.enqueue(message, targets),
         pageWritten: (address) => this.addressSizes.pageWritten(address),
       },
