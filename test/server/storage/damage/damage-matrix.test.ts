@@ -334,6 +334,25 @@ describe('the damage matrix: refused with file and offset, nothing changed, acce
     expect(outcome.messages).toBe(STORED);
   });
 
+  test('a flipped byte in a record before the tail: refused naming file and offset (JournalCorruptionError), accepted as corrupt-record', async () => {
+    const directory = await copyOf(golden);
+    const journal = path.join(directory, 'journal');
+    const first = path.join(journal, (await filesWithData(journal, 'hq'))[0]!);
+    await flipByte(first, 32 + 20);
+    const before = await hashTree(directory);
+    await expect(storageIn(directory).open()).rejects.toMatchObject({
+      code: 'ERR_JOURNAL_CORRUPT',
+      file: path.basename(first),
+      offset: 32,
+      message: expect.stringContaining('--accept-damage corrupt-record'),
+    });
+    expect(await hashTree(directory)).toEqual(before);
+    const outcome = await accepted(directory, ['corrupt-record']);
+    expect(outcome.notes).toContain(
+      `damage accepted: corrupt-record: ${first} at offset 32: the record there does not read back (CRC32C does not match) and valid records follow it`,
+    );
+  });
+
   test('a state file that does not read back is refused, naming it', async () => {
     const directory = await copyOf(golden);
     const state = path.join(directory, 'journal', 'hornetq-data-state.ctr');
