@@ -62,3 +62,15 @@ export function hornetqClient(classpaths) {
     mainClass: 'bench.hornetq.BenchClient',
   });
 }
+
+/**
+ * A large-message producer or consumer on HornetQ's JMS client (bench/java/hornetq
+ * LargeMessageClient), in a JVM: (group, env) -> handle, as hornetqClient's.
+ */
+export function hornetqLargeMessageClient(classpaths) {
+  return javaClient('hornetq-large', {
+    flags: [...NETTY_4_0_FLAGS, ...LOG_FLAGS, ...CLIENT_JVM_FLAGS],
+    classpath: classpaths.client,
+    mainClass: 'bench.hornetq.LargeMessageClient',
+  });
+}

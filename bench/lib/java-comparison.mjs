@@ -8,15 +8,24 @@ import { ToolchainError, buildBenchJava, checkJava, checkMaven } from './java-to
 import { DEFAULTS, UsageError } from './options.mjs';
 import { summarizeComparison } from './comparison-summary.mjs';
 import { measureThroughput } from './throughput.mjs';
+import {
+  largeMessageTable,
+  measureLargeMessages,
+  summarizeLargeMessages,
+} from '../scenarios/java-large-message.mjs';
 
 const OPTIONS = ['runs', 'npMessages', 'pMessages', 'size', 'window', 'prefetch', 'timeout'];
+/** The options of the large-message scenario, for a comparison that has it (see runComparison). */
+const LARGE_MESSAGE_DEFAULTS = { largeMessageMib: 50 };
 const kebab = (name) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-const usage = (script) =>
-  `node bench/${script}.mjs [options]\n${OPTIONS.map((name) => `  --${kebab(name)} ${DEFAULTS[name]}`).join('\n')}\n  (--timeout is per measurement, in seconds.)`;
+const usage = (script, defaults) =>
+  `node bench/${script}.mjs [options]\n${Object.entries(defaults)
+    .map(([name, value]) => `  --${kebab(name)} ${value}`)
+    .join('\n')}\n  (--timeout is per measurement, in seconds.)`;
 
-function parseArguments(argv) {
-  const byFlag = new Map(OPTIONS.map((name) => [`--${kebab(name)}`, name]));
-  const options = Object.fromEntries(OPTIONS.map((name) => [name, DEFAULTS[name]]));
+function parseArguments(argv, defaults) {
+  const byFlag = new Map(Object.keys(defaults).map((name) => [`--${kebab(name)}`, name]));
+  const options = { ...defaults };
   for (let i = 0; i < argv.length; i += 2) {
     if (argv[i] === '--help') throw new UsageError('');
     const name = byFlag.get(argv[i]);
@@ -29,12 +38,12 @@ function parseArguments(argv) {
   return options;
 }
 
-function optionsOrExit(script, argv) {
+function optionsOrExit(script, argv, defaults) {
   try {
-    return parseArguments(argv);
+    return parseArguments(argv, defaults);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`${error.message ? `${error.message}\n` : ''}${usage(script)}\n`);
+    process.stderr.write(`${error.message ? `${error.message}\n` : ''}${usage(script, defaults)}\n`);
     process.exit(error.message ? 64 : 0);
   }
 }
@@ -58,11 +67,19 @@ function javaOrExit(script, javaModule) {
 /**
  * comparison: { script (its name in messages and usage), javaModule ('artemis' | 'hornetq': see
  *   buildBenchJava), versions (the peer's, for the summary), layout (see summarizeComparison),
- *   specs(options, classpaths) -> measureThroughput specs of one run, in the order they run }.
+ *   specs(options, classpaths) -> measureThroughput specs of one run, in the order they run
+ *   (none: no throughput measurements), largeMessages (HornetQ's: also run the large-message
+ *   scenario, scenarios/java-large-message.mjs, after the throughput measurements) }.
  */
 export async function runComparison(comparison, argv = process.argv.slice(2)) {
   const { script } = comparison;
-  const options = optionsOrExit(script, argv);
+  const defaults = {
+    ...(comparison.specs === undefined
+      ? { runs: DEFAULTS.runs, timeout: DEFAULTS.timeout }
+      : pick(DEFAULTS, OPTIONS)),
+    ...(comparison.largeMessages ? LARGE_MESSAGE_DEFAULTS : {}),
+  };
+  const options = optionsOrExit(script, argv, defaults);
   const { javaMajor, classpaths } = javaOrExit(script, comparison.javaModule);
   const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
   const versions = {
@@ -71,17 +88,43 @@ export async function runComparison(comparison, argv = process.argv.slice(2)) {
     ...comparison.versions,
     java: javaMajor,
   };
+  let errors = 0;
+  if (comparison.specs !== undefined) {
+    const lines = [];
+    for (let run = 1; run <= options.runs; run++) {
+      for (const spec of comparison.specs(options, classpaths)) {
+        process.stderr.write(`${script}: run ${run}, ${spec.extra.measurement} ${spec.extra.mode}\n`);
+        const line = { ...(await measureThroughput(spec)), run };
+        lines.push(line);
+        process.stdout.write(`${JSON.stringify(line)}\n`);
+      }
+    }
+    const { json, table } = summarizeComparison(lines, options, versions, comparison.layout);
+    process.stdout.write(`${JSON.stringify(json)}\n`);
+    process.stderr.write(`\n${table}\n`);
+    errors += json.errors.length;
+  }
+  if (comparison.largeMessages) errors += await runLargeMessages(script, options, classpaths, versions);
+  process.exit(errors === 0 ? 0 : 1);
+}
+
+/** The large-message scenario, run by run: its lines and summary; returns how many errors. */
+async function runLargeMessages(script, options, classpaths, versions) {
   const lines = [];
+  const settings = { mib: options.largeMessageMib, timeoutMs: options.timeout * 1000 };
   for (let run = 1; run <= options.runs; run++) {
-    for (const spec of comparison.specs(options, classpaths)) {
-      process.stderr.write(`${script}: run ${run}, ${spec.extra.measurement} ${spec.extra.mode}\n`);
-      const line = { ...(await measureThroughput(spec)), run };
+    process.stderr.write(`${script}: run ${run}, large message (${settings.mib} MiB each way)\n`);
+    for (const line of await measureLargeMessages({ ...settings, run }, classpaths)) {
       lines.push(line);
       process.stdout.write(`${JSON.stringify(line)}\n`);
     }
   }
-  const { json, table } = summarizeComparison(lines, options, versions, comparison.layout);
-  process.stdout.write(`${JSON.stringify(json)}\n`);
-  process.stderr.write(`\n${table}\n`);
-  process.exit(json.errors.length === 0 ? 0 : 1);
+  const summary = { ...summarizeLargeMessages(lines, { mib: settings.mib, runs: options.runs }), versions };
+  process.stdout.write(`${JSON.stringify(summary)}\n`);
+  process.stderr.write(`\n${largeMessageTable(summary)}\n`);
+  return summary.errors.length;
+}
+
+function pick(object, names) {
+  return Object.fromEntries(names.map((name) => [name, object[name]]));
 }

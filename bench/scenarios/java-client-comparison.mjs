@@ -29,6 +29,8 @@ export const javaClientComparison = {
   script: 'java-client',
   javaModule: 'hornetq',
   versions: { hornetq: '2.4.7.Final' },
+  // Then one large message each way (scenarios/java-large-message.mjs).
+  largeMessages: true,
   layout: {
     comparison: 'java-client',
     measurements: [

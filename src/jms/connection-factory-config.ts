@@ -30,6 +30,7 @@ export const DEFAULT_CONNECTION_FACTORY_CONFIG: Readonly<ConnectionFactoryConfig
   blockOnAcknowledge: DEFAULT_CLIENT_OPTIONS.blockOnAcknowledge,
   blockOnDurableSend: DEFAULT_CLIENT_OPTIONS.blockOnDurableSend,
   blockOnNonDurableSend: DEFAULT_CLIENT_OPTIONS.blockOnNonDurableSend,
+  duplicateIdOnDurableSend: DEFAULT_CLIENT_OPTIONS.duplicateIdOnDurableSend,
   preAcknowledge: DEFAULT_CLIENT_OPTIONS.preAcknowledge,
   initialConnectAttempts: DEFAULT_CLIENT_OPTIONS.initialConnectAttempts,
   reconnectAttempts: DEFAULT_CLIENT_OPTIONS.reconnectAttempts,

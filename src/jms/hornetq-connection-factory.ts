@@ -227,6 +227,13 @@ export class HornetQConnectionFactory {
   setBlockOnNonDurableSend(on: boolean): void {
     this.set('blockOnNonDurableSend', on);
   }
+  /** Ours (see ClientOptions.duplicateIdOnDurableSend): each persistent send gets a duplicate id. */
+  isDuplicateIdOnDurableSend(): boolean {
+    return this.config.duplicateIdOnDurableSend;
+  }
+  setDuplicateIdOnDurableSend(on: boolean): void {
+    this.set('duplicateIdOnDurableSend', on);
+  }
   isAutoGroup(): boolean {
     return this.config.autoGroup;
   }

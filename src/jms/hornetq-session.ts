@@ -366,7 +366,10 @@ export class HornetQSession implements ConsumerSession, ProducerSession {
       throw new InvalidDestinationException(`Temporary destination ${address} has been deleted`);
     }
     if (isTopicAddress(address) || this.knownQueues.has(address)) return;
-    await this.requireQueue(address);
+    // Whether anything is bound to the address, as HornetQ's JMS producer asks: a queue query
+    // would not find another connection's temporary queue (a reply-to), which the broker hides.
+    const bindings = await jmsCall(() => this.core.bindingQuery(address));
+    if (!bindings.exists) throw new InvalidDestinationException(`Queue ${address} does not exist`);
     this.knownQueues.add(address);
   }
 

@@ -12,6 +12,7 @@ import {
   persistenceConfigurationProblems,
   type PersistenceConfiguration,
 } from './storage/persistence-configuration';
+import type { PageFileSystem } from './paging/page-file-system';
 import type { StorageManager } from './storage/storage-manager';
 
 export interface TcpAcceptorConfiguration {
@@ -22,7 +23,16 @@ export interface TcpAcceptorConfiguration {
   port: number;
   /** ssl-enabled: when present, the acceptor speaks TLS only (and plain TCP not at all). */
   tls?: TcpAcceptorTlsConfiguration;
+  /**
+   * connections-allowed (Artemis' connectionsAllowed): TCP connections this acceptor holds at
+   * once; a further one is closed as it comes, with a log line. -1: no limit (Artemis' default).
+   * DEFAULT_CONNECTIONS_ALLOWED when absent.
+   */
+  connectionsAllowed?: number;
 }
+
+/** Ours (Artemis has no limit by default): plenty for any pool of clients, and a bound still. */
+export const DEFAULT_CONNECTIONS_ALLOWED = 4096;
 
 /**
  * HornetQ's TLS params of a netty acceptor. The key store (the broker's certificate and key) is
@@ -125,6 +135,12 @@ export interface BrokerConfiguration extends PersistenceConfiguration {
    */
   maxDuplicateIdLength: number;
   /**
+   * Ours: bytes that frames not yet complete may hold, over all connections together (each one's
+   * frame is bounded by maxFrameBytes). A frame that would take them past it closes its
+   * connection, with a log line that says so. At least maxFrameBytes.
+   */
+  maxUnfinishedFrameBytes: number;
+  /**
    * Ours (name-only-reattach-enabled): whether a session created without our extension's reattach
    * secret (a HornetQ Java client's) may be reattached by its name alone, HornetQ's rule and the
    * default. Its REATTACH_SESSION carries nothing but the name, so anyone who knows the name may
@@ -158,6 +174,11 @@ export interface BrokerConfiguration extends PersistenceConfiguration {
    * persistenceEnabled is false.
    */
   storage?: StorageManager;
+  /**
+   * The file layer under the page files (tests: a disk that fills up); node:fs when absent. Only
+   * used with persistenceEnabled, where an address pages.
+   */
+  pageFileSystem?: PageFileSystem;
   logger?: Logger;
   /** How each of `acceptors` is made; TCP and in-VM (`defaultAcceptorFactory`) when absent. */
   acceptorFactory?: AcceptorFactory;
@@ -177,6 +198,7 @@ export type BrokerLimits = Pick<
   | 'maxQueues'
   | 'maxNameLength'
   | 'maxDuplicateIdLength'
+  | 'maxUnfinishedFrameBytes'
 >;
 
 /** Ours: generous for any honest client, yet a bound on what one (or all) can make the broker hold. */
@@ -193,6 +215,9 @@ export const DEFAULT_BROKER_LIMITS: Readonly<BrokerLimits> = Object.freeze({
   maxNameLength: 4_096,
   // A UUID is 36 characters; 512 bounds each address' cache to id-cache-size × 512.
   maxDuplicateIdLength: 512,
+  // Six frames of the default maximum at once: honest clients send big frames now and then
+  // (large messages go in 100 KiB chunks), and no number of connections can hold more.
+  maxUnfinishedFrameBytes: 64 * 1024 * 1024,
 });
 
 /** HornetQ's defaults where HornetQ has one. */
@@ -244,6 +269,14 @@ export function validateBrokerConfiguration(config: BrokerConfiguration): void {
       );
     }
     if (acceptor.type === 'tcp' && acceptor.tls !== undefined) problems.push(...tlsProblems(acceptor));
+    if (acceptor.type === 'tcp' && acceptor.connectionsAllowed !== undefined) {
+      const allowed = acceptor.connectionsAllowed;
+      if (!(allowed === -1 || (Number.isSafeInteger(allowed) && allowed >= 1 && allowed <= MAX_INT))) {
+        problems.push(
+          `acceptor '${acceptor.name}': connections-allowed must be -1 (no limit) or an integer in 1..${MAX_INT} (actual value: ${allowed})`,
+        );
+      }
+    }
     if (acceptor.type === 'invm' && (!Number.isInteger(acceptor.serverId) || acceptor.serverId < 0)) {
       problems.push(
         `acceptor '${acceptor.name}': server-id must be an integer >= 0 (actual value: ${acceptor.serverId})`,
@@ -263,6 +296,14 @@ export function validateBrokerConfiguration(config: BrokerConfiguration): void {
   if (!(Number.isSafeInteger(config.maxLargeMessageBytes) && config.maxLargeMessageBytes > 0)) {
     problems.push(
       `maxLargeMessageBytes must be an integer > 0 (actual value: ${config.maxLargeMessageBytes})`,
+    );
+  }
+  if (!(
+    Number.isSafeInteger(config.maxUnfinishedFrameBytes) &&
+    config.maxUnfinishedFrameBytes >= config.maxFrameBytes
+  )) {
+    problems.push(
+      `maxUnfinishedFrameBytes (max-unfinished-frame-bytes) must be an integer of at least maxFrameBytes (${config.maxFrameBytes}) bytes (actual value: ${config.maxUnfinishedFrameBytes})`,
     );
   }
   if (!(config.preAuthMaxFrameBytes >= 1024 && config.preAuthMaxFrameBytes <= config.maxFrameBytes)) {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { HornetQException } from '../core/protocol';
+import { HornetQException, InputBudget } from '../core/protocol';
 import { RemotingConnection, silentLogger, type Logger, type Transport } from '../core/remoting';
 import {
   DEFAULT_BROKER_CONFIGURATION,
@@ -90,6 +90,8 @@ export class Broker implements BrokerServices {
   private office: PostOffice | null = null;
   private acceptors: Acceptor[] = [];
   private readonly connections = new Set<ServerConnection>();
+  /** What unfinished frames hold over all connections (maxUnfinishedFrameBytes); made at construction. */
+  private readonly unfinishedFrames: InputBudget;
   private readonly sessions = new Map<string, ServerSession>();
   private state: BrokerState = 'stopped';
   /** Why the broker last stopped itself (its store failed); null after a clean start. */
@@ -116,7 +118,15 @@ export class Broker implements BrokerServices {
     private readonly filterFactory: (expression: string) => Filter = refuseFilter,
   ) {
     this.config = { ...DEFAULT_BROKER_CONFIGURATION, ...config };
+    // A larger maxFrameBytes alone raises the default, so that one such frame always fits.
+    if (config.maxUnfinishedFrameBytes === undefined) {
+      this.config.maxUnfinishedFrameBytes = Math.max(
+        DEFAULT_BROKER_CONFIGURATION.maxUnfinishedFrameBytes,
+        this.config.maxFrameBytes,
+      );
+    }
     validateBrokerConfiguration(this.config);
+    this.unfinishedFrames = new InputBudget(this.config.maxUnfinishedFrameBytes);
     this.logger = this.config.logger ?? silentLogger;
     this.security = new BrokerSecurity({
       enabled: this.config.securityEnabled,
@@ -401,6 +411,11 @@ export class Broker implements BrokerServices {
     return this.connections.size;
   }
 
+  /** Bytes held now by frames not yet complete, over every connection (at most maxUnfinishedFrameBytes). */
+  getUnfinishedFrameBytes(): number {
+    return this.unfinishedFrames.heldBytes;
+  }
+
   getSessionCount(): number {
     return this.sessions.size;
   }
@@ -486,6 +501,7 @@ export class Broker implements BrokerServices {
       pagingDirectory: this.config.persistenceEnabled
         ? resolvedPersistence(this.config).pagingDirectory
         : null,
+      ...(this.config.pageFileSystem === undefined ? {} : { pageFileSystem: this.config.pageFileSystem }),
       logger: this.logger,
     });
     office.load();
@@ -521,6 +537,7 @@ export class Broker implements BrokerServices {
       // What the broker keeps (queued messages) is up to its clients: each message its own memory.
       detachMessages: true,
       outputHighWaterMark: this.config.connectionOutputHighWaterMark,
+      inputBudget: this.unfinishedFrames,
     });
     const inVm = transport.remoteAddress.startsWith('invm');
     const ttl = inVm ? -1 : this.config.defaultConnectionTtl;

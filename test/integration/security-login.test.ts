@@ -280,6 +280,31 @@ describe('logins over TCP (security enabled)', () => {
       expect(failures().map((line) => line.failures)).toEqual([1, 2, 1]);
     });
 
+    test("an attacker logging in to its own account between guesses at bob's is slowed all the same; bob's success clears only bob's count", async () => {
+      stampLines();
+      const broker = await secureBroker({ throttle: SLOW });
+      const attacker = await brokers.connect(broker, { reconnectAttempts: 0 });
+      for (let guess = 0; guess < 4; guess++) {
+        await refusal(attacker.createSession({ username: 'bob', password: `wrong-guess-${guess}` }));
+        // A connection of its own each time, so that the login is checked (not the connection's memo).
+        const own = await brokers.connect(broker, { reconnectAttempts: 0 });
+        expect(await roundTrip(own, 'carol', 'carol-plain')).toBe(1);
+        await own.close();
+      }
+      const lines = failures();
+      expect(lines.map((line) => line.failures)).toEqual([1, 2, 3, 4]);
+      for (let i = 2; i < lines.length; i++) {
+        expect((lines[i]?.at ?? 0) - (lines[i - 1]?.at ?? 0)).toBeGreaterThanOrEqual(380);
+      }
+      // carol's failures are carol's; bob's own success (slowed, then in) clears bob's, not carol's.
+      await refusal(attacker.createSession({ username: 'carol', password: 'wrong-guess-1' }));
+      const user = await brokers.connect(broker, { reconnectAttempts: 0 });
+      expect(await roundTrip(user, 'bob', 'bob-secret')).toBe(1);
+      await refusal(attacker.createSession({ username: 'bob', password: 'wrong-guess-1' }));
+      await refusal(attacker.createSession({ username: 'carol', password: 'wrong-guess-2' }));
+      expect(failures().map((line) => line.failures)).toEqual([1, 2, 3, 4, 1, 1, 2]);
+    });
+
     test('broker.stop() while a slowed login waits settles it at once, leaving no timer behind', async () => {
       const broker = await secureBroker({
         throttle: { freeFailures: 0, initialDelayMs: 60_000, multiplier: 1, maxDelayMs: 60_000 },
@@ -288,7 +313,7 @@ describe('logins over TCP (security enabled)', () => {
       await refusal(factory.createSession({ username: 'bob', password: 'wrong-guess-1' }));
       const waiting = [
         refusal(factory.createSession({ username: 'bob', password: 'bob-secret' })),
-        refusal(factory.createSession({ username: 'carol', password: 'carol-plain' })),
+        refusal(factory.createSession({ username: 'bob', password: 'wrong-guess-2' })),
       ];
       // Both requests are at the broker, waiting for their turn.
       await new Promise((resolve) => setTimeout(resolve, 200));

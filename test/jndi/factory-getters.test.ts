@@ -33,6 +33,7 @@ const GETTERS: ReadonlyArray<[element: string, get: Getter, value: unknown]> = [
   ['block-on-acknowledge', (f) => f.isBlockOnAcknowledge(), true],
   ['block-on-non-durable-send', (f) => f.isBlockOnNonDurableSend(), true],
   ['block-on-durable-send', (f) => f.isBlockOnDurableSend(), false],
+  ['duplicate-id-on-durable-send', (f) => f.isDuplicateIdOnDurableSend(), true],
   ['auto-group', (f) => f.isAutoGroup(), true],
   ['pre-acknowledge', (f) => f.isPreAcknowledge(), true],
   ['retry-interval', (f) => f.getRetryInterval(), 5],

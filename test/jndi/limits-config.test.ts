@@ -39,7 +39,8 @@ describe('resource limits in hornetq-configuration.xml', () => {
   <max-producers-per-connection>700</max-producers-per-connection>
   <max-large-message-bytes-per-connection>52428800</max-large-message-bytes-per-connection>
   <max-queues>2000</max-queues>
-  <max-duplicate-id-length>64</max-duplicate-id-length>`);
+  <max-duplicate-id-length>64</max-duplicate-id-length>
+  <max-unfinished-frame-bytes>33554432</max-unfinished-frame-bytes>`);
     const broker = brokerConfigurationOf(
       config,
       parseJmsConfiguration('<configuration xmlns="urn:hornetq"/>', JMS_FILE, { env: {}, server: config }),
@@ -58,8 +59,43 @@ describe('resource limits in hornetq-configuration.xml', () => {
       maxQueues: 2_000,
       maxNameLength: 4_096,
       maxDuplicateIdLength: 64,
+      maxUnfinishedFrameBytes: 33_554_432,
     });
     expect(config.warnings).toEqual([]);
+  });
+
+  it('an acceptor param connections-allowed (or Artemis spelling connectionsAllowed) sets its limit; -1 is none; absent is the default', () => {
+    const acceptor = (name: string, param: string): string => `    <acceptor name="${name}">
+      <factory-class>org.hornetq.core.remoting.impl.netty.NettyAcceptorFactory</factory-class>
+      <param key="port" value="0"/>${param}
+    </acceptor>`;
+    const config = server(`  <acceptors>
+${acceptor('dashed', '<param key="connections-allowed" value="100"/>')}
+${acceptor('artemis', '<param key="connectionsAllowed" value="-1"/>')}
+${acceptor('plain', '')}
+  </acceptors>`);
+    const broker = brokerConfigurationOf(
+      config,
+      parseJmsConfiguration('<configuration xmlns="urn:hornetq"/>', JMS_FILE, { env: {}, server: config }),
+      { storage: new InMemoryStorage(), dataDirectory: '.' },
+      silentLogger,
+    );
+    expect(broker.acceptors).toMatchObject([
+      { name: 'dashed', connectionsAllowed: 100 },
+      { name: 'artemis', connectionsAllowed: -1 },
+      { name: 'plain' },
+    ]);
+    expect(broker.acceptors[2]).not.toHaveProperty('connectionsAllowed');
+    expect(broker.maxUnfinishedFrameBytes).toBe(64 * 1024 * 1024);
+    expect(config.warnings).toEqual([]);
+    const error = failure(() =>
+      server(`  <acceptors>
+${acceptor('zero', '<param key="connections-allowed" value="0"/>')}
+  </acceptors>`),
+    );
+    expect(error.problems.map((problem) => problem.message)).toEqual([
+      expect.stringMatching(/connections-allowed.*must be -1 or greater than 0 \(actual value: 0\)/),
+    ]);
   });
 
   it.each([
@@ -68,6 +104,7 @@ describe('resource limits in hornetq-configuration.xml', () => {
     ['max-queues', 'many', "requires a valid Integer value, but 'many' cannot be parsed as an Integer"],
     ['max-name-length', '2000000', 'must be at most 1048576 characters (actual value: 2000000)'],
     ['max-duplicate-id-length', '0', 'must be greater than 0 (actual value: 0)'],
+    ['max-unfinished-frame-bytes', '0', 'must be greater than 0 (actual value: 0)'],
   ])('<%s>%s</…> is refused at its line', (element, value, message) => {
     const error = failure(() => server(`  <${element}>${value}</${element}>`));
     expect(error.problems).toEqual([

@@ -104,6 +104,7 @@ describe('broker configuration: resource limits', () => {
       maxQueues: 100_000,
       maxNameLength: 4_096,
       maxDuplicateIdLength: 512,
+      maxUnfinishedFrameBytes: 64 * 1024 * 1024,
     });
   });
 
@@ -145,6 +146,14 @@ describe('broker configuration: resource limits', () => {
     [
       { maxDuplicateIdLength: 0 },
       /maxDuplicateIdLength \(max-duplicate-id-length\) must be an integer in 1\.\.1048576 \(actual value: 0\)/,
+    ],
+    [
+      { maxUnfinishedFrameBytes: 1024 },
+      /maxUnfinishedFrameBytes \(max-unfinished-frame-bytes\) must be an integer of at least maxFrameBytes \(10485760\) bytes \(actual value: 1024\)/,
+    ],
+    [
+      { acceptors: [{ name: 'a', type: 'tcp' as const, host: 'localhost', port: 0, connectionsAllowed: 0 }] },
+      /acceptor 'a': connections-allowed must be -1 \(no limit\) or an integer in 1\.\.2147483647 \(actual value: 0\)/,
     ],
   ])('refuses %j naming the setting, the value and the range', (overrides, expected) => {
     expect(problemsOf(overrides)).toMatch(expected);

@@ -39,6 +39,7 @@ export class FaultFileSystem implements JournalFileSystem {
   /** Every operation attempted (failed ones too), for tests that count writes and datasyncs. */
   readonly operations: FileOperation[] = [];
   private datasyncGate: Promise<void> | null = null;
+  private slow: { matches: (path: string) => boolean; ms: number } | null = null;
 
   constructor(readonly inner: JournalFileSystem) {}
 
@@ -59,10 +60,26 @@ export class FaultFileSystem implements JournalFileSystem {
     };
   }
 
+  /**
+   * The datasyncs of the paths `matches` takes start `ms` late (a large file takes longer to sync
+   * than a journal batch), so that work which does not wait for them overtakes them.
+   */
+  slowDatasyncs(matches: (path: string) => boolean, ms: number): void {
+    this.slow = { matches, ms };
+  }
+
   /** @internal */
-  async datasyncAllowed(): Promise<void> {
+  async datasyncAllowed(path: string): Promise<void> {
+    const slow = this.slow;
+    if (slow !== null && slow.matches(path)) await new Promise((resolve) => setTimeout(resolve, slow.ms));
     while (this.datasyncGate !== null) await this.datasyncGate;
   }
+
+  /**
+   * A full disk while set: creating a file or directory and writing fail with ENOSPC (as node:fs
+   * reports it), without freezing anything; reads, removes and renames go on. Cleared, space is back.
+   */
+  diskFull = false;
 
   /** Runs `action` just before each operation (a test acting at an exact point of the journal's work). */
   beforeOperation: ((operation: FileOperation) => void) | null = null;
@@ -104,6 +121,7 @@ export class FaultFileSystem implements JournalFileSystem {
 
   async mkdir(directory: string): Promise<void> {
     this.check({ operation: 'open', path: directory }, this.generation);
+    if (this.diskFull && !(await this.inner.exists(directory))) throw noSpace('mkdir', directory);
     await this.inner.mkdir(directory);
   }
 
@@ -119,6 +137,7 @@ export class FaultFileSystem implements JournalFileSystem {
 
   async open(path: string, create: boolean): Promise<JournalFile> {
     this.check({ operation: 'open', path }, this.generation);
+    if (this.diskFull && create && !(await this.inner.exists(path))) throw noSpace('open', path);
     return new FaultFile(this, await this.inner.open(path, create), path, this.generation);
   }
 
@@ -182,6 +201,16 @@ export class FaultFileSystem implements JournalFileSystem {
   }
 }
 
+/** The error node:fs gives when the disk is full. */
+function noSpace(syscall: string, path: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`ENOSPC: no space left on device, ${syscall} '${path}'`), {
+    code: 'ENOSPC',
+    errno: -28,
+    syscall,
+    path,
+  });
+}
+
 function survivors(writes: PendingWrite[], mode: CrashMode, random: () => number): PendingWrite[] {
   if (mode === 'drop' || writes.length === 0) return [];
   const kept = Math.floor(random() * (writes.length + 1));
@@ -228,13 +257,14 @@ class FaultFile implements JournalFile {
 
   async write(buffer: Buffer, offset: number, length: number, position: number): Promise<void> {
     this.check('write');
+    if (this.fileSystem.diskFull && length > 0) throw noSpace('write', this.path);
     this.fileSystem
       .pendingOf(this.path)
       .push({ position, data: Buffer.from(buffer.subarray(offset, offset + length)) });
   }
 
   async datasync(): Promise<void> {
-    await this.fileSystem.datasyncAllowed();
+    await this.fileSystem.datasyncAllowed(this.path);
     this.check('datasync');
     const writes = this.fileSystem.pendingOf(this.path);
     // A crash in the middle of a datasync stops it there: what is still pending is the crash's.

@@ -22,7 +22,9 @@ const FRAME_BYTES = 42;
  * record that is not live, or a second add of a live one, throws). A sync makes everything
  * appended before it "durable"; `crash()` keeps only that, as a power cut would. Syncs complete at
  * once unless `syncPending` is set, in which case they wait for `completeSyncs()`, so that a test
- * decides when afterSync calls back. Loadable again after `close()` or `crash()`.
+ * decides when afterSync calls back. As the file journal, nothing appended after a
+ * holdAppendsUntil becomes durable before its promise resolves. Loadable again after `close()` or
+ * `crash()`.
  */
 export class MemoryJournal implements Journal {
   readonly entries: MemoryJournalEntry[] = [];
@@ -31,7 +33,9 @@ export class MemoryJournal implements Journal {
   private requests = 0;
   /** Entries on "disk". */
   private durable = 0;
-  private waiters: Array<(error: Error | null) => void> = [];
+  private waiters: Array<{ entries: number; done: (error: Error | null) => void }> = [];
+  /** holdAppendsUntil calls: the entries from `at` on wait until `ready`. */
+  private holds: Array<{ at: number; ready: boolean; settled: Promise<unknown> }> = [];
   private readonly failureListeners: Array<(error: Error) => void> = [];
   private failure: Error | null = null;
   private loaded = false;
@@ -117,13 +121,29 @@ export class MemoryJournal implements Journal {
     this.append({ kind: 'transaction', records: copies, sync });
   }
 
+  holdAppendsUntil(ready: Promise<unknown>): void {
+    if (this.failure !== null) throw this.failure;
+    const hold = { at: this.entries.length, ready: false, settled: Promise.resolve() as Promise<unknown> };
+    hold.settled = ready.then(
+      () => {
+        hold.ready = true;
+        // A hold from before a crash releases nothing of what came after it.
+        if (this.holds.includes(hold) && !this.syncPending) this.completeSyncs();
+      },
+      (error: unknown) => {
+        if (this.holds.includes(hold)) this.fail(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+    this.holds.push(hold);
+  }
+
   /** As the file journal's: syncs whatever was appended so far (at once unless syncPending), then calls back. */
   afterSync(done: (error: Error | null) => void): void {
     if (this.failure !== null || this.durable >= this.entries.length) {
       done(this.failure);
       return;
     }
-    this.waiters.push(done);
+    this.waiters.push({ entries: this.entries.length, done });
     if (!this.syncPending) this.completeSyncs();
   }
 
@@ -132,16 +152,21 @@ export class MemoryJournal implements Journal {
   }
 
   async close(): Promise<void> {
+    await Promise.all(this.holds.map((hold) => hold.settled));
     this.completeSyncs();
     this.loaded = false;
   }
 
-  /** Finishes every requested sync (and whatever was appended with them): waiting callbacks run. */
+  /**
+   * Finishes every requested sync (and whatever was appended with them, up to the first hold not
+   * yet released): the callbacks waiting for no more than that run.
+   */
   completeSyncs(): void {
-    this.durable = this.entries.length;
+    const held = this.holds.find((hold) => !hold.ready);
+    this.durable = Math.max(this.durable, held === undefined ? this.entries.length : held.at);
     const waiters = this.waiters;
-    this.waiters = [];
-    for (const waiter of waiters) waiter(null);
+    this.waiters = waiters.filter((waiter) => waiter.entries > this.durable);
+    for (const waiter of waiters) if (waiter.entries <= this.durable) waiter.done(null);
   }
 
   /** A write or sync failed: waiting callbacks get the error, listeners hear of it, appends throw. */
@@ -149,7 +174,7 @@ export class MemoryJournal implements Journal {
     this.failure = error;
     const waiters = this.waiters;
     this.waiters = [];
-    for (const waiter of waiters) waiter(error);
+    for (const waiter of waiters) waiter.done(error);
     for (const listener of this.failureListeners) listener(error);
   }
 
@@ -166,6 +191,7 @@ export class MemoryJournal implements Journal {
         at: this.durable,
       };
     this.waiters = [];
+    this.holds = [];
     this.loaded = false;
   }
 
@@ -174,6 +200,9 @@ export class MemoryJournal implements Journal {
    * their files are freed). Only what is live is left, in order.
    */
   reclaim(): void {
+    if (this.holds.some((hold) => !hold.ready))
+      throw new Error(`${this.name}: reclaim while appends are held`);
+    this.holds = [];
     const deleted = new Set<number>();
     const alive = new Set<number>();
     for (const entry of this.entries) {

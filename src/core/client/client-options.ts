@@ -24,6 +24,13 @@ export interface ClientOptions {
   blockOnAcknowledge: boolean;
   blockOnDurableSend: boolean;
   blockOnNonDurableSend: boolean;
+  /**
+   * Ours: every durable message sent without a duplicate-detection id (_HQ_DUPL_ID) gets a random
+   * one, so that a broker with duplicate detection drops a second execution of the same send:
+   * one a replay after a reattach caused (HornetQ and Artemis may execute a replayed send twice),
+   * or one repeated after an outcome that was not known.
+   */
+  duplicateIdOnDurableSend: boolean;
   preAcknowledge: boolean;
   ackBatchSize: number;
   initialConnectAttempts: number;
@@ -54,6 +61,7 @@ export const DEFAULT_CLIENT_OPTIONS: Readonly<ClientOptions> = Object.freeze({
   blockOnAcknowledge: false,
   blockOnDurableSend: true,
   blockOnNonDurableSend: false,
+  duplicateIdOnDurableSend: false,
   preAcknowledge: false,
   ackBatchSize: 1024 * 1024,
   initialConnectAttempts: 1,

@@ -1,10 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import {
-  HornetQException,
-  REATTACH_SECRET_BYTES,
-  type CreateSessionResponse,
-  type Packet,
-} from '../protocol';
+import { HornetQException, type CreateSessionResponse, type Packet } from '../protocol';
 import { PacketType } from '../protocol/packet-type';
 import { EXTENSION_VERSION } from '../protocol/packets';
 import {
@@ -17,7 +11,12 @@ import {
 } from '../remoting';
 import { abortable, type AbortOptions } from './abortable';
 import { resolveClientOptions, type ClientOptions } from './client-options';
-import { ClientSession, type SessionIdentity, type SessionSettings } from './client-session';
+import {
+  ClientSession,
+  newSessionIdentity,
+  type SessionIdentity,
+  type SessionSettings,
+} from './client-session';
 import {
   connectTimeoutOf,
   DEFAULT_HOST,
@@ -192,10 +191,7 @@ export class ClientSessionFactory {
       // Chosen here, as HornetQ's client does: the name a reattach presents, kept on a re-creation.
       // A fresh one for each attempt (HornetQ reuses it): a creation cut off by a failure may have
       // left a session of that name on the broker, which the broker will not hand to a newcomer.
-      const identity: SessionIdentity = {
-        name: randomUUID(),
-        reattachSecret: randomBytes(REATTACH_SECRET_BYTES),
-      };
+      const identity: SessionIdentity = newSessionIdentity();
       let response: CreateSessionResponse;
       const opening = this.openBrokerSession(channelId, resolved, identity);
       try {
@@ -431,8 +427,12 @@ export class ClientSessionFactory {
       this.onConnectionFailure(connection, error);
     });
     this.pinger?.stop();
-    this.pinger = new Pinger(connection, this.options.connectionTTL, this.options.clientFailureCheckPeriod);
-    this.pinger.start();
+    const pinger = new Pinger(connection, this.options.connectionTTL, this.options.clientFailureCheckPeriod);
+    this.pinger = pinger;
+    // A delivery of a large message arrives in chunks bigger than a HornetQ broker's socket buffer:
+    // a ping acknowledges each part at once (the broker echoes it, as it echoes every ping).
+    connection.setLargeFrameListener(() => pinger.ping());
+    pinger.start();
     connection.write(CHANNEL_ID.PING, {
       type: PacketType.SUBSCRIBE_TOPOLOGY_V2,
       clusterConnection: false,

@@ -1,5 +1,7 @@
+import { randomBytes, randomUUID } from 'node:crypto';
 import {
   HornetQException,
+  REATTACH_SECRET_BYTES,
   type Acknowledge,
   type BindingQueryResponse,
   type CoreMessage,
@@ -24,6 +26,19 @@ import { SessionRestorer, type QueueToRestore } from './session-restorer';
 
 export type { QueueToRestore } from './session-restorer';
 
+/**
+ * The address of the binding query that checks the answers after a reattach to a broker that is
+ * not ours (see answersMatch): any address does, the answer's type is what counts.
+ */
+const ANSWER_CHECK_ADDRESS = 'hornetq-js.answer-check';
+
+/**
+ * How long a reattach to a broker that is not ours waits, before it replays, for the answers to
+ * calls the broker may still be storing (Channel.awaitAnswersInFlight). A journal sync takes
+ * milliseconds; a request lost with the link costs this wait once per reattach.
+ */
+const ANSWERS_IN_FLIGHT_MS = 100;
+
 /** Queues asked for per page of queueStats() (the broker may send fewer). */
 const QUEUE_STATS_PAGE_SIZE = 1000;
 
@@ -36,6 +51,11 @@ export interface SessionIdentity {
   readonly name: string;
   /** Our extension's reattach secret (16 random bytes); never logged. */
   readonly reattachSecret: Buffer;
+}
+
+/** A new session's identity: a random name and reattach secret. */
+export function newSessionIdentity(): SessionIdentity {
+  return { name: randomUUID(), reattachSecret: randomBytes(REATTACH_SECRET_BYTES) };
 }
 
 export interface SessionSettings {
@@ -119,7 +139,7 @@ export class ClientSession {
 
   /** @internal (ClientSessionFactory.createSession makes sessions) */
   constructor(
-    private readonly identity: SessionIdentity,
+    private identity: SessionIdentity,
     created: CreateSessionResponse,
     /** @internal (the wire channel of the session) */
     readonly channel: Channel,
@@ -464,6 +484,9 @@ export class ClientSession {
     handshake: Channel,
     takeTemporaryQueues: () => QueueToRestore[],
   ): Promise<{ reattached: boolean; replayed: number }> {
+    const broken = this.channel.numberingBroken;
+    // Whatever the broker answers on a broken numbering fits no call: none may take it.
+    if (broken !== null) this.channel.returnBlocking(unblockedByBrokenNumbering(broken));
     this.channel.transferTo(connection);
     if (this.channel.confirmationWindowSize >= 0) {
       const response = (await handshake.sendBlocking({
@@ -481,7 +504,21 @@ export class ClientSession {
           : null,
       })) as ReattachSessionResponse;
       if (response.reattached) {
-        return { reattached: true, replayed: this.channel.replay(response.lastConfirmedCommandId) };
+        // A broker not ours may still be storing (and will answer) commands beyond its answer.
+        if (broken === null && !this.isExtended)
+          await this.channel.awaitAnswersInFlight(ANSWERS_IN_FLIGHT_MS);
+        const replayed =
+          broken === null ? this.channel.replay(response.lastConfirmedCommandId, !this.isExtended) : null;
+        if (replayed !== null && (await this.answersMatch(replayed))) return { reattached: true, replayed };
+        // The broker's count of our commands is not ours: going on would drop frames it never
+        // had and hand answers to the wrong calls. It still has the session: re-created beside it.
+        if (!this.closing) {
+          await this.recreate(takeTemporaryQueues(), true);
+          return { reattached: false, replayed: 0 };
+        }
+        // Closing anyway: the broker's session is closed, and what it still sends is dropped.
+        connection.write(this.channel.id, { type: PacketType.SESS_CLOSE });
+        connection.retireChannel(this.channel.id);
       }
     }
     if (this.closing) {
@@ -495,13 +532,64 @@ export class ClientSession {
   }
 
   /**
+   * After a replay to a broker that is not ours: checks that every call waiting got exactly one
+   * answer. HornetQ and Artemis answer a reattach with the last command they confirmed, and they
+   * confirm a command only once it is stored, so a command they were still storing is replayed
+   * and executed twice: two answers for one call, which would settle every later call with the
+   * answer of the one before it, and a count of our commands one higher than ours. A binding
+   * query goes last (its answer's type is one no waiting call expects) and the channel matches
+   * the answers that came before it (Channel.countAnswersUpTo). False when they did not match:
+   * the numbering is broken. A failure of the link meanwhile fails this attempt (the next one
+   * finds the numbering broken: the answers held can no longer be matched).
+   */
+  private async answersMatch(replayed: number): Promise<boolean> {
+    if (this.isExtended || replayed === 0 || this.channel.outstandingCalls === 0) return true;
+    const connection = this.channel.connection;
+    let onFailure: (error: HornetQException) => void = () => undefined;
+    const failed = new Promise<never>((_, reject) => {
+      onFailure = reject;
+    });
+    connection.addFailureListener(onFailure);
+    // Failed already (during the wait for answers in flight): its listeners have been called.
+    if (connection.closed)
+      onFailure(new HornetQException('DISCONNECTED', 'the link failed during the reattach'));
+    try {
+      const extras = await Promise.race([
+        this.channel.countAnswersUpTo(
+          { type: PacketType.SESS_BINDINGQUERY, address: ANSWER_CHECK_ADDRESS },
+          (answer) => answer.type === PacketType.SESS_BINDINGQUERY_RESP,
+          this.options.callTimeout,
+        ),
+        failed,
+      ]);
+      return extras === 0;
+    } catch (error) {
+      this.channel.cancelAnswerCount(error as Error);
+      throw error;
+    } finally {
+      connection.removeFailureListener(onFailure);
+    }
+  }
+
+  /**
    * HornetQ's re-creation: a new broker session on the same channel id, both command streams
    * restarted, calls in flight released with UNBLOCKED, then what the lost session had (see
    * SessionRestorer) and the started state. Everything is sent through the channel, so it is
    * counted like any other command.
+   *
+   * `beside`: the broker still has the session, under a numbering of our commands that is not
+   * ours. It is closed (its answer, and whatever else it still sends, come on its channel id,
+   * which the connection then drops), and the new one gets a new name and a new channel id, as
+   * Artemis' client names every re-created session anew.
    */
-  private async recreate(temporaryQueues: QueueToRestore[]): Promise<void> {
+  private async recreate(temporaryQueues: QueueToRestore[], beside = false): Promise<void> {
     for (const consumer of this.consumers.values()) consumer.clearAtFailover();
+    if (beside) {
+      const connection = this.channel.connection;
+      connection.write(this.channel.id, { type: PacketType.SESS_CLOSE });
+      this.channel.renumber(connection.generateChannelId());
+      this.identity = newSessionIdentity();
+    }
     const created = await this.factory.openBrokerSession(this.channel.id, this.settings, this.identity);
     this.sender.sessionRecreated();
     this.isExtended = created.extension !== null;
@@ -651,6 +739,15 @@ export class ClientSession {
   private checkOpen(): void {
     if (this.isClosed) throw closedSession(this.name);
   }
+}
+
+/** Calls waiting when the numbering broke: the broker's answers cannot be matched to them. */
+function unblockedByBrokenNumbering(cause: HornetQException): HornetQException {
+  return new HornetQException(
+    'UNBLOCKED',
+    'Unblocking a blocking call whose answer cannot be matched: the broker counts the commands of the session differently from this client, so whether it applied the call is not known; the session is re-created',
+    { cause },
+  );
 }
 
 /** What every one-way call resolves with. */

@@ -1,4 +1,5 @@
-import type { CoreMessage, Packet } from '../protocol';
+import { randomUUID } from 'node:crypto';
+import { MessageHeader, PropertyKind, type CoreMessage, type Packet } from '../protocol';
 import { SEND_FRAME_OVERHEAD } from '../protocol/packet-codec';
 import { PacketType } from '../protocol/packet-type';
 import type { Channel } from '../remoting';
@@ -19,7 +20,10 @@ export interface SendingSession {
 }
 
 /** The settings that decide how a message is sent. */
-export type SendSettings = Pick<ClientOptions, 'blockOnDurableSend' | 'blockOnNonDurableSend'> &
+export type SendSettings = Pick<
+  ClientOptions,
+  'blockOnDurableSend' | 'blockOnNonDurableSend' | 'duplicateIdOnDurableSend'
+> &
   LargeMessageLimits;
 
 /**
@@ -56,8 +60,10 @@ export class MessageSender {
     if (signal?.aborted === true) return Promise.reject(signal.reason);
     message.address = address;
     const blocking = message.durable ? this.settings.blockOnDurableSend : this.settings.blockOnNonDurableSend;
+    const stamp = this.needsDuplicateId(message);
     if (this.large.isLarge(message.body)) {
       const copy = message.copy();
+      if (stamp) copy.properties.set(MessageHeader.DUPLICATE_DETECTION_ID, newDuplicateId());
       return pacing === undefined
         ? this.sendLarge(copy, blocking, signal)
         : abortable(pacing, signal).then(() => this.sendLarge(copy, blocking, signal));
@@ -65,14 +71,26 @@ export class MessageSender {
     const packet: Packet = { type: PacketType.SESS_SEND, message, requiresResponse: blocking };
     let frame: Buffer;
     try {
+      // The id goes into the frame only: the caller's message is left as it was, to be sent again.
+      if (stamp) message.properties.set(MessageHeader.DUPLICATE_DETECTION_ID, newDuplicateId());
       frame = this.channel.encode(packet);
     } catch (error) {
       return Promise.reject(error);
+    } finally {
+      if (stamp) message.properties.delete(MessageHeader.DUPLICATE_DETECTION_ID);
     }
     if (pacing !== undefined) {
       return abortable(pacing, signal).then(() => this.sendEncoded(packet, frame, blocking, signal));
     }
     return this.sendEncoded(packet, frame, blocking, signal);
+  }
+
+  private needsDuplicateId(message: CoreMessage): boolean {
+    return (
+      this.settings.duplicateIdOnDurableSend &&
+      message.durable &&
+      !message.properties.has(MessageHeader.DUPLICATE_DETECTION_ID)
+    );
   }
 
   /** The session was re-created on the broker: a large message under way is cut off. */
@@ -167,6 +185,11 @@ export class MessageSender {
 }
 
 function ignore(): void {}
+
+/** A duplicate-detection id for one send (a string, as HornetQ's JMS examples set it). */
+function newDuplicateId(): { kind: typeof PropertyKind.STRING; value: string } {
+  return { kind: PropertyKind.STRING, value: randomUUID() };
+}
 
 /** What every non-blocking send that went out at once resolves with. */
 const SENT: Promise<void> = Promise.resolve();

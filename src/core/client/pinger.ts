@@ -50,7 +50,8 @@ export class Pinger {
     for (const channel of this.connection.allChannels()) channel.flushConfirmations();
   }
 
-  private ping(): void {
+  /** Pings now, out of turn (see RemotingConnection.setLargeFrameListener). */
+  ping(): void {
     this.connection.write(CHANNEL_ID.PING, { type: PacketType.PING, connectionTtl: this.connectionTtl });
   }
 }

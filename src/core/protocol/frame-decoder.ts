@@ -1,3 +1,4 @@
+import type { InputBudget } from './input-budget';
 import { ProtocolError } from './protocol-error';
 
 /** Length field (4) + type (1) + channel id (8). */
@@ -26,7 +27,10 @@ const PREAMBLE_BYTES = 7;
  * within one chunk is returned as a view of that chunk; a frame split across chunks is assembled
  * into one buffer of exactly its size. That buffer grows with the bytes that arrive rather than
  * being sized by the length field: a peer that announces big frames and sends a few bytes of each
- * then costs what it sent, not `maxFrameBytes` per connection.
+ * then costs what it sent, not `maxFrameBytes` per connection. With a shared `budget`, every
+ * byte set aside for an unfinished frame is taken from it first, and a frame that does not fit is
+ * a ProtocolError that says so (the broker closes that connection); release() gives back what the
+ * decoder holds when its connection goes.
  */
 export class FrameDecoder {
   private header = Buffer.alloc(4);
@@ -39,7 +43,18 @@ export class FrameDecoder {
   private preamble: Buffer | null = null;
   private preambleFilled = 0;
 
-  constructor(public maxFrameBytes = DEFAULT_MAX_FRAME_BYTES) {}
+  constructor(
+    public maxFrameBytes = DEFAULT_MAX_FRAME_BYTES,
+    private readonly budget: InputBudget | null = null,
+  ) {}
+
+  /** Drops the unfinished frame, giving its memory back to the budget (its connection has gone). */
+  release(): void {
+    this.budget?.give(this.partial?.length ?? 0);
+    this.partial = null;
+    this.partialFilled = 0;
+    this.headerFilled = 0;
+  }
 
   /**
    * Lets the stream start with HornetQ's 7-byte preamble, which is then skipped (a broker calls
@@ -54,6 +69,11 @@ export class FrameDecoder {
   /** Bytes received of a frame not yet complete. */
   get bufferedBytes(): number {
     return this.headerFilled + this.partialFilled;
+  }
+
+  /** The whole size (length field included) of the frame not yet complete, or 0 when none is begun. */
+  get incompleteFrameBytes(): number {
+    return this.partial === null ? 0 : this.partialTotal;
   }
 
   /** Memory set aside for the frame not yet complete: at most about twice what has arrived of it. */
@@ -130,7 +150,9 @@ export class FrameDecoder {
   }
 
   private startPartial(total: number): void {
-    this.partial = Buffer.allocUnsafe(Math.min(total, FIRST_PARTIAL_BYTES));
+    const size = Math.min(total, FIRST_PARTIAL_BYTES);
+    this.take(size, total, 0);
+    this.partial = Buffer.allocUnsafe(size);
     this.partialFilled = 0;
     this.partialTotal = total;
   }
@@ -145,6 +167,8 @@ export class FrameDecoder {
     chunk.copy(partial, this.partialFilled, offset, offset + take);
     this.partialFilled += take;
     if (this.partialFilled === this.partialTotal) {
+      // The whole frame belongs to the packet made of it from now on (what keeps a message is bounded elsewhere).
+      this.budget?.give(partial.length);
       this.partial = null;
       this.partialFilled = 0;
       onFrame(partial, 0, partial.length);
@@ -159,10 +183,20 @@ export class FrameDecoder {
   private roomFor(bytes: number): Buffer {
     const partial = this.partial as Buffer;
     if (bytes <= partial.length) return partial;
-    const grown = Buffer.allocUnsafe(Math.min(this.partialTotal, Math.max(bytes, partial.length * 2)));
+    const size = Math.min(this.partialTotal, Math.max(bytes, partial.length * 2));
+    this.take(size - partial.length, this.partialTotal, this.partialFilled);
+    const grown = Buffer.allocUnsafe(size);
     partial.copy(grown, 0, 0, this.partialFilled);
     this.partial = grown;
     return grown;
+  }
+
+  /** Takes `bytes` more for the frame of `total` bytes (`received` so far) from the budget, or refuses it. */
+  private take(bytes: number, total: number, received: number): void {
+    if (this.budget === null || this.budget.tryTake(bytes)) return;
+    throw new ProtocolError(
+      `input held in unfinished frames across all connections would exceed ${this.budget.limitBytes} bytes (max-unfinished-frame-bytes; ${this.budget.heldBytes} held): a frame of ${total} bytes, ${received} of them received, is refused`,
+    );
   }
 
   private checkLength(length: number): number {

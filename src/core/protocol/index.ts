@@ -7,6 +7,7 @@ export * from './buffer-writer';
 export * from './core-message';
 export * from './error-code';
 export * from './frame-decoder';
+export * from './input-budget';
 export * from './hornetq-exception';
 export * from './packet-codec';
 export * from './packet-type';

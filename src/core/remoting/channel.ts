@@ -59,6 +59,8 @@ export interface ChannelOptions {
 /** A blocking call waiting for its turn (serialBlockingCalls): nothing of it was written yet. */
 interface QueuedCall {
   packet: Packet;
+  /** The call that checks the answers to the calls before it (see countAnswersUpTo). */
+  barrier: boolean;
   timeoutMs: number;
   frame: Buffer | undefined;
   resolve(response: ResponsePacket): void;
@@ -76,7 +78,25 @@ interface PendingCall {
   reject(error: Error): void;
   deadline: number;
   requestType: number;
+  /** The request's command id (-1 when not counted): a reattach settles calls by it. */
+  requestId: number;
+  barrier: boolean;
   settled: boolean;
+}
+
+/** Answers collected while a barrier call is out (see countAnswersUpTo). */
+interface AnswerCount {
+  readonly isBarrierAnswer: (response: ResponsePacket) => boolean;
+  readonly answers: ResponsePacket[];
+  /**
+   * Answers of the barrier's kind still owed to earlier barriers (tombstones in the line, cut off
+   * before any answer came): they are held as ordinary answers, not taken as this barrier's.
+   */
+  owed: number;
+  /** The barrier's own place in the line, once written. */
+  call: PendingCall | null;
+  /** Answers beyond the calls before the barrier, once its answer came. */
+  extras: number;
 }
 
 /**
@@ -117,9 +137,23 @@ export class Channel {
   private limitReported = false;
   /** The close went out: the peer drops the channel on it, so nothing more may be confirmed. */
   private confirmationsEnded = false;
+  /** Set once the peer's count of our commands cannot be ours (see ResendBuffer.accounts). */
+  private brokenNumbering: HornetQException | null = null;
+  /** While a barrier call is out: answers are held, not matched, until the barrier's comes. */
+  private answerCount: AnswerCount | null = null;
+  /**
+   * The request id of the last call answered. A peer answers a session's requests in the order it
+   * executes them, each once what came before it is stored, so an answer to command n says the
+   * peer has executed every command up to n, whatever it last confirmed (see replay).
+   */
+  private answeredThrough = -1;
+  /** Set while awaitAnswersInFlight waits: called when no call is waiting any more. */
+  private answersWaiter: (() => void) | null = null;
+  /** Renumbered once at least: frames encoded earlier may name the old id. */
+  private renumbered = false;
 
   constructor(
-    readonly id: number,
+    private channelId: number,
     private conn: RemotingConnection,
     private readonly options: ChannelOptions,
   ) {
@@ -128,8 +162,22 @@ export class Channel {
     this.resendLimit = options.resendBufferLimitBytes ?? 2 * window;
   }
 
+  get id(): number {
+    return this.channelId;
+  }
+
   get connection(): RemotingConnection {
     return this.conn;
+  }
+
+  /**
+   * Why the peer's numbering of our commands is no longer ours, once it is not: the peer
+   * confirmed more commands than were sent, a reattach answer named an id whose frames are gone,
+   * or a check of the answers found more or fewer than there were calls. Nothing the peer
+   * confirms from then on can be mapped onto what was sent: the session must start afresh.
+   */
+  get numberingBroken(): HornetQException | null {
+    return this.brokenNumbering;
   }
 
   /** Encodes a packet as a frame of this channel (for send(), or to send later). */
@@ -187,14 +235,47 @@ export class Channel {
     this.holding = true;
   }
 
+  /** Whether the peer's last handled command `peerLastConfirmedId` matches what was sent (see ResendBuffer.accounts). */
+  accountsFor(peerLastConfirmedId: number): boolean {
+    return this.resendBuffer?.accounts(peerLastConfirmedId) ?? true;
+  }
+
   /**
    * Drops what the peer confirmed (its last handled command is `peerLastConfirmedId`) and writes
-   * the rest again, in order; writing resumes. Returns how many packets were replayed.
+   * the rest again, in order; writing resumes. Returns how many packets were replayed, or null
+   * when the peer's id cannot be ours (see ResendBuffer.accounts): then nothing is written, the
+   * channel stays held and `numberingBroken` says why.
+   *
+   * Calls whose requests the peer has now confirmed and that are still unanswered will never be
+   * answered: the peer replays what it sent before its reattach answer, so their answers are
+   * lost (a peer that confirmed a command and had not yet written its answer when the reattach
+   * took the session). They are settled here with CALL_OUTCOME_UNKNOWN, and their tombstones go,
+   * so that no later answer is handed to them.
+   *
+   * `answersConfirm` (a peer that is not ours): commands up to the last one answered count as
+   * confirmed too. HornetQ and Artemis name in their reattach answer the last command they had
+   * stored, and execute again whatever is replayed: a command they were still storing then, and
+   * have answered since (see awaitAnswersInFlight), is not replayed.
    */
-  replay(peerLastConfirmedId: number): number {
+  replay(peerLastConfirmedId: number, answersConfirm = false): number | null {
+    if (this.resendBuffer === null) {
+      this.holding = false;
+      return 0;
+    }
+    if (!this.resendBuffer.accounts(peerLastConfirmedId)) {
+      this.breakNumbering(
+        `the reattach answer names command ${peerLastConfirmedId}, but this side sent commands ${this.resendBuffer.nextCommandId - this.resendBuffer.size} to ${this.sentCommands - 1} unconfirmed (${this.resendBuffer.nextCommandId - 1 - this.resendBuffer.size} confirmed before)`,
+      );
+      return null;
+    }
     this.holding = false;
-    if (this.resendBuffer === null) return 0;
-    this.resendBuffer.clearUpTo(peerLastConfirmedId);
+    // What the peer answered it executed, even if it had not confirmed it when it answered the reattach.
+    const executed =
+      answersConfirm && this.resendBuffer.accounts(this.answeredThrough)
+        ? Math.max(peerLastConfirmedId, this.answeredThrough)
+        : peerLastConfirmedId;
+    this.settleConfirmedCalls(executed);
+    this.resendBuffer.clearUpTo(executed);
     this.limitReported = false;
     let count = 0;
     for (const frame of this.resendBuffer.frames()) {
@@ -213,9 +294,11 @@ export class Channel {
   reset(error: Error): void {
     this.holding = false;
     this.returnBlocking(error);
+    this.brokenNumbering = null;
     this.resendBuffer?.reset();
     this.limitReported = false;
     this.sentCommands = 0;
+    this.answeredThrough = -1;
     this.lastReceivedId = -1;
     this.lastConfirmedId = -1;
     this.unconfirmedBytes = 0;
@@ -233,6 +316,9 @@ export class Channel {
    */
   send(packet: Packet, frame: Buffer = this.encode(packet)): number {
     if (this.isClosed) throw new HornetQException('OBJECT_CLOSED', `channel ${this.id} is closed`);
+    // A frame encoded before the channel was renumbered names the old id (read as the codec
+    // writes it: a long after the length and the type).
+    if (this.renumbered && frame.readBigInt64BE(5) !== BigInt(this.channelId)) frame = this.encode(packet);
     let commandId = -1;
     if (requiresConfirmation(packet)) {
       commandId = this.sentCommands++;
@@ -259,7 +345,7 @@ export class Channel {
       return Promise.reject(this.peerNotAnswering(`${packetTypeName(packet.type)} was not sent`));
     }
     return new Promise((resolve, reject) => {
-      const call: QueuedCall = { packet, timeoutMs, frame, resolve, reject };
+      const call: QueuedCall = { packet, timeoutMs, frame, resolve, reject, barrier: false };
       if (this.options.serialBlockingCalls !== true) {
         this.startCall(call);
         return;
@@ -271,8 +357,9 @@ export class Channel {
 
   /** Writes the request and puts its caller at the back of the line of waiting calls. */
   private startCall(call: QueuedCall): void {
+    let requestId: number;
     try {
-      this.send(call.packet, call.frame);
+      requestId = this.send(call.packet, call.frame);
     } catch (error) {
       call.reject(error as Error);
       return;
@@ -283,6 +370,8 @@ export class Channel {
       reject: call.reject,
       deadline,
       requestType: call.packet.type,
+      requestId,
+      barrier: call.barrier,
       settled: false,
     });
     this.waitingCalls++;
@@ -323,10 +412,105 @@ export class Channel {
     return new Promise((resolve) => this.capacityWaiters.push({ frameBytes, wake: resolve }));
   }
 
+  /**
+   * Sends `packet` as a blocking call that checks the answers to every call before it, and
+   * resolves with how many more answers came before its own than there were calls waiting
+   * (negative: fewer). Until its answer, which `isBarrierAnswer` recognises (a type no call before
+   * it expects), answers are held instead of matched; then the calls before it take the last
+   * answers, in order: a peer that executed a replayed command twice (HornetQ and Artemis, when
+   * their reattach answer was older than what they had executed) sent the surplus first, for the
+   * execution it had under way when the session moved. Any count but 0 means the peer's
+   * numbering of our commands is not ours: `numberingBroken` is set.
+   */
+  countAnswersUpTo(
+    packet: Packet,
+    isBarrierAnswer: (response: ResponsePacket) => boolean,
+    timeoutMs = this.options.callTimeoutMs,
+  ): Promise<number> {
+    let owed = 0;
+    for (let i = this.pendingHead; i < this.pendingCalls.length; i++) {
+      if ((this.pendingCalls[i] as PendingCall).barrier) owed++;
+    }
+    const count: AnswerCount = { isBarrierAnswer, answers: [], owed, call: null, extras: 0 };
+    this.answerCount = count;
+    return new Promise<number>((resolve, reject) => {
+      const lineBefore = this.pendingCalls.length;
+      this.startCall({
+        packet,
+        timeoutMs,
+        frame: undefined,
+        barrier: true,
+        resolve: () => resolve(count.extras),
+        reject: (error) => {
+          if (this.answerCount === count) this.abandonAnswerCount(count, error);
+          reject(error);
+        },
+      });
+      if (this.pendingCalls.length > lineBefore) count.call = this.pendingCalls[lineBefore] ?? null;
+    });
+  }
+
+  /**
+   * Gives up a barrier call of countAnswersUpTo that is still out (its link failed): it rejects
+   * with `error`. If no answer had come, nothing was matched: the calls before it go on waiting
+   * and it stays in the line as a tombstone (the next check owes it its answer). Otherwise the
+   * answers held can no longer be matched: the calls before it settle as unknown and the
+   * numbering is taken as broken.
+   */
+  cancelAnswerCount(error: Error): void {
+    const call = this.answerCount?.call;
+    if (call === undefined || call === null || call.settled) return;
+    call.settled = true;
+    if (--this.waitingCalls === 0) this.clearCallTimer();
+    call.reject(error);
+  }
+
+  /**
+   * Gives the channel a new id on its connection (the caller then resets it): for a session
+   * re-created beside the broker session that still holds the old id, whose late packets the
+   * connection then drops (RemotingConnection.retireChannel).
+   */
+  renumber(newId: number): void {
+    this.conn.removeChannel(this.channelId);
+    this.conn.retireChannel(this.channelId);
+    this.channelId = newId;
+    this.renumbered = true;
+    this.conn.adoptChannel(this);
+  }
+
+  /**
+   * After a reattach answer from a peer that is not ours, before the replay: waits until no call
+   * is waiting for its answer, or `ms`. The peer goes on storing and answering what it had
+   * received on the old link when it answered the reattach (it confirms a command only once
+   * stored), and each answer that comes now marks a command that must not be replayed (see
+   * replay's answersConfirm). A request lost with the link is never answered: the wait ends at `ms`.
+   */
+  awaitAnswersInFlight(ms: number): Promise<void> {
+    if (this.waitingCalls === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.answersWaiter = null;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.answersWaiter = done;
+    });
+  }
+
   /** Called by the connection for every packet on this channel. */
   handlePacket(packet: Packet, size: number): void {
     if (packet.type === PacketType.PACKETS_CONFIRMED) {
-      this.resendBuffer?.clearUpTo(packet.commandId);
+      if (this.resendBuffer === null || this.brokenNumbering !== null) return;
+      if (packet.commandId >= this.resendBuffer.nextCommandId) {
+        this.conn.fail(
+          this.breakNumbering(
+            `the peer confirmed command ${packet.commandId}, but this side has sent only commands 0 to ${this.resendBuffer.nextCommandId - 1}`,
+          ),
+        );
+        return;
+      }
+      this.resendBuffer.clearUpTo(packet.commandId);
       this.limitReported = false;
       this.wakeCapacityWaiters();
       return;
@@ -401,6 +585,7 @@ export class Channel {
     this.queuedCalls = [];
     this.waitingCalls = 0;
     this.clearCallTimer();
+    this.answersWaiter?.();
     for (const call of calls) if (!call.settled) call.reject(error);
     // Calls still waiting for their turn were never written: they fail the same way.
     for (const call of queued) call.reject(error);
@@ -416,9 +601,77 @@ export class Channel {
   }
 
   private settleCall(response: ResponsePacket): void {
+    if (this.answerCount !== null) {
+      this.countAnswer(this.answerCount, response);
+      return;
+    }
     // An answer nobody waits for (the line is empty) answers nothing this side asked: dropped.
     const call = this.takeOldestCall();
-    if (call === undefined || call.settled) return; // none, or a tombstone's late answer
+    if (call === undefined) return;
+    if (call.requestId > this.answeredThrough) this.answeredThrough = call.requestId;
+    if (call.settled) return; // a tombstone's late answer
+    call.settled = true;
+    if (--this.waitingCalls === 0) {
+      this.clearCallTimer();
+      this.answersWaiter?.();
+    }
+    if (response.type === PacketType.EXCEPTION) {
+      call.reject(new HornetQException(response.code, response.message ?? response.code));
+    } else {
+      call.resolve(response);
+    }
+    this.startNextQueuedCall();
+  }
+
+  /** Holds an answer while a barrier is out; at the barrier's own, matches them (see countAnswersUpTo). */
+  private countAnswer(count: AnswerCount, response: ResponsePacket): void {
+    if (!count.isBarrierAnswer(response) || count.owed > 0) {
+      if (count.isBarrierAnswer(response)) count.owed--;
+      count.answers.push(response);
+      return;
+    }
+    this.answerCount = null;
+    const before: PendingCall[] = [];
+    let barrier: PendingCall | undefined;
+    while ((barrier = this.takeOldestCall()) !== undefined && barrier !== count.call) before.push(barrier);
+    count.extras = count.answers.length - before.length;
+    if (count.extras !== 0) {
+      this.breakNumbering(
+        `${count.answers.length} answers came for ${before.length} calls after a reattach: the peer executed a replayed command twice or lost an answer`,
+      );
+    }
+    before.forEach((call, index) => {
+      const answer = count.answers[index + count.extras];
+      if (answer === undefined) this.settleUnanswered(call, 'its answer never came (the peer lost it)');
+      else this.settleWith(call, answer);
+    });
+    if (barrier !== undefined) {
+      if (count.extras === 0) this.answeredThrough = Math.max(this.answeredThrough, barrier.requestId);
+      this.settleWith(barrier, response);
+    }
+    this.startNextQueuedCall();
+  }
+
+  /**
+   * The barrier failed (the link went, or it timed out) before its answer: the answers held can
+   * no longer be matched, so the calls before it cannot be told their outcome, and whether the
+   * peer counted a replayed command twice is not known: the numbering is taken as broken.
+   */
+  private abandonAnswerCount(count: AnswerCount, error: Error): void {
+    this.answerCount = null;
+    // No answer was taken yet: every call still waits for its own, in its place, and the barrier
+    // stays as a tombstone for its answer (a replay brings it); the next check owes it one.
+    if (count.answers.length === 0) return;
+    this.breakNumbering(`the check of the answers after a reattach did not finish: ${error.message}`);
+    for (;;) {
+      const call = this.takeOldestCall();
+      if (call === undefined || call === count.call) break;
+      this.settleUnanswered(call, 'the check of the answers after a reattach did not finish');
+    }
+  }
+
+  private settleWith(call: PendingCall, response: ResponsePacket): void {
+    if (call.settled) return; // a tombstone takes its late answer
     call.settled = true;
     if (--this.waitingCalls === 0) this.clearCallTimer();
     if (response.type === PacketType.EXCEPTION) {
@@ -426,7 +679,40 @@ export class Channel {
     } else {
       call.resolve(response);
     }
-    this.startNextQueuedCall();
+  }
+
+  private settleUnanswered(call: PendingCall, why: string): void {
+    if (call.settled) return;
+    call.settled = true;
+    if (--this.waitingCalls === 0) this.clearCallTimer();
+    call.reject(
+      new HornetQException(
+        'CALL_OUTCOME_UNKNOWN',
+        `No answer to ${packetTypeName(call.requestType)} on channel ${this.id}: ${why}. Whether it was applied is not known: repeat it only where doing it twice is harmless (a send with the same duplicate id is)`,
+      ),
+    );
+  }
+
+  /** At a reattach: calls whose requests the peer confirmed and that are still unanswered (see replay). */
+  private settleConfirmedCalls(peerLastConfirmedId: number): void {
+    for (;;) {
+      if (this.pendingHead >= this.pendingCalls.length) return;
+      const oldest = this.pendingCalls[this.pendingHead] as PendingCall;
+      if (oldest.requestId < 0 || oldest.requestId > peerLastConfirmedId) return;
+      this.takeOldestCall();
+      this.settleUnanswered(
+        oldest,
+        `the peer confirmed it (command ${oldest.requestId}) when the session reattached, but its answer was lost`,
+      );
+    }
+  }
+
+  private breakNumbering(why: string): HornetQException {
+    this.brokenNumbering ??= new HornetQException(
+      'INTERNAL_ERROR',
+      `The broker's count of the commands on channel ${this.id} is not this client's: ${why}; the session is re-created`,
+    );
+    return this.brokenNumbering;
   }
 
   private takeOldestCall(): PendingCall | undefined {

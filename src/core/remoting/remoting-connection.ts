@@ -4,6 +4,7 @@ import {
   FrameSlab,
   HornetQException,
   ProtocolError,
+  type InputBudget,
   packetTypeName,
   type Packet,
 } from '../protocol';
@@ -21,6 +22,14 @@ export type UnroutedPacketHandler = (packet: Packet, channelId: number, size: nu
 export type FailureListener = (error: HornetQException) => void;
 /** Told when the output passes its high-water mark (true) and when it has drained (false). */
 export type CongestionListener = (congested: boolean) => void;
+
+/**
+ * The smallest frame whose arrival in parts gets the peer a prompt answer (see
+ * setLargeFrameListener): half a socket buffer of HornetQ 2.4's Java client and server (32 KiB,
+ * which Linux doubles), the size from which one frame may not fit in what is left of such a
+ * buffer. Smaller frames, however many, never cost an answer.
+ */
+export const LARGE_FRAME_BYTES = 32 * 1024;
 
 export interface RemotingConnectionOptions {
   logger: Logger;
@@ -40,6 +49,11 @@ export interface RemotingConnectionOptions {
    * fails the connection with an error that says so.
    */
   acceptPreamble?: boolean;
+  /**
+   * Shared by all of a broker's connections: what their unfinished frames may hold together. A
+   * frame that would take them past it closes its connection, saying why.
+   */
+  inputBudget?: InputBudget;
 }
 
 let connectionIds = 0;
@@ -49,6 +63,9 @@ let connectionIds = 0;
  * (a bad frame, an unknown packet, a packet other than a confirmation for a channel that does not
  * exist) fails this connection alone, with a log line that says why.
  */
+/** Retired channel ids a connection remembers (see retireChannel). */
+const MAX_RETIRED_CHANNELS = 64;
+
 export class RemotingConnection {
   readonly id = ++connectionIds;
   /** Set on every chunk received; the TTL checks read and reset it. */
@@ -63,9 +80,12 @@ export class RemotingConnection {
   private readonly failureListeners = new Set<FailureListener>();
   private readonly outputHighWaterMark: number;
   private congestionListener: CongestionListener | null = null;
+  private largeFrameListener: (() => void) | null = null;
   private isCongested = false;
   private unroutedHandler: UnroutedPacketHandler | null = null;
   private nextChannelId = FIRST_SESSION_CHANNEL;
+  /** Channels whose late packets are dropped (see retireChannel). */
+  private readonly retiredChannels = new Set<number>();
   private isClosed = false;
   private readonly logger: Logger;
 
@@ -76,7 +96,10 @@ export class RemotingConnection {
     this.maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
     this.detachMessages = options.detachMessages ?? false;
     this.outputHighWaterMark = options.outputHighWaterMark ?? Infinity;
-    this.decoder = new FrameDecoder(options.preAuthMaxFrameBytes ?? this.maxFrameBytes);
+    this.decoder = new FrameDecoder(
+      options.preAuthMaxFrameBytes ?? this.maxFrameBytes,
+      options.inputBudget ?? null,
+    );
     if (options.acceptPreamble === true) this.decoder.acceptPreamble();
     this.logger = options.logger.child({ connection: this.id, remote: transport.remoteAddress });
     transport.setHandlers({
@@ -101,6 +124,20 @@ export class RemotingConnection {
 
   setCongestionListener(listener: CongestionListener): void {
     this.congestionListener = listener;
+  }
+
+  /**
+   * `listener` is told whenever a socket read ends inside a frame of LARGE_FRAME_BYTES or more, to
+   * write something to the peer at once (a ping): our acknowledgement of those bytes then goes
+   * with it. Without it the kernel holds the acknowledgement back (delayed ACK, 40 ms on Linux),
+   * and a HornetQ 2.4 peer waits for it: its writes of a packet block until the packet is in its
+   * socket buffer, 32 KiB by default, so a large-message chunk (100 KiB) is sent a buffer at a
+   * time, each after the last was acknowledged. HornetQ's broker and client are not slowed by it:
+   * their small receive buffers make the kernel acknowledge at once when they read, to reopen
+   * the window; Node cannot set a socket's receive buffer.
+   */
+  setLargeFrameListener(listener: () => void): void {
+    this.largeFrameListener = listener;
   }
 
   /** Lifts the pre-authentication frame cap once a session is authenticated. */
@@ -156,6 +193,19 @@ export class RemotingConnection {
     return this.channels.get(id);
   }
 
+  /**
+   * Drops from now on whatever the peer sends on channel `id`: a session re-created on a new
+   * channel beside the broker session that held this one, which still answers what it had and
+   * the close it was sent. At most MAX_RETIRED_CHANNELS are kept, the oldest forgotten first.
+   */
+  retireChannel(id: number): void {
+    this.retiredChannels.add(id);
+    if (this.retiredChannels.size > MAX_RETIRED_CHANNELS) {
+      const oldest = this.retiredChannels.values().next().value as number;
+      this.retiredChannels.delete(oldest);
+    }
+  }
+
   /** Forgets a channel: closed, or moved to another connection (reattach). */
   removeChannel(id: number): void {
     this.channels.delete(id);
@@ -204,6 +254,7 @@ export class RemotingConnection {
   fail(error: HornetQException): void {
     if (this.isClosed) return;
     this.isClosed = true;
+    this.decoder.release();
     this.transport.destroy(error);
     for (const listener of [...this.failureListeners]) {
       // A failure is reported from socket events and timers, where a throw would end the
@@ -223,13 +274,19 @@ export class RemotingConnection {
   close(): void {
     if (this.isClosed) return;
     this.isClosed = true;
+    this.decoder.release();
     this.transport.close();
   }
 
   private onData(chunk: Buffer): void {
+    // Nothing read after a close is dispatched: no need to assemble it (nor to hold its memory).
+    if (this.isClosed) return;
     this.dataReceived = true;
     try {
       this.decoder.feedRegions(chunk, this.dispatch);
+      if (this.largeFrameListener !== null && this.decoder.incompleteFrameBytes >= LARGE_FRAME_BYTES) {
+        this.largeFrameListener();
+      }
     } catch (error) {
       this.failOnBadInput(error);
     }
@@ -244,6 +301,11 @@ export class RemotingConnection {
       channel.handlePacket(packet, size);
     } else if (this.unroutedHandler !== null && channelId < FIRST_SESSION_CHANNEL) {
       this.unroutedHandler(packet, channelId, size);
+    } else if (this.retiredChannels.has(channelId)) {
+      this.logger.debug(
+        { channel: channelId },
+        `${packetTypeName(packet.type)} for retired channel ${channelId} dropped`,
+      );
     } else if (packet.type === PacketType.PACKETS_CONFIRMED) {
       // Harmless, and a correct peer sends one: for a channel it closed before it saw the close,
       // and (HornetQ's Java client) for a session it is moving here, whose confirmation timer

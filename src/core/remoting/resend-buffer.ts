@@ -38,9 +38,22 @@ export class ResendBuffer {
   }
 
   /**
-   * Drops every frame up to and including `lastConfirmedId`; returns how many were dropped. A
-   * confirmation beyond what is held clears everything and moves the first id on (HornetQ does the
-   * same, with a warning, when a peer has counted packets that never went through this buffer).
+   * Whether `lastConfirmedId` is a count this buffer can agree with: at least the last id it has
+   * already dropped (what the peer confirmed before), at most the last id it sent. A peer that
+   * names more has counted commands this side never sent (HornetQ and Artemis do, when a reattach
+   * answer named a command older than one they had executed and the replay made them execute it
+   * again); one that names less has forgotten commands whose frames are gone. Either way the two
+   * numberings no longer match, and nothing the peer confirms can be mapped onto frames here.
+   */
+  accounts(lastConfirmedId: number): boolean {
+    return lastConfirmedId >= this.firstCommandId - 1 && lastConfirmedId < this.nextCommandId;
+  }
+
+  /**
+   * Drops every frame up to and including `lastConfirmedId`; returns how many were dropped. Only
+   * what is held is dropped: a confirmation beyond what was sent never moves the numbering on
+   * (HornetQ's buffer adopts the peer's count there, which makes every later frame's number wrong
+   * by as much; the caller checks `accounts` first and treats such a peer as a broken numbering).
    */
   clearUpTo(lastConfirmedId: number): number {
     const wanted = lastConfirmedId + 1 - this.firstCommandId;
@@ -53,7 +66,7 @@ export class ResendBuffer {
     }
     this.head = (this.head + toClear) % this.slots.length;
     this.count -= toClear;
-    this.firstCommandId = lastConfirmedId + 1;
+    this.firstCommandId += toClear;
     return toClear;
   }
 

@@ -77,6 +77,8 @@ export const FACTORY_SETTINGS: ReadonlyMap<string, FactorySetting> = new Map<str
   ['block-on-acknowledge', { spec: bool, apply: flag((f, v) => f.setBlockOnAcknowledge(v)) }],
   ['block-on-non-durable-send', { spec: bool, apply: flag((f, v) => f.setBlockOnNonDurableSend(v)) }],
   ['block-on-durable-send', { spec: bool, apply: flag((f, v) => f.setBlockOnDurableSend(v)) }],
+  // Ours: not in HornetQ's schema.
+  ['duplicate-id-on-durable-send', { spec: bool, apply: flag((f, v) => f.setDuplicateIdOnDurableSend(v)) }],
   ['auto-group', { spec: bool, apply: flag((f, v) => f.setAutoGroup(v)) }],
   ['pre-acknowledge', { spec: bool, apply: flag((f, v) => f.setPreAcknowledge(v)) }],
   ['retry-interval', { spec: long(GT_ZERO), apply: num((f, v) => f.setRetryInterval(v)) }],

@@ -95,6 +95,7 @@ export const LIMIT_ELEMENTS: ReadonlyMap<string, { field: keyof BrokerLimits; sp
     'max-duplicate-id-length',
     { field: 'maxDuplicateIdLength', spec: int(both(GT_ZERO, AT_MOST_NAME_LENGTH)) },
   ],
+  ['max-unfinished-frame-bytes', { field: 'maxUnfinishedFrameBytes', spec: long(GT_ZERO) }],
 ] as const);
 
 /**

@@ -6,7 +6,15 @@ import type { Problems } from '../problems';
 import type { XmlElement } from '../xml/xml-element';
 import { checkShape, first, shapeChildren } from './element-shape';
 import type { AcceptorDefinition, ConnectorDefinition } from './server-configuration';
-import { GE_ZERO, GT_ZERO, parseValue, PORT, type Value, type ValueSpec } from './values';
+import {
+  GE_ZERO,
+  GT_ZERO,
+  MINUS_ONE_OR_GT_ZERO,
+  parseValue,
+  PORT,
+  type Value,
+  type ValueSpec,
+} from './values';
 
 export const NETTY_CONNECTOR = 'org.hornetq.core.remoting.impl.netty.NettyConnectorFactory';
 export const INVM_CONNECTOR = 'org.hornetq.core.remoting.impl.invm.InVMConnectorFactory';
@@ -88,6 +96,9 @@ const ACCEPTOR_KEYS = new Map<string, ParamKey>([
   ['protocols', { spec: str }],
   ['need-client-auth', { spec: bool }],
   ['handshake-timeout', { spec: { kind: 'int', check: GT_ZERO } }],
+  ['connections-allowed', { spec: { kind: 'int', check: MINUS_ONE_OR_GT_ZERO } }],
+  // Artemis' spelling of the same key.
+  ['connectionsAllowed', { spec: { kind: 'int', check: MINUS_ONE_OR_GT_ZERO } }],
   ['backlog', { spec: { kind: 'int', check: GT_ZERO }, ignored: SOCKET }],
   ['direct-deliver', { spec: bool, ignored: 'delivery always runs on the event loop; ignored' }],
   ['cluster-connection', { spec: str, ignored: 'clustering is not implemented; ignored' }],
@@ -181,6 +192,8 @@ export function readAcceptor(
           host: String(params.get('host') ?? 'localhost'),
           port: numberParam(params, 'port', 5445),
         };
+  const allowed = params.get('connections-allowed') ?? params.get('connectionsAllowed');
+  if (config.type === 'tcp' && allowed !== undefined) config.connectionsAllowed = Number(allowed);
   if (config.type === 'tcp' && params.get('ssl-enabled') === true) {
     const tls = acceptorTls(element, name, params, problems);
     if (tls === null) return null;

@@ -62,6 +62,16 @@ export function writePageEntry(writer: BufferWriter, entry: PageEntry): void {
   writer.writeInt(pageChecksum(framed.subarray(start, writer.length)) | 0);
 }
 
+/** An entry's targets, read and checked without decoding its message (see readPageEntryHeader). */
+export interface PageEntryHeader {
+  targets: PagedTarget[];
+  /** Where the next entry starts. */
+  next: number;
+  /** Where the entry's message starts and its payload ends. */
+  messageStart: number;
+  end: number;
+}
+
 /**
  * Reads the entry framed at `offset` of a page; returns it and where the next one starts. The
  * message is copied out of the page (a detached read), so that the page's buffer can go as soon as
@@ -72,6 +82,18 @@ export function readPageEntry(
   offset: number,
   file: string,
 ): { entry: PageEntry; next: number } {
+  const header = readPageEntryHeader(page, offset, file);
+  return {
+    entry: { message: readPageMessage(page, header, offset, file), targets: header.targets },
+    next: header.next,
+  };
+}
+
+/**
+ * Checks the entry framed at `offset` and reads its targets only: a queue's cursor passes over
+ * the entries of other queues without decoding their messages.
+ */
+export function readPageEntryHeader(page: Buffer, offset: number, file: string): PageEntryHeader {
   if (page.length - offset < FRAME_BYTES)
     throw new PageCorruptError(file, offset, `${page.length - offset} bytes left, too few for an entry`);
   const length = page.readUInt32BE(offset);
@@ -91,14 +113,37 @@ export function readPageEntry(
       `checksum ${hex(actual)} does not match the stored ${hex(expected)}`,
     );
   try {
-    return { entry: decodePayload(new BufferReader(page, offset + 4, end, true)), next: end + 4 };
+    const reader = new BufferReader(page, offset + 4, end, true);
+    const targets = decodeTargets(reader);
+    return { targets, next: end + 4, messageStart: reader.position, end };
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new PageCorruptError(file, offset, `the entry does not decode (${reason})`);
+    throw undecodable(file, offset, error);
   }
 }
 
-function decodePayload(reader: BufferReader): PageEntry {
+/** Decodes the message of an entry whose header readPageEntryHeader read at `offset`. */
+export function readPageMessage(
+  page: Buffer,
+  header: PageEntryHeader,
+  offset: number,
+  file: string,
+): CoreMessage {
+  try {
+    const reader = new BufferReader(page, header.messageStart, header.end, true);
+    const message = CoreMessage.decode(reader);
+    reader.expectEnd('a page entry');
+    return message;
+  } catch (error) {
+    throw undecodable(file, offset, error);
+  }
+}
+
+function undecodable(file: string, offset: number, error: unknown): PageCorruptError {
+  const reason = error instanceof Error ? error.message : String(error);
+  return new PageCorruptError(file, offset, `the entry does not decode (${reason})`);
+}
+
+function decodeTargets(reader: BufferReader): PagedTarget[] {
   const count = reader.readCount('page entry target', MIN_TARGET_BYTES);
   const targets: PagedTarget[] = [];
   for (let i = 0; i < count; i++) {
@@ -108,9 +153,7 @@ function decodePayload(reader: BufferReader): PageEntry {
       scheduledTime: reader.readLong(),
     });
   }
-  const message = CoreMessage.decode(reader);
-  reader.expectEnd('a page entry');
-  return { message, targets };
+  return targets;
 }
 
 function hex(value: number): string {

@@ -1,8 +1,14 @@
 import { join } from 'node:path';
-import { BufferWriter } from '../../core/protocol';
+import { BufferWriter, type CoreMessage } from '../../core/protocol';
 import { StorageError } from '../storage/storage-error';
 import type { PageFileSystem } from './page-file-system';
-import { readPageEntry, writePageEntry, type PageEntry } from './page-entry-codec';
+import {
+  readPageEntryHeader,
+  readPageMessage,
+  writePageEntry,
+  type PageEntry,
+  type PagedTarget,
+} from './page-entry-codec';
 
 export interface PageStoreOptions {
   /** The address' own directory (see addressDirectoryName). */
@@ -10,14 +16,14 @@ export interface PageStoreOptions {
   address: string;
   /** A page is written out once it holds this many bytes (page-size-bytes). */
   pageSizeBytes: number;
-  /** Pages at the head held in memory, read ahead of the queues' need (page-max-cache-size). */
+  /** Pages at the head held in memory, read ahead of the slowest cursors (page-max-cache-size). */
   pageMaxCacheSize: number;
   fileSystem: PageFileSystem;
   /** The store's first file operation waits for this (the paging directory cleared at start). */
   ready: Promise<void>;
   /** A page has come into memory from disk: more entries can be read. */
   onReadable(): void;
-  /** A sealed page's write is over (done, failed, or no longer needed): unwrittenBytes fell. */
+  /** A sealed page's write is over (done, or no longer needed): unwrittenBytes fell. */
   onWritten(): void;
   /**
    * Entries that will never be read back (a page could not be read, or is corrupt from an entry
@@ -26,6 +32,10 @@ export interface PageStoreOptions {
   onLost(error: Error, count: number, unreadByQueue: ReadonlyMap<string, number>): void;
   /** A file operation failed; the store carries on (a page whose write failed stays in memory). */
   onError(error: Error, activity: string): void;
+  /** Page writes succeed again after failing: the backlog they held is being written. */
+  onWritesResumed?(): void;
+  /** The first wait before a failed page write is tried again; it doubles up to 2 s. */
+  retryDelayMs?: number;
 }
 
 /** The name of the file in each address directory that says which address it is. */
@@ -33,45 +43,86 @@ export const ADDRESS_FILE = 'address.txt';
 /** Page files are named by number, zero-padded so that names sort as numbers do. */
 export const PAGE_FILE_PATTERN = /^\d{9}\.page$/;
 
+const DEFAULT_RETRY_DELAY_MS = 50;
+const MAX_RETRY_DELAY_MS = 2_000;
+
+/** One entry as a queue's cursor reads it: its place in the address' order, its message, the queue's target. */
+export interface PagedRead {
+  /** The entry's number in the address' order (0 for the first appended). */
+  sequence: number;
+  /** A copy of its own: each queue reading the entry gets one. */
+  message: CoreMessage;
+  target: PagedTarget;
+}
+
 interface Page {
   readonly number: number;
+  /** The sequence number of the page's first entry. */
+  readonly firstSequence: number;
   /** Set while the page fills (it is the last page). */
   writer: BufferWriter | null;
   /** The page's bytes in memory once it is sealed; null while it is only on disk. */
   bytes: Buffer | null;
-  /** Where the next entry to read starts. */
-  readOffset: number;
-  /** Unread entries, and how many of them each queue has (what is lost if the rest cannot be read). */
-  unread: number;
+  /** Targets not yet read, per entry of the page: an entry is done when every queue has read it. */
+  readonly targetsLeft: number[];
+  /** Entries of the page some queue has still to read. */
+  unreadEntries: number;
+  /** Entries each queue has still to read here (what is lost per queue if the rest cannot be read). */
   readonly unreadByQueue: Map<string, number>;
-  file: 'none' | 'writing' | 'written';
+  /** none: not written yet; failed: its last write failed (retried); written: on disk. */
+  file: 'none' | 'writing' | 'failed' | 'written';
+  /** Counted in unwrittenBytes: sealed, and neither written nor given up. */
+  unwritten: boolean;
+  /** The sealed page's bytes (0 while it fills). */
+  sealedBytes: number;
   loading: boolean;
   consumed: boolean;
 }
 
+/** Where one queue reads: the page it is in, the offset and index of its next entry there. */
+interface Cursor {
+  page: Page | null;
+  offset: number;
+  index: number;
+}
+
 /**
- * One address' page store: entries appended in order and read back in the same order. The last
- * page fills in memory; once it holds page-size-bytes it is sealed and written out (never synced:
- * a memory-overflow spool, not a durability store), and its memory goes once the write is done
- * unless it is within the first page-max-cache-size pages, which stay in memory (or are read back
- * into it) ahead of the reader. A page read to its end is removed. Reads come from memory only,
- * so `next` is synchronous; pages come in from disk in the background, one file operation at a
- * time in order (so a page is never read before its write is done nor removed before it).
+ * One address' page store: entries appended in order, each naming the queues it goes to, and read
+ * back by a cursor per queue, so that each queue reads at its own pace (one subscription whose
+ * consumer is away does not hold up the others). The last page fills in memory; once it holds
+ * page-size-bytes it is sealed and written out (never synced: a memory-overflow spool, not a
+ * durability store). A page's memory goes once it is written, unless a cursor reads in it or it is
+ * among the first page-max-cache-size pages (read ahead of the slowest cursors); a page every queue
+ * has read to its end is removed. A write that fails leaves its page in memory, counted as unwritten
+ * (so producers wait), and is tried again until it succeeds or is no longer needed. Reads come from
+ * memory only, so `next` is synchronous; pages come in from disk in the background, one file
+ * operation at a time in order (so a page is never read before its write is done nor removed
+ * before it).
  */
 export class PageStore {
   private readonly pages: Page[] = [];
+  private readonly cursors = new Map<string, Cursor>();
+  /** Entries each queue has still to read, over every page. */
+  private readonly unreadByQueue = new Map<string, number>();
   private nextPageNumber = 1;
+  private appended = 0;
   private unreadEntries = 0;
   private io: Promise<void>;
   private retired = false;
+  private stopped = false;
   private unwritten = 0;
   private unwrittenByteCount = 0;
+  private directoryReady = false;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private retryDelay: number;
+  private writesFailing = false;
 
   constructor(private readonly options: PageStoreOptions) {
+    this.retryDelay = options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
     this.io = options.ready.then(() => this.createDirectory());
   }
 
-  /** Entries appended and not yet read back. */
+  /** Entries some queue has still to read. */
   get size(): number {
     return this.unreadEntries;
   }
@@ -80,26 +131,41 @@ export class PageStore {
     return this.unreadEntries === 0;
   }
 
-  /** Pages holding unread entries (the filling one included). */
+  /** Pages holding entries some queue has still to read (the filling one included). */
   get pageCount(): number {
     return this.pages.length;
   }
 
-  /** Pages whose bytes are in memory now: the cached ones, the filling one, those being written. */
+  /** Pages whose bytes are in memory now: cached, read in, filling, being written or failed. */
   get pagesInMemory(): number {
     let count = 0;
     for (const page of this.pages) if (page.bytes !== null || page.writer !== null) count++;
     return count;
   }
 
-  /** Sealed pages whose write has not completed yet. */
+  /** Sealed pages whose write has not completed yet (failed ones included). */
   get unwrittenPages(): number {
     return this.unwritten;
   }
 
-  /** Bytes of the sealed pages whose write has not completed yet. */
+  /** Bytes of the sealed pages whose write has not completed yet (failed ones included). */
   get unwrittenBytes(): number {
     return this.unwrittenByteCount;
+  }
+
+  /** Queues with entries still to read, and how many each. */
+  get queuesWithUnread(): ReadonlyMap<string, number> {
+    return this.unreadByQueue;
+  }
+
+  /** The number the next appended entry gets (see PagedRead.sequence). */
+  get nextSequence(): number {
+    return this.appended;
+  }
+
+  /** Entries `queueName` has still to read. */
+  unreadOf(queueName: string): number {
+    return this.unreadByQueue.get(queueName) ?? 0;
   }
 
   append(entry: PageEntry): void {
@@ -107,32 +173,34 @@ export class PageStore {
     if (page?.writer == null) page = this.startPage();
     const writer = page.writer as BufferWriter;
     writePageEntry(writer, entry);
-    page.unread++;
+    this.appended++;
+    page.targetsLeft.push(entry.targets.length);
+    page.unreadEntries++;
     this.unreadEntries++;
-    for (const { queueName } of entry.targets)
+    for (const { queueName } of entry.targets) {
       page.unreadByQueue.set(queueName, (page.unreadByQueue.get(queueName) ?? 0) + 1);
+      this.unreadByQueue.set(queueName, (this.unreadByQueue.get(queueName) ?? 0) + 1);
+    }
     if (writer.length >= this.options.pageSizeBytes) this.seal(page);
   }
 
   /**
-   * The oldest unread entry, or null when there is none in memory now: the store is empty, or the
-   * next page is still being read from disk (onReadable tells when it is in).
+   * The oldest entry `queueName` has not read, or null when there is none in memory now: it has
+   * read everything, or its next page is still being read from disk (onReadable tells when it is in).
    */
-  next(): PageEntry | null {
+  next(queueName: string): PagedRead | null {
     for (;;) {
-      const page = this.pages[0];
-      if (page === undefined || page.unread === 0) return null;
+      const cursor = this.cursorOf(queueName);
+      const page = cursor?.page ?? null;
+      if (cursor === undefined || page === null) return null;
       const bytes = page.writer?.toBuffer() ?? page.bytes;
       if (bytes === null) {
-        this.fillCache();
+        this.load(page);
         return null;
       }
       try {
-        const { entry, next } = readPageEntry(bytes, page.readOffset, this.pathOf(page));
-        page.readOffset = next;
-        this.countRead(page, entry);
-        if (page.unread === 0 && page.writer === null) this.consume(page);
-        return entry;
+        const read = this.readAt(cursor, page, bytes, queueName);
+        if (read !== null) return read;
       } catch (error) {
         this.lose(page, error as Error);
       }
@@ -145,6 +213,7 @@ export class PageStore {
    */
   retire(): Promise<void> {
     this.retired = true;
+    this.stopRetrying();
     for (const page of [...this.pages]) this.consume(page);
     this.enqueue('removing the page directory', async () => {
       await this.options.fileSystem.remove(join(this.options.directory, ADDRESS_FILE));
@@ -153,20 +222,76 @@ export class PageStore {
     return this.io;
   }
 
+  /** The broker stops: no write is tried again. Resolves once the file operations under way are done. */
+  stop(): Promise<void> {
+    this.stopped = true;
+    this.stopRetrying();
+    return this.io;
+  }
+
   /** Resolves once every file operation asked for so far is done. */
   idle(): Promise<void> {
     return this.io;
   }
 
+  /**
+   * The queue's cursor, on the first page where the queue has something to read; undefined when
+   * it has nothing to read. A cursor stays on its page while the page is there (a page still
+   * filling may get more entries for it), so that it never reads an entry twice.
+   */
+  private cursorOf(queueName: string): Cursor | undefined {
+    if ((this.unreadByQueue.get(queueName) ?? 0) === 0) return undefined;
+    let cursor = this.cursors.get(queueName);
+    if (cursor === undefined) {
+      cursor = { page: null, offset: 0, index: 0 };
+      this.cursors.set(queueName, cursor);
+    }
+    const current = cursor.page;
+    if (current !== null && (current.unreadByQueue.get(queueName) ?? 0) > 0) return cursor;
+    const found = this.pages.find((page) => (page.unreadByQueue.get(queueName) ?? 0) > 0) ?? null;
+    if (found === current) return cursor;
+    cursor.page = found;
+    cursor.offset = 0;
+    cursor.index = 0;
+    if (current !== null) this.releaseIfUnused(current);
+    return cursor;
+  }
+
+  /**
+   * Reads on from the cursor to the next entry for the queue; null when the page holds no more for
+   * it (the cursor moves on at the next call).
+   */
+  private readAt(cursor: Cursor, page: Page, bytes: Buffer, queueName: string): PagedRead | null {
+    const file = this.pathOf(page);
+    while ((page.unreadByQueue.get(queueName) ?? 0) > 0) {
+      const offset = cursor.offset;
+      if (offset >= bytes.length)
+        throw new StorageError(`page file ${file} ends at ${offset} before the entries counted in it`);
+      const header = readPageEntryHeader(bytes, offset, file);
+      const index = cursor.index;
+      cursor.offset = header.next;
+      cursor.index++;
+      const target = header.targets.find((candidate) => candidate.queueName === queueName);
+      if (target === undefined) continue;
+      const message = readPageMessage(bytes, header, offset, file);
+      this.countRead(page, index, queueName);
+      return { sequence: page.firstSequence + index, message, target };
+    }
+    return null;
+  }
+
   private startPage(): Page {
     const page: Page = {
       number: this.nextPageNumber++,
+      firstSequence: this.appended,
       writer: new BufferWriter(Math.min(this.options.pageSizeBytes + 64, 64 * 1024)),
       bytes: null,
-      readOffset: 0,
-      unread: 0,
+      targetsLeft: [],
+      unreadEntries: 0,
       unreadByQueue: new Map(),
       file: 'none',
+      unwritten: false,
+      sealedBytes: 0,
       loading: false,
       consumed: false,
     };
@@ -179,66 +304,130 @@ export class PageStore {
     const bytes = Buffer.from((page.writer as BufferWriter).toBuffer());
     page.bytes = bytes;
     page.writer = null;
-    page.file = 'writing';
+    page.sealedBytes = bytes.length;
+    if (page.consumed) return;
+    page.unwritten = true;
     this.unwritten++;
     this.unwrittenByteCount += bytes.length;
-    this.enqueue(`writing ${this.pathOf(page)}`, async () => {
-      try {
-        await this.write(page);
-      } finally {
-        this.unwritten--;
-        this.unwrittenByteCount -= bytes.length;
-        this.options.onWritten();
-      }
-    });
+    this.scheduleWrite(page);
   }
 
+  private scheduleWrite(page: Page): void {
+    page.file = 'writing';
+    this.enqueue(`writing ${this.pathOf(page)}`, () => this.write(page));
+  }
+
+  /**
+   * Writes a sealed page. Its bytes are taken before the first await: the page may be read to its
+   * end (and its memory let go) while the file opens, and then the file is removed at once. A
+   * write that fails leaves no file behind and the page in memory, to be tried again.
+   */
   private async write(page: Page): Promise<void> {
-    if (page.consumed || page.bytes === null) return;
+    const bytes = page.bytes;
+    if (page.consumed || bytes === null || this.stopped) {
+      this.settleWrite(page);
+      return;
+    }
     const { fileSystem } = this.options;
     const path = this.pathOf(page);
+    let opened = false;
     try {
+      if (!this.directoryReady) await this.makeDirectory();
       const file = await fileSystem.open(path, true);
+      opened = true;
       try {
-        await file.write(page.bytes, 0, page.bytes.length, 0);
+        await file.write(bytes, 0, bytes.length, 0);
       } finally {
         await file.close();
       }
     } catch (error) {
-      // Nothing is lost: the page stays in memory, where it is read from.
-      page.file = 'none';
-      throw error;
-    }
-    page.file = 'written';
-    if (page.consumed) await fileSystem.remove(path);
-    else if (!this.inCacheWindow(page)) page.bytes = null;
-  }
-
-  /** Starts reading the next page of the cache window that is only on disk (one at a time). */
-  private fillCache(): void {
-    const window = Math.min(this.pages.length, this.options.pageMaxCacheSize);
-    for (let i = 0; i < window; i++) {
-      const page = this.pages[i] as Page;
-      if (page.loading) return;
-      if (page.bytes !== null || page.writer !== null) continue;
-      page.loading = true;
-      this.enqueue(`reading ${this.pathOf(page)}`, () => this.load(page));
+      if (opened) await this.removeQuietly(path);
+      if (page.consumed || this.stopped) {
+        this.settleWrite(page);
+        return;
+      }
+      page.file = 'failed';
+      this.writeFailed(error as Error, path);
       return;
     }
+    if (page.consumed) {
+      await fileSystem.remove(path);
+    } else {
+      page.file = 'written';
+      if (!this.retains(page)) page.bytes = null;
+    }
+    this.settleWrite(page);
+    this.writeSucceeded();
   }
 
-  private async load(page: Page): Promise<void> {
+  /** The page's write is over (done, or no longer needed): producers waiting for it may go on. */
+  private settleWrite(page: Page): void {
+    if (!page.unwritten) return;
+    page.unwritten = false;
+    this.unwritten--;
+    this.unwrittenByteCount -= page.sealedBytes;
+    this.options.onWritten();
+  }
+
+  /** Reported once per run of failures; the failed pages are tried again after a growing wait. */
+  private writeFailed(error: Error, path: string): void {
+    if (!this.writesFailing) {
+      this.writesFailing = true;
+      this.options.onError(
+        error,
+        `writing ${path} (the page stays in memory and producers wait for credits until it is written; tried again every ${MAX_RETRY_DELAY_MS} ms at most)`,
+      );
+    }
+    if (this.retryTimer !== null || this.retired || this.stopped) return;
+    const delay = this.retryDelay;
+    this.retryDelay = Math.min(this.retryDelay * 2, MAX_RETRY_DELAY_MS);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      for (const page of this.pages) if (page.file === 'failed') this.scheduleWrite(page);
+    }, delay);
+  }
+
+  private writeSucceeded(): void {
+    this.retryDelay = this.options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
+    if (!this.writesFailing) return;
+    this.writesFailing = false;
+    this.options.onWritesResumed?.();
+  }
+
+  private stopRetrying(): void {
+    if (this.retryTimer !== null) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+  }
+
+  /** Asks for a page that is only on disk to be read in (and for the cache window ahead). */
+  private load(page: Page): void {
+    this.startLoad(page);
+    this.fillCache();
+  }
+
+  /** Starts reading the pages of the cache window that are only on disk. */
+  private fillCache(): void {
+    const window = Math.min(this.pages.length, this.options.pageMaxCacheSize);
+    for (let i = 0; i < window; i++) this.startLoad(this.pages[i] as Page);
+  }
+
+  private startLoad(page: Page): void {
+    if (page.loading || page.consumed || page.bytes !== null || page.writer !== null) return;
+    page.loading = true;
+    this.enqueue(`reading ${this.pathOf(page)}`, () => this.loadPage(page));
+  }
+
+  private async loadPage(page: Page): Promise<void> {
     try {
       if (page.consumed) return;
       const bytes = await this.readFile(this.pathOf(page));
-      // Given up meanwhile (the store retired): its bytes are not kept.
+      // Given up meanwhile (read to its end, or the store retired): its bytes are not kept.
       if (!page.consumed) page.bytes = bytes;
     } catch (error) {
       this.lose(page, error as Error);
     } finally {
       page.loading = false;
     }
-    this.fillCache();
     this.options.onReadable();
   }
 
@@ -259,32 +448,38 @@ export class PageStore {
     }
   }
 
-  private countRead(page: Page, entry: PageEntry): void {
-    page.unread--;
+  private countRead(page: Page, index: number, queueName: string): void {
+    decrement(page.unreadByQueue, queueName);
+    decrement(this.unreadByQueue, queueName);
+    const left = (page.targetsLeft[index] as number) - 1;
+    page.targetsLeft[index] = left;
+    if (left > 0) return;
+    page.unreadEntries--;
     this.unreadEntries--;
-    for (const { queueName } of entry.targets) {
-      const left = (page.unreadByQueue.get(queueName) ?? 1) - 1;
-      if (left > 0) page.unreadByQueue.set(queueName, left);
-      else page.unreadByQueue.delete(queueName);
-    }
+    if (page.unreadEntries === 0 && page.writer === null) this.consume(page);
   }
 
   /** The rest of a page cannot be read: its entries are given up (and reported), the page removed. */
   private lose(page: Page, error: Error): void {
-    const count = page.unread;
+    if (page.consumed) return;
+    const count = page.unreadEntries;
     this.unreadEntries -= count;
-    page.unread = 0;
+    page.unreadEntries = 0;
     const unread = new Map(page.unreadByQueue);
+    for (const [queueName, left] of unread)
+      for (let i = 0; i < left; i++) decrement(this.unreadByQueue, queueName);
     page.unreadByQueue.clear();
     this.consume(page);
     this.options.onLost(error, count, unread);
   }
 
-  /** A page read to its end (or given up) leaves; its file goes once written (see write). */
+  /** A page every queue has read (or given up) leaves; its file goes once written (see write). */
   private consume(page: Page): void {
     const index = this.pages.indexOf(page);
     if (index >= 0) this.pages.splice(index, 1);
     page.consumed = true;
+    for (const [queueName, cursor] of this.cursors) if (cursor.page === page) this.cursors.delete(queueName);
+    if (page.file !== 'writing') this.settleWrite(page);
     page.bytes = null;
     page.writer = null;
     if (page.file === 'written') {
@@ -294,25 +489,45 @@ export class PageStore {
     if (!this.retired) this.fillCache();
   }
 
-  private inCacheWindow(page: Page): boolean {
+  /** Whether a written page keeps its bytes: a cursor reads in it, or it is in the cache window. */
+  private retains(page: Page): boolean {
+    for (const cursor of this.cursors.values()) if (cursor.page === page) return true;
     const index = this.pages.indexOf(page);
     return index >= 0 && index < this.options.pageMaxCacheSize;
   }
 
+  /** A cursor has left a written page: its memory goes unless something else keeps it. */
+  private releaseIfUnused(page: Page): void {
+    if (page.file === 'written' && !page.consumed && !this.retains(page)) page.bytes = null;
+  }
+
   private async createDirectory(): Promise<void> {
-    const { fileSystem, directory, address } = this.options;
     try {
-      await fileSystem.mkdir(directory);
-      const file = await fileSystem.open(join(directory, ADDRESS_FILE), true);
-      try {
-        const name = Buffer.from(address, 'utf8');
-        await file.truncate(0);
-        await file.write(name, 0, name.length, 0);
-      } finally {
-        await file.close();
-      }
+      await this.makeDirectory();
     } catch (error) {
-      this.options.onError(error as Error, `creating the page directory ${directory}`);
+      this.options.onError(error as Error, `creating the page directory ${this.options.directory}`);
+    }
+  }
+
+  private async makeDirectory(): Promise<void> {
+    const { fileSystem, directory, address } = this.options;
+    await fileSystem.mkdir(directory);
+    const file = await fileSystem.open(join(directory, ADDRESS_FILE), true);
+    try {
+      const name = Buffer.from(address, 'utf8');
+      await file.truncate(0);
+      await file.write(name, 0, name.length, 0);
+    } finally {
+      await file.close();
+    }
+    this.directoryReady = true;
+  }
+
+  private async removeQuietly(path: string): Promise<void> {
+    try {
+      await this.options.fileSystem.remove(path);
+    } catch {
+      // What a failed write left is removed at the next start (clearDirectory) if not now.
     }
   }
 
@@ -326,4 +541,10 @@ export class PageStore {
   private pathOf(page: Page): string {
     return join(this.options.directory, `${String(page.number).padStart(9, '0')}.page`);
   }
+}
+
+function decrement(counts: Map<string, number>, key: string): void {
+  const left = (counts.get(key) ?? 1) - 1;
+  if (left > 0) counts.set(key, left);
+  else counts.delete(key);
 }

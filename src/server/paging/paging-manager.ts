@@ -18,11 +18,11 @@ export interface PagingManagerOptions {
 
 /** What paging needs from the post office. */
 export interface PagingHooks {
-  settingsFor(address: string): Pick<AddressSettings, 'pageSizeBytes' | 'pageMaxCacheSize'>;
+  settingsFor(address: string): Pick<AddressSettings, 'pageSizeBytes' | 'pageMaxCacheSize' | 'maxSizeBytes'>;
   /** The queue of that name now, if there is one. */
   queueNamed(name: string): Queue | undefined;
-  /** The address has room in memory for one more message (see AddressSize.hasRoom). */
-  hasRoom(address: string): boolean;
+  /** Queues bound to the address now: they share its max-size-bytes. */
+  queueCount(address: string): number;
   /** Puts a message read back into its queues, in memory, counted in its address. */
   enqueue(message: CoreMessage, targets: QueueTarget[]): void;
   /** A page of the address is written out (or its write is over): producers may go on. */
@@ -41,26 +41,30 @@ export interface PagingStats {
 
 interface AddressPaging {
   readonly store: PageStore;
-  /** Entries appended and read so far: an entry's number is its place in the address' order. */
-  appended: number;
-  read: number;
   /** Queues deleted while they had entries here: their entries numbered below the mark are skipped. */
   readonly skipBelow: Map<string, number>;
 }
 
 /**
- * address-full-policy PAGE: an address over max-size-bytes sends what is routed to it to its page
- * store instead of memory, and every later message of that address follows (so that order is kept)
- * until the store is empty again. As the address drains below max-size-bytes, messages are read
- * back in order and put into their queues (those that still exist). Page files are a spool for
- * memory, never synced, and cleared at start and at stop: a durable paged message is in the
- * journal too, and pages out again when the journal loads.
+ * address-full-policy PAGE, per queue as HornetQ's page subscriptions are: once an address is
+ * over max-size-bytes (or already paging), a message goes in memory to each of its queues that
+ * has nothing in the pages and holds less than its share of max-size-bytes waiting for a consumer
+ * (the limit divided among the address' queues; scheduled messages count, those
+ * delivered and waiting for an acknowledgement do not), and to the page store for the others.
+ * Each queue reads its entries back in order through a cursor of its own as it delivers what it
+ * holds, so consumers that acknowledge in batches get every message, and a subscription whose
+ * consumer is away keeps its share in memory and the rest in the pages while the others go on.
+ * The address stops paging when no queue has entries left. Page files are a spool for memory,
+ * never synced, and cleared at start and at stop: a durable paged message is in the journal too,
+ * and pages out again when the journal loads.
  */
 export class PagingManager {
   private readonly addresses = new Map<string, AddressPaging>();
   /** Stores being let go, by address: a new store of that address starts once its files are gone. */
   private readonly retiring = new Map<string, Promise<void>>();
   private readonly draining = new Set<string>();
+  /** Addresses whose drain was asked for again while it ran: it runs once more. */
+  private readonly drainAgain = new Set<string>();
   private readonly ready: Promise<void>;
   private warnedNoDirectory = false;
 
@@ -92,50 +96,119 @@ export class PagingManager {
     return false;
   }
 
-  /** Appends a message routed to `targets` to its address' page store (starting it if need be). */
-  page(message: CoreMessage, targets: readonly QueueTarget[]): void {
-    const paging = this.addresses.get(message.address) ?? this.start(message.address);
+  /**
+   * Routes a message of a full or paging address: a queue with nothing in the pages that wants
+   * more (see wantsMore) takes it in memory; for the others it is appended to the address' page
+   * store (started if need be), so that each queue keeps its order. Returns the targets that take
+   * it in memory.
+   */
+  page(message: CoreMessage, targets: readonly QueueTarget[]): QueueTarget[] {
+    const address = message.address;
+    const current = this.addresses.get(address);
+    const inMemory: QueueTarget[] = [];
+    const paged: QueueTarget[] = [];
+    for (const target of targets) {
+      const { queue } = target;
+      const behind = current !== undefined && current.store.unreadOf(queue.name) > 0;
+      if (!behind && this.wantsMore(queue, address)) inMemory.push(target);
+      else paged.push(target);
+    }
+    if (paged.length === 0) return inMemory;
+    const paging = current ?? this.start(address);
     const entry: PageEntry = {
       message,
-      targets: targets.map(({ queue, deliveryCount, scheduledTime }) => ({
+      targets: paged.map(({ queue, deliveryCount, scheduledTime }) => ({
         queueName: queue.name,
         deliveryCount,
         scheduledTime,
       })),
     };
     paging.store.append(entry);
-    paging.appended++;
-    for (const { queue } of targets) queue.pagedCount++;
+    for (const { queue } of paged) queue.pagedCount++;
+    return inMemory;
   }
 
   /**
-   * Reads messages back into their queues while the address has room for them in memory; once
-   * the store is empty the address stops paging. Called when the address shrinks and when a page
-   * comes in from disk; a call made while a drain runs (a queue releasing a reference as it takes
-   * one) is left to the running one.
+   * Reads messages back into every queue of the address that wants more (see the class comment);
+   * once the store is empty the address stops paging. Called when the address shrinks and when a
+   * page comes in from disk.
    */
   drain(address: string): void {
+    this.drainQueues(address, null);
+  }
+
+  /** The queue delivered (or lost) messages it held: it may take more from the pages. */
+  queueWantsMore(queue: Queue): void {
+    if (queue.pagedCount > 0) this.drainQueues(queue.address, [queue.name]);
+  }
+
+  /**
+   * Reads back into the named queues (null: every queue with entries in the pages). A call made
+   * while a drain of the address runs (a queue releasing a reference as it takes one) makes the
+   * running one go round again, over every queue.
+   */
+  private drainQueues(address: string, names: readonly string[] | null): void {
     const paging = this.addresses.get(address);
-    if (paging === undefined || this.draining.has(address)) return;
+    if (paging === undefined) return;
+    if (this.draining.has(address)) {
+      this.drainAgain.add(address);
+      return;
+    }
     this.draining.add(address);
     try {
-      while (this.hooks.hasRoom(address)) {
-        const entry = paging.store.next();
-        if (entry === null) break;
-        this.readBack(address, paging, entry);
-      }
+      let queueNames = names;
+      do {
+        this.drainAgain.delete(address);
+        for (const name of queueNames ?? [...paging.store.queuesWithUnread.keys()])
+          this.depage(address, paging, name);
+        queueNames = null;
+      } while (this.drainAgain.has(address));
       if (paging.store.isEmpty && this.addresses.get(address) === paging) this.retire(address, paging);
     } finally {
       this.draining.delete(address);
+      this.drainAgain.delete(address);
     }
+  }
+
+  /**
+   * Reads one queue's entries back while it wants more; the entries of a deleted queue (or of one
+   * deleted before a queue of the same name was made) are read past and dropped.
+   */
+  private depage(address: string, paging: AddressPaging, name: string): void {
+    const { store, skipBelow } = paging;
+    for (;;) {
+      const queue = this.hooks.queueNamed(name);
+      const live = queue !== undefined && !queue.isDeleted && queue.address === address;
+      if (live && !this.wantsMore(queue, address)) break;
+      const read = store.next(name);
+      if (read === null) break;
+      if (!live || read.sequence < (skipBelow.get(name) ?? 0)) continue;
+      queue.pagedCount--;
+      const { deliveryCount, scheduledTime } = read.target;
+      this.hooks.enqueue(read.message, [{ queue, deliveryCount, scheduledTime }]);
+    }
+    // Every entry the mark was for is read: a later entry of that name is the new queue's.
+    if (skipBelow.has(name) && store.unreadOf(name) === 0) skipBelow.delete(name);
+  }
+
+  /**
+   * Whether a queue of a paging address takes another message in memory: it holds nothing
+   * waiting, or less than its share of max-size-bytes (divided among the address' queues, so
+   * that the shares add up to the limit).
+   */
+  private wantsMore(queue: Queue, address: string): boolean {
+    const waiting = queue.waitingBytes;
+    if (waiting === 0) return true;
+    const { maxSizeBytes } = this.hooks.settingsFor(address);
+    if (maxSizeBytes < 0) return true;
+    return waiting < maxSizeBytes / Math.max(1, this.hooks.queueCount(address));
   }
 
   /** A queue is being deleted: its paged entries are skipped when they are read back. */
   queueDeleted(queue: Queue): void {
     const paging = this.addresses.get(queue.address);
     if (paging === undefined) return;
-    for (const [name, mark] of paging.skipBelow) if (mark <= paging.read) paging.skipBelow.delete(name);
-    paging.skipBelow.set(queue.name, paging.appended);
+    if (paging.store.unreadOf(queue.name) > 0) paging.skipBelow.set(queue.name, paging.store.nextSequence);
     queue.pagedCount = 0;
   }
 
@@ -158,30 +231,16 @@ export class PagingManager {
 
   /** The broker stops: once every file operation is done, the page files are removed. */
   async close(): Promise<void> {
-    const pending = [...this.addresses.values()].map(({ store }) => store.idle());
+    const pending = [...this.addresses.values()].map(({ store }) => store.stop());
     this.addresses.clear();
     await Promise.all([this.ready, ...pending, ...this.retiring.values()]);
     await this.clearDirectory();
-  }
-
-  private readBack(address: string, paging: AddressPaging, entry: PageEntry): void {
-    const number = paging.read++;
-    const targets: QueueTarget[] = [];
-    for (const { queueName, deliveryCount, scheduledTime } of entry.targets) {
-      const queue = this.hooks.queueNamed(queueName);
-      if (queue === undefined || queue.isDeleted || queue.address !== address) continue;
-      if (number < (paging.skipBelow.get(queueName) ?? 0)) continue;
-      queue.pagedCount--;
-      targets.push({ queue, deliveryCount, scheduledTime });
-    }
-    if (targets.length > 0) this.hooks.enqueue(entry.message, targets);
   }
 
   private start(address: string): AddressPaging {
     const directory = join(this.options.directory as string, addressDirectoryName(address));
     const { pageSizeBytes, pageMaxCacheSize } = this.hooks.settingsFor(address);
     const previous = this.retiring.get(address);
-    let paging: AddressPaging | null = null;
     const store = new PageStore({
       directory,
       address,
@@ -191,17 +250,16 @@ export class PagingManager {
       ready: previous === undefined ? this.ready : Promise.all([this.ready, previous]).then(() => undefined),
       onReadable: () => this.drainFromIo(address),
       onWritten: () => this.hooks.pageWritten(address),
-      onLost: (error, count, unreadByQueue) => {
-        if (paging !== null) paging.read += count;
-        this.lost(address, error, count, unreadByQueue);
-      },
+      onLost: (error, count, unreadByQueue) => this.lost(address, error, count, unreadByQueue),
       onError: (error, activity) =>
         this.options.logger.error(
           { err: error, address },
           `address ${address}: ${activity} failed (${error.message}); paging carries on`,
         ),
+      onWritesResumed: () =>
+        this.options.logger.info({ address }, `address ${address}: page files are written again`),
     });
-    paging = { store, appended: 0, read: 0, skipBelow: new Map() };
+    const paging: AddressPaging = { store, skipBelow: new Map() };
     this.addresses.set(address, paging);
     this.options.logger.info(
       { address, directory },

@@ -45,7 +45,10 @@ export class AddressSizeTable {
   }
 
   private create(address: string): AddressSize {
-    return new AddressSize(address, this.settingsFor(address), this.pageWriteBacklog);
+    // A size holding nothing is kept once something waits on it (PAGE: pages not yet written).
+    return new AddressSize(address, this.settingsFor(address), this.pageWriteBacklog, (size) => {
+      if (!this.held.has(address)) this.held.set(address, size);
+    });
   }
 
   /** Counts bytes out; an address left holding nothing (its waiters released) is forgotten. */

@@ -18,7 +18,8 @@ const NO_PAGE_WRITES: PageWriteBacklog = () => 0;
  * Bytes of messages an address holds, against its max-size-bytes. Producers get credits only
  * while there is room (BLOCK waits for room; FAIL refuses); messages leaving the address make room.
  * Under PAGE a full address pages instead, and producers wait only while its page store is behind
- * with its writes, so that what waits to be written stays about one page.
+ * with its writes (slow, or failing: a full disk), so that what waits to be written stays about
+ * one page.
  */
 export class AddressSize {
   private bytes = 0;
@@ -28,6 +29,8 @@ export class AddressSize {
     readonly address: string,
     private readonly settings: AddressSizeSettings,
     private readonly pageWriteBacklog: PageWriteBacklog = NO_PAGE_WRITES,
+    /** An action began to wait here: whoever keeps sizes must keep this one until it is released. */
+    private readonly onWaiting: (size: AddressSize) => void = () => undefined,
   ) {}
 
   get size(): number {
@@ -103,8 +106,12 @@ export class AddressSize {
 
   /** Runs `action` now if there is room, else once there is (BLOCK; PAGE behind with its writes). */
   whenRoom(action: () => void): void {
-    if (this.mustWait()) this.waiting.push(action);
-    else action();
+    if (!this.mustWait()) {
+      action();
+      return;
+    }
+    this.waiting.push(action);
+    this.onWaiting(this);
   }
 
   /**
@@ -117,8 +124,9 @@ export class AddressSize {
       case 'BLOCK':
         return !this.hasRoom();
       case 'PAGE':
-        // Only an address that holds something waits: one that holds nothing is not kept to release it.
-        return this.bytes > 0 && this.pageWriteBacklog(this.address) > 0;
+        // Pages not yet written (being written, or failing: a full disk) are held in memory: a
+        // producer waits for them whatever the address holds besides, or memory has no bound.
+        return this.pageWriteBacklog(this.address) > 0;
       default:
         return false;
     }

@@ -145,7 +145,7 @@ export class PostOffice {
       {
         addQueue: (stored) => this.addQueue({ ...stored, durable: true, temporary: false }),
         countInAddress: (address, bytes) => this.addressSizes.add(address, bytes),
-        pageOut: (message, target) => this.pageIfFull(message, [target]),
+        pageOut: (message, target) => this.pageIfFull(message, [target]).length === 0,
       },
       Date.now(),
     );
@@ -194,6 +194,8 @@ export class PostOffice {
     this.paging.queueDeleted(queue);
     queue.delete();
     if (queue.durable) this.storage.deleteQueue(name);
+    // Its entries in the pages are read past and dropped, so that the pages can go.
+    this.paging.drain(queue.address);
   }
 
   /**
@@ -308,20 +310,25 @@ export class PostOffice {
 
   /**
    * Routes a send outside a transaction. A duplicate id the address has seen drops the message
-   * (the send itself succeeds, as in HornetQ); a new one is recorded. Returns the number of queues.
+   * (the send itself succeeds, as in HornetQ); a new one is recorded in one storage transaction
+   * with the message (as HornetQ's route starts one for it): after a crash both are there or
+   * neither, so a retried send is neither discarded for a message that is not there nor stored
+   * twice. Returns the number of queues.
    */
   send(route: PreparedRoute): number {
-    if (route.duplicateId !== null) {
-      if (this.isDuplicate(route)) {
-        this.logger.warn(
-          { address: route.address, messageId: route.message.messageId },
-          'Duplicate message detected - message will not be routed',
-        );
-        return 0;
-      }
-      this.recordDuplicateId(route.address, route.duplicateId);
+    const duplicateId = route.duplicateId;
+    if (duplicateId === null) return this.route(route);
+    if (this.isDuplicate(route)) {
+      this.logger.warn(
+        { address: route.address, messageId: route.message.messageId },
+        'Duplicate message detected - message will not be routed',
+      );
+      return 0;
     }
-    return this.route(route);
+    return this.storeAtomically(() => {
+      this.recordDuplicateId(route.address, duplicateId);
+      return this.route(route);
+    });
   }
 
   /**
@@ -420,23 +427,24 @@ export class PostOffice {
           this.storage.updateScheduledDeliveryTime(name, message.messageId, time);
     }
     const targets = live.map((queue) => ({ queue, deliveryCount: 0, scheduledTime: scheduled ? time : 0 }));
-    if (!this.pageIfFull(message, targets)) this.enqueue(message, targets);
+    const inMemory = this.pageIfFull(message, targets);
+    if (inMemory.length > 0) this.enqueue(message, inMemory);
     return live.length;
   }
 
   /**
    * address-full-policy PAGE: a message for an address that pages, or that has no room in memory
-   * left, goes to the address' page store instead of its queues (and comes back as it drains).
-   * Returns false when the message is to be held in memory.
+   * left, goes to the address' page store for the queues that cannot take it in memory now (see
+   * PagingManager.page), and comes back to them as they deliver. Returns the targets that hold it
+   * in memory.
    */
-  private pageIfFull(message: CoreMessage, targets: readonly QueueTarget[]): boolean {
+  private pageIfFull(message: CoreMessage, targets: readonly QueueTarget[]): readonly QueueTarget[] {
     const address = message.address;
     if (!this.paging.isPaging(address)) {
       const size = this.addressSizes.of(address);
-      if (size.policy !== 'PAGE' || size.hasRoom() || !this.paging.canPage(address)) return false;
+      if (size.policy !== 'PAGE' || size.hasRoom() || !this.paging.canPage(address)) return targets;
     }
-    this.paging.page(message, targets);
-    return true;
+    return this.paging.page(message, targets);
   }
 
   /** Puts a message into its queues (in memory), counted in its address; scheduled ones wait. */
@@ -458,7 +466,7 @@ export class PostOffice {
       {
         settingsFor: (address) => this.addressSettings.getMatch(address),
         queueNamed: (name) => this.registry.get(name),
-        hasRoom: (address) => this.addressSizes.of(address).hasRoom(),
+        queueCount: (address) => this.registry.boundTo(address).length,
         enqueue: (message, targets) => this.enqueue(message, targets),
         pageWritten: (address) => this.addressSizes.pageWritten(address),
       },
@@ -520,6 +528,7 @@ export class PostOffice {
         unused: (unused) => this.deleteIfOrphaned(unused),
         deliveryCounted: (reference) => this.storeDeliveryCount(reference),
         atomically: (work) => this.storeAtomically(work),
+        waitingFell: (from) => this.paging.queueWantsMore(from),
       },
     );
     this.registry.add(queue);

@@ -3,7 +3,7 @@ import { LastValueIndex } from './last-value-index';
 import { LinkedList, type ListNode } from './linked-list';
 import { MessageGroups } from './message-groups';
 import { isExpired, lastValueKey } from './message-headers';
-import type { MessageReference } from './message-reference';
+import { REFERENCE_MEMORY_ESTIMATE, type MessageReference } from './message-reference';
 import { ScheduledDeliveries, type ScheduledReference } from './scheduler';
 
 /** What a consumer answers when a queue offers it a message. */
@@ -55,6 +55,11 @@ export interface QueueHooks {
    * to the expiry address and its removal from this queue are stored all or nothing.
    */
   atomically?(work: () => void): void;
+  /**
+   * Messages waiting in memory left the queue for a consumer (or for good): a queue with messages
+   * in its address' pages may read more back (see PagingManager).
+   */
+  waitingFell?(queue: Queue): void;
 }
 
 /** Why a delivered message leaves: consumed, or given up on after too many deliveries. */
@@ -93,6 +98,8 @@ export class Queue {
   messagesKilled = 0;
   /** Messages for this queue waiting in its address' page store (see PagingManager). */
   pagedCount = 0;
+  /** What the messages waiting in memory (queued and scheduled) count for in the address' size. */
+  private waiting = 0;
   private readonly levels: LinkedList<MessageReference>[] = [];
   private readonly consumers: QueueConsumer[] = [];
   private readonly scheduled: ScheduledDeliveries;
@@ -123,6 +130,14 @@ export class Queue {
   /** Messages in the queue: waiting, scheduled, paged, and delivered but not yet acknowledged. */
   get messageCount(): number {
     return this.queuedCount + this.scheduled.size + this.delivering + this.pagedCount;
+  }
+
+  /**
+   * What the messages waiting in memory for a consumer (queued and scheduled, not those being
+   * delivered) count for: how much of its address' limit the queue holds undelivered.
+   */
+  get waitingBytes(): number {
+    return this.waiting;
   }
 
   get deliveringCount(): number {
@@ -174,6 +189,7 @@ export class Queue {
   /** Adds a message that must not be delivered before `time` (epoch ms). */
   schedule(reference: MessageReference, time: number): void {
     this.messagesAdded++;
+    this.countIn(reference);
     this.scheduled.schedule(reference, time, 'tail');
   }
 
@@ -199,8 +215,12 @@ export class Queue {
   /** Puts back a delivered reference that may be redelivered only from `time` on (redelivery delay). */
   cancelUntil(reference: MessageReference, time: number): void {
     this.delivering--;
-    if (this.deleted) this.onReferenceRemoved(reference);
-    else this.scheduled.schedule(reference, time, 'head');
+    if (this.deleted) {
+      this.onReferenceRemoved(reference);
+      return;
+    }
+    this.countIn(reference);
+    this.scheduled.schedule(reference, time, 'head');
   }
 
   /** A consumer took `reference` (its delivery count is up by one), or gave it back unseen (down). */
@@ -266,6 +286,7 @@ export class Queue {
       }
     }
     for (const reference of this.scheduled.clear()) this.onReferenceRemoved(reference);
+    this.waiting = 0;
     this.groups.clear();
     this.lastValues?.clear();
   }
@@ -379,13 +400,24 @@ export class Queue {
   }
 
   private take(list: LinkedList<MessageReference>, node: ListNode<MessageReference>): void {
-    this.unlink(list, node);
     this.delivering++;
+    this.unlink(list, node);
   }
 
   private unlink(list: LinkedList<MessageReference>, node: ListNode<MessageReference>): void {
     list.remove(node);
     this.lastValues?.forget(node);
+    this.countOut(node.value);
+  }
+
+  private countIn(reference: MessageReference): void {
+    this.waiting += waitingWeight(reference);
+  }
+
+  /** A waiting message left memory's queue: if the queue has paged messages, it may read more. */
+  private countOut(reference: MessageReference): void {
+    this.waiting -= waitingWeight(reference);
+    if (this.pagedCount > 0 && !this.deleted) this.hooks.waitingFell?.(this);
   }
 
   private expire(reference: MessageReference, now: number): void {
@@ -400,6 +432,8 @@ export class Queue {
 
   /** Scheduled references whose time has come: redeliveries ahead (in time order), new ones behind. */
   private release(due: ScheduledReference[]): void {
+    // They stay waiting, in the lists now: counted out of the schedule, in again by enqueue.
+    for (const entry of due) this.waiting -= waitingWeight(entry.reference);
     for (let i = due.length - 1; i >= 0; i--) {
       const entry = due[i] as ScheduledReference;
       if (entry.position === 'head') this.enqueue(entry.reference, 'head');
@@ -412,6 +446,7 @@ export class Queue {
     if (key === null || !this.replaceLastValue(key, reference, position)) {
       const list = this.levelOf(reference);
       const node = position === 'tail' ? list.addTail(reference) : list.addHead(reference);
+      this.countIn(reference);
       if (key !== null) this.lastValues?.set(key, node);
     }
     this.deliverAsync();
@@ -434,9 +469,12 @@ export class Queue {
     const replaced = waiting.value;
     if (replaced.message.priority === reference.message.priority) {
       waiting.value = reference;
+      this.countIn(reference);
+      this.countOut(replaced);
     } else {
       this.unlink(this.levelOf(replaced), waiting);
       lastValues.set(key, this.levelOf(reference).addTail(reference));
+      this.countIn(reference);
     }
     this.messagesAcknowledged++;
     this.onReferenceRemoved(replaced);
@@ -446,4 +484,9 @@ export class Queue {
   private levelOf(reference: MessageReference): LinkedList<MessageReference> {
     return this.levels[reference.message.priority] as LinkedList<MessageReference>;
   }
+}
+
+/** What a waiting reference counts for (as in its address' size: its message and itself). */
+function waitingWeight(reference: MessageReference): number {
+  return reference.routed.memoryEstimate + REFERENCE_MEMORY_ESTIMATE;
 }

@@ -119,6 +119,11 @@ export class ServerConnection implements SessionOwner {
     remoting.setUnroutedHandler((packet, channelId) => this.handleControlPacket(packet, channelId));
     remoting.addFailureListener((error) => this.onFailure(error));
     remoting.setCongestionListener((congested) => this.onCongestion(congested));
+    // A Java producer's large-message chunks are bigger than its socket buffer: a ping acknowledges
+    // each part at once (HornetQ's clients take a ping from the broker as data received, nothing more).
+    remoting.setLargeFrameListener(() =>
+      remoting.write(CHANNEL_ID.PING, { type: PacketType.PING, connectionTtl: this.ttl }),
+    );
   }
 
   /**
@@ -567,7 +572,9 @@ export class ServerConnection implements SessionOwner {
       try {
         // The wait may have outlasted the session (its TTL ran out) or this connection.
         const answer =
-          error !== null || this.ended || session.isClosed ? refused : this.moveHere(session, packet);
+          error !== null || this.ended || session.isClosed
+            ? refused
+            : (this.refuseBrokenNumbering(session, packet) ?? this.moveHere(session, packet));
         reply(answer);
       } catch (failure) {
         this.containFailure(failure, `reattaching session ${session.name}`);
@@ -630,6 +637,22 @@ export class ServerConnection implements SessionOwner {
     } catch {
       return null;
     }
+  }
+
+  /**
+   * A client whose last confirmed id is not one this side can account for (it claims packets
+   * never sent, or has lost some whose frames are gone) cannot be replayed to: its session is
+   * closed, as if its client had vanished, and the client hears "not reattached" and creates its
+   * session again. Null when the id is fine.
+   */
+  private refuseBrokenNumbering(session: ServerSession, packet: ReattachSession): Packet | null {
+    if (session.channel.accountsFor(packet.lastConfirmedCommandId)) return null;
+    this.logger.warn(
+      { remote: this.remoting.remoteAddress, claimed: packet.lastConfirmedCommandId },
+      'reattach refused: the client claims a count of our packets that does not match what was sent; its session is closed and created again',
+    );
+    session.close(true);
+    return { type: PacketType.REATTACH_SESSION_RESP, lastConfirmedCommandId: -1, reattached: false };
   }
 
   /** Takes the session over from its previous connection and replays what its client has not seen. */

@@ -8,11 +8,20 @@ import {
   type Logger,
   type Transport,
 } from '../../core/remoting';
-import type { TcpAcceptorConfiguration, TcpAcceptorTlsConfiguration } from '../broker-configuration';
+import {
+  DEFAULT_CONNECTIONS_ALLOWED,
+  type TcpAcceptorConfiguration,
+  type TcpAcceptorTlsConfiguration,
+} from '../broker-configuration';
+
+/** Refusals for connections-allowed are logged at most once per this period (with their count). */
+const REFUSAL_LOG_PERIOD_MS = 10_000;
 
 /**
  * Listens on host:port and hands each accepted socket to the broker as a transport; with `tls`,
- * only once its TLS handshake is through. Everything it runs comes from socket events and timers,
+ * only once its TLS handshake is through. At most connections-allowed connections at once (TLS
+ * ones counted from their handshake's start): Node closes a further one as it comes, and the
+ * refusal is logged. Everything it runs comes from socket events and timers,
  * where a throw would end the process: a failure is logged and costs at most the socket it concerns.
  */
 export class TcpAcceptor {
@@ -21,6 +30,9 @@ export class TcpAcceptor {
   private readonly sockets = new Set<net.Socket>();
   /** TLS only: every TCP connection, secure or still in its handshake, until it closes. */
   private readonly connections = new Set<net.Socket>();
+  /** Connections refused for connections-allowed since the last line logged about them. */
+  private refusedSinceLogged = 0;
+  private lastRefusalLoggedAt = -Infinity;
 
   constructor(
     readonly config: TcpAcceptorConfiguration,
@@ -47,6 +59,11 @@ export class TcpAcceptor {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
     this.server = server;
+    const allowed = this.config.connectionsAllowed ?? DEFAULT_CONNECTIONS_ALLOWED;
+    if (allowed !== -1) {
+      server.maxConnections = allowed;
+      server.on('drop', (dropped) => this.refused(allowed, dropped));
+    }
     return new Promise((resolve, reject) => {
       // Keeps Node's code (EADDRINUSE, EACCES...) as the error's own, which callers test first.
       const onError = (error: NodeJS.ErrnoException): void =>
@@ -128,6 +145,29 @@ export class TcpAcceptor {
         `taking the connection from ${socket.remoteAddress}:${socket.remotePort} failed; it is closed`,
       );
       socket.destroy();
+    }
+  }
+
+  /**
+   * Node closed a connection beyond connections-allowed. Logged so that an operator knows why
+   * clients cannot connect, yet at most once per REFUSAL_LOG_PERIOD_MS (with the count), since a
+   * flood of connections would otherwise flood the log too.
+   */
+  private refused(allowed: number, dropped: net.DropArgument | undefined): void {
+    this.refusedSinceLogged++;
+    const now = Date.now();
+    if (now - this.lastRefusalLoggedAt < REFUSAL_LOG_PERIOD_MS) return;
+    const count = this.refusedSinceLogged;
+    this.refusedSinceLogged = 0;
+    this.lastRefusalLoggedAt = now;
+    const from = dropped === undefined ? 'a client' : `${dropped.remoteAddress}:${dropped.remotePort}`;
+    try {
+      this.logger.warn(
+        { acceptor: this.config.name, remote: from, refused: count, connectionsAllowed: allowed },
+        `acceptor '${this.config.name}': connection from ${from} refused and closed: it holds connections-allowed (${allowed}) connections already${count > 1 ? ` (${count} refused since the previous such line, this one included)` : ''}`,
+      );
+    } catch {
+      // A logger that throws must not take the broker down with it.
     }
   }
 

@@ -39,7 +39,7 @@ export interface LoginRequest {
   readonly memo?: LoginMemo;
 }
 
-/** The login attempts of one source address in progress. */
+/** The login attempts in progress of one throttle bucket (a source address and user name). */
 interface SourceTurns {
   /** Ends when the last attempt waiting for its turn is done; null when none waits. */
   tail: Promise<void> | null;
@@ -56,6 +56,8 @@ interface Attempt {
   readonly user: string | null;
   readonly remoteAddress: string;
   readonly source: string;
+  /** What its failures count under (LoginThrottle.bucketOf): attempts of one bucket take turns. */
+  readonly bucket: string;
   readonly abandoned: () => boolean;
 }
 
@@ -65,9 +67,10 @@ const LOGGED_NAME_CHARS = 200;
 /**
  * The broker's security: who a client logs in as (at CREATESESSION, and again at a reattach that
  * presents credentials) and what each login may do. A failed login is logged with the user and
- * the source address, never the password, and slows the next attempts from that address (the
- * LoginThrottle); beyond its free failures an address's attempts are checked one at a time, so
- * that opening many connections at once does not multiply its guesses.
+ * the source address, never the password, and slows the next attempts for that user name from
+ * that address (the LoginThrottle); beyond its free failures those attempts are checked one at a
+ * time, so that opening many connections at once does not multiply its guesses. Only a success
+ * of that user name from that address clears them.
  */
 export class BrokerSecurity {
   readonly enabled: boolean;
@@ -75,7 +78,7 @@ export class BrokerSecurity {
   private readonly store: SecurityStore;
   private readonly throttle: LoginThrottle;
   private readonly logger: Logger;
-  /** Per source with a login being checked or waiting, its attempts in progress. */
+  /** Per throttle bucket with a login being checked or waiting, its attempts in progress. */
   private readonly turns = new Map<string, SourceTurns>();
   /** Pauses of slowed attempts and deadlines of checks, ended (refused) when the broker stops. */
   private readonly waits = new Set<{ timer: NodeJS.Timeout; stop: () => void }>();
@@ -123,12 +126,18 @@ export class BrokerSecurity {
     if (recalled !== null) return recalled;
     const generation = this.usersGeneration;
     const source = sourceHost(remoteAddress);
-    const attempt: Attempt = { user, remoteAddress, source, abandoned: request.abandoned ?? (() => false) };
+    const attempt: Attempt = {
+      user,
+      remoteAddress,
+      source,
+      bucket: this.throttle.bucketOf(source, user),
+      abandoned: request.abandoned ?? (() => false),
+    };
     const endTurn = await this.awaitTurn(attempt);
     try {
       const principal = await this.authenticate(this.manager, user, password, remoteAddress);
       if (principal === null) throw this.refuse(user, remoteAddress, source);
-      this.throttle.recordSuccess(source);
+      this.throttle.recordSuccess(source, user);
       const guard = principalGuard(principal, this.store);
       request.memo?.remember(user, password, generation, guard);
       return guard;
@@ -223,30 +232,30 @@ export class BrokerSecurity {
 
   private refuse(user: string | null, remoteAddress: string, source: string): HornetQException {
     this.refused++;
-    this.throttle.recordFailure(source);
-    const failures = this.throttle.failuresOf(source);
+    this.throttle.recordFailure(source, user);
+    const failures = this.throttle.failuresOf(source, user);
     this.logger.warn(
       { user: user === null ? null : cut(user), remote: remoteAddress, failures },
-      `login refused for user ${loggedName(user)} from ${remoteAddress}: unknown user or wrong password (failed logins from ${source} in a row: ${failures})`,
+      `login refused for user ${loggedName(user)} from ${remoteAddress}: unknown user or wrong password (failed logins of this user name from ${source} in a row: ${failures})`,
     );
     return new HornetQException('SECURITY_EXCEPTION', unableToValidate(user));
   }
 
   /**
-   * Waits until an attempt may be checked, and returns what ends its turn. A source without
+   * Waits until an attempt may be checked, and returns what ends its turn. A bucket without
    * failures has up to concurrentLoginsPerSource checks at once (a pool of connections logging in
    * together), further attempts waiting for one to end. Once it has failed, it is slowed (see
    * awaitSlowedTurn).
    */
   private async awaitTurn(attempt: Attempt): Promise<() => void> {
-    const { source } = attempt;
+    const { bucket } = attempt;
     for (;;) {
-      const turns = this.turnsOf(source);
-      if (this.throttle.failuresOf(source) > 0 || turns.tail !== null) {
+      const turns = this.turnsOf(bucket);
+      if (this.failuresOf(attempt) > 0 || turns.tail !== null) {
         return this.awaitSlowedTurn(attempt, turns);
       }
       if (turns.running.size < this.throttle.policy.concurrentLoginsPerSource) {
-        return this.runNow(source, turns);
+        return this.runNow(bucket, turns);
       }
       turns.queued++;
       try {
@@ -255,39 +264,43 @@ export class BrokerSecurity {
         turns.queued--;
       }
       if (attempt.abandoned()) {
-        this.forgetIfIdle(source, turns);
+        this.forgetIfIdle(bucket, turns);
         throw new HornetQException('SECURITY_EXCEPTION', unableToValidate(attempt.user));
       }
     }
   }
 
   /** Lets an attempt be checked now; what it returns ends the check's turn. */
-  private runNow(source: string, turns: SourceTurns): () => void {
+  private runNow(bucket: string, turns: SourceTurns): () => void {
     let release: () => void = () => undefined;
     const mine = new Promise<void>((resolve) => (release = resolve));
     turns.running.add(mine);
     return () => {
       release();
       turns.running.delete(mine);
-      this.forgetIfIdle(source, turns);
+      this.forgetIfIdle(bucket, turns);
     };
   }
 
+  private failuresOf(attempt: Attempt): number {
+    return this.throttle.failuresOf(attempt.source, attempt.user);
+  }
+
   /**
-   * The turn of an attempt from a source that has failed. It goes at once while it would stay
+   * The turn of an attempt whose bucket has failed. It goes at once while it would stay
    * within the free failures even if every check of the source still running failed; any other
    * waits until those checks and the source's earlier waiting attempts are done, then for the
-   * pause its failures owe. So a failing host's guesses are checked one at a time, with the pause
+   * pause its failures owe. So a failing host's guesses at one name are checked one at a time, with the pause
    * between them, and at most maxWaitingPerSource of them wait.
    */
   private async awaitSlowedTurn(attempt: Attempt, turns: SourceTurns): Promise<() => void> {
-    const { source } = attempt;
+    const { bucket } = attempt;
     const { freeFailures, maxWaitingPerSource } = this.throttle.policy;
-    if (turns.tail === null && this.throttle.failuresOf(source) + turns.running.size < freeFailures) {
-      return this.runNow(source, turns);
+    if (turns.tail === null && this.failuresOf(attempt) + turns.running.size < freeFailures) {
+      return this.runNow(bucket, turns);
     }
     if (turns.waiting >= maxWaitingPerSource) {
-      this.forgetIfIdle(source, turns);
+      this.forgetIfIdle(bucket, turns);
       throw this.tooManyWaiting(attempt, maxWaitingPerSource);
     }
     let release: () => void = () => undefined;
@@ -299,12 +312,12 @@ export class BrokerSecurity {
     const endTurn = (): void => {
       release();
       if (turns.tail === tail) turns.tail = null;
-      this.forgetIfIdle(source, turns);
+      this.forgetIfIdle(bucket, turns);
     };
     try {
       await previous;
       turns.waiting--;
-      const delay = this.throttle.delayFor(source);
+      const delay = this.throttle.delayFor(attempt.source, attempt.user);
       if (delay > 0 && !attempt.abandoned()) await this.pause(delay);
       if (attempt.abandoned())
         throw new HornetQException('SECURITY_EXCEPTION', unableToValidate(attempt.user));
@@ -323,24 +336,24 @@ export class BrokerSecurity {
     return new HornetQException('SECURITY_EXCEPTION', unableToValidate(attempt.user));
   }
 
-  private turnsOf(source: string): SourceTurns {
-    let turns = this.turns.get(source);
+  private turnsOf(bucket: string): SourceTurns {
+    let turns = this.turns.get(bucket);
     if (turns === undefined) {
       turns = { tail: null, running: new Set(), waiting: 0, queued: 0 };
-      this.turns.set(source, turns);
+      this.turns.set(bucket, turns);
     }
     return turns;
   }
 
-  private forgetIfIdle(source: string, turns: SourceTurns): void {
+  private forgetIfIdle(bucket: string, turns: SourceTurns): void {
     if (
       turns.tail === null &&
       turns.running.size === 0 &&
       turns.waiting === 0 &&
       turns.queued === 0 &&
-      this.turns.get(source) === turns
+      this.turns.get(bucket) === turns
     ) {
-      this.turns.delete(source);
+      this.turns.delete(bucket);
     }
   }
 

@@ -369,8 +369,10 @@ export class ServerSession {
         const queues = this.postOffice.queuesBoundTo(packet.address);
         return {
           type: PacketType.SESS_BINDINGQUERY_RESP,
+          // Whether a send there goes anywhere (HornetQ's JMS producer asks before its first send,
+          // a reply to another connection's temporary queue included); only the names are hidden.
           exists: queues.length > 0,
-          queueNames: queues.map((queue) => queue.name),
+          queueNames: queues.filter((queue) => this.isVisible(queue)).map((queue) => queue.name),
         };
       }
       case PacketType.SESS_START:
@@ -642,17 +644,24 @@ export class ServerSession {
     }
   }
 
-  /** The queues a listing shows: another connection's temporary queues only to who may manage them. */
+  /** The queues a listing shows. */
   private *visibleQueues(): Generator<Queue> {
     for (const queue of this.postOffice.eachQueue()) {
-      if (
-        !queue.temporary ||
-        this.owner.ownsTemporaryQueue(queue.name) ||
-        this.guard.allows('manage', queue.address)
-      ) {
-        yield queue;
-      }
+      if (this.isVisible(queue)) yield queue;
     }
+  }
+
+  /**
+   * Whether this connection may see `queue` in listings and queries: another connection's
+   * temporary queue (a JMS temporary queue, or the queue of a non-durable subscription) only with
+   * `manage` on its address.
+   */
+  private isVisible(queue: Queue): boolean {
+    return (
+      !queue.temporary ||
+      this.owner.ownsTemporaryQueue(queue.name) ||
+      this.guard.allows('manage', queue.address)
+    );
   }
 
   /**
@@ -670,8 +679,10 @@ export class ServerSession {
     return permissionDenied(this.guard.user ?? '(none)', permission, address);
   }
 
+  /** What the client may know of `queueName`: another connection's temporary queue is answered as none. */
   private queueQuery(queueName: string): Packet {
-    const queue = this.postOffice.getQueue(queueName);
+    const found = this.postOffice.getQueue(queueName);
+    const queue = found !== undefined && this.isVisible(found) ? found : undefined;
     return {
       type: PacketType.SESS_QUEUEQUERY_RESP,
       exists: queue !== undefined,

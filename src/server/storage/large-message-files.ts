@@ -28,8 +28,11 @@ export interface LargeMessageCheck {
   dropped: Array<{ messageId: number; note: string }>;
 }
 
-/** What the large messages need of the message journal: deletes at load, and its syncs. */
-export type LargeMessageJournal = Pick<Journal, 'appendDelete' | 'afterSync'>;
+/**
+ * What the large messages need of the message journal: deletes at load, its syncs, and holding
+ * what follows a header until the header's file is on disk.
+ */
+export type LargeMessageJournal = Pick<Journal, 'appendDelete' | 'afterSync' | 'holdAppendsUntil'>;
 
 export interface LargeMessageFilesOptions {
   /** A message whose encoding has at least this many bytes goes to a large-message file. */
@@ -66,9 +69,14 @@ export class LargeMessageFiles {
     );
   }
 
-  /** Writes the message's file; returns the header its journal add record holds instead of the bytes. */
+  /**
+   * Writes the message's file; returns the header its journal add record holds instead of the
+   * bytes. That record, and whatever is appended after it (the references, a transaction's commit,
+   * a duplicate id), reaches the journal's file only once this file is on disk: a crash never
+   * finds a header whose bytes are not there, nor half a transaction.
+   */
   write(messageId: number, encoding: Buffer): Buffer {
-    this.store.write(messageId, encoding);
+    this.journal().holdAppendsUntil(this.store.write(messageId, encoding));
     this.messageIds.add(messageId);
     this.steps.changed(() => {
       this.messageIds.delete(messageId);

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { Logger } from '../../core/remoting';
-import type { JournalFileSystem } from './journal/journal-file-system';
+import type { JournalFile, JournalFileSystem } from './journal/journal-file-system';
 import { StorageError } from './storage-error';
 
 const EXTENSION = '.msg';
@@ -8,8 +8,9 @@ const EXTENSION = '.msg';
 /**
  * The files of large-messages-directory: one `<message id>.msg` per message too large for a journal
  * record (HornetQ's layout), holding the message's encoding. The journal keeps a header record that
- * says what the file must hold. Writes run in the background; `afterWrites` says when the ones
- * started so far are on disk (written, fdatasync'd, and the directory synced so the name survives).
+ * says what the file must hold. Writes run in the background, each file's fdatasync alongside the
+ * others' (a commit of several waits for one sync, not one per file); `write` and `afterWrites`
+ * say when they are on disk (written, fdatasync'd, and the directory synced so the name survives).
  */
 export class LargeMessageStore {
   private started = 0;
@@ -64,8 +65,11 @@ export class LargeMessageStore {
     return ids;
   }
 
-  /** Starts writing a message's file; `afterWrites` calls back once it is on disk. */
-  write(messageId: number, encoding: Buffer): void {
+  /**
+   * Starts writing a message's file. The promise resolves once it is on disk and rejects when the
+   * write failed (which fails the store too: onFailure); `afterWrites` covers it as well.
+   */
+  write(messageId: number, encoding: Buffer): Promise<void> {
     if (this.failure !== null) throw this.failure;
     this.started++;
     const written = this.after(messageId, () => this.writeFile(messageId, encoding));
@@ -77,6 +81,7 @@ export class LargeMessageStore {
         this.fail(error instanceof Error ? error : new Error(String(error)));
       },
     );
+    return written;
   }
 
   /** Calls `done` once every write started so far is on disk: at once when none is pending. */
@@ -147,16 +152,18 @@ export class LargeMessageStore {
     return path.join(this.directory, `${messageId}${EXTENSION}`);
   }
 
+  /**
+   * The directory is synced alongside the file's own fdatasync rather than after it: the name
+   * exists once the file is open, and both being on disk is all that is needed, in either order.
+   */
   private async writeFile(messageId: number, encoding: Buffer): Promise<void> {
     const file = await this.fileSystem.open(this.pathOf(messageId), true);
-    try {
-      await file.truncate(0);
-      await file.write(encoding, 0, encoding.length, 0);
-      await file.datasync();
-    } finally {
-      await file.close();
-    }
-    await this.fileSystem.syncDirectory(this.directory);
+    const [contents, name] = await Promise.allSettled([
+      writeAndSync(file, encoding),
+      this.fileSystem.syncDirectory(this.directory),
+    ]);
+    if (contents.status === 'rejected') throw contents.reason;
+    if (name.status === 'rejected') throw name.reason;
   }
 
   /** Runs `operation` after the last one on the same message's file, whatever that one's outcome. */
@@ -178,6 +185,17 @@ export class LargeMessageStore {
     if (this.failure !== null) return;
     this.failure = error;
     for (const listener of this.failureListeners) listener(error);
+  }
+}
+
+/** Replaces the file's contents with `encoding` and syncs it; closes it whatever happens. */
+async function writeAndSync(file: JournalFile, encoding: Buffer): Promise<void> {
+  try {
+    await file.truncate(0);
+    await file.write(encoding, 0, encoding.length, 0);
+    await file.datasync();
+  } finally {
+    await file.close();
   }
 }
 

@@ -31,6 +31,7 @@ describe('client option defaults', () => {
       blockOnAcknowledge: false,
       blockOnDurableSend: true,
       blockOnNonDurableSend: false,
+      duplicateIdOnDurableSend: false,
       preAcknowledge: false,
       ackBatchSize: 1024 * 1024,
       initialConnectAttempts: 1,

@@ -420,3 +420,39 @@ describe('a delivery the client cannot take', () => {
     expect(broker.packets(PacketType.SESS_CONSUMER_CLOSE)).toEqual([]);
   });
 });
+
+describe('a large frame arriving in parts', () => {
+  /** A continuation of a large delivery, bigger than a HornetQ broker's socket buffer. */
+  const chunkFrame = (): Buffer =>
+    encodePacket(SESSION_CHANNEL, {
+      type: PacketType.SESS_RECEIVE_CONTINUATION,
+      chunk: Buffer.alloc(100 * 1024, 7),
+      continues: true,
+      consumerId: 0,
+    });
+
+  test('is answered with a ping as soon as a part has arrived, carrying the connection TTL', async () => {
+    const { broker, port } = await brokerAt({ answerTopology: true });
+    // No periodic pings during the test: every ping after the first is an answer.
+    await connect(port, { connectionTTL: 45_000, clientFailureCheckPeriod: 600_000 });
+    await until(() => broker.packets(PacketType.PING).length === 1);
+    broker.write(chunkFrame().subarray(0, 40 * 1024));
+    // (The scripted broker echoes it into the middle of the frame, which may earn another.)
+    await until(() => broker.packets(PacketType.PING).length >= 2);
+    expect(broker.packets(PacketType.PING)[1]).toEqual({ type: PacketType.PING, connectionTtl: 45_000 });
+  });
+
+  test('small frames, however they are split, are not answered', async () => {
+    const { broker, port } = await brokerAt({ answerTopology: true });
+    await connect(port, { clientFailureCheckPeriod: 600_000 });
+    await until(() => broker.packets(PacketType.PING).length === 1);
+    const ping = encodePacket(0, { type: PacketType.PING, connectionTtl: 1 });
+    for (let i = 0; i < 20; i++) {
+      broker.write(ping.subarray(0, 5));
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      broker.write(ping.subarray(5));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(broker.packets(PacketType.PING)).toHaveLength(1);
+  });
+});

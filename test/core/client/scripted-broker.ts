@@ -17,6 +17,11 @@ export interface ScriptedBrokerOptions {
   /** Append our extension's trailer to CREATESESSION_RESP (a hornetq-js broker), or not (HornetQ). */
   extended?: boolean;
   serverVersion?: number;
+  /**
+   * Sees each frame first; true when it answered (or meant not to answer) the frame itself, so the
+   * default handling is skipped. For a test that plays a broker's reattach or timing.
+   */
+  intercept?: (frame: ReceivedFrame, reply: (packet: Packet) => void) => boolean;
 }
 
 /**
@@ -45,7 +50,12 @@ export class ScriptedBroker {
 
   /** Writes a packet to the newest client connection. */
   send(channelId: number, packet: Packet): void {
-    this.sockets[this.sockets.length - 1]?.write(encodePacket(channelId, packet));
+    this.write(encodePacket(channelId, packet));
+  }
+
+  /** Writes bytes (part of a frame, say) to the newest client connection. */
+  write(bytes: Buffer): void {
+    this.sockets[this.sockets.length - 1]?.write(bytes);
   }
 
   /** The received packets of one type, in order. */
@@ -98,6 +108,7 @@ export class ScriptedBroker {
   private handle(socket: net.Socket, frame: ReceivedFrame): void {
     this.received.push(frame);
     const reply = (packet: Packet): void => void socket.write(encodePacket(frame.channelId, packet));
+    if (this.options.intercept?.(frame, reply) === true) return;
     const { packet } = frame;
     switch (packet.type) {
       case PacketType.PING:

@@ -7,6 +7,7 @@ import {
   FrameDecoder,
   HORNETQ_PREAMBLE,
 } from '../../../src/core/protocol/frame-decoder';
+import { InputBudget } from '../../../src/core/protocol/input-budget';
 import { decodeFrame, encodePacket } from '../../../src/core/protocol/packet-codec';
 import { PacketType } from '../../../src/core/protocol/packet-type';
 import type { Packet } from '../../../src/core/protocol/packets';
@@ -305,6 +306,50 @@ describe('FrameDecoder', () => {
       expect(framesFrom([handshake], decoder)).toEqual([handshake.toString('hex')]);
       expectProtocolError(() => decoder.feed(large.subarray(0, 4), () => undefined), /exceeds the maximum/);
     });
+  });
+});
+
+describe('FrameDecoder with a shared InputBudget', () => {
+  /** A frame of `bodyBytes` (about) on channel 10. */
+  function frameOf(bodyBytes: number): Buffer {
+    const message = new CoreMessage();
+    message.address = 'a';
+    message.body = Buffer.alloc(bodyBytes, 7);
+    return encodePacket(10, { type: PacketType.SESS_SEND, message, requiresResponse: false });
+  }
+
+  it('takes what unfinished frames set aside, refuses a frame past the limit, and gives back on completion and release', () => {
+    const budget = new InputBudget(1024 * 1024);
+    const [a, b, c] = [0, 1, 2].map(() => new FrameDecoder(DEFAULT_MAX_FRAME_BYTES, budget)) as [
+      FrameDecoder,
+      FrameDecoder,
+      FrameDecoder,
+    ];
+    const big = frameOf(600 * 1024);
+    const frames: Buffer[] = [];
+    a.feed(big.subarray(0, big.length - 10), (frame) => frames.push(frame));
+    expect(budget.heldBytes).toBe(a.heldBytes);
+    // Grown to what arrived in the one chunk.
+    expect(budget.heldBytes).toBe(big.length - 10);
+    // b's frame fits while small, and is refused as it grows past what is left.
+    b.feed(big.subarray(0, 1000), (frame) => frames.push(frame));
+    expect(budget.heldBytes).toBe(big.length - 10 + 64 * 1024);
+    expectProtocolError(
+      () => b.feed(big.subarray(1000, 500 * 1024), (frame) => frames.push(frame)),
+      /^input held in unfinished frames across all connections would exceed 1048576 bytes \(max-unfinished-frame-bytes; \d+ held\): a frame of \d+ bytes, \d+ of them received, is refused$/,
+    );
+    b.release();
+    expect(budget.heldBytes).toBe(big.length - 10);
+    // A complete frame belongs to its packet: the budget has it back.
+    a.feed(big.subarray(big.length - 10), (frame) => frames.push(frame));
+    expect(frames.map((frame) => frame.length)).toEqual([big.length]);
+    expect(budget.heldBytes).toBe(0);
+    // Frames that lie whole within one chunk take nothing.
+    c.feed(Buffer.concat([frameOf(10), frameOf(20)]), (frame) => frames.push(frame));
+    expect(frames).toHaveLength(3);
+    expect(budget.heldBytes).toBe(0);
+    c.release();
+    expect(budget.heldBytes).toBe(0);
   });
 });
 

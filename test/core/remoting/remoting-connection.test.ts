@@ -6,6 +6,7 @@ import type { Packet } from '../../../src/core/protocol/packets';
 import { silentLogger } from '../../../src/core/remoting/logger';
 import {
   FIRST_SESSION_CHANNEL,
+  LARGE_FRAME_BYTES,
   RemotingConnection,
   type RemotingConnectionOptions,
 } from '../../../src/core/remoting/remoting-connection';
@@ -375,5 +376,48 @@ describe('RemotingConnection output high-water mark', () => {
     for (let i = 0; i < 1000; i++) conn.write(0, ping);
     expect(transport.pendingBytes).toBeGreaterThan(10_000);
     expect(conn.congested).toBe(false);
+  });
+});
+
+describe('RemotingConnection large frames arriving in parts', () => {
+  /** A connection with a session channel that records its packets, and what the listener heard. */
+  const withListener = () => {
+    const { transport, conn } = setUp();
+    const received: Packet[] = [];
+    conn.createChannel(CHANNEL, WINDOWLESS).setHandler((packet) => received.push(packet));
+    let told = 0;
+    conn.setLargeFrameListener(() => told++);
+    return { transport, received, told: () => told };
+  };
+
+  it('tells the listener after every read that ends inside a large frame, and not once the frame is whole', () => {
+    const { transport, received, told } = withListener();
+    const frame = encodePacket(CHANNEL, sendOfBodySize(3 * LARGE_FRAME_BYTES));
+    transport.receive(frame.subarray(0, 100));
+    expect(told()).toBe(1);
+    transport.receive(frame.subarray(100, LARGE_FRAME_BYTES));
+    expect(told()).toBe(2);
+    transport.receive(frame.subarray(LARGE_FRAME_BYTES));
+    expect(told()).toBe(2);
+    expect(received).toHaveLength(1);
+  });
+
+  it('a read that ends inside a small frame, or between frames, tells nobody', () => {
+    const { transport, received, told } = withListener();
+    const small = encodePacket(CHANNEL, sendOfBodySize(LARGE_FRAME_BYTES / 2));
+    const two = Buffer.concat([small, small]);
+    transport.receive(two.subarray(0, small.length + 10));
+    transport.receive(two.subarray(small.length + 10));
+    transport.receive(small);
+    expect(told()).toBe(0);
+    expect(received).toHaveLength(3);
+  });
+
+  it('a read that completes one large frame and ends inside the next tells the listener', () => {
+    const { transport, received, told } = withListener();
+    const frame = encodePacket(CHANNEL, sendOfBodySize(LARGE_FRAME_BYTES));
+    transport.receive(Buffer.concat([frame, frame.subarray(0, 10)]));
+    expect(received).toHaveLength(1);
+    expect(told()).toBe(1);
   });
 });

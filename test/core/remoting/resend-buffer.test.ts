@@ -61,20 +61,38 @@ describe('ResendBuffer', () => {
     expect(buffer.nextCommandId).toBe(4);
   });
 
-  it('a confirmation beyond what is held clears everything and moves the next id on', () => {
+  it('a confirmation beyond what was sent clears what is held and never moves the numbering on', () => {
     const buffer = new ResendBuffer();
     buffer.push(frame(0));
     buffer.push(frame(1));
+    expect(buffer.accounts(9)).toBe(false);
     expect(buffer.clearUpTo(9)).toBe(2);
     expect(buffer.size).toBe(0);
-    expect(buffer.bytes).toBe(0);
-    expect(buffer.nextCommandId).toBe(10);
-    // The next frame pushed is command 10: confirming 9 again must not drop it, confirming 10 must.
-    buffer.push(frame(10));
-    expect(buffer.clearUpTo(9)).toBe(0);
-    expect(heldIds(buffer)).toEqual([10]);
-    expect(buffer.clearUpTo(10)).toBe(1);
-    expect(buffer.size).toBe(0);
+    expect(buffer.nextCommandId).toBe(2);
+    // The next frame is command 2, whatever the peer claimed: confirming 2 drops it, 1 does not.
+    buffer.push(frame(2));
+    expect(buffer.clearUpTo(1)).toBe(0);
+    expect(heldIds(buffer)).toEqual([2]);
+    expect(buffer.clearUpTo(2)).toBe(1);
+  });
+
+  it('accounts for an id from the last one dropped to the last one sent, and for nothing else', () => {
+    const buffer = new ResendBuffer();
+    expect(buffer.accounts(-1)).toBe(true);
+    expect(buffer.accounts(0)).toBe(false);
+    for (let i = 0; i < 5; i++) buffer.push(frame(i));
+    buffer.clearUpTo(1);
+    // Commands 0 and 1 are gone: a peer that now says it has only command 0 lost one whose frame
+    // cannot be sent again; one that says 5 counts a command never sent.
+    expect([-1, 0, 1, 2, 3, 4, 5].map((id) => buffer.accounts(id))).toEqual([
+      false,
+      false,
+      true,
+      true,
+      true,
+      true,
+      false,
+    ]);
   });
 
   it('keeps the peak after frames are cleared', () => {
@@ -123,6 +141,7 @@ describe('ResendBuffer', () => {
   it('property: held frames are exactly those with id > last confirmed, in order, and bytes is their sum', () => {
     type Op =
       { kind: 'push'; length: number } | { kind: 'confirm'; back: number } | { kind: 'beyond'; by: number };
+    // A confirmation beyond what was sent (a broken peer) clears what is held and nothing more.
     const op: fc.Arbitrary<Op> = fc.oneof(
       {
         weight: 6,
@@ -152,14 +171,14 @@ describe('ResendBuffer', () => {
             buffer.push(frame(id, step.length));
           } else {
             // Confirmations arrive in order: a peer never confirms less than before, but may
-            // repeat itself or (beyond) confirm ids that never went through this buffer.
+            // repeat itself or (beyond) confirm ids that were never sent.
             const target =
               step.kind === 'confirm'
                 ? Math.max(lastConfirmed, nextId - 1 - step.back)
                 : Math.max(lastConfirmed, nextId - 1) + step.by;
+            expect(buffer.accounts(target)).toBe(target < nextId);
             buffer.clearUpTo(target);
-            lastConfirmed = target;
-            if (nextId <= lastConfirmed) nextId = lastConfirmed + 1;
+            lastConfirmed = Math.min(target, nextId - 1);
           }
           const expectedIds: number[] = [];
           let expectedBytes = 0;

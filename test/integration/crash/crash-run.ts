@@ -2,7 +2,14 @@ import { ClientSessionFactory, type ClientSession } from '../../../src';
 import { readEnvNumber } from '../../support/env-number';
 import { seededRandom } from '../../support/fault-proxy';
 import { ChildBroker, makeDataDir, removeDir } from './child-broker';
-import { CrashHistory, EpochClients, QUEUE_A, QUEUE_B, checkBody, keyOfMessage } from './crash-workload';
+import {
+  CrashHistory,
+  EpochClients,
+  LARGE_PRODUCER,
+  QUEUES,
+  checkBody,
+  keyOfMessage,
+} from './crash-workload';
 import { checkHistory, type CheckResult, type MessageKey } from './total-queue-checker';
 
 /**
@@ -145,12 +152,12 @@ export async function runCrash(settings: CrashSettings): Promise<CrashReport> {
   }
 }
 
-/** Browses both queues (no consumer runs yet); returns how many messages they held. */
+/** Browses every queue (no consumer runs yet); returns how many messages they held. */
 async function snapshot(history: CrashHistory, epoch: number, port: number): Promise<number> {
   return withSession(port, async (session) => {
     session.start();
     let total = 0;
-    for (const queue of [QUEUE_A, QUEUE_B]) {
+    for (const queue of QUEUES) {
       const { messageCount } = await session.queueQuery(queue);
       const browser = await session.createConsumer(queue, { browseOnly: true });
       const keys: MessageKey[] = [];
@@ -176,11 +183,11 @@ async function snapshot(history: CrashHistory, epoch: number, port: number): Pro
   });
 }
 
-/** Takes and acknowledges (blocking) everything both queues hold. */
+/** Takes and acknowledges (blocking) everything the queues hold. */
 async function drain(history: CrashHistory, epoch: number, port: number): Promise<void> {
   await withSession(port, async (session) => {
     session.start();
-    for (const queue of [QUEUE_A, QUEUE_B]) {
+    for (const queue of QUEUES) {
       const consumer = await session.createConsumer(queue);
       for (;;) {
         const message = await consumer.receive(1_000);
@@ -215,7 +222,8 @@ function tallyOutcomes(history: CrashHistory): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const event of history.events) {
     if (event.type === 'receive' || event.type === 'snapshot') continue;
-    const name = `${event.type} ${event.outcome}`;
+    const large = event.type === 'transaction' && event.sends.some((key) => key.producer === LARGE_PRODUCER);
+    const name = `${large ? 'large-message ' : ''}${event.type} ${event.outcome}`;
     counts[name] = (counts[name] ?? 0) + 1;
   }
   return counts;

@@ -13,13 +13,21 @@ import type { HistoryEvent, MessageKey } from './total-queue-checker';
  * child process: producers doing blocking durable sends to crash.a (each numbering its messages),
  * a transacted producer committing batches to crash.b, a transacted mover that takes a batch from
  * crash.a, sends it on to crash.b and commits (now and then rolls back), and a consumer of crash.b
- * acknowledging each message with a blocking acknowledgement. Every outcome goes into the history
- * the checker judges. Clients are new in every epoch (no reconnection): when the broker is killed,
+ * acknowledging each message with a blocking acknowledgement; and on crash.c a transacted role
+ * that takes a few messages and sends a few large ones (150 KiB, each in its own file beside the
+ * journal) in each transaction, so that a kill finds commits waiting for large-message files.
+ * Every outcome goes into the history the checker judges. Clients are new in every epoch (no reconnection): when the broker is killed,
  * each client's call in flight fails, is recorded as 'unknown', and that client stops.
  */
 
 export const QUEUE_A = 'jms.queue.crash.a';
 export const QUEUE_B = 'jms.queue.crash.b';
+export const QUEUE_C = 'jms.queue.crash.c';
+/** Every queue of the workload, as snapshots and the final drain go through them. */
+export const QUEUES = [QUEUE_A, QUEUE_B, QUEUE_C] as const;
+/** The producer whose messages are large: above the broker's 100 KiB large-message threshold. */
+export const LARGE_PRODUCER = 'L';
+const LARGE_BODY_BYTES = 150 * 1024;
 const PRODUCER_PROPERTY = 'crash.producer';
 const SEQ_PROPERTY = 'crash.seq';
 /** How long a consumer waits for a message before it looks again whether the epoch is over. */
@@ -52,7 +60,10 @@ export class CrashHistory {
 
 /** The body is a function of the key, so that a corrupt or mixed-up message is caught. */
 export function bodyOf(key: Pick<MessageKey, 'producer' | 'seq'>): Buffer {
-  const size = 64 + ((key.seq * 7919 + key.producer.length * 131) % 1984);
+  const size =
+    key.producer === LARGE_PRODUCER
+      ? LARGE_BODY_BYTES + (key.seq % 1024)
+      : 64 + ((key.seq * 7919 + key.producer.length * 131) % 1984);
   const text = `${key.producer}:${key.seq};`;
   return Buffer.from(text.repeat(Math.ceil(size / text.length)).slice(0, size));
 }
@@ -107,6 +118,7 @@ export class EpochClients {
       ]),
       ['transacted producer', () => this.produceTransactions()],
       ['mover', () => this.move()],
+      ['large-message transactions', () => this.largeTransactions()],
       ['consumer', () => this.consume()],
     ];
     await Promise.all(roles.map(([name, role]) => this.guard(name, role)));
@@ -207,6 +219,37 @@ export class EpochClients {
             await sender.send(messageFor(key));
             await message.acknowledge();
           }
+        },
+      );
+    }
+  }
+
+  /**
+   * Takes up to one more message of crash.c than it sends, and sends 1 to 3 large ones to
+   * crash.c, in one transaction: the acknowledgements and the large sends are all there after a
+   * kill or none is. Taking at least as many as it sends keeps crash.c small (it is not counted in
+   * the backlog the other producers wait on).
+   */
+  private async largeTransactions(): Promise<void> {
+    const session = await this.session({ transacted: true });
+    const consumer = await session.createConsumer(QUEUE_C);
+    const sender = session.createProducer(QUEUE_C);
+    session.start();
+    for (let n = 0; !this.over; n++) {
+      const sends = Array.from({ length: this.history.pick(3) }, () => ({
+        queue: QUEUE_C,
+        producer: LARGE_PRODUCER,
+        seq: this.history.nextSeq(LARGE_PRODUCER),
+      }));
+      const taken = await this.take(consumer, QUEUE_C, sends.length + 1);
+      await this.finish(
+        session,
+        `e${this.epoch}-l${n}`,
+        sends,
+        taken.map(([key]) => key),
+        async () => {
+          for (const [, message] of taken) await message.acknowledge();
+          for (const key of sends) await sender.send(messageFor(key));
         },
       );
     }

@@ -1,7 +1,8 @@
 /**
  * Kill -9: a broker process on one data directory is killed with SIGKILL at seeded moments under
  * load (blocking durable sends from numbered producers, transactions that move messages from one
- * queue to another, a transacted producer, a consumer acknowledging), many times, and restarted on
+ * queue to another, a transacted producer, transactions of 150 KiB large messages, a consumer
+ * acknowledging), many times, and restarted on
  * the same directory each time; sometimes it is killed while it loads its journal. The total-queue
  * checker then judges everything the clients saw: no acknowledged send lost, nothing unexpected,
  * nothing acknowledged back, every transaction all or nothing, each producer's order kept. The
@@ -57,7 +58,13 @@ describe('kill -9 under load, restarted on the same data directory', () => {
   test('the broker was killed under load, and the load did commit, roll back and acknowledge', () => {
     expect(report.kills).toBe(settings.durationMs === null ? settings.kills : report.kills);
     expect(report.kills).toBeGreaterThan(0);
-    for (const outcome of ['send ok', 'transaction ok', 'transaction rolled-back', 'ack ok']) {
+    for (const outcome of [
+      'send ok',
+      'transaction ok',
+      'transaction rolled-back',
+      'ack ok',
+      'large-message transaction ok',
+    ]) {
       expect(seeded({ outcome, count: report.outcomes[outcome] ?? 0 })).not.toEqual(
         seeded({ outcome, count: 0 }),
       );

@@ -151,6 +151,58 @@ describe("another connection's temporary queue", () => {
     ]);
   });
 
+  test("is not in another connection's binding or queue queries (a send to its address still goes); its owner and an operator see it", async () => {
+    const broker = await startBroker();
+    const ownerConnection = await env.connect(broker);
+    const owner = await ownerConnection.createSession({ username: ALICE.name, password: ALICE.password });
+    await owner.createQueue('jms.tempqueue.alice', 'jms.tempqueue.alice', {
+      durable: false,
+      temporary: true,
+    });
+    // A non-durable subscription's queue is temporary too: bound to a shared topic address.
+    await owner.createQueue(NEWS, 'alice-subscription', { durable: false, temporary: true });
+    await owner.createQueue(NEWS, 'news-durable', { durable: true });
+    const mallory = await coreSession(broker, MALLORY);
+
+    expect(await mallory.bindingQuery('jms.tempqueue.alice')).toEqual({ exists: true, queueNames: [] });
+    expect(await mallory.bindingQuery(NEWS)).toEqual({ exists: true, queueNames: ['news-durable'] });
+    for (const name of ['jms.tempqueue.alice', 'alice-subscription']) {
+      expect(await mallory.queueQuery(name)).toMatchObject({
+        exists: false,
+        address: null,
+        messageCount: 0,
+        consumerCount: 0,
+      });
+    }
+    // Answered as for a queue that does not exist at all.
+    expect(await mallory.queueQuery('jms.tempqueue.alice')).toEqual(
+      await mallory.queueQuery('no-such-queue'),
+    );
+    // Sends to it still go (a reply), and are not shown either.
+    await mallory.createProducer('jms.tempqueue.alice').send(sequenced(0, { durable: false }));
+    expect(await mallory.queueQuery('jms.tempqueue.alice')).toMatchObject({ exists: false, messageCount: 0 });
+
+    for (const seer of [owner, await coreSession(broker, OSCAR)]) {
+      expect((await seer.bindingQuery(NEWS)).queueNames.sort()).toEqual([
+        'alice-subscription',
+        'news-durable',
+      ]);
+      expect(await seer.bindingQuery('jms.tempqueue.alice')).toEqual({
+        exists: true,
+        queueNames: ['jms.tempqueue.alice'],
+      });
+      expect(await seer.queueQuery('jms.tempqueue.alice')).toMatchObject({
+        exists: true,
+        temporary: true,
+        messageCount: 1,
+      });
+    }
+    // alice on another connection is another connection.
+    expect(await (await coreSession(broker, ALICE)).queueQuery('alice-subscription')).toMatchObject({
+      exists: false,
+    });
+  });
+
   test('cannot be consumed from or browsed by another user with consume on every address; the owner gets every reply once', async () => {
     const broker = await startBroker();
     const alice = await requestReply(broker);

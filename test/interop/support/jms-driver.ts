@@ -68,6 +68,8 @@ export interface SentJavaMessage {
   JMSMessageID: string | null;
   JMSTimestamp: number;
   JMSExpiration: number;
+  /** How long producer.send took, in ms (the message built and the JSON read before it). */
+  sendMs: number;
 }
 
 export interface SendOptions {

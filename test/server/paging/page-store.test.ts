@@ -3,8 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CoreMessage } from '../../../src/core/protocol/core-message';
 import { NodePageFileSystem } from '../../../src/server/paging/node-page-file-system';
+import type { PageFileSystem } from '../../../src/server/paging/page-file-system';
+import type { JournalFile } from '../../../src/server/storage/journal/journal-file-system';
+import { FaultFileSystem } from '../../support/fault-file-system';
 import { PageCorruptError, type PageEntry } from '../../../src/server/paging/page-entry-codec';
-import { ADDRESS_FILE, PageStore } from '../../../src/server/paging/page-store';
+import { ADDRESS_FILE, PageStore, type PagedRead } from '../../../src/server/paging/page-store';
 
 /** Polls until `condition` holds, failing after a generous deadline. */
 async function waitFor(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
@@ -46,20 +49,31 @@ describe('PageStore', () => {
   });
 
   afterEach(async () => {
-    await Promise.all(stores.map((store) => store.idle()));
+    await Promise.all(stores.map((store) => store.stop()));
     await rm(root, { recursive: true, force: true });
   });
 
-  function store(pageSizeBytes: number, pageMaxCacheSize: number): PageStore {
+  let written: number;
+  let resumed: number;
+
+  function store(
+    pageSizeBytes: number,
+    pageMaxCacheSize: number,
+    fileSystem: PageFileSystem = new NodePageFileSystem(),
+  ): PageStore {
+    written = 0;
+    resumed = 0;
     const created = new PageStore({
       directory,
       address: 'orders',
       pageSizeBytes,
       pageMaxCacheSize,
-      fileSystem: new NodePageFileSystem(),
+      fileSystem,
+      retryDelayMs: 5,
+      onWritesResumed: () => resumed++,
       ready: Promise.resolve(),
       onReadable: () => readable++,
-      onWritten: () => undefined,
+      onWritten: () => written++,
       onLost: (error, count, unread) => lost.push({ error, count, unread }),
       onError: (error, activity) => errors.push(`${activity}: ${error.message}`),
     });
@@ -72,18 +86,18 @@ describe('PageStore', () => {
   }
 
   /** Waits for the store to say that a page has come in from disk since `before`. */
-  async function pageCameIn(pages: PageStore, before: number): Promise<void> {
-    await waitFor(() => readable > before || pages.isEmpty, 'a page to come in');
+  async function pageCameIn(pages: PageStore, before: number, queue = 'q1'): Promise<void> {
+    await waitFor(() => readable > before || pages.unreadOf(queue) === 0, 'a page to come in');
   }
 
-  /** Reads every entry, waiting for pages to come in from disk. */
-  async function readAll(pages: PageStore): Promise<PageEntry[]> {
-    const read: PageEntry[] = [];
-    while (!pages.isEmpty) {
+  /** Reads every entry of `queue`, waiting for pages to come in from disk. */
+  async function readAll(pages: PageStore, queue = 'q1'): Promise<PagedRead[]> {
+    const read: PagedRead[] = [];
+    while (pages.unreadOf(queue) > 0) {
       const before = readable;
-      const next = pages.next();
+      const next = pages.next(queue);
       if (next !== null) read.push(next);
-      else await pageCameIn(pages, before);
+      else await pageCameIn(pages, before, queue);
     }
     return read;
   }
@@ -102,10 +116,16 @@ describe('PageStore', () => {
 
     const read = await readAll(pages);
     expect(read.map((e) => e.message.messageId)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
-    expect(read[4]?.targets).toEqual([
-      { queueName: 'q1', deliveryCount: 1, scheduledTime: 0 },
-      { queueName: 'q2', deliveryCount: 1, scheduledTime: 0 },
-    ]);
+    expect(read[4]?.target).toEqual({ queueName: 'q1', deliveryCount: 1, scheduledTime: 0 });
+    expect(read[4]?.sequence).toBe(4);
+    // q2 reads its own 15 entries at its own pace; the pages go once both have read them.
+    expect(pages.size).toBe(15);
+    const second = await readAll(pages, 'q2');
+    expect(second.map((r) => r.message.messageId)).toEqual(Array.from({ length: 15 }, (_, i) => 4 * i + 1));
+    expect(second[1]?.target).toEqual({ queueName: 'q2', deliveryCount: 1, scheduledTime: 0 });
+    expect(pages.isEmpty).toBe(true);
+    await pages.idle();
+    expect(await pageFiles()).toEqual([]);
     expect(read[7]?.message.body.toString()).toBe('message 7 '.padEnd(100, '.'));
     expect(read[7]?.message.durable).toBe(false);
     expect(lost).toEqual([]);
@@ -122,7 +142,7 @@ describe('PageStore', () => {
     while (!pages.isEmpty) {
       maxInMemory = Math.max(maxInMemory, pages.pagesInMemory);
       const before = readable;
-      if (pages.next() !== null) read++;
+      if (pages.next('q1') !== null) read++;
       else await pageCameIn(pages, before);
     }
     expect(read).toBe(80);
@@ -135,7 +155,7 @@ describe('PageStore', () => {
   it('writes out a full page even while it is being read, and reads on from where it was', async () => {
     const pages = store(1024, 1);
     pages.append(entry(0));
-    expect(pages.next()?.message.messageId).toBe(1);
+    expect(pages.next('q1')?.message.messageId).toBe(1);
     for (let i = 1; i < 30; i++) pages.append(entry(i));
     const read = await readAll(pages);
     expect(read.map((e) => e.message.messageId)).toEqual(Array.from({ length: 29 }, (_, i) => i + 2));
@@ -177,5 +197,94 @@ describe('PageStore', () => {
     await pages.retire();
     await expect(readdir(directory)).rejects.toThrow(/ENOENT/);
     expect(errors).toEqual([]);
+  });
+
+  it('reads each queue through a cursor of its own: a page goes once every queue has read it', async () => {
+    const pages = store(1024, 1);
+    for (let i = 0; i < 40; i++) pages.append(entry(i, ['live', 'away']));
+    await pages.idle();
+    const files = (await pageFiles()).length;
+    expect(files).toBeGreaterThan(3);
+    const live = await readAll(pages, 'live');
+    expect(live.map((r) => r.message.messageId)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    // The other queue has read nothing: every entry and every page file is still there for it.
+    expect(pages.size).toBe(40);
+    expect(pages.unreadOf('away')).toBe(40);
+    await pages.idle();
+    expect((await pageFiles()).length).toBe(files);
+    // Each read is a copy of its own.
+    const away = await readAll(pages, 'away');
+    expect(away.map((r) => r.message.messageId)).toEqual(live.map((r) => r.message.messageId));
+    expect(away[0]?.message).not.toBe(live[0]?.message);
+    expect(pages.isEmpty).toBe(true);
+    await pages.idle();
+    expect(await pageFiles()).toEqual([]);
+  });
+
+  it('a cursor caught up with the page still filling reads only what is appended after', () => {
+    const pages = store(64 * 1024, 1);
+    pages.append(entry(0, ['a']));
+    pages.append(entry(1, ['b']));
+    expect(pages.next('a')?.sequence).toBe(0);
+    expect(pages.next('a')).toBeNull();
+    pages.append(entry(2, ['a', 'b']));
+    expect(pages.next('a')?.sequence).toBe(2);
+    expect(pages.next('a')).toBeNull();
+    expect(pages.next('b')?.sequence).toBe(1);
+    expect(pages.next('b')?.sequence).toBe(2);
+    expect(pages.isEmpty).toBe(true);
+  });
+
+  it('a page that cannot be written stays in memory, counted as unwritten, and is written once the disk has room', async () => {
+    const inner = new NodePageFileSystem();
+    const disk = Object.assign(new FaultFileSystem(inner), {
+      removeDirectory: (path: string) => inner.removeDirectory(path),
+    });
+    disk.diskFull = true;
+    const pages = store(1024, 1, disk);
+    for (let i = 0; i < 30; i++) pages.append(entry(i));
+    await waitFor(() => errors.length > 0, 'the failed write to be reported');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Tried again meanwhile, reported once, and still counted: producers wait for it.
+    expect(errors).toHaveLength(2);
+    expect(errors[0]).toMatch(/creating the page directory .*ENOSPC/);
+    expect(errors[1]).toMatch(/writing .*000000001\.page .*producers wait for credits.*ENOSPC/);
+    expect(pages.unwrittenPages).toBeGreaterThan(1);
+    expect(pages.unwrittenBytes).toBeGreaterThan(1024);
+    expect(written).toBe(0);
+
+    disk.diskFull = false;
+    await waitFor(() => pages.unwrittenPages === 0, 'the failed pages to be written');
+    expect(resumed).toBe(1);
+    expect(pages.unwrittenBytes).toBe(0);
+    expect((await pageFiles()).length).toBeGreaterThan(1);
+    const read = await readAll(pages);
+    expect(read.map((r) => r.message.messageId)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    await pages.idle();
+    expect(await pageFiles()).toEqual([]);
+  });
+
+  it('a page read to its end while its file opens leaves no file behind and no error', async () => {
+    let opening = 0;
+    class SlowOpen extends NodePageFileSystem {
+      override async open(path: string, create: boolean): Promise<JournalFile> {
+        if (path.endsWith('.page')) {
+          opening++;
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        return super.open(path, create);
+      }
+    }
+    const pages = store(1024, 1, new SlowOpen());
+    for (let round = 0; round < 5; round++) {
+      for (let i = 0; i < 12; i++) pages.append(entry(round * 12 + i));
+      await waitFor(() => opening > round, 'a page write to open its file');
+      // Read while the write is opening the page file: everything is still in memory.
+      while (pages.next('q1') !== null);
+    }
+    await pages.idle();
+    expect(errors).toEqual([]);
+    expect(await pageFiles()).toEqual([]);
+    expect(pages.unwrittenPages).toBe(0);
   });
 });

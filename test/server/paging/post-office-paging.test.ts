@@ -160,9 +160,12 @@ describe('PostOffice under address-full-policy PAGE', () => {
       temporary: false,
     });
     const oneMessage = message('orders', 0).memoryEstimate() + 250;
+    // What the address holds undelivered: the queue reads back by what it has not delivered, so
+    // messages delivered and not yet acknowledged come on top (the client's window bounds them).
     let maxSize = 0;
     const watch = (): void => {
-      maxSize = Math.max(maxSize, office.addressSize('orders').size);
+      const delivering = queue.deliveringCount * oneMessage;
+      maxSize = Math.max(maxSize, office.addressSize('orders').size - delivering);
     };
     for (let i = 0; i < 400; i++) {
       send(office, message('orders', i, i % 2 === 0));
@@ -183,6 +186,60 @@ describe('PostOffice under address-full-policy PAGE', () => {
     send(office, message('orders', 400));
     expect(office.pagingStats('orders')).toBeNull();
     expect(logger.errors).toEqual([]);
+  });
+
+  it('a consumer that acknowledges nothing until the end still gets every message (reads back by what is undelivered)', async () => {
+    const office = postOffice();
+    const queue = office.createQueue({
+      name: 'q',
+      address: 'batch',
+      filter: null,
+      durable: false,
+      temporary: false,
+    });
+    for (let i = 0; i < 400; i++) send(office, message('batch', i));
+    expect(office.pagingStats('batch')?.messages).toBeGreaterThan(300);
+    const consumer = new Collector();
+    queue.addConsumer(consumer);
+    await waitFor(() => consumer.references.length === 400, 'all 400 delivered before any acknowledgement');
+    expect(consumer.references.map(indexOf)).toEqual(range(400));
+    expect(queue.waitingBytes).toBe(0);
+    for (const reference of consumer.references) queue.acknowledge(reference);
+    expect(queue.messageCount).toBe(0);
+    expect(office.pagingStats('batch')).toBeNull();
+    expect(office.addressSize('batch').size).toBe(0);
+  });
+
+  it('a queue without a consumer keeps its share in memory and the rest in the pages while the other reads on', async () => {
+    const office = postOffice();
+    const options = { address: 'news', filter: null, durable: false, temporary: false };
+    const live = office.createQueue({ name: 'live', ...options });
+    const away = office.createQueue({ name: 'away', ...options });
+    for (let i = 0; i < 400; i++) send(office, message('news', i));
+    expect(await consume(office, live, 400)).toEqual(range(400));
+    // Its share of max-size-bytes (half: two queues have entries in the pages) and what it held before paging.
+    const oneMessage = message('news', 0).memoryEstimate() + 250;
+    expect(away.waitingBytes).toBeLessThanOrEqual(MAX_SIZE + oneMessage);
+    expect(away.pagedCount).toBeGreaterThan(300);
+    expect(away.messageCount).toBe(400);
+    expect(office.pagingStats('news')?.messages).toBe(away.pagedCount);
+    expect(await consume(office, away, 400)).toEqual(range(400));
+    expect(office.pagingStats('news')).toBeNull();
+    expect(logger.errors).toEqual([]);
+  });
+
+  it('drops the paged entries of a deleted queue at once, so that its pages go', async () => {
+    const office = postOffice();
+    const options = { address: 'dropped', filter: null, durable: false, temporary: false };
+    office.createQueue({ name: 'only', ...options });
+    for (let i = 0; i < 200; i++) send(office, message('dropped', i));
+    await waitFor(
+      () => (office.pagingStats('dropped')?.unwrittenPages ?? 0) === 0,
+      'the pages to be written',
+    );
+    office.deleteQueue('only');
+    await waitFor(() => office.pagingStats('dropped') === null, "the deleted queue's pages to go");
+    await eventually(async () => (await readdir(root)).length === 0, 'the address directory to be removed');
   });
 
   it('skips the paged entries of a deleted queue, and a queue re-created under its name gets only what came after', async () => {

@@ -18,6 +18,8 @@ const DIRECTORY = '/broker/data/largemessages';
 /** A message journal whose syncs the test completes, and which records its deletes. */
 class HeldSyncJournal implements LargeMessageJournal {
   readonly deletes: number[] = [];
+  /** What the appends after each header wait for. */
+  readonly holds: Array<Promise<unknown>> = [];
   private readonly waiting: Array<(error: Error | null) => void> = [];
 
   appendDelete(id: number): void {
@@ -26,6 +28,10 @@ class HeldSyncJournal implements LargeMessageJournal {
 
   afterSync(done: (error: Error | null) => void): void {
     this.waiting.push(done);
+  }
+
+  holdAppendsUntil(ready: Promise<unknown>): void {
+    this.holds.push(ready);
   }
 
   get waitingSyncs(): number {

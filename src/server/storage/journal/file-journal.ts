@@ -264,6 +264,11 @@ export class FileJournal implements Journal {
     this.requested(sync);
   }
 
+  holdAppendsUntil(ready: Promise<unknown>): void {
+    this.checkOpen();
+    this.writer!.holdUntil(ready);
+  }
+
   afterSync(done: (error: Error | null) => void): void {
     if (this.failure !== null) return done(this.failure);
     if (this.writer === null) return done(null);

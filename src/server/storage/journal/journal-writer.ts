@@ -18,6 +18,11 @@ class Batch {
   flush: number | null = null;
   syncRequested = false;
   readonly waiters: SyncCallback[] = [];
+  /**
+   * Settles once what this batch's records depend on (other files) is on disk, or null. It never
+   * rejects: a failure to get there fails the writer instead.
+   */
+  barrier: Promise<unknown> | null = null;
 
   constructor(
     readonly file: JournalDataFile,
@@ -121,6 +126,25 @@ export class JournalWriter {
     return location;
   }
 
+  /**
+   * Nothing appended from now on is written before `ready` resolves: the batch being filled waits
+   * for it, and the batches after it wait behind that one (flushes go one at a time, in order).
+   * Records already in that batch wait too; they wait for no more than their own sync would, since
+   * a durable answer waits for the same files. A rejection fails the writer, as a failed write.
+   */
+  holdUntil(ready: Promise<unknown>): void {
+    if (this.failure !== null)
+      throw new Error(`journal failed earlier, no more appends: ${this.failure.message}`);
+    // A rejection fails the writer at once, not when the held batch's turn to flush comes.
+    const settled = ready.then(
+      () => undefined,
+      (error: unknown) => this.fail(error instanceof Error ? error : new Error(String(error))),
+    );
+    const batch = this.current;
+    const earlier = batch.barrier;
+    batch.barrier = earlier === null ? settled : Promise.all([earlier, settled]);
+  }
+
   /** A synced append was made: flush at the end of this event-loop turn. */
   requestSync(): void {
     if (this.current.used > 0) this.current.syncRequested = true;
@@ -157,9 +181,12 @@ export class JournalWriter {
     let batch = this.current;
     if (this.settings.fileSize - (batch.position + batch.used) < length) {
       // Does not fit the rest of the file: the file is closed and the record goes to the next one.
+      // An empty batch is not sealed but replaced: what it was to wait for, its successor waits for.
+      const barrier = batch.used === 0 ? batch.barrier : null;
       this.seal();
       const next = this.rollOver(batch.file);
       this.current = batch = new Batch(next, FILE_HEADER_SIZE, this.takeBuffer());
+      batch.barrier = barrier;
       this.pump();
     } else if (batch.room(this.settings.fileSize) < length) {
       this.seal();
@@ -200,6 +227,10 @@ export class JournalWriter {
   }
 
   private async flush(batch: Batch): Promise<void> {
+    if (batch.barrier !== null) {
+      await batch.barrier;
+      if (this.failure !== null) throw this.failure;
+    }
     const file = await batch.file.opened;
     await file.write(batch.buffer, 0, batch.used, batch.position);
     const onSync = this.settings.onSync;

@@ -31,6 +31,12 @@ export interface Journal {
    * either all of them load or none does.
    */
   appendTransaction(records: readonly JournalTransactionRecord[], sync: boolean): void;
+  /**
+   * Nothing appended from now on reaches the disk before `ready` resolves: a record that depends
+   * on another file (a large message's header on its file) is written only after that file is on
+   * disk, and so is everything after it, in order. A rejection of `ready` fails the journal.
+   */
+  holdAppendsUntil(ready: Promise<unknown>): void;
   /** Grows by one for each append made with `sync` (see Durability in storage-manager.ts). */
   readonly syncRequests: number;
   /** Calls `done` once everything appended so far is on disk; at once when nothing waits. */

@@ -160,7 +160,8 @@ public final class JmsDriver {
 
   /**
    * Sends `message` `count` times (default 1) through the session's one anonymous producer; with
-   * `sequenceProperty`, each copy carries its index as that int property.
+   * `sequenceProperty`, each copy carries its index as that int property. Each answer says how
+   * long its producer.send took (`sendMs`: a durable send returns on the broker's answer).
    */
   private ArrayNode send(JsonNode c) throws Exception {
     String sessionId = text(c, "session");
@@ -182,8 +183,11 @@ public final class JmsDriver {
     for (int i = 0; i < count; i++) {
       Message message = JmsMessages.build(session, c.path("message"));
       if (sequenceProperty != null) message.setIntProperty(sequenceProperty, i);
+      long sendStarted = System.nanoTime();
       producer.send(destination, message, deliveryMode, priority, timeToLive);
+      double sendMs = (System.nanoTime() - sendStarted) / 1e6;
       ObjectNode one = sent.addObject().put("JMSMessageID", message.getJMSMessageID());
+      one.put("sendMs", sendMs);
       one.set("JMSTimestamp", TaggedJson.longValue(message.getJMSTimestamp()));
       one.set("JMSExpiration", TaggedJson.longValue(message.getJMSExpiration()));
     }
