@@ -11,6 +11,7 @@ import {
   open,
   readdir,
   readFile,
+  rename,
   rm,
   stat,
   truncate,
@@ -319,6 +320,18 @@ describe('the damage matrix: refused with file and offset, nothing changed, acce
       { messages: STORED },
     );
     expect(outcome.messages).toBe(0);
+  });
+
+  test('a bindings directory moved away and put back after the refusal: every message is still there', async () => {
+    const directory = await copyOf(golden);
+    const bindings = path.join(directory, 'bindings');
+    const elsewhere = path.join(directory, 'bindings-unmounted');
+    await rename(bindings, elsewhere);
+    expect((await refusal(directory)).findings).toEqual([
+      expect.objectContaining({ kind: 'unknown-queue', file: bindings, messages: STORED }),
+    ]);
+    await rename(elsewhere, bindings);
+    expect((await accepted(directory, [])).messages).toBe(STORED);
   });
 
   test('a flipped byte in the last bindings record after a clean stop: damaged-tail in the bindings journal', async () => {
