@@ -88,4 +88,21 @@ describe('the journal state file', () => {
     const state = await loadWith(options, DamageReport.refusingAll());
     expect(state.size).toBeLessThan(60);
   });
+
+  test('a journal stopped cleanly with nothing in it, or after records, opens again without a finding, and again after that', async () => {
+    const fileSystem = new FaultFileSystem(new MemoryFileSystem());
+    const options = journalOptions(fileSystem);
+    const empty = await openJournal(options);
+    await empty.journal.close();
+    const reopened = await openJournal(options);
+    for (let id = 1; id <= 5; id++) reopened.journal.appendAdd(id, 1, body(`record ${id}`), id === 5);
+    await synced(reopened.journal);
+    await reopened.journal.close();
+    const again = await openJournal(options);
+    expect(again.state.size).toBe(5);
+    await again.journal.close();
+    const third = await openJournal(options);
+    expect(third.report.truncatedAt).toBeNull();
+    await third.journal.close();
+  });
 });
