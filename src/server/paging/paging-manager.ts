@@ -229,6 +229,12 @@ export class PagingManager {
     };
   }
 
+  /** Resolves once the file operations asked for so far (writes, removals of read pages and of retired stores) are done. */
+  async idle(): Promise<void> {
+    const pending = [...this.addresses.values()].map(({ store }) => store.idle());
+    await Promise.all([this.ready, ...pending, ...this.retiring.values()]);
+  }
+
   /** The broker stops: once every file operation is done, the page files are removed. */
   async close(): Promise<void> {
     const pending = [...this.addresses.values()].map(({ store }) => store.stop());

@@ -165,6 +165,11 @@ export class PostOffice {
     return this.paging.close();
   }
 
+  /** Resolves once the page stores' file operations asked for so far are done (tests, statistics). */
+  pagingIdle(): Promise<void> {
+    return this.paging.idle();
+  }
+
   /** What the address' page store holds, or null when the address is not paging. */
   pagingStats(address: string): PagingStats | null {
     return this.paging.stats(address);
