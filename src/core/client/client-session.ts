@@ -539,11 +539,13 @@ export class ClientSession {
    * answer of the one before it, and a count of our commands one higher than ours. A binding
    * query goes last (its answer's type is one no waiting call expects) and the channel matches
    * the answers that came before it (Channel.countAnswersUpTo). False when they did not match:
-   * the numbering is broken. A failure of the link meanwhile fails this attempt (the next one
-   * finds the numbering broken: the answers held can no longer be matched).
+   * the numbering is broken. A failure of the link meanwhile fails this attempt; the answers
+   * that came stay held, and the next attempt's check matches them with the rest.
    */
   private async answersMatch(replayed: number): Promise<boolean> {
-    if (this.isExtended || replayed === 0 || this.channel.outstandingCalls === 0) return true;
+    if (this.isExtended) return true;
+    // A check cut off by a failure has answers held: only the next check settles them.
+    if (!this.channel.answersHeld && (replayed === 0 || this.channel.outstandingCalls === 0)) return true;
     const connection = this.channel.connection;
     let onFailure: (error: HornetQException) => void = () => undefined;
     const failed = new Promise<never>((_, reject) => {
