@@ -89,8 +89,8 @@ interface AnswerCount {
   readonly isBarrierAnswer: (response: ResponsePacket) => boolean;
   readonly answers: ResponsePacket[];
   /**
-   * Answers of the barrier's kind still owed to earlier barriers (tombstones in the line, cut off
-   * before any answer came): they are held as ordinary answers, not taken as this barrier's.
+   * Answers of the barrier's kind owed to calls before it (an application's call of the same
+   * request, a barrier a failure cut off): held as ordinary answers, not taken as the barrier's.
    */
   owed: number;
   /** The barrier's own place in the line, once written. */
@@ -436,7 +436,7 @@ export class Channel {
     const count: AnswerCount = this.answerCount ?? {
       isBarrierAnswer,
       answers: [],
-      owed: 0,
+      owed: this.callsWaitingFor(packet.type),
       call: null,
       extras: 0,
     };
@@ -456,6 +456,15 @@ export class Channel {
       });
       if (this.pendingCalls.length > lineBefore) count.call = this.pendingCalls[lineBefore] ?? null;
     });
+  }
+
+  /** Calls in the line whose requests are of `type`: their answers are of the barrier's kind. */
+  private callsWaitingFor(type: number): number {
+    let calls = 0;
+    for (let i = this.pendingHead; i < this.pendingCalls.length; i++) {
+      if ((this.pendingCalls[i] as PendingCall).requestType === type) calls++;
+    }
+    return calls;
   }
 
   /**

@@ -389,6 +389,17 @@ describe('Channel numbering: checking the answers after a replay', () => {
     expect(client.outstandingCalls).toBe(0);
   });
 
+  it('a call of the barrier’s own kind waiting before it takes its own answer, not the barrier’s', async () => {
+    const { client, server, received } = link();
+    const own = client.sendBlocking(BARRIER);
+    const check = client.countAnswersUpTo(BARRIER, isBarrierAnswer);
+    await until(() => received.length === 2);
+    server.send({ ...BARRIER_ANSWER, exists: true, queueNames: ['mine'] } as ResponsePacket);
+    server.send(BARRIER_ANSWER);
+    expect(await check).toBe(0);
+    expect(await own).toMatchObject({ queueNames: ['mine'] });
+  });
+
   it('calls made after the barrier are answered after it, as usual', async () => {
     const { client, server, received } = link();
     const check = client.countAnswersUpTo(BARRIER, isBarrierAnswer);
