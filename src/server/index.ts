@@ -6,6 +6,7 @@ export {
   type AddressSettings,
 } from './postoffice/address-settings';
 export type { Filter } from './postoffice/filter';
+export type { PageFileSystem } from './paging/page-file-system';
 export { MessageHeader } from './postoffice/message-headers';
 export { defaultAcceptorFactory, type Acceptor, type AcceptorFactory } from './remoting/acceptor';
 export { FileSecurityManager, type UserAccount, type UserAccounts } from './security/file-security-manager';

@@ -5,7 +5,7 @@ import { readLegacyNodeId } from '../node-id';
 import { StorageError } from '../storage/storage-error';
 import { DataDirectoryLockedError } from './data-directory-locked-error';
 import { FileLock } from './file-lock';
-import { currentHolder } from './lock-holder';
+import { currentHolder, type LockHolder } from './lock-holder';
 import { SERVER_LOCK_FILE, ServerLockFile, ServerLockState } from './server-lock-file';
 
 export interface DataDirectoryLockOptions {
@@ -44,7 +44,7 @@ export class DataDirectoryLock {
     const lock = await openLockFile(directory, options);
     try {
       const contents = new ServerLockFile(lock.fileHandle);
-      if (!(await lock.tryLock())) throw new DataDirectoryLockedError(directory, await contents.readHolder());
+      if (!(await lock.tryLock())) throw new DataDirectoryLockedError(directory, await holderOnceWritten(contents));
       const nodeId = await contents.loadOrCreateNodeId(
         async () => (await readLegacyNodeId(directory)) ?? randomUUID(),
       );
@@ -70,6 +70,24 @@ export class DataDirectoryLock {
     } finally {
       await this.lock.release();
     }
+  }
+}
+
+/** How long a refused broker waits for the holder to write its line (see holderOnceWritten). */
+const HOLDER_LINE_WAIT_MS = 500;
+const HOLDER_LINE_POLL_MS = 25;
+
+/**
+ * The holder named in server.lock. A broker writes its line just after it takes the lock, so one
+ * refused in between (two workers of node:cluster starting together) reads nothing yet: it looks
+ * again for a moment before it says the holder did not write one (HornetQ's own broker never does).
+ */
+async function holderOnceWritten(contents: ServerLockFile): Promise<LockHolder | null> {
+  const deadline = Date.now() + HOLDER_LINE_WAIT_MS;
+  for (;;) {
+    const holder = await contents.readHolder();
+    if (holder !== null || Date.now() >= deadline) return holder;
+    await new Promise((resolve) => setTimeout(resolve, HOLDER_LINE_POLL_MS));
   }
 }
 
