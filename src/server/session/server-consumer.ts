@@ -64,7 +64,8 @@ export class ServerConsumer implements QueueConsumer {
   private remainingBody: PendingBody | null = null;
   /**
    * A forced-delivery marker asked for meanwhile: it follows the body's last chunk (and, for a
-   * browser, the rest of its snapshot that the client's congested connection held back).
+   * browser, the rest of its snapshot held back by a congested connection or credits on their
+   * way: see browserHeldBack).
    */
   private deferredMarker: number | null = null;
   /** The lowest priority of a message delivered to this consumer (see markerPriority). */
@@ -165,11 +166,12 @@ export class ServerConsumer implements QueueConsumer {
   /**
    * Whether a browser's marker waits for the rest of its snapshot, when nothing was delivered
    * since it was asked for: while the client's connection is congested (until it drains), or
-   * while the consumer has no credits, for at most MARKER_CREDIT_WAIT_MS. HornetQ's Java client asks for the marker only with its buffer empty,
-   * all it was sent consumed, so the credits that pays back are on their way; but it sends credits
-   * from a thread of their own and the request from the caller's, so the request can come first.
-   * Answered at once, the browser would end with messages it has not seen (HornetQ's own broker
-   * has the same race, narrowed by a thread hop).
+   * while the consumer has no credits, for at most MARKER_CREDIT_WAIT_MS. HornetQ's Java client
+   * asks for the marker only with its buffer empty, all it was sent consumed, so the credits that
+   * pays back are on their way; but it sends credits from a thread of their own and the request
+   * from the caller's, so the request can come first. Answered at once, the browser would end
+   * with messages it has not seen (HornetQ's own broker has the same race, narrowed by a thread
+   * hop).
    */
   private browserHeldBack(): boolean {
     const snapshot = this.browseSnapshot;
