@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { mkdtemp, open, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -134,24 +134,29 @@ function tmpfsDisk(directory: string): (Disk & { unmount(): void }) | null {
   };
 }
 
+/** Whether this process may mount a tmpfs (root with the capability, on Linux): tried once. */
+function mayMountTmpfs(): boolean {
+  if (process.platform !== 'linux' || process.getuid?.() !== 0) return false;
+  const probe = mkdtempSync(join(tmpdir(), 'paging-tmpfs-probe-'));
+  const disk = tmpfsDisk(probe);
+  disk?.unmount();
+  rmSync(probe, { recursive: true, force: true });
+  return disk !== null;
+}
+
 /** Where this machine lets the test fill a real file system too. */
-const DISKS = [
-  'fault file system',
-  ...(process.platform === 'linux' && process.getuid?.() === 0 ? ['tmpfs'] : []),
-];
+const DISKS = ['fault file system', ...(mayMountTmpfs() ? ['tmpfs'] : [])];
 
 test.each(DISKS)(
   'a full paging directory (%s): producers wait for credits, memory stays bounded, nothing is lost once space returns',
   async (kind) => {
     const gc = exposeGc();
-    let disk: Disk | null = faultDisk();
+    let disk: Disk = faultDisk();
     if (kind === 'tmpfs') {
       const tmpfs = tmpfsDisk(join(root, 'paging'));
-      // Root, and yet no mount (a container without the capability): the fault file system stands in.
-      if (tmpfs !== null) {
-        env.track({ close: () => tmpfs.unmount() });
-        disk = tmpfs;
-      }
+      if (tmpfs === null) throw new Error('the tmpfs could be mounted when probed, and now cannot');
+      env.track({ close: () => tmpfs.unmount() });
+      disk = tmpfs;
     }
     const broker = await startBroker(disk.fileSystem);
     const PRODUCERS = 2;

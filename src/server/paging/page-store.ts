@@ -119,11 +119,15 @@ export class PageStore {
   private retryTimer: NodeJS.Timeout | null = null;
   private retryDelay: number;
   private writesFailing = false;
+  private readRetryTimer: NodeJS.Timeout | null = null;
+  private readRetryDelay: number;
+  private readsFailing = false;
   /** Ticks once per read and page load, for lastUsed. */
   private clock = 0;
 
   constructor(private readonly options: PageStoreOptions) {
     this.retryDelay = options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
+    this.readRetryDelay = this.retryDelay;
     this.io = options.ready.then(() => this.createDirectory());
   }
 
@@ -405,6 +409,8 @@ export class PageStore {
   private stopRetrying(): void {
     if (this.retryTimer !== null) clearTimeout(this.retryTimer);
     this.retryTimer = null;
+    if (this.readRetryTimer !== null) clearTimeout(this.readRetryTimer);
+    this.readRetryTimer = null;
   }
 
   /** Asks for a page that is only on disk to be read in (and for the cache window ahead). */
@@ -436,11 +442,44 @@ export class PageStore {
         this.trimCache();
       }
     } catch (error) {
+      if (isTransient(error)) {
+        page.loading = false;
+        this.readFailed(error as Error, this.pathOf(page));
+        return;
+      }
       this.lose(page, error as Error);
     } finally {
       page.loading = false;
     }
+    this.readSucceeded();
     this.options.onReadable();
+  }
+
+  /**
+   * A page could not be read for a reason that may pass (EIO, EMFILE...): its entries are not
+   * given up; the queues waiting for it are told to try again (onReadable) after a growing wait.
+   * Reported once per run of failures.
+   */
+  private readFailed(error: Error, path: string): void {
+    if (!this.readsFailing) {
+      this.readsFailing = true;
+      this.options.onError(
+        error,
+        `reading ${path} (its messages are kept; tried again every ${MAX_RETRY_DELAY_MS} ms at most)`,
+      );
+    }
+    if (this.readRetryTimer !== null || this.retired || this.stopped) return;
+    const delay = this.readRetryDelay;
+    this.readRetryDelay = Math.min(this.readRetryDelay * 2, MAX_RETRY_DELAY_MS);
+    this.readRetryTimer = setTimeout(() => {
+      this.readRetryTimer = null;
+      this.options.onReadable();
+    }, delay);
+  }
+
+  private readSucceeded(): void {
+    this.readRetryDelay = this.options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
+    this.readsFailing = false;
   }
 
   private async readFile(path: string): Promise<Buffer> {
@@ -571,6 +610,15 @@ export class PageStore {
   private pathOf(page: Page): string {
     return join(this.options.directory, `${String(page.number).padStart(9, '0')}.page`);
   }
+}
+
+/**
+ * A file error that may pass (an I/O error, too many open files, no memory): a page is read
+ * again rather than given up. A missing file, or one that is short or corrupt, does not pass.
+ */
+function isTransient(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return typeof code === 'string' && code !== 'ENOENT' && !code.startsWith('ERR_');
 }
 
 function decrement(counts: Map<string, number>, key: string): void {

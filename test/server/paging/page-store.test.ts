@@ -246,6 +246,37 @@ describe('PageStore', () => {
     expect(await pageFiles()).toEqual([]);
   });
 
+  it('a page that cannot be read for now (EIO) keeps its entries and is read again', async () => {
+    let failing = true;
+    class FlakyReads extends NodePageFileSystem {
+      override async open(path: string, create: boolean): Promise<JournalFile> {
+        if (failing && !create && path.endsWith('.page'))
+          throw Object.assign(new Error(`EIO: i/o error, open '${path}'`), { code: 'EIO' });
+        return super.open(path, create);
+      }
+    }
+    const pages = store(1024, 1, new FlakyReads());
+    for (let i = 0; i < 30; i++) pages.append(entry(i));
+    await pages.idle();
+    const read: PagedRead[] = [];
+    for (let next = pages.next('q1'); next !== null; next = pages.next('q1')) read.push(next);
+    await waitFor(() => errors.length > 0, 'the failed read to be reported');
+    // The store asks its queues to try again (onReadable) a little later; each try fails meanwhile.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const tried = readable;
+      await waitFor(() => readable > tried, 'the queues to be told to try again');
+      expect(pages.next('q1')).toBeNull();
+    }
+    expect(lost).toEqual([]);
+    expect(pages.unreadOf('q1')).toBe(30 - read.length);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/reading .*\.page \(its messages are kept.*EIO/);
+    failing = false;
+    read.push(...(await readAll(pages)));
+    expect(read.map((r) => r.message.messageId)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    expect(lost).toEqual([]);
+  });
+
   it('a cursor caught up with the page still filling reads only what is appended after', () => {
     const pages = store(64 * 1024, 1);
     pages.append(entry(0, ['a']));
