@@ -1,4 +1,6 @@
 import { HornetQConnectionFactory, type HornetQConnection, type TopologyEvent } from '../../src';
+import { PacketType } from '../../src/core/protocol/packet-type';
+import { RawClient } from '../support/raw-client';
 import { waitFor } from '../support/test-broker';
 import { InteropServer, SERVER_VERSIONS, type ServerKind } from './support/interop-server';
 
@@ -19,6 +21,29 @@ describe.each(KINDS)('the topology from %s', (kind) => {
   afterAll(async () => {
     await connection?.close();
     await server?.stop();
+  });
+
+  it(`${SERVER_VERSIONS[kind]} on the wire: CLUSTER_TOPOLOGY_V2 to a version-124 client, CLUSTER_TOPOLOGY (V1) below 122`, async () => {
+    const running = server!;
+    for (const [version, type] of [
+      [124, PacketType.CLUSTER_TOPOLOGY_V2],
+      [121, PacketType.CLUSTER_TOPOLOGY],
+    ] as const) {
+      const client = await RawClient.connect(running.port);
+      try {
+        const answer = await client.subscribeTopology(version);
+        expect(answer).toMatchObject({
+          type,
+          exit: false,
+          nodeId: running.nodeId,
+          live: null,
+          backup: null,
+          last: true,
+        });
+      } finally {
+        await client.close();
+      }
+    }
   });
 
   it(`${SERVER_VERSIONS[kind]}: one member, the server's node id, reached as the client connected; a restart is told as MEMBER_DOWN then MEMBER_UP`, async () => {
