@@ -1,4 +1,4 @@
-import type { TransportConfiguration as AnnouncedTransport, TransportParam } from '../protocol/packets';
+import type { TransportConfiguration as AnnouncedTransport } from '../protocol/packets';
 import { DEFAULT_HOST, DEFAULT_PORT, type TransportConfiguration } from './connector';
 
 /** A value of a connector parameter, as announced (HornetQ sends booleans, ints, longs and strings). */
@@ -93,6 +93,11 @@ export class Topology {
     return Object.freeze({ members: Object.freeze([...this.known.values()]) });
   }
 
+  /** True when the member table is full (a newcomer would be ignored). */
+  get full(): boolean {
+    return this.known.size >= this.limits.maxMembers;
+  }
+
   member(nodeId: string): TopologyMember | null {
     return this.known.get(nodeId) ?? null;
   }
@@ -156,11 +161,6 @@ export class Topology {
       this.tombstones.delete(oldest);
     }
   }
-
-  /** True when the member table is full (a newcomer would be ignored). */
-  get full(): boolean {
-    return this.known.size >= this.limits.maxMembers;
-  }
 }
 
 /** Same name and endpoints: a re-announcement, not a change worth an event. */
@@ -188,7 +188,7 @@ const SERVER_ID = 'server-id';
 export function endpointFromAnnounced(announced: AnnouncedTransport): TopologyEndpoint {
   const params: Record<string, TopologyParamValue> = {};
   for (const [key, param] of announced.params) {
-    if (!isSecret(key)) params[key] = valueOf(param);
+    if (!isSecret(key)) params[key] = param.value;
   }
   return endpoint('announced', announced.name, announced.factoryClassName, params);
 }
@@ -226,10 +226,6 @@ function endpoint(
 /** HornetQ leaves out of its logs any key naming a password (HORNETQ-1281); we do not keep them. */
 function isSecret(key: string): boolean {
   return key.toLowerCase().includes('password');
-}
-
-function valueOf(param: TransportParam): TopologyParamValue {
-  return param.value;
 }
 
 function integerOf(value: TopologyParamValue | undefined): number | null {
