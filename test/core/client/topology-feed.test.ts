@@ -9,6 +9,7 @@ import type {
   TransportConfiguration,
 } from '../../../src/core/protocol/packets';
 import { loadPacketVectors } from '../../fixtures/hornetq-2.4.7/golden-vectors';
+import { CapturingLogger } from '../../support/test-broker';
 import { ScriptedBroker } from './scripted-broker';
 
 const USED = { host: '10.0.0.9', port: 5445 };
@@ -196,11 +197,12 @@ describe('ClientSessionFactory topology (a scripted clustered broker)', () => {
     return broker.start();
   }
 
-  async function connect(port: number): Promise<ClientSessionFactory> {
+  async function connect(port: number, logger = new CapturingLogger()): Promise<ClientSessionFactory> {
     const factory = await ClientSessionFactory.connect({
       connectors: [{ host: '127.0.0.1', port }],
       callTimeout: 5_000,
       reconnectAttempts: 0,
+      logger,
     });
     factories.push(factory);
     return factory;
@@ -249,6 +251,19 @@ describe('ClientSessionFactory topology (a scripted clustered broker)', () => {
     await factory.createSession();
     expect(seen).toEqual(['n2']);
     expect(factory.topology().members).toHaveLength(3);
+  });
+
+  it('a broker announcing ever more nodes cannot grow the client: 1024 members kept, one warning', async () => {
+    const port = await clusteredBroker([up('n0', 100, netty('live-0', 5445), null, true)]);
+    const logger = new CapturingLogger();
+    const factory = await connect(port, logger);
+    for (let i = 1; i < 3_000; i++) brokers[0]!.send(0, up(`n${i}`, 100, netty(`live-${i}`, 5445), null));
+    brokers[0]!.send(0, up('n0', 101, netty('moved-0', 5445), null)); // a known member still updates
+    await until(() => factory.topology().members[0]?.live?.host === 'moved-0', 20_000);
+    expect(factory.topology().members).toHaveLength(1024);
+    expect(factory.topology().members.at(-1)?.nodeId).toBe('n1023');
+    expect(logger.find(/more cluster members than the client keeps/, ['warn'])).toHaveLength(1);
+    expect(factory.closed).toBe(false);
   });
 
   it('a DISCONNECT naming the node removes it from the topology, and the connection fails', async () => {
