@@ -57,6 +57,7 @@ describe('hornetq loads only the command it runs', () => {
       'perf',
       'user',
       'config',
+      'data',
     ]);
   });
 

@@ -145,10 +145,8 @@ async function pageFiles(): Promise<string[]> {
 }
 
 /** The page files go once every cursor has read them (removed in the background): waits for that. */
-async function expectNoPageFiles(): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while ((await pageFiles()).length > 0 && Date.now() < deadline)
-    await new Promise((resolve) => setTimeout(resolve, 20));
+async function expectNoPageFiles(broker: Broker): Promise<void> {
+  await broker.postOffice.pagingIdle();
   expect(await pageFiles()).toEqual([]);
 }
 
@@ -206,7 +204,7 @@ describe('a paging queue: every acknowledgement mode gets every message', () => 
     expect(numbers).toEqual(range(COUNT));
     await waitFor(() => queueNamed(broker, QUEUE).messageCount === 0, 'every message acknowledged');
     await waitFor(() => broker.postOffice.pagingStats(QUEUE) === null, 'the address to stop paging');
-    await expectNoPageFiles();
+    await expectNoPageFiles(broker);
     expect(logger.find(/failed/, ['error'])).toEqual([]);
   });
 });
@@ -261,7 +259,7 @@ describe('a paging topic with an offline durable subscription', () => {
         'the acknowledgements',
       );
       await waitFor(() => restarted.postOffice.pagingStats(TOPIC) === null, 'the topic to stop paging');
-      await expectNoPageFiles();
+      await expectNoPageFiles(restarted);
       expect(logger.find(/failed/, ['error'])).toEqual([]);
     },
   );
@@ -283,6 +281,6 @@ describe('a paging topic with an offline durable subscription', () => {
     const restarted = await env.startBroker({ ...brokerConfig(port), queues: [] });
     expect(await consumeCore(restarted, `${TOPIC}.offline`)).toEqual(range(COUNT));
     await waitFor(() => restarted.postOffice.pagingStats(TOPIC) === null, 'the topic to stop paging');
-    await expectNoPageFiles();
+    await expectNoPageFiles(restarted);
   });
 });

@@ -1,4 +1,6 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { mkdtemp, open, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InMemoryStorage, type Broker, type BrokerConfiguration } from '../../src';
@@ -80,77 +82,154 @@ async function pageFilesLeft(): Promise<string[]> {
   return files;
 }
 
-test('a full paging directory: producers wait for credits, memory stays bounded, and nothing is lost once space returns', async () => {
-  const gc = exposeGc();
+/** A paging directory that can be filled up and freed again. */
+interface Disk {
+  readonly fileSystem: PageFileSystem;
+  fill(): Promise<void>;
+  free(): Promise<void>;
+}
+
+/** The fault file system: ENOSPC on every create and write while full. */
+function faultDisk(): Disk {
   const pages = faultPages();
-  const broker = await startBroker(pages);
-  const PRODUCERS = 2;
-  const PER_PRODUCER = 2_000;
-  // 2 × 2 000 × 4 KiB = 16 MiB offered, 64 times max-size-bytes.
-  const sessions = await Promise.all(
-    range(PRODUCERS).map(async () =>
-      (await env.connect(broker, { producerWindowSize: WINDOW })).createSession(),
-    ),
-  );
-  // Warm up the code paths (a page store included) before the baseline.
-  const warm = sessions[0]!.createProducer(ADDRESS);
-  for (let i = 0; i < 100; i++) await warm.send(sequenced(-1, { body: BODY }));
-  const drainer = await sessions[0]!.createConsumer(ADDRESS);
-  sessions[0]!.start();
-  for (let i = 0; i < 100; i++) await (await drainer.receive(5_000))?.acknowledge();
-  await drainer.close();
-  await waitFor(() => broker.postOffice.pagingStats(ADDRESS) === null, 'the warm-up to drain');
-  const baseline = memoryInUse(gc);
+  return {
+    fileSystem: pages,
+    fill: async () => {
+      pages.diskFull = true;
+    },
+    free: async () => {
+      pages.diskFull = false;
+    },
+  };
+}
 
-  pages.diskFull = true;
-  const sent = range(PRODUCERS).map(() => 0);
-  const sending = sessions.map(async (session, p) => {
-    const producer = session.createProducer(ADDRESS);
-    for (let i = 0; i < PER_PRODUCER; i++) {
-      await producer.send(sequenced(p * PER_PRODUCER + i, { body: BODY }));
-      sent[p] = (sent[p] ?? 0) + 1;
+/**
+ * A 4 MiB tmpfs mounted on the paging directory, filled by a file of its own: the kernel's own
+ * ENOSPC, short writes included. Only where this process may mount (root on Linux); null elsewhere.
+ */
+function tmpfsDisk(directory: string): (Disk & { unmount(): void }) | null {
+  try {
+    mkdirSync(directory, { recursive: true });
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', directory], { stdio: 'ignore' });
+  } catch {
+    return null;
+  }
+  const filler = join(directory, 'filler');
+  return {
+    fileSystem: new NodePageFileSystem(),
+    fill: async () => {
+      const handle = await open(filler, 'w');
+      const chunk = Buffer.alloc(64 * KiB, 1);
+      try {
+        for (;;) await handle.write(chunk);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
+      } finally {
+        await handle.close();
+      }
+    },
+    free: () => rm(filler, { force: true }),
+    // Lazy: never refused as busy, so that no mount outlives the test.
+    unmount: () => execFileSync('umount', ['-l', directory], { stdio: 'ignore' }),
+  };
+}
+
+/** Where this machine lets the test fill a real file system too. */
+const DISKS = [
+  'fault file system',
+  ...(process.platform === 'linux' && process.getuid?.() === 0 ? ['tmpfs'] : []),
+];
+
+test.each(DISKS)(
+  'a full paging directory (%s): producers wait for credits, memory stays bounded, nothing is lost once space returns',
+  async (kind) => {
+    const gc = exposeGc();
+    let disk: Disk | null = faultDisk();
+    if (kind === 'tmpfs') {
+      const tmpfs = tmpfsDisk(join(root, 'paging'));
+      // Root, and yet no mount (a container without the capability): the fault file system stands in.
+      if (tmpfs !== null) {
+        env.track({ close: () => tmpfs.unmount() });
+        disk = tmpfs;
+      }
     }
-  });
-  // The producers stall: nothing more is sent for a while.
-  let last = -1;
-  for (;;) {
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const total = sent[0]! + sent[1]!;
-    if (total === last) break;
-    last = total;
-  }
-  const accepted = last * BODY.length;
-  const grown = memoryInUse(gc) - baseline;
-  expect(logger.find(/ENOSPC/, ['error']).length).toBeGreaterThan(0);
-  expect(await pageFilesLeft()).toEqual([]);
-  // The limit, a page being filled and one that cannot be written, and each producer's window.
-  const bound = MAX_SIZE + 2 * PAGE_SIZE + PRODUCERS * WINDOW + 2 * BODY.length;
-  expect(accepted).toBeLessThanOrEqual(bound);
-  expect(broker.postOffice.pagingStats(ADDRESS)?.unwrittenPages).toBeGreaterThan(0);
-  // Held whole, 16 MiB; bounded, about `bound` with the copies a send makes on its way.
-  if (gc !== null) expect(grown).toBeLessThan(4 * bound);
+    const broker = await startBroker(disk.fileSystem);
+    const PRODUCERS = 2;
+    const PER_PRODUCER = 2_000;
+    const TOTAL = PRODUCERS * PER_PRODUCER;
+    // 2 × 2 000 × 4 KiB = 16 MiB offered, 64 times max-size-bytes.
+    const sessions = await Promise.all(
+      range(PRODUCERS + 1).map(async () =>
+        (await env.connect(broker, { producerWindowSize: WINDOW })).createSession(),
+      ),
+    );
+    // Warm up the code paths (a page store included) before the baseline.
+    const warm = sessions[0]!.createProducer(ADDRESS);
+    for (let i = 0; i < 100; i++) await warm.send(sequenced(-1, { body: BODY }));
+    const drainer = await sessions[0]!.createConsumer(ADDRESS);
+    sessions[0]!.start();
+    for (let i = 0; i < 100; i++) await (await drainer.receive(5_000))?.acknowledge();
+    await drainer.close();
+    await waitFor(() => broker.postOffice.pagingStats(ADDRESS) === null, 'the warm-up to drain');
+    const baseline = memoryInUse(gc);
 
-  pages.diskFull = false;
-  await Promise.all(sending);
-  expect(sent).toEqual([PER_PRODUCER, PER_PRODUCER]);
-  expect(logger.find(/page files are written again/, ['info']).length).toBeGreaterThan(0);
+    await disk.fill();
+    const sent = range(PRODUCERS).map(() => 0);
+    const sending = range(PRODUCERS).map(async (p) => {
+      const producer = sessions[p]!.createProducer(ADDRESS);
+      for (let i = 0; i < PER_PRODUCER; i++) {
+        await producer.send(sequenced(p * PER_PRODUCER + i, { body: BODY }));
+        sent[p] = (sent[p] ?? 0) + 1;
+      }
+    });
+    await waitFor(
+      () => (broker.postOffice.pagingStats(ADDRESS)?.unwrittenPages ?? 0) > 0,
+      'a page that cannot be written',
+    );
+    // The producers stall: nothing more is sent for a while.
+    let last = -1;
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const total = sent[0]! + sent[1]!;
+      if (total === last) break;
+      last = total;
+    }
+    const accepted = last * BODY.length;
+    const grown = memoryInUse(gc) - baseline;
+    expect(logger.find(/ENOSPC/, ['error']).length).toBeGreaterThan(0);
+    expect((await pageFilesLeft()).filter((name) => name.endsWith('.page'))).toEqual([]);
+    // The limit, a page being filled and one that cannot be written, and each producer's window.
+    const bound = MAX_SIZE + 2 * PAGE_SIZE + PRODUCERS * WINDOW + 2 * BODY.length;
+    expect(accepted).toBeLessThanOrEqual(bound);
+    expect(broker.postOffice.pagingStats(ADDRESS)?.unwrittenPages).toBeGreaterThan(0);
+    // Held whole, 16 MiB; bounded, about `bound` with the copies a send makes on its way.
+    if (gc !== null) expect(grown).toBeLessThan(4 * bound);
 
-  const consumer = await sessions[1]!.createConsumer(ADDRESS);
-  sessions[1]!.start();
-  const seqs: number[][] = [[], []];
-  for (let i = 0; i < PRODUCERS * PER_PRODUCER; i++) {
-    const message = await consumer.receive(5_000);
-    if (message === null) throw new Error(`received ${i} of ${PRODUCERS * PER_PRODUCER}, then nothing`);
-    const seq = seqOf(message);
-    seqs[Math.floor(seq / PER_PRODUCER)]!.push(seq);
-    await message.individualAcknowledge();
-  }
-  // Every message once, each producer's in order.
-  expect(seqs[0]).toEqual(range(PER_PRODUCER));
-  expect(seqs[1]).toEqual(range(PER_PRODUCER).map((i) => PER_PRODUCER + i));
-  await waitFor(() => broker.postOffice.pagingStats(ADDRESS) === null, 'the address to stop paging');
-  await waitFor(() => broker.postOffice.addressSize(ADDRESS).size === 0, 'the address to empty');
-}, 60_000);
+    await disk.free();
+    // The consumer runs alongside the producers: a 4 MiB tmpfs fills again with real pages.
+    const consumer = await sessions[PRODUCERS]!.createConsumer(ADDRESS);
+    sessions[PRODUCERS]!.start();
+    const seqs: number[][] = [[], []];
+    for (let i = 0; i < TOTAL; i++) {
+      const message = await consumer.receive(10_000);
+      if (message === null) throw new Error(`received ${i} of ${TOTAL}, then nothing`);
+      const seq = seqOf(message);
+      seqs[Math.floor(seq / PER_PRODUCER)]!.push(seq);
+      await message.individualAcknowledge();
+    }
+    await Promise.all(sending);
+    expect(sent).toEqual([PER_PRODUCER, PER_PRODUCER]);
+    expect(logger.find(/page files are written again/, ['info']).length).toBeGreaterThan(0);
+    // Every message once, each producer's in order.
+    expect(seqs[0]).toEqual(range(PER_PRODUCER));
+    expect(seqs[1]).toEqual(range(PER_PRODUCER).map((i) => PER_PRODUCER + i));
+    await waitFor(() => broker.postOffice.pagingStats(ADDRESS) === null, 'the address to stop paging');
+    await waitFor(() => broker.postOffice.addressSize(ADDRESS).size === 0, 'the address to empty');
+    await broker.postOffice.pagingIdle();
+    expect(await pageFilesLeft()).toEqual([]);
+  },
+  60_000,
+);
 
 /** Page files whose open takes a little while: a page is often read to its end meanwhile. */
 class SlowOpenFileSystem extends NodePageFileSystem {
@@ -186,9 +265,7 @@ test('many small pages produced and consumed at once: no errors, no page files l
   await sending;
   expect(seqs).toEqual(range(COUNT));
   await waitFor(() => broker.postOffice.pagingStats(ADDRESS) === null, 'the address to stop paging');
-  const deadline = Date.now() + 5_000;
-  while ((await pageFilesLeft()).length > 0 && Date.now() < deadline)
-    await new Promise((resolve) => setTimeout(resolve, 20));
+  await broker.postOffice.pagingIdle();
   expect(await pageFilesLeft()).toEqual([]);
   expect(logger.find(/./, ['error'])).toEqual([]);
   expect(logger.find(/pag/, ['warn'])).toEqual([]);

@@ -4,6 +4,9 @@ import { Command, Option } from 'commander';
 import { silentLogger } from '../../core/remoting/logger';
 import { loadServerConfiguration } from '../../jndi';
 import { SERVER_CONFIG_NAME } from '../../jndi/config-files';
+import { DataDirectoryLockedError } from '../../server/lock/data-directory-locked-error';
+import { FileLock } from '../../server/lock/file-lock';
+import { SERVER_LOCK_FILE, ServerLockFile } from '../../server/lock/server-lock-file';
 import { DEFAULT_BROKER_CONFIGURATION, resolvedPersistence } from '../../server/broker-configuration';
 import { describeFinding, type DamageFinding } from '../../server/storage/damage/damage-kind';
 import { createJournalStorage } from '../../server/storage/create-journal-storage';
@@ -56,6 +59,7 @@ async function dataCheck(options: DataCheckOptions): Promise<void> {
   const storage = createJournalStorage(persistence, new NodeFileSystem(), silentLogger, {
     persistIdCache: true,
   });
+  const lock = await lockIfBrokerRanThere(persistence.journalDirectory);
   let report: StorageCheckReport;
   try {
     report = await storage.check();
@@ -66,8 +70,25 @@ async function dataCheck(options: DataCheckOptions): Promise<void> {
         cause: error,
       });
     throw error;
+  } finally {
+    await lock?.release();
   }
   printReport(report);
+}
+
+/**
+ * The files of a running broker change under a check, which would report its writes in flight
+ * as damage: the check takes the directory's lock (writing nothing in server.lock) and holds it
+ * while it reads, so that no broker starts meanwhile; one running is refused, named.
+ */
+async function lockIfBrokerRanThere(journalDirectory: string): Promise<FileLock | null> {
+  const file = path.join(journalDirectory, SERVER_LOCK_FILE);
+  if (!existsSync(file)) return null;
+  const lock = await FileLock.open(file);
+  if (await lock.tryLock()) return lock;
+  const holder = await new ServerLockFile(lock.fileHandle).readHolder().catch(() => null);
+  await lock.release();
+  throw new DataDirectoryLockedError(journalDirectory, holder);
 }
 
 function printReport(report: StorageCheckReport): void {

@@ -1,5 +1,7 @@
 import {
   HornetQException,
+  ProtocolError,
+  packetTypeName,
   type CoreMessage,
   type ReceiveContinuation,
   type ReceiveLargeMessage,
@@ -72,6 +74,15 @@ export class ClientConsumer {
   private largeFrameBytes = 0;
   /** What the broker said about the queue when the consumer was created; null until then. */
   private queue: QueueInfo | null = null;
+  /**
+   * Credits given to the broker less what its deliveries were charged (their frames). A broker
+   * delivers only while its balance is above 0 (HornetQ's ServerConsumerImpl; the delivery may
+   * take it below), and its balance is never above this one (credits on the way count here
+   * first), so a delivery that finds this at 0 or below went beyond the credits it was given.
+   */
+  private creditBalance = 0;
+  /** Credits of -1 were sent (a window of -1): the broker may send without limit, as asked. */
+  private unlimitedCredits = false;
 
   /** @internal (ClientSession.createConsumer makes consumers) */
   constructor(
@@ -111,6 +122,9 @@ export class ClientConsumer {
     this.largeFrameBytes = 0;
     this.buffer = [];
     this.bufferHead = 0;
+    // The new broker session starts from nothing: the credits sent at re-creation are all it has.
+    this.creditBalance = 0;
+    this.unlimitedCredits = false;
     this.creditsToSend = 0;
     this.slowCreditOutstanding = false;
     this.pendingAck = null;
@@ -299,6 +313,7 @@ export class ClientConsumer {
       }
       return;
     }
+    this.charge(packet.type, frameBytes);
     this.accept(new ReceivedMessage(packet.message, packet.deliveryCount, frameBytes, this));
   }
 
@@ -309,6 +324,7 @@ export class ClientConsumer {
    */
   handleLargeMessage(packet: ReceiveLargeMessage, frameBytes: number): void {
     if (this.isClosed) return;
+    this.charge(packet.type, frameBytes);
     this.largeMessages.begin(packet.message, packet.largeMessageSize);
     this.largeDeliveryCount = packet.deliveryCount;
     this.largeFrameBytes = frameBytes;
@@ -318,6 +334,7 @@ export class ClientConsumer {
   /** @internal (the session routes deliveries here) */
   handleLargeChunk(packet: ReceiveContinuation, frameBytes: number): void {
     if (this.isClosed) return;
+    this.charge(packet.type, frameBytes);
     this.returnArrivalCredits(frameBytes, !packet.continues);
     // The rest of a message refused on the way: dropped, its credits returned all the same.
     if (!this.largeMessages.inProgress) return;
@@ -544,7 +561,24 @@ export class ClientConsumer {
     this.sendCredits(1);
   }
 
+  /**
+   * Charges a delivery frame to the credits the broker was given. One that arrives with none left
+   * is a ProtocolError: it fails the connection (the client's buffer would otherwise grow with
+   * whatever the peer sends), saying which packet, consumer and connection.
+   */
+  private charge(type: number, frameBytes: number): void {
+    if (this.unlimitedCredits) return;
+    if (this.creditBalance <= 0) {
+      throw new ProtocolError(
+        `${packetTypeName(type)} of ${frameBytes} bytes for consumer ${this.id} (queue ${this.settings.queueName}) on ${this.session.describeConnection()} came beyond the credits this consumer gave the broker (window ${this.settings.windowSize} bytes; credit balance ${this.creditBalance} bytes): the broker does not keep to flow control, so the connection is failed rather than buffer without bound`,
+      );
+    }
+    this.creditBalance -= frameBytes;
+  }
+
   private sendCredits(credits: number): void {
+    if (credits === -1) this.unlimitedCredits = true;
+    else this.creditBalance += credits;
     this.session.sendOneWay({ type: PacketType.SESS_FLOWTOKEN, consumerId: this.id, credits });
   }
 

@@ -174,6 +174,12 @@ export class ClientSession {
     channel.setHandler((packet, commandId, size) => this.handlePacket(packet, commandId, size));
   }
 
+  /** Which connection the session is on now, for messages: `connection 3 to tcp://host:5445`. @internal */
+  describeConnection(): string {
+    const connection = this.channel.connection;
+    return `connection ${connection.id} to ${connection.remoteAddress}`;
+  }
+
   /** The session's name on the broker (a UUID this client chose); kept when it is re-created. */
   get name(): string {
     return this.identity.name;
@@ -537,22 +543,24 @@ export class ClientSession {
    * confirm a command only once it is stored, so a command they were still storing is replayed
    * and executed twice: two answers for one call, which would settle every later call with the
    * answer of the one before it, and a count of our commands one higher than ours. A binding
-   * query goes last (its answer's type is one no waiting call expects) and the channel matches
-   * the answers that came before it (Channel.countAnswersUpTo). False when they did not match:
-   * the numbering is broken. A failure of the link meanwhile fails this attempt (the next one
-   * finds the numbering broken: the answers held can no longer be matched).
+   * query goes last (its answer's type tells it apart; a waiting call of the same kind is owed
+   * its own first) and the channel matches the answers that came before it
+   * (Channel.countAnswersUpTo). False when they did not match:
+   * the numbering is broken. A failure of the link meanwhile fails this attempt; the answers
+   * that came stay held, and the next attempt's check matches them with the rest.
    */
   private async answersMatch(replayed: number): Promise<boolean> {
-    if (this.isExtended || replayed === 0 || this.channel.outstandingCalls === 0) return true;
+    if (this.isExtended) return true;
+    // A check cut off by a failure has answers held: only the next check settles them.
+    if (!this.channel.answersHeld && (replayed === 0 || this.channel.outstandingCalls === 0)) return true;
     const connection = this.channel.connection;
+    // Failed already (during the wait for answers in flight): its listeners have been called.
+    if (connection.closed) throw new HornetQException('DISCONNECTED', 'the link failed during the reattach');
     let onFailure: (error: HornetQException) => void = () => undefined;
     const failed = new Promise<never>((_, reject) => {
       onFailure = reject;
     });
     connection.addFailureListener(onFailure);
-    // Failed already (during the wait for answers in flight): its listeners have been called.
-    if (connection.closed)
-      onFailure(new HornetQException('DISCONNECTED', 'the link failed during the reattach'));
     try {
       const extras = await Promise.race([
         this.channel.countAnswersUpTo(

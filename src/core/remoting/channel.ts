@@ -89,8 +89,8 @@ interface AnswerCount {
   readonly isBarrierAnswer: (response: ResponsePacket) => boolean;
   readonly answers: ResponsePacket[];
   /**
-   * Answers of the barrier's kind still owed to earlier barriers (tombstones in the line, cut off
-   * before any answer came): they are held as ordinary answers, not taken as this barrier's.
+   * Answers of the barrier's kind owed to calls before it (an application's call of the same
+   * request, a barrier a failure cut off): held as ordinary answers, not taken as the barrier's.
    */
   owed: number;
   /** The barrier's own place in the line, once written. */
@@ -274,7 +274,8 @@ export class Channel {
       answersConfirm && this.resendBuffer.accounts(this.answeredThrough)
         ? Math.max(peerLastConfirmedId, this.answeredThrough)
         : peerLastConfirmedId;
-    this.settleConfirmedCalls(executed);
+    // While answers are held (a check cut off), some may be theirs: the next check settles them.
+    if (this.answerCount === null) this.settleConfirmedCalls(executed);
     this.resendBuffer.clearUpTo(executed);
     this.limitReported = false;
     let count = 0;
@@ -412,6 +413,11 @@ export class Channel {
     return new Promise((resolve) => this.capacityWaiters.push({ frameBytes, wake: resolve }));
   }
 
+  /** True while answers are held for a check that a failure cut off (see abandonAnswerCount). */
+  get answersHeld(): boolean {
+    return this.answerCount !== null;
+  }
+
   /**
    * Sends `packet` as a blocking call that checks the answers to every call before it, and
    * resolves with how many more answers came before its own than there were calls waiting
@@ -427,11 +433,13 @@ export class Channel {
     isBarrierAnswer: (response: ResponsePacket) => boolean,
     timeoutMs = this.options.callTimeoutMs,
   ): Promise<number> {
-    let owed = 0;
-    for (let i = this.pendingHead; i < this.pendingCalls.length; i++) {
-      if ((this.pendingCalls[i] as PendingCall).barrier) owed++;
-    }
-    const count: AnswerCount = { isBarrierAnswer, answers: [], owed, call: null, extras: 0 };
+    const count: AnswerCount = this.answerCount ?? {
+      isBarrierAnswer,
+      answers: [],
+      owed: this.callsWaitingFor(packet.type),
+      call: null,
+      extras: 0,
+    };
     this.answerCount = count;
     return new Promise<number>((resolve, reject) => {
       const lineBefore = this.pendingCalls.length;
@@ -442,7 +450,7 @@ export class Channel {
         barrier: true,
         resolve: () => resolve(count.extras),
         reject: (error) => {
-          if (this.answerCount === count) this.abandonAnswerCount(count, error);
+          if (this.answerCount === count) this.abandonAnswerCount(count);
           reject(error);
         },
       });
@@ -450,12 +458,18 @@ export class Channel {
     });
   }
 
+  /** Calls in the line whose requests are of `type`: their answers are of the barrier's kind. */
+  private callsWaitingFor(type: number): number {
+    let calls = 0;
+    for (let i = this.pendingHead; i < this.pendingCalls.length; i++) {
+      if ((this.pendingCalls[i] as PendingCall).requestType === type) calls++;
+    }
+    return calls;
+  }
+
   /**
    * Gives up a barrier call of countAnswersUpTo that is still out (its link failed): it rejects
-   * with `error`. If no answer had come, nothing was matched: the calls before it go on waiting
-   * and it stays in the line as a tombstone (the next check owes it its answer). Otherwise the
-   * answers held can no longer be matched: the calls before it settle as unknown and the
-   * numbering is taken as broken.
+   * with `error`, and the count goes on across the failure (see abandonAnswerCount).
    */
   cancelAnswerCount(error: Error): void {
     const call = this.answerCount?.call;
@@ -486,7 +500,8 @@ export class Channel {
    * replay's answersConfirm). A request lost with the link is never answered: the wait ends at `ms`.
    */
   awaitAnswersInFlight(ms: number): Promise<void> {
-    if (this.waitingCalls === 0) return Promise.resolve();
+    // Held answers settle nothing until the next check: waiting would only wait.
+    if (this.waitingCalls === 0 || this.answerCount !== null) return Promise.resolve();
     return new Promise((resolve) => {
       const done = (): void => {
         clearTimeout(timer);
@@ -578,6 +593,7 @@ export class Channel {
    * come (the connection is gone, or the command streams restart), so none may settle a later call.
    */
   returnBlocking(error: Error): void {
+    this.answerCount = null;
     const calls = this.pendingCalls.slice(this.pendingHead);
     const queued = this.queuedCalls;
     this.pendingCalls = [];
@@ -653,21 +669,14 @@ export class Channel {
   }
 
   /**
-   * The barrier failed (the link went, or it timed out) before its answer: the answers held can
-   * no longer be matched, so the calls before it cannot be told their outcome, and whether the
-   * peer counted a replayed command twice is not known: the numbering is taken as broken.
+   * The barrier failed (the link went, or it timed out) before its answer. The count goes on:
+   * the answers held stay held, every call keeps its place, the barrier stays as a tombstone and
+   * its answer is owed; what arrives meanwhile (the peer's replay after the next reattach) is
+   * held too, and the next check (countAnswersUpTo) matches them all.
    */
-  private abandonAnswerCount(count: AnswerCount, error: Error): void {
-    this.answerCount = null;
-    // No answer was taken yet: every call still waits for its own, in its place, and the barrier
-    // stays as a tombstone for its answer (a replay brings it); the next check owes it one.
-    if (count.answers.length === 0) return;
-    this.breakNumbering(`the check of the answers after a reattach did not finish: ${error.message}`);
-    for (;;) {
-      const call = this.takeOldestCall();
-      if (call === undefined || call === count.call) break;
-      this.settleUnanswered(call, 'the check of the answers after a reattach did not finish');
-    }
+  private abandonAnswerCount(count: AnswerCount): void {
+    count.owed++;
+    count.call = null;
   }
 
   private settleWith(call: PendingCall, response: ResponsePacket): void {

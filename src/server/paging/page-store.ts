@@ -77,6 +77,8 @@ interface Page {
   sealedBytes: number;
   loading: boolean;
   consumed: boolean;
+  /** When a cursor last read here (or the page came in for one): the least recent go first. */
+  lastUsed: number;
 }
 
 /** Where one queue reads: the page it is in, the offset and index of its next entry there. */
@@ -91,9 +93,10 @@ interface Cursor {
  * back by a cursor per queue, so that each queue reads at its own pace (one subscription whose
  * consumer is away does not hold up the others). The last page fills in memory; once it holds
  * page-size-bytes it is sealed and written out (never synced: a memory-overflow spool, not a
- * durability store). A page's memory goes once it is written, unless a cursor reads in it or it is
- * among the first page-max-cache-size pages (read ahead of the slowest cursors); a page every queue
- * has read to its end is removed. A write that fails leaves its page in memory, counted as unwritten
+ * durability store). A page's memory goes once it is written, unless it is among the first
+ * page-max-cache-size pages (read ahead of the slowest cursors) or a cursor reads in it (of those,
+ * the page-max-cache-size most recently read are kept; see trimCache); a page every queue has read
+ * to its end is removed. A write that fails leaves its page in memory, counted as unwritten
  * (so producers wait), and is tried again until it succeeds or is no longer needed. Reads come from
  * memory only, so `next` is synchronous; pages come in from disk in the background, one file
  * operation at a time in order (so a page is never read before its write is done nor removed
@@ -116,6 +119,8 @@ export class PageStore {
   private retryTimer: NodeJS.Timeout | null = null;
   private retryDelay: number;
   private writesFailing = false;
+  /** Ticks once per read and page load, for lastUsed. */
+  private clock = 0;
 
   constructor(private readonly options: PageStoreOptions) {
     this.retryDelay = options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
@@ -274,6 +279,7 @@ export class PageStore {
       const target = header.targets.find((candidate) => candidate.queueName === queueName);
       if (target === undefined) continue;
       const message = readPageMessage(bytes, header, offset, file);
+      page.lastUsed = ++this.clock;
       this.countRead(page, index, queueName);
       return { sequence: page.firstSequence + index, message, target };
     }
@@ -294,6 +300,7 @@ export class PageStore {
       sealedBytes: 0,
       loading: false,
       consumed: false,
+      lastUsed: 0,
     };
     this.pages.push(page);
     return page;
@@ -355,6 +362,7 @@ export class PageStore {
     } else {
       page.file = 'written';
       if (!this.retains(page)) page.bytes = null;
+      this.trimCache();
     }
     this.settleWrite(page);
     this.writeSucceeded();
@@ -422,7 +430,11 @@ export class PageStore {
       if (page.consumed) return;
       const bytes = await this.readFile(this.pathOf(page));
       // Given up meanwhile (read to its end, or the store retired): its bytes are not kept.
-      if (!page.consumed) page.bytes = bytes;
+      if (!page.consumed) {
+        page.bytes = bytes;
+        page.lastUsed = ++this.clock;
+        this.trimCache();
+      }
     } catch (error) {
       this.lose(page, error as Error);
     } finally {
@@ -494,6 +506,24 @@ export class PageStore {
     for (const cursor of this.cursors.values()) if (cursor.page === page) return true;
     const index = this.pages.indexOf(page);
     return index >= 0 && index < this.options.pageMaxCacheSize;
+  }
+
+  /**
+   * Bounds the written pages kept in memory beyond the cache window to page-max-cache-size more
+   * (those where cursors read most recently): however many queues read at different places, the
+   * store holds at most twice page-max-cache-size written pages. A cursor whose page went reads
+   * it in again when its queue wants more.
+   */
+  private trimCache(): void {
+    const cap = this.options.pageMaxCacheSize;
+    const held: Page[] = [];
+    for (let i = cap; i < this.pages.length; i++) {
+      const page = this.pages[i] as Page;
+      if (page.bytes !== null && page.file === 'written') held.push(page);
+    }
+    if (held.length <= cap) return;
+    held.sort((a, b) => a.lastUsed - b.lastUsed);
+    for (const page of held.slice(0, held.length - cap)) page.bytes = null;
   }
 
   /** A cursor has left a written page: its memory goes unless something else keeps it. */

@@ -49,8 +49,8 @@ interface AddressPaging {
  * address-full-policy PAGE, per queue as HornetQ's page subscriptions are: once an address is
  * over max-size-bytes (or already paging), a message goes in memory to each of its queues that
  * has nothing in the pages and holds less than its share of max-size-bytes waiting for a consumer
- * (the limit divided among the address' queues; scheduled messages count, those
- * delivered and waiting for an acknowledgement do not), and to the page store for the others.
+ * (the limit divided among the address' queues; scheduled messages count, those delivered and
+ * waiting for an acknowledgement do not), and to the page store for the others.
  * Each queue reads its entries back in order through a cursor of its own as it delivers what it
  * holds, so consumers that acknowledge in batches get every message, and a subscription whose
  * consumer is away keeps its share in memory and the rest in the pages while the others go on.
@@ -227,6 +227,15 @@ export class PagingManager {
       pagesInMemory: store.pagesInMemory,
       unwrittenPages: store.unwrittenPages,
     };
+  }
+
+  /**
+   * Resolves once the file operations asked for so far are done: page writes, and the removal of
+   * read pages and of retired stores' directories.
+   */
+  async idle(): Promise<void> {
+    const pending = [...this.addresses.values()].map(({ store }) => store.idle());
+    await Promise.all([this.ready, ...pending, ...this.retiring.values()]);
   }
 
   /** The broker stops: once every file operation is done, the page files are removed. */

@@ -165,6 +165,11 @@ export class PostOffice {
     return this.paging.close();
   }
 
+  /** Resolves once the page stores' file operations asked for so far are done (tests, statistics). */
+  pagingIdle(): Promise<void> {
+    return this.paging.idle();
+  }
+
   /** What the address' page store holds, or null when the address is not paging. */
   pagingStats(address: string): PagingStats | null {
     return this.paging.stats(address);
@@ -366,7 +371,6 @@ export class PostOffice {
   releaseHeld(sends: readonly HeldSend[]): void {
     for (const { route, bytes } of sends) {
       this.addressSizes.remove(route.message.address, bytes);
-      this.paging.drain(route.message.address);
     }
   }
 
@@ -584,7 +588,9 @@ export class PostOffice {
       this.storage.storeAcknowledge(reference.queue.name, reference.message.messageId);
     }
     this.addressSizes.remove(reference.message.address, reference.routed.releaseReference());
-    this.paging.drain(reference.message.address);
+    // Only its own queue may read on (what waits in memory decides, see Queue.waitingFell): one
+    // acknowledgement costs one queue's check, however many subscriptions the address has.
+    this.paging.queueWantsMore(reference.queue);
   }
 }
 

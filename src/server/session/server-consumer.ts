@@ -4,6 +4,11 @@ import { isExpired } from '../postoffice/message-headers';
 import type { MessageReference } from '../postoffice/message-reference';
 import { HandleStatus, type Queue, type QueueConsumer } from '../postoffice/queue';
 
+/** A message's priority when it says none (JMS and HornetQ's default). */
+const DEFAULT_PRIORITY = 4;
+/** The longest a browser's forced-delivery marker waits for credits on their way (see browserHeldBack). */
+export const MARKER_CREDIT_WAIT_MS = 1000;
+
 /** A large delivery's body still to write, a chunk at a time. */
 export interface PendingBody {
   readonly done: boolean;
@@ -25,8 +30,11 @@ export interface ConsumerOwner {
    * exactly that much as it consumes).
    */
   deliver(consumerId: number, reference: MessageReference, deliveryCount: number): DeliveryStart;
-  /** Writes the forced-delivery marker (nothing more is waiting); it costs no credits. */
-  deliverMarker(consumerId: number, sequence: number): void;
+  /**
+   * Writes the forced-delivery marker (nothing more is waiting) with `priority`; it costs no
+   * credits. See ServerConsumer.markerPriority.
+   */
+  deliverMarker(consumerId: number, sequence: number, priority: number): void;
   /**
    * Delivering (or matching) a message threw. The consumer takes nothing more from then on; what
    * it holds (the failed delivery included) goes back when the owner closes it.
@@ -54,8 +62,19 @@ export class ServerConsumer implements QueueConsumer {
   private browsePosition = 0;
   /** The body of the large message being delivered, written as credits come. */
   private remainingBody: PendingBody | null = null;
-  /** A forced-delivery marker asked for meanwhile: it follows the body's last chunk. */
+  /**
+   * A forced-delivery marker asked for meanwhile: it follows the body's last chunk (and, for a
+   * browser, the rest of its snapshot that the client's congested connection held back).
+   */
   private deferredMarker: number | null = null;
+  /** The lowest priority of a message delivered to this consumer (see markerPriority). */
+  private lowestPriorityDelivered = DEFAULT_PRIORITY;
+  /** A browser's marker waiting for credits (browserHeldBack): until this fires. */
+  private creditWait: NodeJS.Timeout | null = null;
+  /** The wait for credits is over: the marker goes, whatever is left. */
+  private creditWaitOver = false;
+  /** A message was delivered since the last forced delivery was asked for. */
+  private deliveredSinceMarkerAsked = false;
 
   constructor(
     readonly id: number,
@@ -122,12 +141,71 @@ export class ServerConsumer implements QueueConsumer {
    * waiting (HornetQ's forceDelivery): how a receive with a timeout or receiveNoWait ends.
    */
   forceDelivery(sequence: number): void {
+    this.deliveredSinceMarkerAsked = false;
     if (this.browseOnly) this.browseMore();
     else this.queue.deliverNow();
     if (this.closed) return;
-    // The marker says nothing more is coming: it must not overtake a body still on its way.
-    if (this.remainingBody !== null) this.deferredMarker = sequence;
-    else this.owner.deliverMarker(this.id, sequence);
+    this.deferredMarker = sequence;
+    this.releaseMarker();
+  }
+
+  /**
+   * Sends the marker asked for, unless what it must follow is still held back: a body still on
+   * its way, or (a browser) the rest of its snapshot (see browserHeldBack). It says nothing more
+   * is coming, so it must not overtake either.
+   */
+  private releaseMarker(): void {
+    const sequence = this.deferredMarker;
+    if (sequence === null || this.closed || this.remainingBody !== null || this.browserHeldBack()) return;
+    this.deferredMarker = null;
+    this.stopCreditWait();
+    this.owner.deliverMarker(this.id, sequence, this.markerPriority());
+  }
+
+  /**
+   * Whether a browser's marker waits for the rest of its snapshot, when nothing was delivered
+   * since it was asked for: while the client's connection is congested (until it drains), or
+   * while the consumer has no credits, for at most MARKER_CREDIT_WAIT_MS. HornetQ's Java client asks for the marker only with its buffer empty,
+   * all it was sent consumed, so the credits that pays back are on their way; but it sends credits
+   * from a thread of their own and the request from the caller's, so the request can come first.
+   * Answered at once, the browser would end with messages it has not seen (HornetQ's own broker
+   * has the same race, narrowed by a thread hop).
+   */
+  private browserHeldBack(): boolean {
+    const snapshot = this.browseSnapshot;
+    if (snapshot === null || this.browsePosition >= snapshot.length) return false;
+    // Something went since the marker was asked for: the client's receive has a message, and the
+    // marker (at the lowest priority delivered) comes out of its buffer after it.
+    if (this.deliveredSinceMarkerAsked) return false;
+    if (this.outputBlocked()) return true;
+    if (this.unlimitedCredits || this.credits > 0 || this.creditWaitOver) return false;
+    if (this.creditWait === null) {
+      this.creditWait = setTimeout(() => {
+        this.creditWait = null;
+        this.creditWaitOver = true;
+        this.releaseMarker();
+      }, MARKER_CREDIT_WAIT_MS);
+    }
+    return true;
+  }
+
+  private stopCreditWait(): void {
+    if (this.creditWait !== null) clearTimeout(this.creditWait);
+    this.creditWait = null;
+    this.creditWaitOver = false;
+  }
+
+  /**
+   * The marker's priority. HornetQ's Java client buffers deliveries in a list ordered by priority
+   * (highest first, in arrival order within one), so a marker of the default priority 4 that
+   * arrives with messages of priority 0-3 is taken before them, and its receiveNoWait answers
+   * null with messages still waiting: a QueueBrowser ends short. At the lowest priority delivered
+   * to this consumer (4 at most) it comes after every message that arrived before it. Not lower
+   * when no message was below 4: the Java client acknowledges one by one for good once it sees a
+   * priority other than 4.
+   */
+  private markerPriority(): number {
+    return Math.min(DEFAULT_PRIORITY, this.lowestPriorityDelivered);
   }
 
   /** Acknowledges every delivered message up to and including `messageId` (cumulative ack). */
@@ -169,6 +247,7 @@ export class ServerConsumer implements QueueConsumer {
     this.closed = true;
     this.remainingBody = null;
     this.deferredMarker = null;
+    this.stopCreditWait();
     if (!this.browseOnly) this.queue.removeConsumer(this);
   }
 
@@ -201,6 +280,9 @@ export class ServerConsumer implements QueueConsumer {
   /** Delivers and pays for its frames; false (and the consumer broken) when the delivery throws. */
   private send(reference: MessageReference): boolean {
     try {
+      const priority = reference.message.priority;
+      if (priority < this.lowestPriorityDelivered) this.lowestPriorityDelivered = priority;
+      this.deliveredSinceMarkerAsked = true;
       const { frameBytes, remainingBody } = this.owner.deliver(this.id, reference, reference.deliveryCount);
       this.spend(frameBytes);
       this.remainingBody = remainingBody;
@@ -227,9 +309,8 @@ export class ServerConsumer implements QueueConsumer {
     }
     if (!body.done) return false;
     this.remainingBody = null;
-    const marker = this.deferredMarker;
-    this.deferredMarker = null;
-    if (marker !== null) this.owner.deliverMarker(this.id, marker);
+    // A browser's marker waits for the rest of the snapshot too (promptDelivery).
+    if (!this.browseOnly) this.releaseMarker();
     return true;
   }
 
@@ -245,8 +326,10 @@ export class ServerConsumer implements QueueConsumer {
   /** Asks for a delivery pass (a large body's chunks first): credits came, or the connection drained. */
   promptDelivery(): void {
     if (!this.writeBody()) return;
-    if (this.browseOnly) this.browseMore();
-    else this.queue.deliverAsync();
+    if (this.browseOnly) {
+      this.browseMore();
+      this.releaseMarker();
+    } else this.queue.deliverAsync();
   }
 
   private browseMore(): void {

@@ -483,7 +483,8 @@ export class ServerSession {
       packet.browseOnly,
       {
         deliver: (id, ref, count) => this.deliveries.deliver(id, ref.message, count),
-        deliverMarker: (id, sequence) => this.sendForcedDeliveryMarker(id, queue.name, sequence),
+        deliverMarker: (id, sequence, priority) =>
+          this.sendForcedDeliveryMarker(id, queue.name, sequence, priority),
         failed: (failed, error) => this.consumerFailed(failed, error),
       },
       this.preAcknowledge,
@@ -548,8 +549,14 @@ export class ServerSession {
    * name as its address, the sequence in `_hornetq.forced.delivery.seq`) with delivery count 0,
    * which the client recognises and drops.
    */
-  private sendForcedDeliveryMarker(consumerId: number, queueName: string, sequence: number): void {
+  private sendForcedDeliveryMarker(
+    consumerId: number,
+    queueName: string,
+    sequence: number,
+    priority: number,
+  ): void {
     const marker = new CoreMessage();
+    marker.priority = priority;
     marker.messageId = this.postOffice.generateMessageId();
     marker.address = queueName;
     marker.timestamp = Date.now();

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { Logger } from '../../core/remoting';
 import type { JournalFile, JournalFileSystem } from './journal/journal-file-system';
+import { GroupedDirectorySync } from './grouped-directory-sync';
 import { StorageError } from './storage-error';
 
 const EXTENSION = '.msg';
@@ -20,6 +21,8 @@ export class LargeMessageStore {
   private readonly lastOperation = new Map<number, Promise<void>>();
   private failure: Error | null = null;
   private readonly failureListeners: Array<(error: Error) => void> = [];
+  /** The files created together share one sync of the directory. */
+  private readonly directorySync: GroupedDirectorySync;
 
   constructor(
     readonly directory: string,
@@ -27,7 +30,9 @@ export class LargeMessageStore {
     /** create-journal-dir: create the directory when missing, else refuse to open. */
     private readonly createDirectory: boolean,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.directorySync = new GroupedDirectorySync(() => this.fileSystem.syncDirectory(this.directory));
+  }
 
   /** Writes started so far: it only grows, so that it can count in Durability.syncRequests. */
   get writesStarted(): number {
@@ -153,14 +158,15 @@ export class LargeMessageStore {
   }
 
   /**
-   * The directory is synced alongside the file's own fdatasync rather than after it: the name
-   * exists once the file is open, and both being on disk is all that is needed, in either order.
+   * The directory is synced alongside the file's own fdatasync rather than after it (and once for
+   * the files created together): the name exists once the file is open, and both being on disk
+   * is all that is needed, in either order.
    */
   private async writeFile(messageId: number, encoding: Buffer): Promise<void> {
     const file = await this.fileSystem.open(this.pathOf(messageId), true);
     const [contents, name] = await Promise.allSettled([
       writeAndSync(file, encoding),
-      this.fileSystem.syncDirectory(this.directory),
+      this.directorySync.request(),
     ]);
     if (contents.status === 'rejected') throw contents.reason;
     if (name.status === 'rejected') throw name.reason;

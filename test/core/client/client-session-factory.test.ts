@@ -262,6 +262,101 @@ describe('ClientConsumer against HornetQ 2.4 deliveries', () => {
     expect(creditsSent(broker)).toBe(1000);
   });
 
+  /** Resolves with the error the factory's connection failed with. */
+  function connectionFailure(factory: ClientSessionFactory): Promise<HornetQException> {
+    return new Promise((resolve) => factory.addFailureListener((error) => resolve(error)));
+  }
+
+  const BEYOND_CREDITS =
+    /^protocol error: SESS_RECEIVE_MSG\(75\) of \d+ bytes for consumer 0 \(queue q\) on connection \d+ to \S*127\.0\.0\.1:\d+ came beyond the credits this consumer gave the broker \(window (4096|0) bytes; credit balance -?\d+ bytes\): the broker does not keep to flow control, so the connection is failed rather than buffer without bound$/;
+
+  it('a broker that delivers beyond the credits it was given fails the connection, saying why; the client holds no more than its window', async () => {
+    const { broker, port } = await brokerAt();
+    const factory = await connect(port, { consumerWindowSize: 4096 });
+    const failed = connectionFailure(factory);
+    const session = await factory.createSession();
+    const consumer = await session.createConsumer('q');
+    session.start();
+    await until(() => broker.packets(PacketType.SESS_FLOWTOKEN).length === 1);
+    // What the consumer held when the failure was seen (the give-up then closes it, dropping them).
+    let heldAtFailure = -1;
+    factory.addFailoverListener(() => {
+      if (heldAtFailure === -1) heldAtFailure = consumer.bufferedCount;
+    });
+    // 20 000 deliveries of 1 KiB (about 21 MiB) to a 4 KiB window, none taken by the application.
+    const body = 'x'.repeat(1024);
+    for (let i = 0; i < 20_000; i++) broker.send(SESSION_CHANNEL, delivery(consumer.id, body));
+    const error = await failed;
+    expect(error.code).toBe('UNSUPPORTED_PACKET');
+    expect(error.message).toMatch(BEYOND_CREDITS);
+    // What went in before the broker was caught: the window, and the one message it may overshoot by.
+    const frame = encodePacket(SESSION_CHANNEL, delivery(consumer.id, body)).length;
+    expect(heldAtFailure).toBeLessThanOrEqual(Math.ceil(4096 / frame) + 1);
+    expect(heldAtFailure).toBeGreaterThan(0);
+    expect(consumer.closed).toBe(true);
+    expect(creditsSent(broker)).toBe(4096);
+  });
+
+  it('with a window of 0, a second message for the one credit asked fails the connection', async () => {
+    const { broker, port } = await brokerAt();
+    const factory = await connect(port, { consumerWindowSize: 0 });
+    const failed = connectionFailure(factory);
+    const session = await factory.createSession();
+    const consumer = await session.createConsumer('q');
+    session.start();
+    const first = consumer.receive(5_000);
+    await until(() => broker.packets(PacketType.SESS_FLOWTOKEN).length === 1);
+    expect(creditsSent(broker)).toBe(1);
+    broker.send(SESSION_CHANNEL, delivery(consumer.id, 'the one asked for'));
+    broker.send(SESSION_CHANNEL, delivery(consumer.id, 'one more, never asked for'));
+    expect((await first)?.message.body.toString()).toBe('the one asked for');
+    expect((await failed).message).toMatch(BEYOND_CREDITS);
+  });
+
+  it('a window of -1 asks for no limit: the client takes whatever comes, as told', async () => {
+    const { broker, port } = await brokerAt();
+    const factory = await connect(port, { consumerWindowSize: -1 });
+    let failure: HornetQException | null = null;
+    factory.addFailureListener((error) => (failure = error));
+    const session = await factory.createSession();
+    const consumer = await session.createConsumer('q');
+    session.start();
+    await until(() => broker.packets(PacketType.SESS_FLOWTOKEN).length === 1);
+    expect(creditsSent(broker)).toBe(-1);
+    for (let i = 0; i < 500; i++) broker.send(SESSION_CHANNEL, delivery(consumer.id, 'y'.repeat(1024)));
+    await until(() => consumer.bufferedCount === 500);
+    expect(failure).toBeNull();
+  });
+
+  it('a broker that keeps to the credits is never caught: a window refilled as messages are taken, many times over', async () => {
+    const { broker, port } = await brokerAt();
+    const factory = await connect(port, { consumerWindowSize: 2048 });
+    let failure: HornetQException | null = null;
+    factory.addFailureListener((error) => (failure = error));
+    const session = await factory.createSession();
+    const consumer = await session.createConsumer('q');
+    session.start();
+    await until(() => broker.packets(PacketType.SESS_FLOWTOKEN).length === 1);
+    const body = 'z'.repeat(500);
+    const frame = encodePacket(SESSION_CHANNEL, delivery(consumer.id, body)).length;
+    // The broker's side of flow control: it sends while its balance is above 0.
+    let sent = 0;
+    let received = 0;
+    const balance = (): number => creditsSent(broker) - sent * frame;
+    while (received < 100) {
+      // Credits come back as messages are taken: wait for them when nothing is left to take.
+      if (sent < 100) await until(() => balance() > 0 || received < sent);
+      while (sent < 100 && balance() > 0) {
+        broker.send(SESSION_CHANNEL, delivery(consumer.id, body));
+        sent++;
+      }
+      const message = await consumer.receive(5_000);
+      expect(message).not.toBeNull();
+      received++;
+    }
+    expect(failure).toBeNull();
+  });
+
   it('DISCONNECT_CONSUMER closes that consumer here: a waiting receive gets null', async () => {
     const { broker, port } = await brokerAt();
     const factory = await connect(port);

@@ -1,3 +1,5 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import { ClientSessionFactory, type ClientSession } from '../../../src';
 import { readEnvNumber } from '../../support/env-number';
 import { seededRandom } from '../../support/fault-proxy';
@@ -34,6 +36,11 @@ export interface CrashSettings {
   readonly maxLoadMs: number;
   /** The chance that a restart is killed while the broker starts (before it listens). */
   readonly startupKillChance: number;
+  /**
+   * The chance that a kill under load comes 0-5 ms after a new large-message file appears, when a
+   * commit carrying it may be waiting for it (the review's kill), rather than at a random moment.
+   */
+  readonly largeFileKillChance: number;
   readonly maxBacklog: number;
   readonly log: (line: string) => void;
 }
@@ -44,6 +51,7 @@ export const CRASH_DEFAULTS = {
   minLoadMs: 100,
   maxLoadMs: 1_500,
   startupKillChance: 0.15,
+  largeFileKillChance: 0.4,
   maxBacklog: 400,
 } as const;
 
@@ -116,7 +124,12 @@ export async function runCrash(settings: CrashSettings): Promise<CrashReport> {
       const queued = await snapshot(history, epoch, broker.port);
       const clients = new EpochClients(history, epoch, broker.port, settings, queued);
       const running = clients.run();
-      await delay(settings.minLoadMs + schedule() * (settings.maxLoadMs - settings.minLoadMs));
+      const loadMs = settings.minLoadMs + schedule() * (settings.maxLoadMs - settings.minLoadMs);
+      const afterLargeFile = schedule() < settings.largeFileKillChance;
+      const lateMs = schedule() * 5;
+      if (afterLargeFile) await newLargeMessageFile(dataDir, settings.maxLoadMs + 2_000);
+      else await delay(loadMs);
+      await delay(lateMs);
       clients.end();
       await broker.kill();
       kills++;
@@ -230,6 +243,21 @@ function tallyOutcomes(history: CrashHistory): Record<string, number> {
 }
 
 const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Resolves when a large-message file appears that was not there when called (or after
+ * `timeoutMs`, when none did): `hornetq server --data-dir D` keeps them in D/data/largemessages.
+ */
+async function newLargeMessageFile(dataDir: string, timeoutMs: number): Promise<void> {
+  const directory = path.join(dataDir, 'data', 'largemessages');
+  const names = async (): Promise<string[]> => fs.readdir(directory).catch(() => []);
+  const before = new Set(await names());
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if ((await names()).some((name) => !before.has(name))) return;
+    await delay(1);
+  }
+}
 
 /** One paragraph for the log: what ran and what the checker found. */
 export function crashSummary(report: CrashReport): string {

@@ -2,8 +2,8 @@
  * Kill -9: a broker process on one data directory is killed with SIGKILL at seeded moments under
  * load (blocking durable sends from numbered producers, transactions that move messages from one
  * queue to another, a transacted producer, transactions of 150 KiB large messages, a consumer
- * acknowledging), many times, and restarted on
- * the same directory each time; sometimes it is killed while it loads its journal. The total-queue
+ * acknowledging), many times, and restarted on the same directory each time; sometimes it is killed
+ * while it loads its journal, often a few ms after a large-message file appears. The total-queue
  * checker then judges everything the clients saw: no acknowledged send lost, nothing unexpected,
  * nothing acknowledged back, every transaction all or nothing, each producer's order kept. The
  * seed is printed first.

@@ -23,6 +23,9 @@ export interface RepeatedCutsSettings {
 export interface RepeatedCutsReport {
   readonly seed: number;
   readonly elapsedMs: number;
+  /** From the first send to the last one's end: when the cuts can hit a send. */
+  readonly sendingMs: number;
+  /** Cuts while the producer was sending. */
   readonly cuts: number;
   /** Sends whose promise resolved. */
   readonly resolved: number;
@@ -102,10 +105,14 @@ export async function runRepeatedCuts(settings: RepeatedCutsSettings): Promise<R
   const resolvedSeqs: number[] = [];
   let wedged = false;
   let longestSendMs = 0;
+  let sendingStarted = 0;
+  let sendingMs = 0;
+  let cutsWhileSending = 0;
   try {
     const session = await connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
     const producer = await session.createProducer(new HornetQQueue(settings.queue));
     scheduleCut();
+    sendingStarted = Date.now();
     for (let seq = 0; seq < settings.count; seq++) {
       if (Date.now() - started > settings.deadlineMs) {
         wedged = true;
@@ -123,6 +130,8 @@ export async function runRepeatedCuts(settings: RepeatedCutsSettings): Promise<R
       }
       longestSendMs = Math.max(longestSendMs, Date.now() - sendStarted);
     }
+    sendingMs = Date.now() - sendingStarted;
+    cutsWhileSending = cuts;
   } finally {
     if (cutTimer !== null) clearTimeout(cutTimer);
     proxy.pass();
@@ -132,7 +141,8 @@ export async function runRepeatedCuts(settings: RepeatedCutsSettings): Promise<R
   const received = await drain(settings.serverPort, settings.queue);
   return report(settings, {
     started,
-    cuts,
+    sendingMs,
+    cuts: cutsWhileSending,
     resolvedSeqs,
     failed,
     wedged,
@@ -165,6 +175,7 @@ function report(
   settings: RepeatedCutsSettings,
   run: {
     started: number;
+    sendingMs: number;
     cuts: number;
     resolvedSeqs: number[];
     failed: Array<{ seq: number; error: string; message: string }>;
@@ -189,6 +200,7 @@ function report(
   return {
     seed: settings.seed,
     elapsedMs: Date.now() - run.started,
+    sendingMs: run.sendingMs,
     cuts: run.cuts,
     resolved: run.resolvedSeqs.length,
     failed: run.failed,

@@ -221,6 +221,31 @@ describe('PageStore', () => {
     expect(await pageFiles()).toEqual([]);
   });
 
+  it('cursors reading at many places keep at most twice page-max-cache-size written pages in memory', async () => {
+    const queues = Array.from({ length: 10 }, (_, i) => `q${i}`);
+    const pages = store(1024, 2);
+    for (let i = 0; i < 100; i++) pages.append(entry(i, queues));
+    await pages.idle();
+    expect((await pageFiles()).length).toBeGreaterThan(12);
+    // Queue qk reads 9k entries: the cursors stand on as many different pages.
+    for (const [k, queue] of queues.entries()) {
+      let read = 0;
+      while (read < 9 * k) {
+        const before = readable;
+        if (pages.next(queue) !== null) read++;
+        else await pageCameIn(pages, before, queue);
+      }
+      await pages.idle();
+      // The cache window, as many pages where cursors read, and the page filling.
+      expect(pages.pagesInMemory).toBeLessThanOrEqual(2 * 2 + 1);
+    }
+    for (const queue of queues)
+      expect((await readAll(pages, queue)).length).toBe(100 - 9 * queues.indexOf(queue));
+    expect(pages.isEmpty).toBe(true);
+    await pages.idle();
+    expect(await pageFiles()).toEqual([]);
+  });
+
   it('a cursor caught up with the page still filling reads only what is appended after', () => {
     const pages = store(64 * 1024, 1);
     pages.append(entry(0, ['a']));

@@ -10,6 +10,7 @@ import { LargeMessageStore } from '../../../src/server/storage/large-message-sto
 import type { StorageManager, StoredReference } from '../../../src/server/storage/storage-manager';
 import { encodeLargeMessageHeader, StorageRecordType } from '../../../src/server/storage/storage-records';
 import { DataDamageError } from '../../../src/server/storage/damage/data-damage-error';
+import type { DamageKind } from '../../../src/server/storage/damage/damage-kind';
 import type { JournalFile, JournalFileSystem } from '../../../src/server/storage/journal/journal-file-system';
 import { MemoryFileSystem } from '../../support/memory-file-system';
 import { MemoryJournal, type MemoryJournalEntry } from '../../support/memory-journal';
@@ -504,6 +505,48 @@ describe('JournalStorageManager', () => {
     const reopened = await persisted.opened();
     expect(reopened.loadDuplicateIds()).toEqual([]);
     await reopened.close();
+  });
+
+  it('refuses a message journal whose queues the bindings journal does not hold (an empty one in its place), appending nothing; accepted, drops their references', async () => {
+    const disk = new Disk();
+    const storage = await disk.opened();
+    storage.storeQueue({ name: 'orders', address: ADDRESS, filter: null });
+    for (const text of ['one', 'two', 'three']) storage.storeMessage(message(storage, text), ['orders']);
+    await storage.close();
+    const appended = disk.messages.appendedRecords;
+    const withoutBindings = (acceptDamage: DamageKind[]): JournalStorageManager =>
+      new JournalStorageManager(
+        () => ({ bindings: new MemoryJournal('other bindings'), messages: disk.messages }),
+        new LargeMessageStore(LARGE_DIRECTORY, disk.fileSystem, true, silentLogger),
+        {
+          syncTransactional: true,
+          syncNonTransactional: true,
+          persistIdCache: true,
+          largeMessageThreshold: LARGE_MESSAGE_THRESHOLD,
+          maxRecordBytes: MAX_RECORD_BYTES,
+          location: 'memory journals',
+          bindingsDirectory: '/data/bindings',
+          acceptDamage,
+          logger: silentLogger,
+        },
+      );
+
+    await expect(withoutBindings([]).open()).rejects.toMatchObject({
+      code: 'ERR_DATA_DAMAGE',
+      findings: [
+        expect.objectContaining({ kind: 'unknown-queue', file: '/data/bindings', offset: null, messages: 3 }),
+      ],
+      message: expect.stringContaining('it holds no queue at all'),
+    });
+    expect(disk.messages.appendedRecords).toBe(appended);
+
+    const accepting = withoutBindings(['unknown-queue']);
+    const report = await accepting.open();
+    expect(report.messages).toBe(0);
+    expect(report.notes).toEqual([
+      expect.stringMatching(/^damage accepted: unknown-queue: .*\(3 message\(s\)\)$/),
+    ]);
+    await accepting.close();
   });
 
   it("does not bring a deleted queue's messages back", async () => {

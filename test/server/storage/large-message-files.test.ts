@@ -99,6 +99,18 @@ describe('LargeMessageFiles', () => {
     expect(await hasFile(5)).toBe(true);
   });
 
+  it('holds what the journal appends after the header until the file is whole on disk', async () => {
+    const encoding = Buffer.alloc(2000, 7);
+    files.write(5, encoding);
+    expect(journal.holds).toHaveLength(1);
+    await journal.holds[0];
+    const file = await fileSystem.open(store.pathOf(5), false);
+    const bytes = Buffer.alloc(await file.size());
+    await file.read(bytes, 0, bytes.length, 0);
+    await file.close();
+    expect(bytes.equals(encoding)).toBe(true);
+  });
+
   it("removes a deleted message's file only once its delete is synced", async () => {
     files.write(5, Buffer.alloc(2000, 7));
     files.deleted(5);

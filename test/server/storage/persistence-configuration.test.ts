@@ -1,3 +1,4 @@
+import type { DamageKind } from '../../../src/server/storage/damage/damage-kind';
 import {
   DEFAULT_PERSISTENCE_CONFIGURATION,
   persistenceConfigurationProblems,
@@ -38,6 +39,23 @@ describe('PersistenceConfiguration', () => {
       journalDirectory: '/var/hq/journal',
       journalMinFiles: 4,
     });
+  });
+
+  it('accepts only known damage kinds in acceptDamage, naming them', () => {
+    expect(
+      persistenceConfigurationProblems({
+        ...DEFAULT_PERSISTENCE_CONFIGURATION,
+        acceptDamage: ['large-message-file'],
+      }),
+    ).toEqual([]);
+    expect(
+      persistenceConfigurationProblems({
+        ...DEFAULT_PERSISTENCE_CONFIGURATION,
+        acceptDamage: ['everything'] as unknown as DamageKind[],
+      }),
+    ).toEqual([
+      'acceptDamage (accept-damage) must list damage kinds among corrupt-record, damaged-tail, missing-journal-file, large-message-file, unknown-queue (actual value: ["everything"])',
+    ]);
   });
 
   it('names the setting, its element, the value and the allowed range of each problem', () => {

@@ -41,6 +41,8 @@ export interface DamageFinding {
 /** `file:offset` (or the file alone), kind and detail: one line of a report or an error. */
 export function describeFinding(finding: DamageFinding): string {
   const where = finding.offset === null ? finding.file : `${finding.file} at offset ${finding.offset}`;
-  const count = finding.messages === null ? '' : ` (${finding.messages} message(s))`;
+  // A lost journal file or record takes what it held, which nothing left on disk can count.
+  const count =
+    finding.messages === null ? ' (messages lost: not known)' : ` (${finding.messages} message(s))`;
   return `${finding.kind}: ${where}: ${finding.detail}${count}`;
 }

@@ -13,7 +13,8 @@ export class JournalCorruptionError extends Error {
   ) {
     super(
       `journal file ${file} is corrupt at offset ${offset}: ${check} ` +
-        '(set skipCorruptRecords to skip damaged records and load the rest)',
+        '(hornetq data check lists every problem; start with --accept-damage corrupt-record, or ' +
+        'skip-corrupt-records, to skip damaged records and load the rest)',
     );
     brandError(this, new.target);
   }

@@ -11,6 +11,7 @@ import {
   open,
   readdir,
   readFile,
+  rename,
   rm,
   stat,
   truncate,
@@ -231,7 +232,9 @@ describe('the damage matrix: refused with file and offset, nothing changed, acce
     const outcome = await accepted(directory, [expected.kind!]);
     const note = outcome.notes.find((line) => line.startsWith(`damage accepted: ${expected.kind}: `));
     expect(note).toBeDefined();
-    if (lost.messages !== null) expect(note).toContain(`(${lost.messages} message(s))`);
+    expect(note).toContain(
+      lost.messages === null ? '(messages lost: not known)' : `(${lost.messages} message(s))`,
+    );
     return outcome;
   }
 
@@ -319,6 +322,18 @@ describe('the damage matrix: refused with file and offset, nothing changed, acce
     expect(outcome.messages).toBe(0);
   });
 
+  test('a bindings directory moved away and put back after the refusal: every message is still there', async () => {
+    const directory = await copyOf(golden);
+    const bindings = path.join(directory, 'bindings');
+    const elsewhere = path.join(directory, 'bindings-unmounted');
+    await rename(bindings, elsewhere);
+    expect((await refusal(directory)).findings).toEqual([
+      expect.objectContaining({ kind: 'unknown-queue', file: bindings, messages: STORED }),
+    ]);
+    await rename(elsewhere, bindings);
+    expect((await accepted(directory, [])).messages).toBe(STORED);
+  });
+
   test('a flipped byte in the last bindings record after a clean stop: damaged-tail in the bindings journal', async () => {
     const directory = await copyOf(golden);
     const bindings = path.join(directory, 'bindings');
@@ -332,6 +347,25 @@ describe('the damage matrix: refused with file and offset, nothing changed, acce
     );
     // The last record was the audit queue's, which held no message: orders' are all there.
     expect(outcome.messages).toBe(STORED);
+  });
+
+  test('a flipped byte in a record before the tail: refused naming file and offset (JournalCorruptionError), accepted as corrupt-record', async () => {
+    const directory = await copyOf(golden);
+    const journal = path.join(directory, 'journal');
+    const first = path.join(journal, (await filesWithData(journal, 'hq'))[0]!);
+    await flipByte(first, 32 + 20);
+    const before = await hashTree(directory);
+    await expect(storageIn(directory).open()).rejects.toMatchObject({
+      code: 'ERR_JOURNAL_CORRUPT',
+      file: path.basename(first),
+      offset: 32,
+      message: expect.stringContaining('--accept-damage corrupt-record'),
+    });
+    expect(await hashTree(directory)).toEqual(before);
+    const outcome = await accepted(directory, ['corrupt-record']);
+    expect(outcome.notes).toContain(
+      `damage accepted: corrupt-record: ${first} at offset 32: the record there does not read back (CRC32C does not match) and valid records follow it (messages lost: not known)`,
+    );
   });
 
   test('a state file that does not read back is refused, naming it', async () => {
