@@ -475,7 +475,7 @@ export class ClientSessionFactory {
         return;
       case PacketType.CLUSTER_TOPOLOGY:
       case PacketType.CLUSTER_TOPOLOGY_V2:
-        this.warnIfTopologyFull(packet.nodeId);
+        if (!packet.exit) this.warnIfTopologyFull(packet.nodeId);
         this.emitTopology(applyTopologyChange(this.cluster, packet, connector));
         // The first says the broker is ready for sessions.
         wait.topologyReceived();
