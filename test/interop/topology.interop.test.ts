@@ -8,7 +8,7 @@ import { InteropServer, SERVER_VERSIONS, type ServerKind } from './support/inter
  * The topology our client holds after connecting to a real HornetQ 2.4.7 and Artemis 2.40.0 (each
  * a lone server, not clustered), and what a restart of the server does to it.
  */
-const KINDS: readonly ServerKind[] = ['hornetq', 'artemis'];
+const KINDS: readonly ServerKind[] = ['hornetq', 'artemis', 'ours'];
 
 describe.each(KINDS)('the topology from %s', (kind) => {
   let server: InteropServer | null = null;
