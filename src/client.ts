@@ -22,6 +22,12 @@ export {
   type QueueInfo as CoreQueueInfo,
   type SessionFailureListener,
   type SessionSettings,
+  type TopologyEndpoint,
+  type TopologyEvent,
+  type TopologyListener,
+  type TopologyMember,
+  type TopologyParamValue,
+  type TopologySnapshot,
   type TransportConfiguration,
 } from './core/client';
 export {

@@ -11,6 +11,8 @@ import {
   type FailoverEventListener,
   type FailoverStatistics,
   type SessionSettings,
+  type TopologyListener,
+  type TopologySnapshot,
   type TransportConfiguration,
 } from '../core/client';
 import { HornetQException } from '../core/protocol';
@@ -278,6 +280,25 @@ export class HornetQConnection implements SessionConnection {
 
   getStatistics(): FailoverStatistics {
     return this.factory.getStatistics();
+  }
+
+  /**
+   * The cluster as the broker announced it: each node's live server and backup (see
+   * ClientSessionFactory.topology). A snapshot; listeners hear of every later change.
+   */
+  topology(): TopologySnapshot {
+    this.checkOpen();
+    return this.factory.topology();
+  }
+
+  /** Told when a cluster member comes or changes (MEMBER_UP) and when one leaves (MEMBER_DOWN). */
+  addTopologyListener(listener: TopologyListener): void {
+    this.checkOpen();
+    this.factory.addTopologyListener(listener);
+  }
+
+  removeTopologyListener(listener: TopologyListener): void {
+    this.factory.removeTopologyListener(listener);
   }
 
   // ───────────── for sessions ─────────────

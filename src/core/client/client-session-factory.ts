@@ -34,6 +34,8 @@ import {
 import { FirstBytesTransport } from './first-bytes-transport';
 import { Pinger } from './pinger';
 import { CancellableDelay, connectWithRetry, retryDelay, type RetryPolicy } from './retry-schedule';
+import { Topology, type TopologyEvent, type TopologyListener, type TopologySnapshot } from './topology';
+import { applyDisconnect, applyTopologyChange } from './topology-feed';
 import { TopologyWait } from './topology-wait';
 
 /**
@@ -67,7 +69,11 @@ export class ClientSessionFactory {
   private connection!: RemotingConnection;
   private handshake!: Channel;
   /** The current connection's wait for its first topology answer. */
-  private topology: TopologyWait | null = null;
+  private topologyWait: TopologyWait | null = null;
+  /** The cluster as the brokers this factory connected to announced it, across reconnections. */
+  private readonly cluster = new Topology();
+  private readonly topologyListeners = new Set<TopologyListener>();
+  private warnedTopologyFull = false;
   private pinger: Pinger | null = null;
   private failover: Promise<void> | null = null;
   private readonly retryDelay = new CancellableDelay();
@@ -109,7 +115,7 @@ export class ClientSessionFactory {
     const effective = isInVm(connector) ? withInVmLiveness(resolved) : resolved;
     const factory = new ClientSessionFactory(effective, transport, connector, logger);
     try {
-      await abortable(factory.topology?.received ?? Promise.resolve(), signal);
+      await abortable(factory.topologyWait?.received ?? Promise.resolve(), signal);
     } catch (error) {
       await factory.close({ signal });
       throw factory.notABroker(error) ?? error;
@@ -144,6 +150,24 @@ export class ClientSessionFactory {
 
   removeFailoverListener(listener: FailoverEventListener): void {
     this.failoverListeners.delete(listener);
+  }
+
+  /**
+   * The cluster as the brokers announced it (HornetQ's topology): each node's live server and its
+   * backup, merged by HornetQ's rules. A broker that is not clustered announces one member, itself,
+   * reached through the connector this factory used. A snapshot: later changes make a new one.
+   */
+  topology(): TopologySnapshot {
+    return this.cluster.snapshot();
+  }
+
+  /** Told when a member comes or changes (MEMBER_UP) and when one leaves (MEMBER_DOWN). */
+  addTopologyListener(listener: TopologyListener): void {
+    this.topologyListeners.add(listener);
+  }
+
+  removeTopologyListener(listener: TopologyListener): void {
+    this.topologyListeners.delete(listener);
   }
 
   getStatistics(): FailoverStatistics {
@@ -260,7 +284,7 @@ export class ClientSessionFactory {
   ): Promise<CreateSessionResponse> {
     const connection = this.connection;
     try {
-      await this.topology?.received;
+      await this.topologyWait?.received;
     } catch (error) {
       // The link failed before it was ready: nothing was sent, and the failover will bring a new
       // one, so the caller may try again (createSession does), as after an unanswered request.
@@ -364,7 +388,7 @@ export class ClientSessionFactory {
     if (this.failover !== null) this.handshake.returnBlocking(closedError());
     await Promise.allSettled([...this.sessions].map((session) => session.close({ signal })));
     this.pinger?.stop();
-    this.topology?.connectionFailed(closedError());
+    this.topologyWait?.connectionFailed(closedError());
     this.handshake.close();
     this.connection.close();
     // A peer that does not answer may not read either: it would never see the FIN, and the
@@ -403,7 +427,7 @@ export class ClientSessionFactory {
    */
   private attach(transport: Transport, connector: TransportConfiguration): void {
     // A wait left from a connection given up (an interrupted failover) ends with it.
-    this.topology?.connectionFailed(closedError());
+    this.topologyWait?.connectionFailed(closedError());
     const peer = new FirstBytesTransport(transport);
     this.peer = peer;
     const connection = new RemotingConnection(peer, {
@@ -416,14 +440,14 @@ export class ClientSessionFactory {
       callTimeoutMs: this.options.callTimeout,
       serialBlockingCalls: true,
     });
-    const topology = new TopologyWait(
+    const wait = new TopologyWait(
       describeConnector(connector),
       connectTimeoutOf(connector, this.options.callTimeout),
     );
-    this.topology = topology;
-    connection.setUnroutedHandler((packet) => this.handleControlPacket(connection, topology, packet));
+    this.topologyWait = wait;
+    connection.setUnroutedHandler((packet) => this.handleControlPacket(connection, connector, wait, packet));
     connection.addFailureListener((error) => {
-      topology.connectionFailed(error);
+      wait.connectionFailed(error);
       this.onConnectionFailure(connection, error);
     });
     this.pinger?.stop();
@@ -440,16 +464,24 @@ export class ClientSessionFactory {
     });
   }
 
-  private handleControlPacket(connection: RemotingConnection, topology: TopologyWait, packet: Packet): void {
+  private handleControlPacket(
+    connection: RemotingConnection,
+    connector: TransportConfiguration,
+    wait: TopologyWait,
+    packet: Packet,
+  ): void {
     switch (packet.type) {
       case PacketType.PING:
         return;
       case PacketType.CLUSTER_TOPOLOGY:
       case PacketType.CLUSTER_TOPOLOGY_V2:
-        // Only the first matters (it says the broker is ready); this client keeps its connectors.
-        topology.topologyReceived();
+        if (!packet.exit) this.warnIfTopologyFull(packet.nodeId);
+        this.emitTopology(applyTopologyChange(this.cluster, packet, connector));
+        // The first says the broker is ready for sessions.
+        wait.topologyReceived();
         return;
       case PacketType.DISCONNECT:
+        if (packet.nodeId !== null) this.emitTopology(applyDisconnect(this.cluster, packet.nodeId));
         // HornetQ's client takes it as the node going down and fails the connection (a failover
         // follows, as for any failure).
         connection.fail(
@@ -564,9 +596,30 @@ export class ClientSessionFactory {
     for (const listener of [...this.failureListeners]) listener(error, false);
     this.isClosed = true;
     this.pinger?.stop();
-    this.topology?.connectionFailed(closedError());
+    this.topologyWait?.connectionFailed(closedError());
     this.handshake.close();
     this.connection.close();
+  }
+
+  private emitTopology(event: TopologyEvent | null): void {
+    if (event === null) return;
+    for (const listener of [...this.topologyListeners]) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.logger.warn({ err: error }, 'a topology listener threw');
+      }
+    }
+  }
+
+  /** A peer announcing ever more nodes is ignored past the bound; said once, not per packet. */
+  private warnIfTopologyFull(nodeId: string): void {
+    if (this.warnedTopologyFull || !this.cluster.full || this.cluster.member(nodeId) !== null) return;
+    this.warnedTopologyFull = true;
+    this.logger.warn(
+      { nodeId, members: this.cluster.snapshot().members.length },
+      'the broker announced more cluster members than the client keeps; further new members are ignored',
+    );
   }
 
   private emit(event: Parameters<FailoverEventListener>[0]): void {

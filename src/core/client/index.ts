@@ -7,3 +7,4 @@ export * from './client-session-factory';
 export * from './connector';
 export * from './received-message';
 export * from './failover-events';
+export * from './topology';
