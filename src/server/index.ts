@@ -7,6 +7,7 @@ export {
 } from './postoffice/address-settings';
 export type { Filter } from './postoffice/filter';
 export type { PageFileSystem } from './paging/page-file-system';
+export type { JournalFile, JournalFileSystem } from './storage/journal/journal-file-system';
 export { MessageHeader } from './postoffice/message-headers';
 export { defaultAcceptorFactory, type Acceptor, type AcceptorFactory } from './remoting/acceptor';
 export { FileSecurityManager, type UserAccount, type UserAccounts } from './security/file-security-manager';
