@@ -44,7 +44,8 @@ export class DataDirectoryLock {
     const lock = await openLockFile(directory, options);
     try {
       const contents = new ServerLockFile(lock.fileHandle);
-      if (!(await lock.tryLock())) throw new DataDirectoryLockedError(directory, await holderOnceWritten(contents));
+      if (!(await lock.tryLock()))
+        throw new DataDirectoryLockedError(directory, await holderOnceWritten(contents));
       const nodeId = await contents.loadOrCreateNodeId(
         async () => (await readLegacyNodeId(directory)) ?? randomUUID(),
       );
