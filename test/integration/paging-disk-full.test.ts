@@ -224,7 +224,8 @@ test.each(DISKS)(
     }
     await Promise.all(sending);
     expect(sent).toEqual([PER_PRODUCER, PER_PRODUCER]);
-    expect(logger.find(/page files are written again/, ['info']).length).toBeGreaterThan(0);
+    // No assertion on "page files are written again": with the consumer keeping up, the pages that
+    // failed may all be read from memory before a retry writes one (page-store.test.ts covers it).
     // Every message once, each producer's in order.
     expect(seqs[0]).toEqual(range(PER_PRODUCER));
     expect(seqs[1]).toEqual(range(PER_PRODUCER).map((i) => PER_PRODUCER + i));
