@@ -518,7 +518,7 @@ export class Channel {
     if (packet.type === PacketType.PACKETS_CONFIRMED) {
       if (this.resendBuffer === null || this.brokenNumbering !== null) return;
       if (packet.commandId >= this.resendBuffer.nextCommandId) {
-        this.conn.fail(
+        this.conn.failOnPeerError(
           this.breakNumbering(
             `the peer confirmed command ${packet.commandId}, but this side has sent only commands 0 to ${this.resendBuffer.nextCommandId - 1}`,
           ),
@@ -719,7 +719,7 @@ export class Channel {
   private breakNumbering(why: string): HornetQException {
     this.brokenNumbering ??= new HornetQException(
       'INTERNAL_ERROR',
-      `The broker's count of the commands on channel ${this.id} is not this client's: ${why}; the session is re-created`,
+      `The peer's count of the commands on channel ${this.id} is not this side's: ${why} (a client re-creates the session)`,
     );
     return this.brokenNumbering;
   }

@@ -270,6 +270,19 @@ export class RemotingConnection {
     }
   }
 
+  /**
+   * Fails the connection for something the peer did wrong that the decoder could not see (a
+   * confirmation of commands never sent), saying why in the same line as a bad frame would.
+   */
+  failOnPeerError(error: HornetQException): void {
+    if (this.isClosed) return;
+    this.logger.warn(
+      { reason: error.message },
+      `closing connection ${this.id} from ${this.remoteAddress}: ${error.message}`,
+    );
+    this.fail(error);
+  }
+
   /** Closes cleanly: what is queued is sent first; no failure is reported. */
   close(): void {
     if (this.isClosed) return;

@@ -689,9 +689,12 @@ export class ServerConnection implements SessionOwner {
     for (const name of this.temporaryQueues) next.addTemporaryQueue(name);
     this.temporaryQueues.clear();
     if (this.sessions.size === 0) {
-      this.remoting.fail(
-        new HornetQException('DISCONNECTED', 'the client reattached its sessions elsewhere'),
+      const reason = 'the client reattached its sessions elsewhere';
+      this.logger.info(
+        { reason },
+        `closing connection ${this.remoting.id} from ${this.remoting.remoteAddress}: ${reason}`,
       );
+      this.remoting.fail(new HornetQException('DISCONNECTED', reason));
       this.end(true);
     }
   }
