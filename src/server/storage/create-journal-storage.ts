@@ -99,6 +99,7 @@ export function createJournalStorage(
       maxRecordBytes: Math.min(config.journalBufferSize, config.journalFileSize - FILE_HEADER_SIZE),
       location: storageLocation(config),
       bindingsDirectory: path.resolve(config.bindingsDirectory),
+      journalDirectory: path.resolve(config.journalDirectory),
       acceptDamage: config.acceptDamage,
       logger,
     },

@@ -4,7 +4,7 @@ import { BindingsJournalLoader } from './bindings-journal-loader';
 import type { DamageFinding, DamageKind } from './damage/damage-kind';
 import { DamageReport } from './damage/damage-report';
 import { IdReservation } from './id-reservation';
-import type { Journal } from './journal/journal';
+import type { Journal, JournalLoadReport } from './journal/journal';
 import { LargeMessageFiles } from './large-message-files';
 import type { LargeMessageStore } from './large-message-store';
 import { journalNotes } from './load-notes';
@@ -78,6 +78,8 @@ export interface JournalStorageOptions {
   location: string;
   /** bindings-directory, named when the message journal references queues it does not hold. */
   bindingsDirectory?: string;
+  /** journal-directory, named when it holds no journal file although the bindings hold queues. */
+  journalDirectory?: string;
   /** Damage kinds the operator accepts at load (losing what they hold); any other found is refused. */
   acceptDamage?: readonly DamageKind[];
   logger: Logger;
@@ -207,7 +209,8 @@ export class JournalStorageManager implements StorageManager {
         new Set(bindingsLoad.queues.keys()),
         bindingsLoad.deletedQueueIds,
       );
-      await journals.messages.read(messageLoad, damage);
+      const messagesReport = await journals.messages.read(messageLoad, damage);
+      this.checkMessageJournalPresent(messagesReport, bindingsLoad, damage);
       this.checkQueuesKnown(messageLoad, bindingsLoad, damage);
       await this.largeMessageFiles.check(messageLoad, damage);
       let references = 0;
@@ -233,6 +236,7 @@ export class JournalStorageManager implements StorageManager {
       bindingsLoad.deletedQueueIds,
     );
     const messagesReport = await this.messages.read(messageLoad, damage);
+    this.checkMessageJournalPresent(messagesReport, bindingsLoad, damage);
     this.checkQueuesKnown(messageLoad, bindingsLoad, damage);
     const largeMessages = await this.largeMessageFiles.check(messageLoad, damage);
     // Nothing is written before this point: a refused start leaves the files as they were.
@@ -559,6 +563,29 @@ export class JournalStorageManager implements StorageManager {
   private appendMessageDelete(id: number, sync = false): void {
     if (this.transaction !== null) this.transaction.add({ kind: 'delete', id });
     else this.messages.appendDelete(id, sync);
+  }
+
+  /**
+   * A message journal with no file at all beside bindings that hold queues: the first start makes
+   * the message journal's files before any queue is written, so its directory was changed, its
+   * volume is not mounted (an empty mount point), or it was not restored. Started as it is, the
+   * queues would come back empty and new files would be written where the old ones belong.
+   */
+  private checkMessageJournalPresent(
+    messagesReport: JournalLoadReport,
+    bindingsLoad: BindingsJournalLoader,
+    damage: DamageReport,
+  ): void {
+    if (messagesReport.files > 0 || bindingsLoad.queues.size === 0) return;
+    damage.found({
+      kind: 'missing-message-journal',
+      file: this.options.journalDirectory ?? 'the message journal',
+      offset: null,
+      detail:
+        `the message journal has no file, but the bindings journal holds ${bindingsLoad.queues.size} queue(s): ` +
+        'was journal-directory changed, its volume not mounted, or only part of a backup restored?',
+      messages: null,
+    });
   }
 
   /**

@@ -54,7 +54,7 @@ describe('PersistenceConfiguration', () => {
         acceptDamage: ['everything'] as unknown as DamageKind[],
       }),
     ).toEqual([
-      'acceptDamage (accept-damage) must list damage kinds among corrupt-record, damaged-tail, missing-journal-file, large-message-file, unknown-queue (actual value: ["everything"])',
+      'acceptDamage (accept-damage) must list damage kinds among corrupt-record, damaged-tail, missing-journal-file, large-message-file, missing-message-journal, unknown-queue (actual value: ["everything"])',
     ]);
   });
 

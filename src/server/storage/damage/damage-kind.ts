@@ -13,6 +13,9 @@ export const DAMAGE_KINDS = {
     'a journal file is missing (deleted, or not restored) without having been reclaimed',
   /** A confirmed large message's file is missing, shorter or longer than its header says, or fails its checksum. */
   'large-message-file': "a confirmed large message's file is missing, short or does not match its checksum",
+  /** The message journal has no file while the bindings journal holds queues. */
+  'missing-message-journal':
+    'the message journal holds no file (its directory changed, unmounted or not restored) while the bindings journal holds queues',
   /** The message journal references queues the bindings journal does not hold. */
   'unknown-queue': 'the message journal references queues the bindings journal does not hold',
 } as const;

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import {
   cp,
+  mkdir,
   mkdtemp,
   open,
   readdir,
@@ -320,6 +321,44 @@ describe('the damage matrix: refused with file and offset, nothing changed, acce
       { messages: STORED },
     );
     expect(outcome.messages).toBe(0);
+  });
+
+  test.each([
+    ['a missing', async (journal: string) => rm(journal, { recursive: true })],
+    [
+      'an empty (a mount point without its volume)',
+      async (journal: string) => {
+        await rm(journal, { recursive: true });
+        await mkdir(journal);
+      },
+    ],
+  ])(
+    'a %s message journal directory while the bindings hold queues: missing-message-journal',
+    async (_how, damage) => {
+      const directory = await copyOf(golden);
+      const journal = path.join(directory, 'journal');
+      await damage(journal);
+      const outcome = await expectRefusedThenAccepted(
+        directory,
+        { kind: 'missing-message-journal', file: journal, offset: null },
+        { messages: null },
+      );
+      expect(outcome.messages).toBe(0);
+    },
+  );
+
+  test('a message journal directory moved away and put back after the refusal: every message is still there', async () => {
+    const directory = await copyOf(golden);
+    const journal = path.join(directory, 'journal');
+    const elsewhere = path.join(directory, 'journal-unmounted');
+    await rename(journal, elsewhere);
+    await mkdir(journal);
+    expect((await refusal(directory)).findings).toEqual([
+      expect.objectContaining({ kind: 'missing-message-journal', file: journal }),
+    ]);
+    await rm(journal, { recursive: true });
+    await rename(elsewhere, journal);
+    expect((await accepted(directory, [])).messages).toBe(STORED);
   });
 
   test('a bindings directory moved away and put back after the refusal: every message is still there', async () => {
