@@ -33,7 +33,7 @@ const str = (value: string): TypedValue => ({ kind: PropertyKind.STRING, value }
  * What the runtime itself may allocate between the two measurements, whatever the messages take
  * (code compiled meanwhile, inline caches, the jest worker's own buffers): 13 KiB and, once, about
  * 90 KiB were seen under a full parallel run on two loaded cores (a 5 MB measurement 1.8% over its
- * estimate; alone it never is). 128 KiB is 2.5% of the smallest shape measured.
+ * estimate; alone it never is): 128 KiB, 2.5% of that measurement.
  */
 const RUNTIME_NOISE_BYTES = 128 * 1024;
 
