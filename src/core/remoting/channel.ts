@@ -642,6 +642,17 @@ export class Channel {
   /** Holds an answer while a barrier is out; at the barrier's own, matches them (see countAnswersUpTo). */
   private countAnswer(count: AnswerCount, response: ResponsePacket): void {
     if (!count.isBarrierAnswer(response) || count.owed > 0) {
+      if (count.answers.length >= this.mostAnswersHeld()) {
+        // More answers than the calls in line could get even if the peer ran each twice: a peer
+        // that goes on answering is not let fill the client's memory while the barrier is out.
+        this.answerCount = null;
+        this.conn.failOnPeerError(
+          this.breakNumbering(
+            `${count.answers.length + 1} answers came after a reattach for ${this.callsInLine()} calls in line`,
+          ),
+        );
+        return;
+      }
       if (count.isBarrierAnswer(response)) count.owed--;
       count.answers.push(response);
       return;
@@ -666,6 +677,15 @@ export class Channel {
       this.settleWith(barrier, response);
     }
     this.startNextQueuedCall();
+  }
+
+  private callsInLine(): number {
+    return this.pendingCalls.length - this.pendingHead;
+  }
+
+  /** Answers held while a barrier is out, at most: each call in line answered twice (run twice). */
+  private mostAnswersHeld(): number {
+    return 2 * this.callsInLine();
   }
 
   /**

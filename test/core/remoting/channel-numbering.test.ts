@@ -199,6 +199,8 @@ describe('Channel numbering: calls at a reattach', () => {
   it('no tombstone of a call the reattach answer confirmed survives the reattach', async () => {
     const { client, server, received } = link({ ...OPTIONS, callTimeoutMs: 30 });
     const first = track(client.sendBlocking(query('a')));
+    // The call times out after 30 ms of real time: turns of the event loop alone may all pass sooner.
+    await new Promise((resolve) => setTimeout(resolve, 40));
     await until(() => first.settled, 10_000);
     expect(codeOf(first.error)).toBe('CONNECTION_TIMEDOUT');
     expect(client.unansweredTimedOutCalls).toBe(1);
@@ -303,6 +305,23 @@ describe('Channel numbering: checking the answers after a replay', () => {
     await until(() => calls.every((call) => call.settled));
     expect(calls.map((call) => addressOf(call.value))).toEqual(['a', 'b']);
     expect(client.numberingBroken?.message).toMatch(/3 answers came for 2 calls/);
+  });
+
+  it('a peer that goes on answering while the barrier is out fails the connection: the answers held are bounded', async () => {
+    const { clientConn, client, server, received } = link();
+    const failures: HornetQException[] = [];
+    clientConn.addFailureListener((error) => failures.push(error));
+    const calls = ['a', 'b'].map((name) => track(client.sendBlocking(query(name))));
+    const check = track(client.countAnswersUpTo(BARRIER, isBarrierAnswer));
+    await until(() => received.length === 3);
+    // Three calls in line (two and the barrier) could take six answers if each ran twice; not more.
+    for (let i = 0; i < 100; i++) server.send(NULL_RESPONSE);
+    await until(() => failures.length === 1);
+    expect(failures[0]).toBe(client.numberingBroken);
+    expect(client.numberingBroken?.message).toMatch(/7 answers came after a reattach for 3 calls in line/);
+    expect(clientConn.closed).toBe(true);
+    client.returnBlocking(failures[0]!);
+    await until(() => check.settled && calls.every((call) => call.settled));
   });
 
   it('an answer too few: the first call settles as unknown, the others get theirs', async () => {
