@@ -1,5 +1,6 @@
 export * from './channel';
 export * from './in-vm-transport';
+export * from './liveness-monitor';
 export * from './logger';
 export * from './remoting-connection';
 export * from './resend-buffer';
