@@ -104,9 +104,11 @@ describe.each(PAIR_KINDS)('the %s pair', (kind: PairKind) => {
   /**
    * The Java client sends `text` on its session and gets it back: on HornetQ through the consumer
    * opened on the live (re-created by the client on each move), on Artemis through a consumer
-   * opened for the round trip. A consumer HornetQ's client re-creates on an Artemis server is
-   * handed messages whose address lacks the jms.queue. prefix, which its JMS layer refuses
-   * ("Invalid address haJava"): a finding about Artemis, not about the pair.
+   * opened for the round trip. Artemis gives a consumer the jms.queue. prefix on the addresses it
+   * delivers only if its session carried the `jms-session` metadata when the consumer was created
+   * (ServerConsumerImpl, requiresLegacyPrefix); HornetQ's client re-creates consumers first and
+   * re-sends metadata last, so a re-created consumer gets 'haJava', which its JMS layer refuses
+   * ("Invalid address haJava"). A finding about the client and Artemis, not about the pair.
    */
   const javaRoundTrip = async (text: string): Promise<string | null> => {
     const driver = java!;
