@@ -165,8 +165,10 @@ export class HaPair {
 
   /**
    * Starts the live again on livePort with its data. With allow-failback, resolves once it serves
-   * and the backup is waiting again (failback); without it, once the live waits as a backup.
-   * Resolves with how long that took, also kept in timings.failbackMs.
+   * and the backup is waiting again, announced to it (failback). Without it, once the restarted
+   * process reports that it is up and not serving: a server reports that from its start, so this
+   * says nothing about later (that the backup stays live is for the caller to watch). Resolves
+   * with how long that took, also kept in timings.failbackMs.
    */
   async restartLive(): Promise<number> {
     if (this.servers.live !== null) throw new Error(`${this.label}: the live is running; kill it first`);
