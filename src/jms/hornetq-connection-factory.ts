@@ -1,5 +1,11 @@
-import { clientOptionProblem, type AbortOptions, type TransportConfiguration } from '../core/client';
 import {
+  clientOptionProblem,
+  ServerLocator,
+  type AbortOptions,
+  type TransportConfiguration,
+} from '../core/client';
+import {
+  clientOptionsOf,
   DEFAULT_CONNECTION_FACTORY_CONFIG,
   DEFAULT_UNUSED_FACTORY_ATTRIBUTES,
   unusedAttributeProblem,
@@ -20,19 +26,20 @@ export class HornetQConnectionFactory {
   private readonly connectors: TransportConfiguration[];
   private readonly config: ConnectionFactoryConfig = { ...DEFAULT_CONNECTION_FACTORY_CONFIG };
   private readonly unused: UnusedFactoryAttributes = { ...DEFAULT_UNUSED_FACTORY_ATTRIBUTES };
-  private readonly ha: boolean;
   private readonly connections = new Set<HornetQConnection>();
+  /** Made at the first createConnection, when the settings are frozen; shared by every connection. */
+  private locator: ServerLocator | null = null;
   private used = false;
 
   /** A factory without HA (HornetQ's createConnectionFactoryWithoutHA); no connector: localhost:5445. */
   constructor(...connectors: TransportConfiguration[]);
   /**
-   * HornetQ's `(ha, connectors...)`: `ha` is what isHA() returns. Live/backup failover is not
-   * implemented, so either way the factory reconnects (and reattaches) to its own connectors.
+   * HornetQ's `(ha, connectors...)`: with `ha`, a connection whose server fails is dialled again,
+   * then the backup the cluster topology names for it, and re-created there (ClientOptions.ha).
    */
   constructor(ha: boolean, ...connectors: TransportConfiguration[]);
   constructor(...args: Array<boolean | TransportConfiguration>) {
-    this.ha = args[0] === true;
+    this.config.ha = args[0] === true;
     const connectors = args.filter((arg): arg is TransportConfiguration => typeof arg !== 'boolean');
     this.connectors =
       connectors.length > 0 ? connectors.map((c) => ({ ...c })) : [{ host: 'localhost', port: 5445 }];
@@ -51,9 +58,10 @@ export class HornetQConnectionFactory {
     options: AbortOptions = {},
   ): Promise<HornetQConnection> {
     this.used = true;
+    this.locator ??= new ServerLocator({ ...clientOptionsOf(this.config), connectors: this.connectors });
     const connection = await HornetQConnection.open(
       {
-        connectors: this.connectors,
+        locator: this.locator,
         config: { ...this.config },
         username: userName ?? null,
         password: password ?? null,
@@ -85,7 +93,7 @@ export class HornetQConnectionFactory {
   }
 
   isHA(): boolean {
-    return this.ha;
+    return this.config.ha;
   }
 
   getConfirmationWindowSize(): number {
@@ -270,12 +278,16 @@ export class HornetQConnectionFactory {
   setClientID(id: string | null): void {
     this.set('clientID', id);
   }
-  /** Recorded only: the factory tries its connectors in order. */
+  /**
+   * Where each new connection goes among the cluster's live servers (the static connectors until a
+   * topology is known): HornetQ's or Artemis' policy class names, mapped to ours, or `key-sticky`
+   * (ours: a connection with a client id always on the same node). An unknown name is refused.
+   */
   getConnectionLoadBalancingPolicyClassName(): string {
-    return this.unused.connectionLoadBalancingPolicyClassName;
+    return this.config.connectionLoadBalancingPolicyClassName;
   }
   setConnectionLoadBalancingPolicyClassName(className: string): void {
-    this.record('connectionLoadBalancingPolicyClassName', className);
+    this.set('connectionLoadBalancingPolicyClassName', className);
   }
   /** Recorded only: Node has no thread pools. */
   isUseGlobalPools(): boolean {

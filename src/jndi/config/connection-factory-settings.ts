@@ -108,9 +108,8 @@ export const FACTORY_SETTINGS: ReadonlyMap<string, FactorySetting> = new Map<str
     'connection-load-balancing-policy-class-name',
     {
       spec: { kind: 'non-empty-string' },
+      // HornetQ's and Artemis' class names map to our policies (a fixed table); the setter refuses others.
       apply: text((f, v) => f.setConnectionLoadBalancingPolicyClassName(v)),
-      ignored:
-        'Java load-balancing policy classes cannot be loaded here; the factory tries its connectors in order',
     },
   ],
   ['use-global-pools', { spec: bool, apply: flag((f, v) => f.setUseGlobalPools(v)), ignored: THREADS }],
@@ -126,15 +125,8 @@ export const FACTORY_SETTINGS: ReadonlyMap<string, FactorySetting> = new Map<str
     'thread-pool-max-size',
     { spec: int(MINUS_ONE_OR_GT_ZERO), apply: num((f, v) => f.setThreadPoolMaxSize(v)), ignored: THREADS },
   ],
-  [
-    'ha',
-    {
-      spec: bool,
-      ignored:
-        'live/backup failover is not implemented: the factory reconnects (and reattaches) to its own connectors only',
-      warnWhen: (value) => value === true,
-    },
-  ],
+  // A constructor argument of the factory (jms-deployment passes it), as in HornetQ.
+  ['ha', { spec: bool }],
   [
     'xa',
     {
