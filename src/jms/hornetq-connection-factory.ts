@@ -58,7 +58,7 @@ export class HornetQConnectionFactory {
     options: AbortOptions = {},
   ): Promise<HornetQConnection> {
     this.used = true;
-    this.locator ??= new ServerLocator({ ...clientOptionsOf(this.config), connectors: this.connectors });
+    this.locator ??= this.newLocator();
     const connection = await HornetQConnection.open(
       {
         locator: this.locator,
@@ -71,6 +71,18 @@ export class HornetQConnectionFactory {
     );
     this.connections.add(connection);
     return connection;
+  }
+
+  /**
+   * HornetQ loads the policy class here, at the first connection, so a factory bound from
+   * hornetq-jms.xml with a name this client does not know fails here, naming it and the known ones.
+   */
+  private newLocator(): ServerLocator {
+    try {
+      return new ServerLocator({ ...clientOptionsOf(this.config), connectors: this.connectors });
+    } catch (error) {
+      throw new JMSException((error as Error).message, 'INVALID_CONFIGURATION', { cause: error });
+    }
   }
 
   /**
@@ -281,7 +293,8 @@ export class HornetQConnectionFactory {
   /**
    * Where each new connection goes among the cluster's live servers (the static connectors until a
    * topology is known): HornetQ's or Artemis' policy class names, mapped to ours, or `key-sticky`
-   * (ours: a connection with a client id always on the same node). An unknown name is refused.
+   * (ours: a connection with a client id always on the same node). A name this client does not
+   * know is kept, as HornetQ keeps a class name, and createConnection fails naming it.
    */
   getConnectionLoadBalancingPolicyClassName(): string {
     return this.config.connectionLoadBalancingPolicyClassName;
@@ -314,7 +327,7 @@ export class HornetQConnectionFactory {
   /** Checks the used-rule and the value's range, then records it. */
   private set<K extends keyof ConnectionFactoryConfig>(name: K, value: ConnectionFactoryConfig[K]): void {
     if (this.used) throw new IllegalStateException(USED);
-    const problem = clientOptionProblem(name, value) ?? batchSizeProblem(name, value);
+    const problem = clientOptionProblem(name, value) ?? batchSizeProblem(name, value) ?? textProblem(name, value);
     if (problem !== null) throw new JMSException(problem, 'INVALID_CONFIGURATION');
     this.config[name] = value;
   }
@@ -326,6 +339,13 @@ export class HornetQConnectionFactory {
     if (problem !== null) throw new JMSException(problem, 'INVALID_CONFIGURATION');
     this.unused[name] = value;
   }
+}
+
+function textProblem(name: string, value: unknown): string | null {
+  if (name !== 'connectionLoadBalancingPolicyClassName') return null;
+  return typeof value === 'string' && value.trim().length > 0
+    ? null
+    : `${name} must be a non-empty string (actual value: ${String(value)})`;
 }
 
 function batchSizeProblem(name: string, value: unknown): string | null {

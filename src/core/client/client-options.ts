@@ -123,7 +123,6 @@ const RULES: Rule[] = [
 
 /** What is wrong with one option's value, or null when it is valid (or not a numeric option). */
 export function clientOptionProblem(name: string, value: unknown): string | null {
-  if (name === 'connectionLoadBalancingPolicyClassName') return loadBalancingPolicyProblem(value);
   const rule = RULES.find(([ruleName]) => ruleName === name);
   if (rule === undefined) return null;
   const [, valid, allowed] = rule;

@@ -511,12 +511,15 @@ export class ClientSessionFactory {
       case PacketType.CLUSTER_TOPOLOGY:
       case PacketType.CLUSTER_TOPOLOGY_V2:
         if (!packet.exit) this.warnIfTopologyFull(packet.nodeId);
+        // A node going down: its backup, learnt before, is where the failover goes.
+        if (packet.exit && connection === this.connection) this.followTopology();
         this.emitTopology(applyTopologyChange(this.cluster, packet, connector));
         if (connection === this.connection) this.followTopology();
         // The first says the broker is ready for sessions.
         wait.topologyReceived();
         return;
       case PacketType.DISCONNECT:
+        if (connection === this.connection) this.followTopology();
         if (packet.nodeId !== null) this.emitTopology(applyDisconnect(this.cluster, packet.nodeId));
         // HornetQ's client takes it as the node going down and fails the connection (a failover
         // follows, as for any failure).

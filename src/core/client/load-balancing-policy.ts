@@ -109,9 +109,10 @@ export const DEFAULT_LOAD_BALANCING_POLICY = `${HORNETQ_PACKAGE}RoundRobinConnec
 /** What is wrong with a policy name (unknown, naming the known ones), or null. */
 export function loadBalancingPolicyProblem(name: unknown): string | null {
   if (typeof name === 'string' && POLICIES.has(name.trim())) return null;
+  const classes = JAVA_POLICIES.map(([className]) => className).join(', ');
   return (
     `connectionLoadBalancingPolicyClassName ${JSON.stringify(name)} is not a policy this client has; ` +
-    `known: ${[...POLICIES.keys()].join(', ')}`
+    `known: ${classes} (in ${HORNETQ_PACKAGE.slice(0, -1)} or ${ARTEMIS_PACKAGE.slice(0, -1)}), and ${KEY_STICKY_POLICY}`
   );
 }
 

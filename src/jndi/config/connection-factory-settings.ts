@@ -1,3 +1,4 @@
+import { loadBalancingPolicyProblem } from '../../core/client';
 import { HornetQConnectionFactory } from '../../jms/hornetq-connection-factory';
 import {
   GE_ZERO,
@@ -108,8 +109,11 @@ export const FACTORY_SETTINGS: ReadonlyMap<string, FactorySetting> = new Map<str
     'connection-load-balancing-policy-class-name',
     {
       spec: { kind: 'non-empty-string' },
-      // HornetQ's and Artemis' class names map to our policies (a fixed table); the setter refuses others.
+      // HornetQ's and Artemis' class names map to our policies (a fixed table of ours).
       apply: text((f, v) => f.setConnectionLoadBalancingPolicyClassName(v)),
+      ignored:
+        'is not a policy this client has (HornetQ\'s or Artemis\' RoundRobin, Random, RandomSticky or FirstElement ConnectionLoadBalancingPolicy, or key-sticky): createConnection on this factory fails until it names one',
+      warnWhen: (value) => loadBalancingPolicyProblem(value) !== null,
     },
   ],
   ['use-global-pools', { spec: bool, apply: flag((f, v) => f.setUseGlobalPools(v)), ignored: THREADS }],
