@@ -327,7 +327,8 @@ export class HornetQConnectionFactory {
   /** Checks the used-rule and the value's range, then records it. */
   private set<K extends keyof ConnectionFactoryConfig>(name: K, value: ConnectionFactoryConfig[K]): void {
     if (this.used) throw new IllegalStateException(USED);
-    const problem = clientOptionProblem(name, value) ?? batchSizeProblem(name, value) ?? textProblem(name, value);
+    const problem =
+      clientOptionProblem(name, value) ?? batchSizeProblem(name, value) ?? textProblem(name, value);
     if (problem !== null) throw new JMSException(problem, 'INVALID_CONFIGURATION');
     this.config[name] = value;
   }

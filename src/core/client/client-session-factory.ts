@@ -646,7 +646,8 @@ export class ClientSessionFactory {
   private memberServed(): TopologyMember | null {
     const { members } = this.cluster.snapshot();
     const byAddress = members.find(
-      (member) => member.live !== null && sameServer(connectorForEndpoint(member.live, this.own), this.current),
+      (member) =>
+        member.live !== null && sameServer(connectorForEndpoint(member.live, this.own), this.current),
     );
     if (byAddress !== undefined) return byAddress;
     return this.servedNodeId === null ? null : this.cluster.member(this.servedNodeId);

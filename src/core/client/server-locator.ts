@@ -74,7 +74,10 @@ export class ServerLocator {
    * each with initial-connect-attempts rounds (and, with `ha` and failover-on-initial-connection,
    * its backup after it in every round). Rejects with NOT_CONNECTED after one pass over all.
    */
-  async createSessionFactory({ signal, key = null }: LocatorConnectOptions = {}): Promise<ClientSessionFactory> {
+  async createSessionFactory({
+    signal,
+    key = null,
+  }: LocatorConnectOptions = {}): Promise<ClientSessionFactory> {
     signal?.throwIfAborted();
     const candidates = this.candidates();
     const first = this.policy.select(candidates.length, key);
@@ -109,8 +112,9 @@ export class ServerLocator {
     const own = this.options.connectors[0] as TransportConfiguration;
     const members = this.cluster
       .snapshot()
-      .members.filter((member): member is TopologyMember & { live: NonNullable<TopologyMember['live']> } =>
-        member.live !== null,
+      .members.filter(
+        (member): member is TopologyMember & { live: NonNullable<TopologyMember['live']> } =>
+          member.live !== null,
       )
       .sort((a, b) => (a.nodeId < b.nodeId ? -1 : a.nodeId > b.nodeId ? 1 : 0));
     if (members.length === 0) return this.options.connectors.map((live) => ({ live, backup: null }));

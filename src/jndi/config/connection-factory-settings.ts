@@ -112,7 +112,7 @@ export const FACTORY_SETTINGS: ReadonlyMap<string, FactorySetting> = new Map<str
       // HornetQ's and Artemis' class names map to our policies (a fixed table of ours).
       apply: text((f, v) => f.setConnectionLoadBalancingPolicyClassName(v)),
       ignored:
-        'is not a policy this client has (HornetQ\'s or Artemis\' RoundRobin, Random, RandomSticky or FirstElement ConnectionLoadBalancingPolicy, or key-sticky): createConnection on this factory fails until it names one',
+        "is not a policy this client has (HornetQ's or Artemis' RoundRobin, Random, RandomSticky or FirstElement ConnectionLoadBalancingPolicy, or key-sticky): createConnection on this factory fails until it names one",
       warnWhen: (value) => loadBalancingPolicyProblem(value) !== null,
     },
   ],
