@@ -4,6 +4,14 @@ import type { TopologyEndpoint, TopologyParamValue } from './topology';
 /** Artemis puts a connector's extra properties among its params under this prefix. */
 const ARTEMIS_EXTRA_PREFIX = '$.EP.';
 
+/** Artemis' names for HornetQ's netty connector keys (its TransportConstants). */
+const ARTEMIS_NAMES: Readonly<Record<string, string>> = {
+  'ssl-enabled': 'sslEnabled',
+  'http-upgrade-enabled': 'httpUpgradeEnabled',
+  'http-upgrade-endpoint': 'httpUpgradeEndpoint',
+  'server-id': 'serverId',
+};
+
 /** What a client must bring itself to reach a TLS endpoint: a broker announces none of it. */
 const OWN_TLS_KEYS = [
   'key-store-path',
@@ -20,8 +28,8 @@ const OWN_DIAL_KEYS = ['connect-timeout-millis'] as const;
 
 /**
  * The connector to dial a server the topology announced: its address, TLS and HTTP-upgrade
- * switches from the announced params (strings or numbers, plain or with Artemis' extra-property
- * prefix), never from the Java factory class it names; the TLS material (stores, protocols, host
+ * switches from the announced params (strings or numbers; HornetQ's keys or Artemis' camel-case
+ * ones, plain or with Artemis' extra-property prefix), never from the Java factory class it names; the TLS material (stores, protocols, host
  * check) and the connect timeout from `own`, the connector this client was configured with, since
  * a broker cannot hand a client its trust. An in-VM endpoint (a server id and no host) stays in-VM.
  */
@@ -29,8 +37,14 @@ export function connectorForEndpoint(
   endpoint: TopologyEndpoint,
   own: TransportConfiguration,
 ): TransportConfiguration {
-  const read = (key: string): TopologyParamValue | undefined =>
-    endpoint.params[key] ?? endpoint.params[ARTEMIS_EXTRA_PREFIX + key];
+  const read = (key: string): TopologyParamValue | undefined => {
+    for (const name of [key, ARTEMIS_NAMES[key]]) {
+      if (name === undefined) continue;
+      const value = endpoint.params[name] ?? endpoint.params[ARTEMIS_EXTRA_PREFIX + name];
+      if (value !== undefined) return value;
+    }
+    return undefined;
+  };
   const serverId = integerOf(read('server-id'));
   if (serverId !== null && read('host') === undefined) return { 'server-id': serverId };
   const connector: TransportConfiguration = {
