@@ -57,11 +57,9 @@ export class HornetQConnectionFactory {
     password?: string,
     options: AbortOptions = {},
   ): Promise<HornetQConnection> {
-    this.used = true;
-    this.locator ??= this.newLocator();
     const connection = await HornetQConnection.open(
       {
-        locator: this.locator,
+        locator: this.getServerLocator(),
         config: { ...this.config },
         username: userName ?? null,
         password: password ?? null,
@@ -71,6 +69,18 @@ export class HornetQConnectionFactory {
     );
     this.connections.add(connection);
     return connection;
+  }
+
+  /**
+   * The locator every connection of this factory comes from (HornetQ's getServerLocator): the
+   * cluster topology they share, and announce() for a live/backup pair whose brokers announce
+   * none. Made from the settings at its first use (or the first createConnection); from then on
+   * the setters throw, as after createConnection.
+   */
+  getServerLocator(): ServerLocator {
+    this.used = true;
+    this.locator ??= this.newLocator();
+    return this.locator;
   }
 
   /**

@@ -38,7 +38,7 @@ export class ServerLocator {
   private readonly policy: LoadBalancingPolicy;
 
   /** `random`: the policies' random source (round robin's start, random picks), for tests. */
-  constructor(options: Partial<ClientOptions> = {}, { random }: { random?: RandomSource } = {}) {
+  constructor(options: Partial<ClientOptions> = {}, { random }: { random?: RandomSource | undefined } = {}) {
     this.options = resolveClientOptions(options);
     this.policy = loadBalancingPolicy(this.options.connectionLoadBalancingPolicyClassName, random);
   }
