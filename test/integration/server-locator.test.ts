@@ -118,7 +118,7 @@ describe('new connections over the topology’s live servers', () => {
     expect(locator.describeCandidates()).toEqual(nodes.map((node) => `tcp://127.0.0.1:${node.proxy.port}`));
   });
 
-  it('uses the static connectors until a topology has arrived, then the topology', async () => {
+  it('uses the static connectors until a topology has arrived, then the topology, then the static ones it does not name', async () => {
     const [first, second] = await twoNodes();
     // No announcement: the static connectors, by the policy (round robin from the second).
     const locator = new ServerLocator(
@@ -130,6 +130,11 @@ describe('new connections over the topology’s live servers', () => {
     // That broker announced itself, its only member: from now on every connection goes there.
     expect(locator.topology().members.map((member) => member.nodeId)).toEqual([second.broker.nodeId]);
     expect(await landings(locator, 3)).toEqual([second.proxy.port, second.proxy.port, second.proxy.port]);
+    // That node gone (no DISCONNECT reaches the client: its proxy just stops accepting), the static
+    // connectors the topology does not name are tried after it, as Artemis does.
+    await second.proxy.close();
+    expect(locator.topology().members).toHaveLength(1);
+    expect(await landings(locator, 1)).toEqual([first.proxy.port]);
   });
 });
 

@@ -1,6 +1,6 @@
 import { HornetQException } from '../protocol';
 import type { AbortOptions } from './abortable';
-import { connectorForEndpoint } from './announced-connector';
+import { connectorForEndpoint, sameServer } from './announced-connector';
 import { resolveClientOptions, type ClientOptions } from './client-options';
 import { ClientSessionFactory } from './client-session-factory';
 import { describeConnector, type TransportConfiguration } from './connector';
@@ -29,8 +29,9 @@ interface Candidate {
  * (HornetQ's ServerLocator, Artemis' ServerLocatorConfig): what one factory's broker announces,
  * the next factory uses. Each new factory goes to a live server of the topology chosen by the
  * load-balancing policy once a topology is known (before that, to a static connector chosen the
- * same way); a server that cannot be reached is passed over for the next, and after one pass over
- * all of them the creation fails.
+ * same way); a server that cannot be reached is passed over for the next, then the static
+ * connectors the topology does not name (as Artemis does), and after one pass over all of them the
+ * creation fails.
  */
 export class ServerLocator {
   readonly options: ClientOptions;
@@ -79,12 +80,12 @@ export class ServerLocator {
     key = null,
   }: LocatorConnectOptions = {}): Promise<ClientSessionFactory> {
     signal?.throwIfAborted();
-    const candidates = this.candidates();
-    const first = this.policy.select(candidates.length, key);
+    const picked = this.candidates();
+    const first = this.policy.select(picked.length, key);
+    const candidates = [...picked.slice(first), ...picked.slice(0, first), ...this.staticFallback(picked)];
     const failures: string[] = [];
     let lastError: unknown = null;
-    for (let step = 0; step < candidates.length; step++) {
-      const { live, backup } = candidates[(first + step) % candidates.length] as Candidate;
+    for (const { live, backup } of candidates) {
       const useBackup = this.options.ha && this.options.failoverOnInitialConnection && backup !== null;
       try {
         return await ClientSessionFactory.dial(
@@ -122,6 +123,17 @@ export class ServerLocator {
       live: connectorForEndpoint(member.live, own),
       backup: member.backup === null ? null : connectorForEndpoint(member.backup, own),
     }));
+  }
+
+  /**
+   * Artemis' rule (useTopologyForLoadBalancing): when no live server of the topology answers, the
+   * static connectors not among them are tried too, so that a topology naming only a crashed
+   * broker does not hide the others the application configured.
+   */
+  private staticFallback(picked: readonly Candidate[]): Candidate[] {
+    return this.options.connectors
+      .filter((connector) => !picked.some((candidate) => sameServer(candidate.live, connector)))
+      .map((live) => ({ live, backup: null }));
   }
 
   /** For messages: the servers a new connection would choose from now. */
