@@ -16,8 +16,6 @@ export interface HttpHead {
 const HEAD_END = Buffer.from('\r\n\r\n', 'latin1');
 /** RFC 9110 §5.6.2 token characters: what a header name may contain. */
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-/** Control characters other than horizontal tab have no place in a header value. */
-const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 
 /**
  * Gathers what a peer sends until the blank line that ends an HTTP head, and never more than
@@ -45,10 +43,22 @@ export class HttpHeadReader {
       this.overflowed = true;
       throw new Error(`its HTTP head goes beyond ${this.maxBytes} bytes without ending`);
     }
+    const binary = this.gathered.subarray(from, headBytes).findIndex(isBinary);
+    if (binary !== -1) {
+      // Frames (a core client that did not upgrade) show this at once: no need to wait for more.
+      throw new Error(
+        `it sent byte 0x${this.gathered[from + binary]?.toString(16).padStart(2, '0')} where an HTTP head was expected`,
+      );
+    }
     if (end === -1) return null;
     const head = parseHttpHead(this.gathered.toString('latin1', 0, end));
     return { head, rest: this.gathered.subarray(headBytes) };
   }
+}
+
+/** Control bytes other than tab, CR and LF, which no HTTP head contains. */
+function isBinary(byte: number): boolean {
+  return (byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d) || byte === 0x7f;
 }
 
 /** Splits a head (without its closing blank line) into its start line and headers; throws when malformed. */
@@ -62,7 +72,7 @@ export function parseHttpHead(text: string): HttpHead {
     // A folded line (starting with white space) is obsolete, and no upgrade peer sends one.
     if (!TOKEN.test(name)) throw new Error(`its HTTP head has a malformed header line ${quote(line)}`);
     const value = line.slice(colon + 1).trim();
-    if (CONTROL.test(value)) throw new Error(`its HTTP header ${name} has a control character in its value`);
+    if ([...value].some((char) => isBinary(char.charCodeAt(0)))) throw new Error(`its HTTP header ${name} has a control character in its value`);
     const key = name.toLowerCase();
     const earlier = headers.get(key);
     headers.set(key, earlier === undefined ? value : `${earlier}, ${value}`);
