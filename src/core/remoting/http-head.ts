@@ -72,7 +72,8 @@ export function parseHttpHead(text: string): HttpHead {
     // A folded line (starting with white space) is obsolete, and no upgrade peer sends one.
     if (!TOKEN.test(name)) throw new Error(`its HTTP head has a malformed header line ${quote(line)}`);
     const value = line.slice(colon + 1).trim();
-    if ([...value].some((char) => isBinary(char.charCodeAt(0)))) throw new Error(`its HTTP header ${name} has a control character in its value`);
+    if ([...value].some((char) => isBinary(char.charCodeAt(0))))
+      throw new Error(`its HTTP header ${name} has a control character in its value`);
     const key = name.toLowerCase();
     const earlier = headers.get(key);
     headers.set(key, earlier === undefined ? value : `${earlier}, ${value}`);
