@@ -1,6 +1,7 @@
 import net from 'node:net';
 import {
   Broker,
+  ClientSessionFactory,
   HornetQConnectionFactory,
   HornetQQueue,
   selectorFilterFactory,
@@ -9,6 +10,7 @@ import {
 } from '../../src';
 import { CapturingLogger } from '../support/test-broker';
 import { freePort } from './support/free-port';
+import { InteropServer } from './support/interop-server';
 import { JavaError, JmsDriver, type DestinationRef } from './support/jms-driver';
 import { ourBrokerConfiguration } from './support/our-interop-broker';
 
@@ -185,5 +187,63 @@ describe("HTTP upgrade: HornetQ 2.4.7's Java client and ours, against our broker
     expect(
       logger.find(/acceptor 'http-acceptor': closing connection from .*endpoint "elsewhere"/, ['warn']),
     ).toHaveLength(1);
+  });
+});
+
+/**
+ * A standalone Artemis 2.40.0 takes no HTTP upgrade to core: its netty acceptor with
+ * httpUpgradeEnabled binds nothing (a web container hands it the upgraded channel, as WildFly
+ * does), and a plain one answers 'activemq-remoting' with 403 and drops a 'hornetq-remoting'
+ * request unanswered (ProtocolHandler). So our client upgrades against WildFly or our broker, not
+ * against Artemis alone; this pins down what it meets there.
+ */
+describe("HTTP upgrade against a standalone Artemis 2.40.0's acceptor", () => {
+  let artemis: InteropServer;
+
+  beforeAll(async () => {
+    artemis = await InteropServer.start('artemis');
+  });
+
+  afterAll(async () => {
+    await artemis?.stop();
+  });
+
+  test("Artemis' own spelling is answered 403 Forbidden, and the connection closed", async () => {
+    const answer = await new Promise<string>((resolve) => {
+      const socket = net.connect({ host: '127.0.0.1', port: artemis.port }, () =>
+        socket.write(
+          'GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: activemq-remoting\r\nConnection: Upgrade\r\n' +
+            'Sec-ActiveMQRemoting-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+        ),
+      );
+      let received = '';
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+      socket.on('error', () => undefined);
+      socket.on('close', () => resolve(received));
+    });
+    expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 403 Forbidden');
+  });
+
+  test("our client's upgrade (HornetQ's spelling) goes unanswered: it fails at its connect timeout, saying so", async () => {
+    const outcome = await ClientSessionFactory.connect({
+      connectors: [
+        {
+          host: '127.0.0.1',
+          port: artemis.port,
+          'http-upgrade-enabled': true,
+          'connect-timeout-millis': 2_000,
+        },
+      ],
+      reconnectAttempts: 0,
+    }).then(
+      async (factory) => {
+        await factory.close();
+        return 'connected';
+      },
+      (error: unknown) => String(error instanceof Error ? error.message : error),
+    );
+    expect(outcome).toMatch(
+      /HTTP upgrade at tcp:\/\/127\.0\.0\.1:\d+ failed: no answer within the connect timeout \(2000 ms\)/,
+    );
   });
 });
