@@ -214,6 +214,37 @@ describe('HTTP upgrade between our client and our broker', () => {
     expect(logger.find(/no whole HTTP upgrade request within 300 ms/, ['warn'])).toHaveLength(1);
   });
 
+  test('a client that resets mid-request costs only its socket: the next one upgrades', async () => {
+    const broker = await upgradeBroker();
+    await new Promise<void>((resolve) => {
+      const socket = net.connect({ host: HOST, port: broker.getPort() }, () => {
+        // The reset after the broker has read the start: its next read fails with ECONNRESET.
+        socket.write('GET / HTTP/1.1\r\nUpgrade: hornetq-', () =>
+          setTimeout(() => {
+            socket.resetAndDestroy();
+            resolve();
+          }, 50),
+        );
+      });
+      socket.on('error', () => undefined);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await roundTrip(await connect(broker));
+  });
+
+  test("a connector's http-upgrade-enabled must be a boolean: 'true' as text is refused, naming it", async () => {
+    const broker = await upgradeBroker();
+    // As a JavaScript caller (or a JSON file) may write it.
+    const connector = {
+      host: HOST,
+      port: broker.getPort(),
+      'http-upgrade-enabled': 'true',
+    } as unknown as TransportConfiguration;
+    expect(await failureOf(ClientSessionFactory.connect({ connectors: [connector] }))).toContain(
+      `connector tcp://${HOST}:${broker.getPort()}: http-upgrade-enabled must be true or false (actual value: "true")`,
+    );
+  });
+
   test("Artemis' spelling (activemq-remoting) is taken too, and core pipelined after the request is read", async () => {
     const broker = await upgradeBroker();
     const frames: Frame[] = [];

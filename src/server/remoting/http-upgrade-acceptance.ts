@@ -49,6 +49,10 @@ export function acceptHttpUpgrade(
   outcome: UpgradeOutcome,
 ): void {
   const reader = new HttpHeadReader(MAX_HTTP_HEAD_BYTES);
+  // Until a transport owns the socket, its errors (a reset mid-request, EPIPE on a refusal) are
+  // this code's: unheard, one would end the process. Its 'close' follows and settles.
+  const ignoreError = (): void => undefined;
+  socket.on('error', ignoreError);
   const settle = (): void => {
     clearTimeout(timer);
     socket.removeListener('data', onData);
@@ -78,6 +82,7 @@ export function acceptHttpUpgrade(
       return;
     }
     settle();
+    socket.removeListener('error', ignoreError);
     // Paused until the caller has its transport listening: the client may already be talking.
     socket.pause();
     socket.write(switchingResponse(checked.flavour, checked.key));
