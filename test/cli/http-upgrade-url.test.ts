@@ -1,0 +1,56 @@
+import { lines, runCli, tempDir, useCli } from './support';
+import { useTestBrokers } from '../support/test-broker';
+
+/** --url's query carries the HTTP upgrade params, for a broker behind a web port (WildFly's http-acceptor). */
+describe('--url with http-upgrade-enabled', () => {
+  useCli();
+  const env = useTestBrokers();
+
+  const upgradeBroker = () =>
+    env.startBroker({
+      acceptors: [{ name: 'web', type: 'tcp', host: '127.0.0.1', port: 0, httpUpgrade: {} }],
+    });
+
+  test('the query makes the command upgrade, naming the endpoint; without it the acceptor refuses', async () => {
+    const broker = await upgradeBroker();
+    // An empty configuration directory: the default factory's settings are HornetQ's defaults.
+    const configDir = await tempDir();
+    const base = `tcp://127.0.0.1:${broker.getPort()}`;
+    const upgraded = await runCli([
+      'queue',
+      'stat',
+      '--url',
+      `${base}?http-upgrade-enabled=true&http-upgrade-endpoint=web`,
+      '--config',
+      configDir,
+    ]);
+    expect(upgraded).toMatchObject({ code: 0, stderr: '' });
+
+    const elsewhere = await runCli([
+      'queue',
+      'stat',
+      '--url',
+      `${base}?httpUpgradeEnabled=true&httpUpgradeEndpoint=other`,
+      '--config',
+      configDir,
+    ]);
+    expect(elsewhere.code).toBe(1);
+    expect(lines(elsewhere.stderr).join('\n')).toContain(
+      `HTTP upgrade at ${base} (http-upgrade-endpoint 'other') failed: it refused the HTTP upgrade to hornetq-remoting: "HTTP/1.1 404 Not Found"`,
+    );
+
+    const plain = await runCli(['queue', 'stat', '--url', base, '--config', configDir]);
+    expect(plain.code).toBe(1);
+  });
+
+  test('any other query key, or a value that is not true or false, is refused in one line', async () => {
+    const other = await runCli(['producer', '--url', 'tcp://localhost:5445?ssl-enabled=true']);
+    expect(lines(other.stderr)).toEqual([
+      "error: option '--url <url>' argument 'tcp://localhost:5445?ssl-enabled=true' is invalid. Its query may set http-upgrade-enabled and http-upgrade-endpoint, not 'ssl-enabled'.",
+    ]);
+    const yes = await runCli(['producer', '--url', 'tcp://localhost:5445?http-upgrade-enabled=yes']);
+    expect(lines(yes.stderr)).toEqual([
+      "error: option '--url <url>' argument 'tcp://localhost:5445?http-upgrade-enabled=yes' is invalid. http-upgrade-enabled must be true or false, not 'yes'.",
+    ]);
+  });
+});
