@@ -1,4 +1,6 @@
-import { lines, runCli, tempDir, useCli } from './support';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { freePort, lines, runCli, spawnCli, tempDir, useCli, writeConfig } from './support';
 import { useTestBrokers } from '../support/test-broker';
 
 /** --url's query carries the HTTP upgrade params, for a broker behind a web port (WildFly's http-acceptor). */
@@ -52,5 +54,23 @@ describe('--url with http-upgrade-enabled', () => {
     expect(lines(yes.stderr)).toEqual([
       "error: option '--url <url>' argument 'tcp://localhost:5445?http-upgrade-enabled=yes' is invalid. http-upgrade-enabled must be true or false, not 'yes'.",
     ]);
+  });
+
+  test('`hornetq server` with http-upgrade-enabled on its acceptor and connector: the line it prints is the --url that reaches it', async () => {
+    const port = await freePort();
+    const configDir = await writeConfig(port);
+    const file = path.join(configDir, 'hornetq-configuration.xml');
+    const upgrade = '<param key="http-upgrade-enabled" value="true"/>';
+    const xml = (await fs.readFile(file, 'utf8')).replaceAll(
+      `<param key="port" value="${port}"/>`,
+      `<param key="port" value="${port}"/>${upgrade}`,
+    );
+    await fs.writeFile(file, xml);
+    const server = spawnCli(['server', '--config', configDir, '--data-dir', configDir]);
+    const url = `tcp://127.0.0.1:${port}?http-upgrade-enabled=true`;
+    await server.waitForOutput(new RegExp(`listening on ${url.replace(/[.?]/g, '\\$&')}`));
+    // Through the registry's /ConnectionFactory (its connector upgrades), and through the printed URL.
+    expect(await runCli(['queue', 'stat', '--config', configDir])).toMatchObject({ code: 0, stderr: '' });
+    expect(await runCli(['queue', 'stat', '--url', url, '--config', configDir])).toMatchObject({ code: 0 });
   });
 });
