@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import net from 'node:net';
-import { quote, type HttpHead } from './http-head';
+import { HttpHeadReader, quote, type HttpHead } from './http-head';
 
 /**
  * The two spellings of the core protocol's HTTP upgrade: HornetQ 2.4's connector sends
@@ -121,5 +121,41 @@ export function checkUpgradeResponse(
         ? `its 101 answer has no ${names.acceptHeader} header`
         : `its ${names.acceptHeader} ${quote(accept)} is not the answer to the key sent (expected ${quote(expected)})`,
     );
+  }
+}
+
+/**
+ * The client's side of one upgrade: the request to write, then the answer, read chunk by chunk
+ * (at most MAX_HTTP_HEAD_BYTES of it) until the server has switched or said why not.
+ */
+export class ClientUpgradeHandshake {
+  private readonly key: string;
+  private readonly answer = new HttpHeadReader();
+
+  constructor(
+    private readonly request: HttpUpgradeRequest,
+    random?: (size: number) => Buffer,
+  ) {
+    this.key = newUpgradeKey(random);
+  }
+
+  /** The GET to write; throws when the endpoint could break it apart. */
+  requestBytes(): Buffer {
+    return upgradeRequest(this.request, this.key);
+  }
+
+  /**
+   * Takes the next chunk of the answer: false while the head is incomplete, true once the server
+   * has switched to the core protocol; throws saying why it has not.
+   */
+  take(chunk: Buffer): boolean {
+    const received = this.answer.push(chunk);
+    if (received === null) return false;
+    checkUpgradeResponse(received.head, this.key, this.request.flavour);
+    // A core server speaks only when spoken to: bytes already here are not its.
+    if (received.rest.length > 0) {
+      throw new Error(`it sent ${received.rest.length} bytes after its 101 answer, before any request`);
+    }
+    return true;
   }
 }

@@ -1,8 +1,7 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import { HORNETQ_PREAMBLE } from '../protocol';
-import { HttpHeadReader } from './http-head';
-import { checkUpgradeResponse, newUpgradeKey, upgradeRequest, type HttpUpgradeRequest } from './http-upgrade';
+import { ClientUpgradeHandshake, type HttpUpgradeRequest } from './http-upgrade';
 import type { Transport, TransportHandlers } from './transport';
 
 /** How a client checks the broker over TLS: the chain always, the host name unless told not to. */
@@ -253,8 +252,7 @@ function whenReady(
 ): Promise<TcpTransport> {
   return new Promise((resolve, reject) => {
     let upgrading = false;
-    const key = newUpgradeKey();
-    const answer = new HttpHeadReader();
+    const handshake = upgrade === undefined ? null : new ClientUpgradeHandshake(upgrade);
     const settle = (): void => {
       clearTimeout(timer);
       socket.removeListener('error', onError);
@@ -279,13 +277,13 @@ function whenReady(
     const onError = (error: Error): void => (upgrading ? failUpgrade(error) : fail(errors.failed(error)));
     const onAbort = (): void => fail(signal?.reason);
     const onReady = (): void => {
-      if (upgrade === undefined) {
+      if (handshake === null) {
         open();
         return;
       }
       upgrading = true;
       try {
-        socket.write(upgradeRequest(upgrade, key));
+        socket.write(handshake.requestBytes());
       } catch (error) {
         failUpgrade(error);
         return;
@@ -294,19 +292,14 @@ function whenReady(
       socket.once('close', onClosedUnanswered);
     };
     const onAnswer = (chunk: Buffer): void => {
+      let switched: boolean;
       try {
-        const received = answer.push(chunk);
-        if (received === null) return;
-        checkUpgradeResponse(received.head, key, upgrade?.flavour);
-        // A core server speaks only when spoken to: bytes already here are not its.
-        if (received.rest.length > 0) {
-          throw new Error(`it sent ${received.rest.length} bytes after its 101 answer, before any request`);
-        }
+        switched = (handshake as ClientUpgradeHandshake).take(chunk);
       } catch (error) {
         failUpgrade(error);
         return;
       }
-      open();
+      if (switched) open();
     };
     const onClosedUnanswered = (): void =>
       failUpgrade(new Error('it closed the connection without answering'));

@@ -24,8 +24,10 @@ const REFUSAL_LOG_PERIOD_MS = 10_000;
  * Listens on host:port and hands each accepted socket to the broker as a transport; with `tls`,
  * only once its TLS handshake is through. At most connections-allowed connections at once (TLS
  * ones counted from their handshake's start): Node closes a further one as it comes, and the
- * refusal is logged. Everything it runs comes from socket events and timers,
- * where a throw would end the process: a failure is logged and costs at most the socket it concerns.
+ * refusal is logged. With httpUpgrade (http-upgrade-enabled), a connection must first ask to switch
+ * from HTTP, as on WildFly's web port, and is handed over once switched. Everything it runs comes
+ * from socket events and timers, where a throw would end the process: a failure is logged and
+ * costs at most the socket it concerns.
  */
 export class TcpAcceptor {
   private server: net.Server | null = null;

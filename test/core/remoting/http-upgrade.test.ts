@@ -2,6 +2,7 @@ import net from 'node:net';
 import { HORNETQ_PREAMBLE } from '../../../src/core/protocol';
 import { HttpHeadReader, MAX_HTTP_HEAD_BYTES, parseHttpHead } from '../../../src/core/remoting/http-head';
 import {
+  ClientUpgradeHandshake,
   checkUpgradeResponse,
   newUpgradeKey,
   upgradeAcceptKey,
@@ -196,6 +197,23 @@ describe('HTTP upgrade, client side', () => {
       socket.write(`${switching(upgradeAcceptKey(key))}HORNETQ`),
     );
     expect(await failureOf(upgrade(endpoint.port))).toMatch(/failed: it sent 7 bytes after its 101 answer/);
+  });
+
+  test('the handshake with a fixed random source: the exact request, then a 101 split over chunks', () => {
+    const handshake = new ClientUpgradeHandshake(
+      { host: '::1', port: 8080, endpoint: 'http-acceptor' },
+      (size) => Buffer.alloc(size, 7),
+    );
+    const key = Buffer.alloc(16, 7).toString('base64');
+    expect(handshake.requestBytes().toString('latin1')).toBe(
+      'GET / HTTP/1.1\r\nHost: [::1]:8080\r\nUpgrade: hornetq-remoting\r\nConnection: Upgrade\r\n' +
+        `Sec-HornetQRemoting-Key: ${key}\r\nhttp-upgrade-endpoint: http-acceptor\r\n\r\n`,
+    );
+    const answer = Buffer.from(
+      `HTTP/1.1 101 Switching Protocols\r\nupgrade: HornetQ-Remoting\r\nsec-hornetqremoting-accept: ${upgradeAcceptKey(key)}\r\n\r\n`,
+    );
+    expect(handshake.take(answer.subarray(0, 20))).toBe(false);
+    expect(handshake.take(answer.subarray(20))).toBe(true);
   });
 
   test('an endpoint with a line break cannot split the request', () => {
