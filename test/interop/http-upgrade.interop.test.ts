@@ -11,6 +11,7 @@ import {
 import { CapturingLogger } from '../support/test-broker';
 import { freePort } from './support/free-port';
 import { InteropServer } from './support/interop-server';
+import { makeInteropTlsFiles, type InteropTlsFiles } from './support/interop-tls-files';
 import { JavaError, JmsDriver, type DestinationRef } from './support/jms-driver';
 import { ourBrokerConfiguration } from './support/our-interop-broker';
 
@@ -22,6 +23,7 @@ import { ourBrokerConfiguration } from './support/our-interop-broker';
 
 const QUEUE: DestinationRef = { type: 'queue', name: 'upgrade' };
 const ACCEPTOR = 'http-acceptor';
+const TLS_ACCEPTOR = 'https-acceptor';
 const RECEIVE_MS = 20_000;
 /** Enough of the client's first bytes for the request head and the preamble after it. */
 const RECORDED_BYTES = 4096;
@@ -77,11 +79,15 @@ describe("HTTP upgrade: HornetQ 2.4.7's Java client and ours, against our broker
   let relay: RecordingRelay;
   let java: JmsDriver;
   let upgradePort: number;
+  let tlsUpgradePort: number;
+  let tlsFiles: InteropTlsFiles;
   const logger = new CapturingLogger();
 
   beforeAll(async () => {
+    tlsFiles = makeInteropTlsFiles();
     const port = await freePort();
     upgradePort = await freePort();
+    tlsUpgradePort = await freePort();
     const base = ourBrokerConfiguration(port, { queues: [QUEUE.name] });
     broker = new Broker(
       {
@@ -89,6 +95,21 @@ describe("HTTP upgrade: HornetQ 2.4.7's Java client and ours, against our broker
         acceptors: [
           ...(base.acceptors ?? []),
           { name: ACCEPTOR, type: 'tcp', host: '127.0.0.1', port: upgradePort, httpUpgrade: {} },
+          {
+            name: TLS_ACCEPTOR,
+            type: 'tcp',
+            host: '127.0.0.1',
+            port: tlsUpgradePort,
+            httpUpgrade: {},
+            // TLS 1.2, as the TLS scenarios give HornetQ 2.4.7's client.
+            tls: {
+              keyStorePath: tlsFiles.serverKeyStores.trusted,
+              keyStorePassword: tlsFiles.certs.password,
+              needClientAuth: false,
+              handshakeTimeout: 10_000,
+              enabledProtocols: ['TLSv1.2'],
+            },
+          },
         ],
         logger,
       },
@@ -103,6 +124,7 @@ describe("HTTP upgrade: HornetQ 2.4.7's Java client and ours, against our broker
     await java?.close();
     await relay?.close();
     await broker?.stop();
+    tlsFiles?.remove();
   });
 
   test('the Java client upgrades as HornetQ 2.4 does: GET /, hornetq-remoting, its key, the endpoint; then HORNETQ', async () => {
@@ -169,6 +191,43 @@ describe("HTTP upgrade: HornetQ 2.4.7's Java client and ours, against our broker
     const javaConsumer = await java.createConsumer(session, QUEUE);
     await java.start(connection);
     expect((await java.receive(javaConsumer, RECEIVE_MS))?.body).toBe('from node');
+    await java.closeConnection(connection);
+  });
+
+  test('over TLS: the Java client upgrades inside TLS, and our client reads what it sent', async () => {
+    const connection = await java.connect({
+      host: 'localhost',
+      port: tlsUpgradePort,
+      transport: {
+        'ssl-enabled': true,
+        'trust-store-path': tlsFiles.caTrustStore,
+        'trust-store-password': tlsFiles.certs.password,
+        'http-upgrade-enabled': true,
+        'http-upgrade-endpoint': TLS_ACCEPTOR,
+      },
+    });
+    const session = await java.createSession(connection);
+    await java.send(session, QUEUE, { body: 'from java over TLS' });
+    const ours = new HornetQConnectionFactory({
+      host: 'localhost',
+      port: tlsUpgradePort,
+      'ssl-enabled': true,
+      'trust-store-path': tlsFiles.certs.caPem,
+      'http-upgrade-enabled': true,
+      'http-upgrade-endpoint': TLS_ACCEPTOR,
+    });
+    const node = await ours.createConnection();
+    try {
+      const consumer = await (
+        await node.createSession(false, Session.AUTO_ACKNOWLEDGE)
+      ).createConsumer(new HornetQQueue(QUEUE.name));
+      await node.start();
+      expect(((await consumer.receive(RECEIVE_MS)) as TextMessage | null)?.getText()).toBe(
+        'from java over TLS',
+      );
+    } finally {
+      await node.close();
+    }
     await java.closeConnection(connection);
   });
 
