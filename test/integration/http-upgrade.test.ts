@@ -95,6 +95,19 @@ describe('HTTP upgrade between our client and our broker', () => {
     );
   });
 
+  test("Artemis' names, as WildFly announces its http-connector in a topology (httpUpgradeEnabled as text too), upgrade as well", async () => {
+    const broker = await upgradeBroker();
+    for (const enabled of [true, 'true']) {
+      await roundTrip(
+        await connect(broker, {
+          'http-upgrade-enabled': false,
+          httpUpgradeEnabled: enabled,
+          httpUpgradeEndpoint: 'web',
+        }),
+      );
+    }
+  });
+
   test('a client without http-upgrade-enabled is refused at once, and the broker says why', async () => {
     const logger = new CapturingLogger();
     const broker = await upgradeBroker({}, logger);

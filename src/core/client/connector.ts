@@ -64,11 +64,14 @@ export function isTls(connector: TransportConfiguration): boolean {
 }
 
 /**
- * Whether the connector upgrades from HTTP: HornetQ's key, or Artemis' spelling as a server
- * announces it in its topology ('httpUpgradeEnabled').
+ * Whether the connector upgrades from HTTP: HornetQ's key, or Artemis' spelling, which Artemis
+ * (WildFly) announces to a HornetQ 2.4 client as it is: its BackwardsCompatibilityUtils renames
+ * ssl, http and socket params to HornetQ's names, not the upgrade ones. A server's value may come
+ * as text.
  */
 export function isHttpUpgrade(connector: TransportConfiguration): boolean {
-  return connector['http-upgrade-enabled'] === true || connector.httpUpgradeEnabled === true;
+  const artemis = connector.httpUpgradeEnabled;
+  return connector['http-upgrade-enabled'] === true || artemis === true || artemis === 'true';
 }
 
 function httpUpgradeEndpointOf(connector: TransportConfiguration): string | undefined {
