@@ -10,6 +10,7 @@ import {
   type Transport,
 } from '../remoting';
 import { abortable, type AbortOptions } from './abortable';
+import { connectorForEndpoint, sameServer } from './announced-connector';
 import { resolveClientOptions, type ClientOptions } from './client-options';
 import {
   ClientSession,
@@ -34,7 +35,13 @@ import {
 import { FirstBytesTransport } from './first-bytes-transport';
 import { Pinger } from './pinger';
 import { CancellableDelay, connectWithRetry, retryDelay, type RetryPolicy } from './retry-schedule';
-import { Topology, type TopologyEvent, type TopologyListener, type TopologySnapshot } from './topology';
+import {
+  Topology,
+  type TopologyEvent,
+  type TopologyListener,
+  type TopologyMember,
+  type TopologySnapshot,
+} from './topology';
 import { applyDisconnect, applyTopologyChange } from './topology-feed';
 import { TopologyWait } from './topology-wait';
 
@@ -70,8 +77,12 @@ export class ClientSessionFactory {
   private handshake!: Channel;
   /** The current connection's wait for its first topology answer. */
   private topologyWait: TopologyWait | null = null;
-  /** The cluster as the brokers this factory connected to announced it, across reconnections. */
-  private readonly cluster = new Topology();
+  /** The server a reconnection dials first: the one connected to, or the backup once taken. */
+  private current: TransportConfiguration;
+  /** With `ha`, the backup the topology names for the current server, dialled after it. */
+  private backup: TransportConfiguration | null = null;
+  /** The node the current connection serves, as its topology shows (null until known). */
+  private servedNodeId: string | null = null;
   private readonly topologyListeners = new Set<TopologyListener>();
   private warnedTopologyFull = false;
   private pinger: Pinger | null = null;
@@ -85,10 +96,19 @@ export class ClientSessionFactory {
   private constructor(
     readonly options: ClientOptions,
     transport: Transport,
-    readonly connector: TransportConfiguration,
+    /** The connector this factory was created with: announced servers are dialled with its TLS. */
+    private readonly own: TransportConfiguration,
+    /** The cluster as the brokers announced it, across reconnections (a ServerLocator's, shared). */
+    private readonly cluster: Topology,
     private readonly logger: Logger,
   ) {
-    this.attach(transport, connector);
+    this.current = own;
+    this.attach(transport, own);
+  }
+
+  /** The connector of the server connected to (after a failover to a backup, the backup's). */
+  get connector(): TransportConfiguration {
+    return this.current;
   }
 
   /**
@@ -104,16 +124,31 @@ export class ClientSessionFactory {
   ): Promise<ClientSessionFactory> {
     signal?.throwIfAborted();
     const resolved = resolveClientOptions(options);
+    return ClientSessionFactory.dial(resolved, resolved.connectors, new Topology(), signal);
+  }
+
+  /**
+   * Connects to the first of `connectors` that answers (initial-connect-attempts rounds), merging
+   * what the brokers announce into `cluster`. See connect().
+   * @internal (ServerLocator creates its factories through it, with its shared topology)
+   */
+  static async dial(
+    resolved: ClientOptions,
+    connectors: readonly TransportConfiguration[],
+    cluster: Topology,
+    signal?: AbortSignal,
+  ): Promise<ClientSessionFactory> {
+    signal?.throwIfAborted();
     const logger = resolved.logger ?? silentLogger;
     const { transport, connector } = await connectWithRetry(
-      resolved.connectors,
+      connectors,
       { ...retryPolicy(resolved), attempts: resolved.initialConnectAttempts },
       resolved,
       new CancellableDelay(),
       signal,
     );
     const effective = isInVm(connector) ? withInVmLiveness(resolved) : resolved;
-    const factory = new ClientSessionFactory(effective, transport, connector, logger);
+    const factory = new ClientSessionFactory(effective, transport, connector, cluster, logger);
     try {
       await abortable(factory.topologyWait?.received ?? Promise.resolve(), signal);
     } catch (error) {
@@ -476,11 +511,15 @@ export class ClientSessionFactory {
       case PacketType.CLUSTER_TOPOLOGY:
       case PacketType.CLUSTER_TOPOLOGY_V2:
         if (!packet.exit) this.warnIfTopologyFull(packet.nodeId);
+        // A node going down: its backup, learnt before, is where the failover goes.
+        if (packet.exit && connection === this.connection) this.followTopology();
         this.emitTopology(applyTopologyChange(this.cluster, packet, connector));
+        if (connection === this.connection) this.followTopology();
         // The first says the broker is ready for sessions.
         wait.topologyReceived();
         return;
       case PacketType.DISCONNECT:
+        if (connection === this.connection) this.followTopology();
         if (packet.nodeId !== null) this.emitTopology(applyDisconnect(this.cluster, packet.nodeId));
         // HornetQ's client takes it as the node going down and fails the connection (a failover
         // follows, as for any failure).
@@ -518,6 +557,7 @@ export class ClientSessionFactory {
   /** HornetQ's failoverOrReconnect, one failure at a time. */
   private async handleFailure(error: HornetQException): Promise<void> {
     this.emit({ type: FailoverEventType.FAILURE_DETECTED, cause: error });
+    this.followTopology(); // what another factory of the same locator learnt counts too
     const sessions = [...this.sessions];
     for (const session of sessions) session.beginFailover();
     const outcome = this.options.reconnectAttempts === 0 ? null : await this.reconnectAndRestore(sessions);
@@ -527,7 +567,12 @@ export class ClientSessionFactory {
     }
     if (outcome.reattached) this.stats.reattaches++;
     else this.stats.reconnects++;
-    this.emit({ type: FailoverEventType.FAILOVER_COMPLETED, reattached: outcome.reattached, cause: error });
+    this.emit({
+      type: FailoverEventType.FAILOVER_COMPLETED,
+      reattached: outcome.reattached,
+      nodeId: this.servedNodeId,
+      cause: error,
+    });
     for (const listener of [...this.failureListeners]) listener(error, true);
   }
 
@@ -547,7 +592,7 @@ export class ClientSessionFactory {
       let connector: TransportConfiguration;
       try {
         ({ transport, connector } = await connectWithRetry(
-          this.options.connectors,
+          this.backup === null ? [this.current] : [this.current, this.backup],
           { ...policy, attempts: 1 },
           this.options,
           this.retryDelay,
@@ -559,6 +604,7 @@ export class ClientSessionFactory {
         transport.destroy();
         return null;
       }
+      if (connector === this.backup) this.takeBackup(connector);
       this.attach(transport, connector);
       try {
         return await this.restoreSessions(sessions);
@@ -571,6 +617,40 @@ export class ClientSessionFactory {
       }
     }
     return null;
+  }
+
+  /**
+   * HornetQ's rule: a backup that answered becomes the server to reconnect to, and the slot stays
+   * empty until the topology names a backup for it.
+   */
+  private takeBackup(backup: TransportConfiguration): void {
+    this.logger.info({ backup: describeConnector(backup) }, 'failing over to the backup');
+    this.current = backup;
+    this.backup = null;
+  }
+
+  /**
+   * Finds the node served in the topology and, with `ha`, takes the backup it names (HornetQ's
+   * setBackupConnector, which HornetQ also runs for factories without `ha`: this one does not).
+   */
+  private followTopology(): void {
+    const member = this.memberServed();
+    if (member === null) return;
+    this.servedNodeId = member.nodeId;
+    if (!this.options.ha || member.backup === null) return;
+    const backup = connectorForEndpoint(member.backup, this.own);
+    if (!sameServer(backup, this.current)) this.backup = backup;
+  }
+
+  /** The member whose live server is the current connector's (same host and port), else the last one seen. */
+  private memberServed(): TopologyMember | null {
+    const { members } = this.cluster.snapshot();
+    const byAddress = members.find(
+      (member) =>
+        member.live !== null && sameServer(connectorForEndpoint(member.live, this.own), this.current),
+    );
+    if (byAddress !== undefined) return byAddress;
+    return this.servedNodeId === null ? null : this.cluster.member(this.servedNodeId);
   }
 
   private async restoreSessions(sessions: ClientSession[]): Promise<{ reattached: boolean }> {
