@@ -4,6 +4,8 @@ export * from './liveness-monitor';
 export * from './logger';
 export * from './remoting-connection';
 export * from './resend-buffer';
+export * from './http-head';
+export * from './http-upgrade';
 export * from './tcp-transport';
 export * from './transport';
 export * from './in-vm-registry';
