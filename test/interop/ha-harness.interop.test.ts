@@ -132,6 +132,8 @@ describe.each(PAIR_KINDS)('the %s pair', (kind: PairKind) => {
       const member = await memberWithBackup(factory, running.livePort, running.backupPort);
       expect(member.nodeId).toBe(running.live!.state.nodeId);
       expect([member.live?.host, member.backup?.host]).toEqual(['127.0.0.1', '127.0.0.1']);
+      // What the pair announces, as it was (for the record of what is on the wire).
+      process.stdout.write(`${kind} pair topology: ${JSON.stringify(factory.topology().members)}\n`);
       await sendDurable(factory, 'before the kill');
     } finally {
       await factory.close();

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from './free-port';
+import { freePorts } from './free-port';
 import { HaServerProcess } from './ha-server-process';
 
 export interface ClusterOptions {
@@ -40,8 +40,7 @@ export class ArtemisCluster {
     if (!Number.isInteger(nodes) || nodes < 2)
       throw new Error(`a cluster needs 2 or more nodes, got ${nodes}`);
     const dataDir = await mkdtemp(path.join(tmpdir(), 'artemis-cluster-'));
-    const ports: number[] = [];
-    for (let i = 0; i < nodes; i++) ports.push(await freePort());
+    const ports = await freePorts(nodes);
     const cluster = new ArtemisCluster(ports, dataDir, options);
     try {
       const started = Date.now();

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from './free-port';
+import { freePorts } from './free-port';
 import { HaServerProcess, type HaServerState } from './ha-server-process';
 import type { JavaModule } from './java-harness';
 
@@ -115,7 +115,8 @@ export class HaPair {
   /** Starts the live, waits until it serves, then the backup, and waits until the live announces it. */
   static async start(kind: PairKind, options: PairOptions = {}): Promise<HaPair> {
     const dataDir = await mkdtemp(path.join(tmpdir(), `ha-${kind}-`));
-    const pair = new HaPair(kind, await freePort(), await freePort(), dataDir, options);
+    const [livePort, backupPort] = await freePorts(2);
+    const pair = new HaPair(kind, livePort!, backupPort!, dataDir, options);
     try {
       await pair.startLive();
       await pair.startBackup();
