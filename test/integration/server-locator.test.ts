@@ -95,7 +95,10 @@ describe('new connections over the topology’s live servers', () => {
 
   it('after one pass over servers none of which answers, fails naming each', async () => {
     const [deadA, deadB] = [await closedPort(), await closedPort()];
-    const locator = new ServerLocator({ connectors: [{ host: '127.0.0.1', port: deadA }] });
+    const locator = new ServerLocator({
+      connectors: [{ host: '127.0.0.1', port: deadA }],
+      connectionLoadBalancingPolicyClassName: FIRST_ELEMENT,
+    });
     locator.announce('node-a', { live: { host: '127.0.0.1', port: deadA } });
     locator.announce('node-b', { live: { host: '127.0.0.1', port: deadB } });
     const failure = locator.createSessionFactory();

@@ -556,14 +556,14 @@ export class ClientSessionFactory {
       case PacketType.CLUSTER_TOPOLOGY_V2:
         if (!packet.exit) this.warnIfTopologyFull(packet.nodeId);
         // A node going down: its backup, learnt before, is where the failover goes.
-        if (packet.exit && connection === this.connection) this.followTopology();
+        if (packet.exit && connection === this.connection) this.followTopology(packet.nodeId);
         this.emitTopology(applyTopologyChange(this.cluster, packet, connector));
-        if (connection === this.connection) this.followTopology();
+        if (connection === this.connection) this.followTopology(packet.nodeId);
         // The first says the broker is ready for sessions.
         wait.topologyReceived();
         return;
       case PacketType.DISCONNECT:
-        if (connection === this.connection) this.followTopology();
+        if (connection === this.connection) this.followTopology(packet.nodeId ?? undefined);
         if (packet.nodeId !== null) this.emitTopology(applyDisconnect(this.cluster, packet.nodeId));
         // HornetQ's client takes it as the node going down and fails the connection (a failover
         // follows, as for any failure).
@@ -676,9 +676,11 @@ export class ClientSessionFactory {
   /**
    * Finds the node served in the topology and, with `ha`, takes the backup it names (HornetQ's
    * setBackupConnector, which HornetQ also runs for factories without `ha`: this one does not).
+   * `nodeId`: only that member changed (one topology packet), so only it is looked at: a broker
+   * announcing a large cluster costs one look per packet, not one per member.
    */
-  private followTopology(): void {
-    const member = this.memberServed();
+  private followTopology(nodeId?: string): void {
+    const member = nodeId === undefined ? this.memberServed() : this.servingMember(nodeId);
     if (member === null) return;
     this.servedNodeId = member.nodeId;
     if (!this.options.ha || member.backup === null) return;
@@ -688,13 +690,19 @@ export class ClientSessionFactory {
 
   /** The member whose live server is the current connector's (same host and port), else the last one seen. */
   private memberServed(): TopologyMember | null {
-    const { members } = this.cluster.snapshot();
-    const byAddress = members.find(
-      (member) =>
-        member.live !== null && sameServer(connectorForEndpoint(member.live, this.own), this.current),
-    );
+    const byAddress = this.cluster.snapshot().members.find((member) => this.serves(member));
     if (byAddress !== undefined) return byAddress;
     return this.servedNodeId === null ? null : this.cluster.member(this.servedNodeId);
+  }
+
+  /** The member `nodeId` if it is the one served (by address, or the node served so far). */
+  private servingMember(nodeId: string): TopologyMember | null {
+    const member = this.cluster.member(nodeId);
+    return member !== null && (nodeId === this.servedNodeId || this.serves(member)) ? member : null;
+  }
+
+  private serves(member: TopologyMember): boolean {
+    return member.live !== null && sameServer(connectorForEndpoint(member.live, this.own), this.current);
   }
 
   private async restoreSessions(sessions: OpenSession[]): Promise<{ reattached: boolean }> {
