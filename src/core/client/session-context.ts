@@ -558,7 +558,6 @@ export class SessionContext {
     // it see each message twice.
     if (!this.settings.autoCommitSends && this.workDone) this.lostTransaction = true;
     if (session.started) this.sendOneWay({ type: PacketType.SESS_START });
-    this.restorer.resendMetadata();
   }
 
   /** Inside a transaction nothing is sent again: the transaction is rolled back as a whole. */
