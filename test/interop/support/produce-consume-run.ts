@@ -30,6 +30,8 @@ export interface FailoverFactorySettings {
    * unconfirmed when the live dies); true: each waits for the server's answer. Default true.
    */
   readonly blockingSends?: boolean;
+  /** Connect by HTTP upgrade to this endpoint (an acceptor's name) on `port`. */
+  readonly httpUpgradeEndpoint?: string;
 }
 
 /**
@@ -38,7 +40,15 @@ export interface FailoverFactorySettings {
  * the run checks), retries every 250 ms growing to 2 s while the backup activates.
  */
 export function failoverFactory(settings: FailoverFactorySettings): HornetQConnectionFactory {
-  const factory = new HornetQConnectionFactory(settings.ha, { host: '127.0.0.1', port: settings.port });
+  const upgrade =
+    settings.httpUpgradeEndpoint === undefined
+      ? {}
+      : { 'http-upgrade-enabled': true, 'http-upgrade-endpoint': settings.httpUpgradeEndpoint };
+  const factory = new HornetQConnectionFactory(settings.ha, {
+    host: '127.0.0.1',
+    port: settings.port,
+    ...upgrade,
+  });
   factory.setConfirmationWindowSize(FAILOVER_WINDOW);
   factory.setReconnectAttempts(settings.reconnectAttempts);
   factory.setRetryInterval(250);
