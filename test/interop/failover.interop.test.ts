@@ -70,7 +70,7 @@ afterAll(() => {
 
 function describeReport(report: ProduceConsumeReport): string {
   const errors = [...new Set(report.failed.map((f) => f.error))].join('; ');
-  return `${report.resolved} resolved, ${report.failed.length} failed (${errors || 'none'}; ${report.failedButStored} of them stored), ${report.consumed} consumed, ${report.lost.length} lost, ${report.duplicated.length} duplicated, ${report.receiveErrors} receive errors (${report.unknownAck.length} of their messages acknowledged by the dead live)`;
+  return `${report.resolved} resolved, ${report.failed.length} failed (${errors || 'none'}; ${report.failedButStored} of them stored), ${report.consumed} consumed, ${report.lost.length} lost, ${report.duplicated.length} duplicated, ${report.receiveErrors} receive errors (${report.firstReceiveError ?? 'none'}; ${report.unknownAck.length} of their messages acknowledged by the dead live)`;
 }
 
 describe.each(PAIR_KINDS)('our client on the %s pair', (kind: PairKind) => {

@@ -98,8 +98,9 @@ export interface ProduceConsumeReport {
   /** Sends that rejected but whose message was consumed: the server had it. */
   readonly failedButStored: number;
   readonly consumed: number;
-  /** receive() calls that threw (an acknowledgement the failover cut off). */
+  /** receive() calls that threw (an acknowledgement the failover cut off), and the first error. */
   readonly receiveErrors: number;
+  readonly firstReceiveError: string | null;
   /** Messages whose getJMSDestination() threw or named another queue, with the first error. */
   readonly badDestinations: number;
   readonly firstBadDestination: string | null;
@@ -123,6 +124,7 @@ export class ProduceConsumeRun {
   private readonly consumedSeqs: number[] = [];
   private readonly consumedTimes: number[] = [];
   private receiveErrors = 0;
+  private firstReceiveError: string | null = null;
   /** For each receive() that threw, the seq it was for: the one after the last consumed (FIFO). */
   private readonly failedReceiveSeqs: number[] = [];
   private badDestinations = 0;
@@ -210,8 +212,9 @@ export class ProduceConsumeRun {
       let message: Message | null;
       try {
         message = await receive();
-      } catch {
+      } catch (error) {
         this.receiveErrors++;
+        this.firstReceiveError ??= `${(error as Error).name}: ${(error as Error).message}`;
         this.failedReceiveSeqs.push((this.consumedSeqs.at(-1) ?? -1) + 1);
         continue;
       }
@@ -268,6 +271,7 @@ export class ProduceConsumeRun {
       failedButStored: this.failedSends.filter(({ seq }) => times.has(seq)).length,
       consumed: this.consumedSeqs.length + drained.length,
       receiveErrors: this.receiveErrors,
+      firstReceiveError: this.firstReceiveError,
       badDestinations: this.badDestinations,
       firstBadDestination: this.firstBadDestination,
       consumedAt: this.consumedTimes,
