@@ -25,7 +25,8 @@ test('a client that never confirms what it receives loses its connection once th
   const silent = await brokers.connect(broker, { confirmationWindowSize: 1024, consumerWindowSize: -1 });
   const session = await silent.createSession();
   // This client breaks the protocol: it never sends PacketsConfirmed.
-  const channel = (session as unknown as { channel: { flushConfirmations(): void } }).channel;
+  const channel = (session as unknown as { context: { channel: { flushConfirmations(): void } } }).context
+    .channel;
   channel.flushConfirmations = () => undefined;
   const failures: string[] = [];
   silent.addFailureListener((error) => failures.push(error.message));

@@ -1,4 +1,9 @@
-import { HornetQException, type CreateSessionResponse, type Packet } from '../protocol';
+import {
+  HornetQException,
+  type CreateSessionResponse,
+  type Packet,
+  type ReattachSessionResponse,
+} from '../protocol';
 import { PacketType } from '../protocol/packet-type';
 import { EXTENSION_VERSION } from '../protocol/packets';
 import {
@@ -12,12 +17,7 @@ import {
 import { abortable, type AbortOptions } from './abortable';
 import { connectorForEndpoint, sameServer } from './announced-connector';
 import { resolveClientOptions, type ClientOptions } from './client-options';
-import {
-  ClientSession,
-  newSessionIdentity,
-  type SessionIdentity,
-  type SessionSettings,
-} from './client-session';
+import { ClientSession } from './client-session';
 import {
   connectTimeoutOf,
   DEFAULT_HOST,
@@ -34,6 +34,14 @@ import {
 } from './failover-events';
 import { FirstBytesTransport } from './first-bytes-transport';
 import { Pinger } from './pinger';
+import {
+  newSessionIdentity,
+  SessionContext,
+  type SessionHost,
+  type SessionIdentity,
+  type SessionLink,
+  type SessionSettings,
+} from './session-context';
 import { CancellableDelay, connectWithRetry, retryDelay, type RetryPolicy } from './retry-schedule';
 import {
   Topology,
@@ -60,6 +68,12 @@ interface TemporaryQueue {
   temporary: boolean;
 }
 
+/** A session and the context that carries it on the wire (the factory fails the context over). */
+interface OpenSession {
+  readonly session: ClientSession;
+  readonly context: SessionContext;
+}
+
 /**
  * One connection to a broker and the sessions on it (HornetQ's ClientSessionFactory), and what
  * keeps them alive across failures. When the connection fails the factory reconnects
@@ -69,7 +83,7 @@ interface TemporaryQueue {
  * the session is re-created instead. Application calls made meanwhile wait for the outcome.
  */
 export class ClientSessionFactory {
-  private readonly sessions = new Set<ClientSession>();
+  private readonly sessions = new Set<OpenSession>();
   private readonly failureListeners = new Set<SessionFailureListener>();
   private readonly failoverListeners = new Set<FailoverEventListener>();
   private readonly temporaryQueues = new Map<string, TemporaryQueue>();
@@ -208,9 +222,9 @@ export class ClientSessionFactory {
   getStatistics(): FailoverStatistics {
     let bytes = 0;
     let peak = this.stats.resendBufferPeakBytes;
-    for (const session of this.sessions) {
-      bytes += session.channel.resendBufferBytes;
-      peak = Math.max(peak, session.channel.resendBufferPeakBytes);
+    for (const { context } of this.sessions) {
+      bytes += context.resendBufferBytes;
+      peak = Math.max(peak, context.resendBufferPeakBytes);
     }
     return {
       reattaches: this.stats.reattaches,
@@ -278,9 +292,58 @@ export class ClientSessionFactory {
       confirmationWindowSize: this.options.confirmationWindowSize,
       callTimeoutMs: this.options.callTimeout,
     });
-    const session = new ClientSession(identity, response, channel, settings, this.options, this, this.logger);
-    this.sessions.add(session);
-    return session;
+    const host = this.hostFor(() => {
+      if (this.sessions.delete(open)) this.noteResendBufferPeak(context);
+    });
+    const context = new SessionContext(
+      identity,
+      response,
+      channel,
+      settings,
+      this.options,
+      host,
+      this.logger,
+    );
+    const open: OpenSession = {
+      session: new ClientSession(context, settings, this.options, this.logger),
+      context,
+    };
+    this.sessions.add(open);
+    return open.session;
+  }
+
+  /** What a session's context needs from this factory: the failover watch and the temporary queues. */
+  private hostFor(closed: () => void): SessionHost {
+    const failingOver = (): boolean => this.failingOver;
+    return {
+      get failingOver() {
+        return failingOver();
+      },
+      failoverEnded: () => this.failoverEnded(),
+      whenNotFailingOver: () => this.whenNotFailingOver(),
+      addFailoverListener: (listener) => this.addFailoverListener(listener),
+      removeFailoverListener: (listener) => this.removeFailoverListener(listener),
+      temporaryQueueCreated: (queue) => this.temporaryQueues.set(queue.name, queue),
+      temporaryQueueDeleted: (name) => this.temporaryQueues.delete(name),
+      closed,
+    };
+  }
+
+  /** What a session's context needs of the current connection to reattach or re-create. */
+  private linkToCurrentConnection(): SessionLink {
+    let temporaryQueuesTaken = false;
+    const handshake = this.handshake;
+    return {
+      connection: this.connection,
+      openSession: (channelId, settings, identity) => this.openBrokerSession(channelId, settings, identity),
+      reattach: async (request) => (await handshake.sendBlocking(request)) as ReattachSessionResponse,
+      // Re-created once, with the first session re-created on this connection.
+      takeTemporaryQueues: () => {
+        if (temporaryQueuesTaken) return [];
+        temporaryQueuesTaken = true;
+        return [...this.temporaryQueues.values()];
+      },
+    };
   }
 
   /**
@@ -310,9 +373,8 @@ export class ClientSessionFactory {
    * Asks the broker for a session on channel `channelId`, once the connection has its topology;
    * used to create and to re-create (same name, same channel id, version 124 again). The trailer
    * offers our extension: a broker of ours answers with one, a real HornetQ or Artemis ignores it.
-   * @internal (sessions re-create themselves through it)
    */
-  async openBrokerSession(
+  private async openBrokerSession(
     channelId: number,
     settings: SessionSettings,
     identity: SessionIdentity,
@@ -344,30 +406,12 @@ export class ClientSessionFactory {
     })) as CreateSessionResponse;
   }
 
-  /**
-   * The handshake channel of the current connection (reattach requests go there).
-   * @internal (sessions reattach through it)
-   */
-  get handshakeChannel(): Channel {
-    return this.handshake;
-  }
-
-  sessionClosed(session: ClientSession): void {
-    if (this.sessions.delete(session)) {
-      this.stats.resendBufferPeakBytes = Math.max(
-        this.stats.resendBufferPeakBytes,
-        session.channel.resendBufferPeakBytes,
-      );
-    }
-  }
-
-  /** @internal (sessions report their temporary queues) */
-  temporaryQueueCreated(queue: TemporaryQueue): void {
-    this.temporaryQueues.set(queue.name, queue);
-  }
-
-  temporaryQueueDeleted(name: string): void {
-    this.temporaryQueues.delete(name);
+  /** A closed session's peak still counts in getStatistics. */
+  private noteResendBufferPeak(context: SessionContext): void {
+    this.stats.resendBufferPeakBytes = Math.max(
+      this.stats.resendBufferPeakBytes,
+      context.resendBufferPeakBytes,
+    );
   }
 
   /**
@@ -421,7 +465,7 @@ export class ClientSessionFactory {
     this.isClosed = true;
     this.retryDelay.cancel();
     if (this.failover !== null) this.handshake.returnBlocking(closedError());
-    await Promise.allSettled([...this.sessions].map((session) => session.close({ signal })));
+    await Promise.allSettled([...this.sessions].map(({ session }) => session.close({ signal })));
     this.pinger?.stop();
     this.topologyWait?.connectionFailed(closedError());
     this.handshake.close();
@@ -542,7 +586,7 @@ export class ClientSessionFactory {
     if (connection !== this.connection) return;
     if (this.isClosed) {
       // close() is under way: the close requests its sessions wait for will never be answered.
-      for (const session of [...this.sessions]) session.closeLocally(unblocked(error));
+      for (const { session } of [...this.sessions]) session.closeLocally(unblocked(error));
       return;
     }
     this.pinger?.stop();
@@ -559,7 +603,7 @@ export class ClientSessionFactory {
     this.emit({ type: FailoverEventType.FAILURE_DETECTED, cause: error });
     this.followTopology(); // what another factory of the same locator learnt counts too
     const sessions = [...this.sessions];
-    for (const session of sessions) session.beginFailover();
+    for (const { context } of sessions) context.beginFailover();
     const outcome = this.options.reconnectAttempts === 0 ? null : await this.reconnectAndRestore(sessions);
     if (outcome === null) {
       this.giveUp(error, sessions);
@@ -582,7 +626,7 @@ export class ClientSessionFactory {
    * and every retry waits its turn in the back-off schedule: a broker that accepts connections and
    * drops them at once must not be hammered. Null when attempts run out or the factory is closed.
    */
-  private async reconnectAndRestore(sessions: ClientSession[]): Promise<{ reattached: boolean } | null> {
+  private async reconnectAndRestore(sessions: OpenSession[]): Promise<{ reattached: boolean } | null> {
     const policy = retryPolicy(this.options);
     const limit = this.options.reconnectAttempts;
     for (let attempt = 0; !this.isClosed && (limit === -1 || attempt < limit); attempt++) {
@@ -661,26 +705,22 @@ export class ClientSessionFactory {
     return member.live !== null && sameServer(connectorForEndpoint(member.live, this.own), this.current);
   }
 
-  private async restoreSessions(sessions: ClientSession[]): Promise<{ reattached: boolean }> {
+  private async restoreSessions(sessions: OpenSession[]): Promise<{ reattached: boolean }> {
     let reattached = true;
-    let temporaryQueuesRestored = false;
-    for (const session of sessions) {
-      if (session.closed) continue;
-      const result = await session.handleFailover(this.connection, this.handshake, () => {
-        if (temporaryQueuesRestored) return [];
-        temporaryQueuesRestored = true;
-        return [...this.temporaryQueues.values()];
-      });
+    const link = this.linkToCurrentConnection();
+    for (const { context } of sessions) {
+      if (context.closed) continue;
+      const result = await context.failOver(link);
       if (result.reattached) this.stats.replayedCommands += result.replayed;
-      else if (!session.closed) reattached = false; // a session that was closing is simply gone
+      else if (!context.closed) reattached = false; // a session that was closing is simply gone
     }
     return { reattached };
   }
 
-  private giveUp(error: HornetQException, sessions: ClientSession[]): void {
+  private giveUp(error: HornetQException, sessions: OpenSession[]): void {
     this.emit({ type: FailoverEventType.FAILOVER_FAILED, cause: error });
     const released = unblocked(error);
-    for (const session of sessions) session.closeLocally(released);
+    for (const { session } of sessions) session.closeLocally(released);
     for (const listener of [...this.failureListeners]) listener(error, false);
     this.isClosed = true;
     this.pinger?.stop();

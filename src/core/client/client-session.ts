@@ -1,71 +1,23 @@
-import { randomBytes, randomUUID } from 'node:crypto';
 import {
   HornetQException,
-  REATTACH_SECRET_BYTES,
   type Acknowledge,
-  type BindingQueryResponse,
   type CoreMessage,
-  type CreateSessionResponse,
   type Packet,
   type QueueQueryResponse,
   type QueueStats,
-  type QueueStatsResponse,
-  type ReattachSessionResponse,
 } from '../protocol';
-import { PacketType } from '../protocol/packet-type';
-import type { Channel, Logger, RemotingConnection } from '../remoting';
+import type { Logger } from '../remoting';
 import { abortable, type AbortOptions } from './abortable';
 import type { ClientOptions } from './client-options';
 import { ClientConsumer, type ConsumerSettings } from './client-consumer';
 import { ClientProducer } from './client-producer';
-import type { FailoverWatch } from './held-call';
-import { MessageSender } from './message-sender';
-import { SendGate } from './send-gate';
-import { SessionCalls } from './session-calls';
-import { SessionRestorer, type QueueToRestore } from './session-restorer';
+import { closedSession, type SessionContext, type SessionSettings } from './session-context';
 
 export type { QueueToRestore } from './session-restorer';
-
-/**
- * The address of the binding query that checks the answers after a reattach to a broker that is
- * not ours (see answersMatch): any address does, the answer's type is what counts.
- */
-const ANSWER_CHECK_ADDRESS = 'hornetq-js.answer-check';
-
-/**
- * How long a reattach to a broker that is not ours waits, before it replays, for the answers to
- * calls the broker may still be storing (Channel.awaitAnswersInFlight). A journal sync takes
- * milliseconds; a request lost with the link costs this wait once per reattach.
- */
-const ANSWERS_IN_FLIGHT_MS = 100;
+export { newSessionIdentity, type SessionIdentity, type SessionSettings } from './session-context';
 
 /** Queues asked for per page of queueStats() (the broker may send fewer). */
 const QUEUE_STATS_PAGE_SIZE = 1000;
-
-/**
- * Who a session is on the broker, chosen by the client when it creates the session and kept for
- * its life: a re-creation reuses both.
- */
-export interface SessionIdentity {
-  /** A random UUID: what a reattach presents (HornetQ's rule: reattach is by name). */
-  readonly name: string;
-  /** Our extension's reattach secret (16 random bytes); never logged. */
-  readonly reattachSecret: Buffer;
-}
-
-/** A new session's identity: a random name and reattach secret. */
-export function newSessionIdentity(): SessionIdentity {
-  return { name: randomUUID(), reattachSecret: randomBytes(REATTACH_SECRET_BYTES) };
-}
-
-export interface SessionSettings {
-  autoCommitSends: boolean;
-  autoCommitAcks: boolean;
-  preAcknowledge: boolean;
-  ackBatchSize: number;
-  username: string | null;
-  password: string | null;
-}
 
 export interface QueueInfo {
   exists: boolean;
@@ -90,117 +42,70 @@ export interface CreateConsumerOptions {
   windowSize?: number;
 }
 
-/** What a session needs from its factory. */
-export interface SessionFactoryLink extends FailoverWatch {
-  sessionClosed(session: ClientSession): void;
-  /** Like failoverEnded, but proceeds after call-failover-timeout (for closing). */
-  whenNotFailingOver(): Promise<void>;
-  openBrokerSession(
-    channelId: number,
-    settings: SessionSettings,
-    identity: SessionIdentity,
-  ): Promise<CreateSessionResponse>;
-  temporaryQueueCreated(queue: QueueToRestore): void;
-  temporaryQueueDeleted(name: string): void;
-}
-
 /**
- * A core session: one channel to the broker carrying its producers, consumers and (when not
- * auto-committing) its transaction. Calls that wait for the broker go through SessionCalls: a
- * call whose request is held for replay waits for a failover to decide its outcome, others are
- * bounded by call-timeout; calls made while the factory handles a failure wait for it first
- * (call-failover-timeout).
+ * A core session: its producers, consumers and (when not auto-committing) its transaction, on one
+ * channel to the broker. The session keeps the API and what the application made; its
+ * SessionContext puts every operation on the wire and carries the session through failures.
+ * Calls made while the factory handles a failure wait for it first (call-failover-timeout).
  */
 export class ClientSession {
-  /**
-   * The broker answered CREATESESSION with our extension's trailer (it is a hornetq-js broker):
-   * only then are extension packets sent (producer registration, queue statistics, refused
-   * deliveries) and does a reattach carry the secret. A HornetQ or Artemis broker would drop such
-   * packets uncounted, and the command counts of both sides would drift apart.
-   */
-  private isExtended: boolean;
   private readonly consumers = new Map<number, ClientConsumer>();
   private readonly producers = new Set<ClientProducer>();
-  private readonly gate: SendGate;
-  private readonly calls: SessionCalls;
-  private readonly sender: MessageSender;
-  private readonly restorer: SessionRestorer;
   private nextConsumerId = 0;
   private nextProducerId = 0;
   private started = false;
-  private isClosed = false;
-  /** close() has asked the broker to close the session: a failover must not bring it back. */
-  private closing = false;
-  /** Sent or received anything since the last commit or rollback (transacted sessions). */
-  private workDone = false;
-  /** Set when the broker lost the session while a transaction had work: commit must fail. */
-  private rollbackOnly = false;
   private asyncErrorHandler: ((error: HornetQException) => void) | null = null;
 
   /** @internal (ClientSessionFactory.createSession makes sessions) */
   constructor(
-    private identity: SessionIdentity,
-    created: CreateSessionResponse,
-    /** @internal (the wire channel of the session) */
-    readonly channel: Channel,
+    private readonly context: SessionContext,
     readonly settings: SessionSettings,
     private readonly options: ClientOptions,
-    private readonly factory: SessionFactoryLink,
     private readonly logger: Logger,
   ) {
-    this.isExtended = created.extension !== null;
-    this.gate = new SendGate(
-      options.producerWindowSize,
-      (address, credits) =>
-        this.sendOneWay({ type: PacketType.SESS_PRODUCER_REQUEST_CREDITS, address, credits }),
-      channel,
-      options.callTimeout,
-    );
-    this.calls = new SessionCalls(channel, options, factory);
-    this.sender = new MessageSender(
-      {
-        get failingOver() {
-          return factory.failingOver;
-        },
-        ready: () => this.ready(),
-        workDone: () => this.noteWork(),
+    const consumers = this.consumers;
+    const producers = this.producers;
+    const isStarted = (): boolean => this.started;
+    context.carry({
+      consumers,
+      producers,
+      get started() {
+        return isStarted();
       },
-      channel,
-      this.calls,
-      this.gate,
-      options,
-    );
-    this.restorer = new SessionRestorer(this.calls, (packet) => this.sendOneWay(packet), this.gate);
-    channel.setHandler((packet, commandId, size) => this.handlePacket(packet, commandId, size));
+      reportAsyncError: (error) => this.reportAsyncError(error),
+      closeLocally: (reason) => this.closeLocally(reason),
+    });
   }
 
-  /** Which connection the session is on now, for messages: `connection 3 to tcp://host:5445`. @internal */
+  /** Which connection the session is on now, for messages: `connection 3 to tcp://host:5445`. */
   describeConnection(): string {
-    const connection = this.channel.connection;
-    return `connection ${connection.id} to ${connection.remoteAddress}`;
+    return this.context.describeConnection();
   }
 
   /** The session's name on the broker (a UUID this client chose); kept when it is re-created. */
   get name(): string {
-    return this.identity.name;
+    return this.context.name;
   }
 
-  /** True when the broker is ours and speaks the extension (see isExtended). */
+  /**
+   * True when the broker is ours and speaks our extension (it answered CREATESESSION with its
+   * trailer): producer registration, queue statistics and refused deliveries need it.
+   */
   get extended(): boolean {
-    return this.isExtended;
+    return this.context.extended;
   }
 
   get closed(): boolean {
-    return this.isClosed;
+    return this.context.closed;
   }
 
   get transacted(): boolean {
-    return !this.settings.autoCommitSends || !this.settings.autoCommitAcks;
+    return this.context.transacted;
   }
 
   /** True when the broker lost the session during a transaction: the next commit rolls back. */
   get isRollbackOnly(): boolean {
-    return this.rollbackOnly;
+    return this.context.rollbackOnly;
   }
 
   /**
@@ -213,28 +118,21 @@ export class ClientSession {
   }
 
   async createQueue(address: string, queueName: string, options: CreateQueueOptions = {}): Promise<void> {
-    const filter = options.filter ?? null;
-    const temporary = options.temporary ?? false;
-    await this.call({
-      type: PacketType.CREATE_QUEUE,
+    await this.context.createQueue(
       address,
       queueName,
-      filter,
-      durable: options.durable ?? true,
-      temporary,
-      requiresResponse: true,
-    });
-    if (temporary) this.factory.temporaryQueueCreated({ address, name: queueName, filter, temporary });
+      options.filter ?? null,
+      options.durable ?? true,
+      options.temporary ?? false,
+    );
   }
 
   async deleteQueue(queueName: string): Promise<void> {
-    await this.call({ type: PacketType.DELETE_QUEUE, queueName });
-    this.factory.temporaryQueueDeleted(queueName);
+    await this.context.deleteQueue(queueName);
   }
 
   async queueQuery(queueName: string): Promise<QueueInfo> {
-    const response = (await this.call({ type: PacketType.SESS_QUEUEQUERY, queueName })) as QueueQueryResponse;
-    return toQueueInfo(response);
+    return toQueueInfo(await this.context.queueQuery(queueName));
   }
 
   /**
@@ -243,20 +141,10 @@ export class ClientSession {
    * created or deleted meanwhile may be in the list or not; none is listed twice.
    */
   async queueStats(): Promise<QueueStats[]> {
-    if (!this.isExtended) {
-      throw new HornetQException(
-        'UNSUPPORTED_PACKET',
-        `Queue statistics need a hornetq-js broker; the broker at ${this.channel.connection.remoteAddress} is not one (a HornetQ or Artemis broker offers them over JMX)`,
-      );
-    }
     const byName = new Map<string, QueueStats>();
     let start = 0;
     for (;;) {
-      const page = (await this.call({
-        type: PacketType.SESS_QUEUE_STATS,
-        start,
-        maxCount: QUEUE_STATS_PAGE_SIZE,
-      })) as QueueStatsResponse;
+      const page = await this.context.queueStatsPage(start, QUEUE_STATS_PAGE_SIZE);
       for (const queue of page.queues) byName.set(queue.name, queue);
       start += page.queues.length;
       // An empty page that claims more would ask for the same page for ever.
@@ -265,10 +153,7 @@ export class ClientSession {
   }
 
   async bindingQuery(address: string): Promise<{ exists: boolean; queueNames: string[] }> {
-    const response = (await this.call({
-      type: PacketType.SESS_BINDINGQUERY,
-      address,
-    })) as BindingQueryResponse;
+    const response = await this.context.bindingQuery(address);
     return { exists: response.exists, queueNames: response.queueNames };
   }
 
@@ -277,8 +162,7 @@ export class ClientSession {
    * has it); Artemis needs `jms-session` from a JMS session. A re-created session gets it again.
    */
   async addMetadata(key: string, data: string): Promise<void> {
-    await this.call({ type: PacketType.SESS_ADD_METADATA2, key, data, requiresConfirmation: true });
-    this.restorer.metadataAdded(key, data);
+    await this.context.addMetadata(key, data);
   }
 
   /**
@@ -286,18 +170,14 @@ export class ClientSession {
    * session (of any client) holds the same pair. Released when the session closes.
    */
   async addUniqueMetadata(key: string, data: string): Promise<void> {
-    await this.call({ type: PacketType.SESS_UNIQUE_ADD_METADATA, key, data, requiresConfirmation: true });
-    this.restorer.uniqueMetadataAdded(key, data);
+    await this.context.addUniqueMetadata(key, data);
   }
 
   createProducer(address: string | null = null): ClientProducer {
     this.checkOpen();
     const producer = new ClientProducer(this.nextProducerId++, address, this, this.options.producerMaxRate);
     this.producers.add(producer);
-    if (this.isExtended) {
-      this.sendOneWay({ type: PacketType.SESS_CREATEPRODUCER, producerId: producer.id, address });
-    }
-    if (address !== null) this.gate.requestInitialCredits(address);
+    this.context.producerCreated(producer);
     return producer;
   }
 
@@ -320,14 +200,7 @@ export class ClientSession {
     this.consumers.set(settings.id, consumer);
     let queue: QueueQueryResponse;
     try {
-      queue = (await this.call({
-        type: PacketType.SESS_CREATECONSUMER,
-        consumerId: settings.id,
-        queueName,
-        filter: settings.filter,
-        browseOnly: settings.browseOnly,
-        requiresResponse: true,
-      })) as QueueQueryResponse;
+      queue = await this.context.createConsumer(settings.id, queueName, settings.filter, settings.browseOnly);
     } catch (error) {
       this.consumers.delete(settings.id);
       throw error;
@@ -340,7 +213,7 @@ export class ClientSession {
   start(): void {
     this.checkOpen();
     this.started = true;
-    this.sendOneWay({ type: PacketType.SESS_START });
+    this.context.start();
     for (const consumer of this.consumers.values()) consumer.resume();
   }
 
@@ -352,7 +225,7 @@ export class ClientSession {
     this.checkOpen();
     this.started = false;
     for (const consumer of this.consumers.values()) consumer.pause();
-    await this.call({ type: PacketType.SESS_STOP });
+    await this.context.stop();
   }
 
   /**
@@ -363,8 +236,8 @@ export class ClientSession {
    * completes; no decision in time, CALL_OUTCOME_UNKNOWN.
    */
   async commit(): Promise<void> {
-    await this.ready();
-    if (this.rollbackOnly) {
+    await this.context.ready();
+    if (this.context.rollbackOnly) {
       await this.rollback();
       throw new HornetQException(
         'TRANSACTION_ROLLED_BACK',
@@ -373,7 +246,7 @@ export class ClientSession {
     }
     await this.flushAcknowledgements();
     try {
-      await this.call({ type: PacketType.SESS_COMMIT });
+      await this.context.commit();
     } catch (error) {
       if (HornetQException.is(error, 'CALL_OUTCOME_UNKNOWN')) {
         // No failover decided in time: the session is still being failed over (or gone), so there
@@ -388,7 +261,6 @@ export class ClientSession {
         { cause: error },
       );
     }
-    this.workDone = false;
   }
 
   /**
@@ -410,14 +282,12 @@ export class ClientSession {
    * redelivered too, as with HornetQ's client (redelivered may over-report, never under-report).
    */
   async rollback(seen: readonly ClientConsumer[] = []): Promise<void> {
-    await this.ready();
+    await this.context.ready();
     const wasStarted = this.started;
     if (wasStarted) await this.stop();
     await this.flushAcknowledgements();
     for (const consumer of this.consumers.values()) consumer.clearBuffer();
-    await this.call({ type: PacketType.SESS_ROLLBACK, considerLastMessageAsDelivered: seen.length > 0 });
-    this.rollbackOnly = false;
-    this.workDone = false;
+    await this.context.rollback(seen.length > 0);
     if (wasStarted) this.start();
   }
 
@@ -429,16 +299,21 @@ export class ClientSession {
    * if it went, else when the connection closes or its TTL runs out.
    */
   async close({ signal }: AbortOptions = {}): Promise<void> {
-    if (this.isClosed) return;
+    if (this.closed) return;
     try {
-      if (signal?.aborted !== true) await abortable(this.closeOnBroker(signal), signal);
+      if (signal?.aborted !== true) {
+        await abortable(
+          this.context.closeOnBroker(signal, () => this.flushAcknowledgements()),
+          signal,
+        );
+      }
     } catch (error) {
       // A close cut off by a failure is still a close: the broker forgets the session either way
       // (it closed it, or it reaps it with the old connection). HornetQ's close never throws.
-      if (!this.closing && signal?.aborted !== true) throw error;
+      if (!this.context.closeRequested && signal?.aborted !== true) throw error;
       this.logger.debug({ err: error, session: this.name }, 'the close request got no answer');
     } finally {
-      this.closeLocally(new HornetQException('OBJECT_CLOSED', `Session ${this.name} is closed`));
+      this.closeLocally(closedSession(this.name));
     }
     signal?.throwIfAborted();
   }
@@ -448,177 +323,12 @@ export class ClientSession {
     await this.close();
   }
 
-  private async closeOnBroker(signal: AbortSignal | undefined): Promise<void> {
-    await this.factory.whenNotFailingOver();
-    if (this.isClosed || this.channel.connection.closed || signal?.aborted === true) return;
-    await this.flushAcknowledgements();
-    this.closing = true;
-    await this.ready();
-    // Confirmed before the close, never after: the broker drops the channel when it handles
-    // the close, while deliveries it sent before keep arriving here.
-    this.channel.endConfirmations();
-    await this.calls.callWithinTimeout({ type: PacketType.SESS_CLOSE });
-  }
-
   /** Ends the session on this side: waiting calls and sends fail with `reason`, receives get null. */
   closeLocally(reason: HornetQException): void {
-    if (this.isClosed) return;
-    this.isClosed = true;
-    this.gate.close(reason);
-    this.channel.returnBlocking(reason);
+    if (this.closed) return;
+    this.context.end(reason);
     for (const consumer of [...this.consumers.values()]) consumer.closeLocally();
     for (const producer of [...this.producers]) producer.close();
-    this.channel.close();
-    this.factory.sessionClosed(this);
-  }
-
-  // ---- failover, driven by the factory ----
-
-  /** The connection failed: hold every write until the session is reattached or re-created. */
-  beginFailover(): void {
-    this.channel.hold();
-  }
-
-  /**
-   * Moves the session onto a new connection. First a reattach: if the broker still has the
-   * session, it replays what we have not confirmed and we replay what it has not, and the session
-   * goes on as if nothing happened. Otherwise the session is re-created on the broker.
-   * @internal (the factory drives failover)
-   */
-  async handleFailover(
-    connection: RemotingConnection,
-    handshake: Channel,
-    takeTemporaryQueues: () => QueueToRestore[],
-  ): Promise<{ reattached: boolean; replayed: number }> {
-    const broken = this.channel.numberingBroken;
-    // Whatever the broker answers on a broken numbering fits no call: none may take it.
-    if (broken !== null) this.channel.returnBlocking(unblockedByBrokenNumbering(broken));
-    this.channel.transferTo(connection);
-    if (this.channel.confirmationWindowSize >= 0) {
-      const response = (await handshake.sendBlocking({
-        type: PacketType.REATTACH_SESSION,
-        name: this.identity.name,
-        lastConfirmedCommandId: this.channel.lastConfirmedCommandId,
-        // The secret and credentials only to a broker that proved it is ours: to any other they
-        // mean nothing (it ignores the trailer), and the password would go for no reason.
-        extension: this.isExtended
-          ? {
-              reattachSecret: this.identity.reattachSecret,
-              username: this.settings.username,
-              password: this.settings.password,
-            }
-          : null,
-      })) as ReattachSessionResponse;
-      if (response.reattached) {
-        // A broker not ours may still be storing (and will answer) commands beyond its answer.
-        if (broken === null && !this.isExtended)
-          await this.channel.awaitAnswersInFlight(ANSWERS_IN_FLIGHT_MS);
-        const replayed =
-          broken === null ? this.channel.replay(response.lastConfirmedCommandId, !this.isExtended) : null;
-        if (replayed !== null && (await this.answersMatch(replayed))) return { reattached: true, replayed };
-        // The broker's count of our commands is not ours: going on would drop frames it never
-        // had and hand answers to the wrong calls. It still has the session: re-created beside it.
-        if (!this.closing) {
-          await this.recreate(takeTemporaryQueues(), true);
-          return { reattached: false, replayed: 0 };
-        }
-        // Closing anyway: the broker's session is closed, and what it still sends is dropped.
-        connection.write(this.channel.id, { type: PacketType.SESS_CLOSE });
-        connection.retireChannel(this.channel.id);
-      }
-    }
-    if (this.closing) {
-      // The broker closed the session (its answer was lost) or lost it: re-creating it would leave
-      // a session nobody closes. The close in progress is done.
-      this.closeLocally(new HornetQException('OBJECT_CLOSED', `Session ${this.name} is closed`));
-      return { reattached: false, replayed: 0 };
-    }
-    await this.recreate(takeTemporaryQueues());
-    return { reattached: false, replayed: 0 };
-  }
-
-  /**
-   * After a replay to a broker that is not ours: checks that every call waiting got exactly one
-   * answer. HornetQ and Artemis answer a reattach with the last command they confirmed, and they
-   * confirm a command only once it is stored, so a command they were still storing is replayed
-   * and executed twice: two answers for one call, which would settle every later call with the
-   * answer of the one before it, and a count of our commands one higher than ours. A binding
-   * query goes last (its answer's type tells it apart; a waiting call of the same kind is owed
-   * its own first) and the channel matches the answers that came before it
-   * (Channel.countAnswersUpTo). False when they did not match:
-   * the numbering is broken. A failure of the link meanwhile fails this attempt; the answers
-   * that came stay held, and the next attempt's check matches them with the rest.
-   */
-  private async answersMatch(replayed: number): Promise<boolean> {
-    if (this.isExtended) return true;
-    // A check cut off by a failure has answers held: only the next check settles them.
-    if (!this.channel.answersHeld && (replayed === 0 || this.channel.outstandingCalls === 0)) return true;
-    const connection = this.channel.connection;
-    // Failed already (during the wait for answers in flight): its listeners have been called.
-    if (connection.closed) throw new HornetQException('DISCONNECTED', 'the link failed during the reattach');
-    let onFailure: (error: HornetQException) => void = () => undefined;
-    const failed = new Promise<never>((_, reject) => {
-      onFailure = reject;
-    });
-    connection.addFailureListener(onFailure);
-    try {
-      const extras = await Promise.race([
-        this.channel.countAnswersUpTo(
-          { type: PacketType.SESS_BINDINGQUERY, address: ANSWER_CHECK_ADDRESS },
-          (answer) => answer.type === PacketType.SESS_BINDINGQUERY_RESP,
-          this.options.callTimeout,
-        ),
-        failed,
-      ]);
-      return extras === 0;
-    } catch (error) {
-      this.channel.cancelAnswerCount(error as Error);
-      throw error;
-    } finally {
-      connection.removeFailureListener(onFailure);
-    }
-  }
-
-  /**
-   * HornetQ's re-creation: a new broker session on the same channel id, both command streams
-   * restarted, calls in flight released with UNBLOCKED, then what the lost session had (see
-   * SessionRestorer) and the started state. Everything is sent through the channel, so it is
-   * counted like any other command.
-   *
-   * `beside`: the broker still has the session, under a numbering of our commands that is not
-   * ours. It is closed (its answer, and whatever else it still sends, come on its channel id,
-   * which the connection then drops), and the new one gets a new name and a new channel id, as
-   * Artemis' client names every re-created session anew.
-   */
-  private async recreate(temporaryQueues: QueueToRestore[], beside = false): Promise<void> {
-    for (const consumer of this.consumers.values()) consumer.clearAtFailover();
-    if (beside) {
-      const connection = this.channel.connection;
-      connection.write(this.channel.id, { type: PacketType.SESS_CLOSE });
-      this.channel.renumber(connection.generateChannelId());
-      this.identity = newSessionIdentity();
-    }
-    const created = await this.factory.openBrokerSession(this.channel.id, this.settings, this.identity);
-    this.sender.sessionRecreated();
-    this.isExtended = created.extension !== null;
-    this.channel.reset(
-      new HornetQException(
-        'UNBLOCKED',
-        'Connection failure detected. Unblocking a blocking call that will never get a response: ' +
-          'the broker lost the session, so whether it applied the call is not known',
-      ),
-    );
-    // Every producer asks for its address's credits again (HornetQ's client does, on a reset), so
-    // that its first send after the re-creation need not wait for them.
-    await this.restorer.restore(temporaryQueues, this.consumers, this.producers, this.isExtended);
-    // Only a session whose sends are transacted is rolled back (DESIGN.md's contract; HornetQ
-    // also marks a session that only batches acknowledgements, JMS CLIENT_ACKNOWLEDGE): what
-    // such a session lost is acknowledgements, and their messages come back marked redelivered,
-    // which is all the application needs to know. Failing its next acknowledge() too would make
-    // it see each message twice.
-    if (!this.settings.autoCommitSends && this.workDone) this.rollbackOnly = true;
-    if (this.started) this.sendOneWay({ type: PacketType.SESS_START });
-    this.restorer.resendMetadata();
   }
 
   // ---- used by producers and consumers ----
@@ -634,28 +344,22 @@ export class ClientSession {
     pacing?: Promise<void>,
     signal?: AbortSignal,
   ): Promise<void> {
-    if (this.isClosed) return Promise.reject(closedSession(this.name));
-    return this.sender.send(message, address, pacing, signal);
+    return this.context.sendMessage(message, address, pacing, signal);
   }
 
   /** @internal (its consumers acknowledge through it) */
   sendAcknowledgement(packet: Acknowledge): Promise<void> {
-    if (packet.requiresResponse) return this.call(packet).then(() => undefined);
-    this.sendOneWay(packet);
-    return SENT;
+    return this.context.sendAcknowledgement(packet);
   }
 
   /** @internal (its producers and consumers write through it) */
   sendOneWay(packet: Packet): void {
-    if (!this.isClosed) this.channel.send(packet);
+    this.context.sendOneWay(packet);
   }
 
   /** Asks the broker to close a consumer; an abort of `signal` stops waiting (see ClientConsumer.close). */
   async closeConsumerOnBroker(consumerId: number, signal?: AbortSignal): Promise<void> {
-    await abortable(this.factory.whenNotFailingOver(), signal);
-    if (!this.isClosed && !this.channel.connection.closed) {
-      await abortable(this.call({ type: PacketType.SESS_CONSUMER_CLOSE, consumerId }), signal);
-    }
+    await this.context.closeConsumer(consumerId, signal);
   }
 
   consumerClosed(consumer: ClientConsumer): void {
@@ -663,8 +367,7 @@ export class ClientSession {
   }
 
   producerClosed(producer: ClientProducer): void {
-    if (this.producers.delete(producer) && this.isExtended)
-      this.sendOneWay({ type: PacketType.SESS_CLOSEPRODUCER, producerId: producer.id });
+    if (this.producers.delete(producer)) this.context.producerClosed(producer.id);
   }
 
   /** A consumer gave a delivery it could not take back to the broker: the application hears why. */
@@ -683,86 +386,14 @@ export class ClientSession {
     for (const consumer of this.consumers.values()) await consumer.flushAcknowledgements();
   }
 
-  /**
-   * Waits out a failover in progress (rejecting unsent after call-failover-timeout), then checks
-   * the session is still open.
-   */
-  private async ready(): Promise<void> {
-    await this.factory.failoverEnded();
-    this.checkOpen();
-  }
-
-  private async call(packet: Packet): Promise<Packet> {
-    await this.ready();
-    return this.calls.call(packet);
-  }
-
-  /** Sent or received something: work of the transaction, when the session is transacted. */
-  private noteWork(): void {
-    if (this.transacted) this.workDone = true;
-  }
-
-  private handlePacket(packet: Packet, commandId: number, size: number): void {
-    switch (packet.type) {
-      case PacketType.SESS_RECEIVE_MSG:
-        this.noteWork();
-        this.consumers.get(packet.consumerId)?.handleDelivery(packet, size);
-        break;
-      case PacketType.SESS_RECEIVE_LARGE_MSG:
-        this.noteWork();
-        this.consumers.get(packet.consumerId)?.handleLargeMessage(packet, size);
-        break;
-      case PacketType.SESS_RECEIVE_CONTINUATION:
-        this.consumers.get(packet.consumerId)?.handleLargeChunk(packet, size);
-        break;
-      case PacketType.DISCONNECT_CONSUMER:
-        // The broker closed the consumer (its queue went, or an administrator closed it): it ends
-        // here too, and asking the broker to close it again would only earn an error.
-        this.consumers.get(packet.consumerId)?.closeLocally();
-        break;
-      case PacketType.SESS_PRODUCER_CREDITS:
-        this.gate.receiveCredits(packet.address, packet.credits);
-        break;
-      case PacketType.SESS_PRODUCER_FAIL_CREDITS:
-        this.gate.receiveFailCredits(packet.address, packet.credits);
-        break;
-      case PacketType.SESS_ASYNC_EXCEPTION:
-        // Ours: a one-way packet the broker refused (a HornetQ broker only logs such failures).
-        this.reportAsyncError(new HornetQException(packet.code, packet.message ?? packet.code));
-        break;
-      default:
-        this.logger.warn(
-          { type: packet.type },
-          `unexpected packet ${packet.type} on session ${this.name}; ignored`,
-        );
-    }
-    this.channel.confirm(commandId, size);
-  }
-
   private reportAsyncError(error: HornetQException): void {
     if (this.asyncErrorHandler !== null) this.asyncErrorHandler(error);
     else this.logger.warn({ code: error.code }, `the broker reported: ${error.message}`);
   }
 
   private checkOpen(): void {
-    if (this.isClosed) throw closedSession(this.name);
+    if (this.closed) throw closedSession(this.name);
   }
-}
-
-/** Calls waiting when the numbering broke: the broker's answers cannot be matched to them. */
-function unblockedByBrokenNumbering(cause: HornetQException): HornetQException {
-  return new HornetQException(
-    'UNBLOCKED',
-    'Unblocking a blocking call whose answer cannot be matched: the broker counts the commands of the session differently from this client, so whether it applied the call is not known; the session is re-created',
-    { cause },
-  );
-}
-
-/** What every one-way call resolves with. */
-const SENT: Promise<void> = Promise.resolve();
-
-function closedSession(name: string): HornetQException {
-  return new HornetQException('OBJECT_CLOSED', `Session ${name} is closed`);
 }
 
 function toQueueInfo(response: QueueQueryResponse): QueueInfo {

@@ -1,5 +1,6 @@
 import { HornetQException, packetTypeName, type Packet, type ResponsePacket } from '../protocol';
 import { FrameSlab } from '../protocol/frame-slab';
+import { decodeFrame } from '../protocol/packet-codec';
 import { PacketType } from '../protocol/packet-type';
 import { isResponse, requiresConfirmation } from '../protocol/packets';
 import type { RemotingConnection } from './remoting-connection';
@@ -82,6 +83,39 @@ interface PendingCall {
   requestId: number;
   barrier: boolean;
   settled: boolean;
+}
+
+/** A command reset kept to send again (see Channel.reset), with the call waiting for its answer. */
+interface HeldSend {
+  readonly packet: Packet;
+  readonly frame: Buffer;
+  /** A settled call is a tombstone: the answer to the resend must settle nothing else. */
+  readonly call: PendingCall | null;
+}
+
+/** What Channel.reset kept to send again on the new command stream; opaque to its caller. */
+export interface HeldSends {
+  readonly commands: readonly HeldSend[];
+}
+
+const NOTHING_HELD: HeldSends = { commands: [] };
+
+/** Whether the peer answers `packet` (a blocking send): its answer needs a place in the line. */
+function expectsAnswer(packet: Packet): boolean {
+  return 'requiresResponse' in packet && packet.requiresResponse === true;
+}
+
+/** The place in the line of a call nobody waits for any more (released earlier). */
+function tombstoneOf(packet: Packet): PendingCall {
+  return {
+    resolve: () => undefined,
+    reject: () => undefined,
+    deadline: Infinity,
+    requestType: packet.type,
+    requestId: -1,
+    barrier: false,
+    settled: true,
+  };
 }
 
 /** Answers collected while a barrier call is out (see countAnswersUpTo). */
@@ -291,8 +325,14 @@ export class Channel {
   /**
    * Starts the command streams afresh for a re-created session on the broker: what was not
    * confirmed is dropped, both counts restart, and calls still waiting are released with `error`.
+   *
+   * `resend` picks, among the commands the peer neither confirmed nor answered, those to keep:
+   * they are taken out with the calls waiting for their answers (which are not released), and
+   * go again as commands of the new stream, in their order, when the caller hands them to
+   * resendHeld (which it must: their calls settle only there).
    */
-  reset(error: Error): void {
+  reset(error: Error, resend?: (packet: Packet) => boolean): HeldSends {
+    const held = resend === undefined ? NOTHING_HELD : this.takeForResend(resend);
     this.holding = false;
     this.returnBlocking(error);
     this.brokenNumbering = null;
@@ -305,6 +345,63 @@ export class Channel {
     this.unconfirmedBytes = 0;
     this.unconfirmedCommands = 0;
     this.wakeCapacityWaiters();
+    return held;
+  }
+
+  /**
+   * Sends again what reset kept, as new commands, in order; each call waiting for one of them
+   * waits on for the answer to its resend (a call that had timed out stays a tombstone, so that
+   * the answer settles nothing else). Written now, or held like any send while the channel is
+   * held. Closed meanwhile: the calls fail as the close failed the others. Returns how many went.
+   */
+  resendHeld(held: HeldSends): number {
+    for (const [index, command] of held.commands.entries()) {
+      let requestId: number;
+      try {
+        requestId = this.send(command.packet, command.frame);
+      } catch (error) {
+        for (const { call } of held.commands.slice(index))
+          if (call !== null && !call.settled) call.reject(error as Error);
+        return index;
+      }
+      if (command.call === null) continue;
+      this.pendingCalls.push({ ...command.call, requestId });
+      if (command.call.settled) continue;
+      this.waitingCalls++;
+      this.scheduleCallTimer(command.call.deadline);
+    }
+    return held.commands.length;
+  }
+
+  /** See reset: the commands `resend` picks, and their calls, out of the buffer and the line. */
+  private takeForResend(resend: (packet: Packet) => boolean): HeldSends {
+    const buffer = this.resendBuffer;
+    if (buffer === null || buffer.size === 0) return NOTHING_HELD;
+    const calls = new Map<number, PendingCall>();
+    for (let i = this.pendingHead; i < this.pendingCalls.length; i++) {
+      const call = this.pendingCalls[i] as PendingCall;
+      if (call.requestId >= 0) calls.set(call.requestId, call);
+    }
+    // Answered is executed (a peer answers in order, once stored): those are not sent again.
+    // Unless the numbering broke: then no answer can be placed, and the peer's duplicate cache decides.
+    const executedThrough = this.brokenNumbering === null ? this.answeredThrough : -1;
+    const commands: HeldSend[] = [];
+    const kept = new Set<PendingCall>();
+    let commandId = buffer.nextCommandId - buffer.size;
+    for (const frame of buffer.frames()) {
+      const id = commandId++;
+      if (id <= executedThrough) continue;
+      const { packet } = decodeFrame(frame, true);
+      if (!resend(packet)) continue;
+      const waiting = calls.get(id);
+      if (waiting !== undefined) kept.add(waiting);
+      commands.push({ packet, frame, call: waiting ?? (expectsAnswer(packet) ? tombstoneOf(packet) : null) });
+    }
+    if (kept.size > 0) {
+      this.pendingCalls = this.pendingCalls.slice(this.pendingHead).filter((call) => !kept.has(call));
+      this.pendingHead = 0;
+    }
+    return { commands };
   }
 
   setHandler(handler: PacketHandler): void {

@@ -1,6 +1,7 @@
+import { CoreMessage } from '../../../src/core/protocol/core-message';
 import { HornetQException } from '../../../src/core/protocol/hornetq-exception';
 import { encodePacket } from '../../../src/core/protocol/packet-codec';
-import { PacketType } from '../../../src/core/protocol/packet-type';
+import { PacketType, packetTypeName } from '../../../src/core/protocol/packet-type';
 import type { Packet, QueueQuery, ResponsePacket } from '../../../src/core/protocol/packets';
 import {
   MAX_UNANSWERED_TIMED_OUT_CALLS,
@@ -771,5 +772,89 @@ describe('Channel resend-buffer capacity', () => {
     client.close();
     const waiting = track(client.waitForCapacity());
     await until(() => waiting.settled, 50);
+  });
+});
+
+describe('Channel reset keeping commands to send again', () => {
+  const WINDOW = { confirmationWindowSize: 1024 * 1024, callTimeoutMs: 5000 };
+  const isSend = (packet: Packet): boolean => packet.type === PacketType.SESS_SEND;
+  const reCreated = new HornetQException('UNBLOCKED', 'session re-created');
+  const answered: Packet = { type: PacketType.NULL_RESPONSE };
+
+  function send(body: string, requiresResponse: boolean): Packet {
+    const message = new CoreMessage();
+    message.durable = true;
+    message.body = Buffer.from(body);
+    return { type: PacketType.SESS_SEND, message, requiresResponse };
+  }
+
+  function bodiesOf(received: readonly Received[]): string[] {
+    return received.map(({ packet }) =>
+      packet.type === PacketType.SESS_SEND ? packet.message.body.toString() : packetTypeName(packet.type),
+    );
+  }
+
+  it('keeps the picked commands and their waiting calls; they go after what was sent since, as new commands', async () => {
+    const { client, server, serverReceived } = link(WINDOW);
+    client.send(START);
+    const blocking = track(client.sendBlocking(send('a', true)));
+    client.send(send('b', false));
+    const query = track(client.sendBlocking(queueQuery('q')));
+    await until(() => serverReceived.length === 4);
+    client.hold();
+    const held = client.reset(reCreated, isSend);
+    await until(() => query.settled);
+    expect(query.error).toBe(reCreated);
+    expect(blocking.settled).toBe(false);
+
+    serverReceived.length = 0;
+    expect(client.send(START)).toBe(0);
+    expect(client.resendHeld(held)).toBe(2);
+    await until(() => serverReceived.length === 3);
+    expect(bodiesOf(serverReceived)).toEqual([packetTypeName(PacketType.SESS_START), 'a', 'b']);
+    expect(client.resendBufferBytes).toBeGreaterThan(0);
+    server.send(answered);
+    await until(() => blocking.settled);
+    expect(blocking.value).toEqual(answered);
+  });
+
+  it('a command the peer answered is not sent again, even unconfirmed: it was executed', async () => {
+    const { client, server, serverReceived } = link(WINDOW);
+    const first = client.sendBlocking(send('a', true));
+    await until(() => serverReceived.length === 1);
+    server.send(answered);
+    await first;
+    client.send(send('b', false));
+    await until(() => serverReceived.length === 2);
+    const held = client.reset(reCreated, isSend);
+    serverReceived.length = 0;
+    expect(client.resendHeld(held)).toBe(1);
+    await until(() => serverReceived.length === 1);
+    expect(bodiesOf(serverReceived)).toEqual(['b']);
+  });
+
+  it('a kept call that had timed out stays a tombstone: the answer to its resend settles nothing else', async () => {
+    const { client, server, serverReceived } = link(WINDOW);
+    await expect(client.sendBlocking(send('late', true), 10)).rejects.toThrow(/Timed out/);
+    const waiting = track(client.sendBlocking(send('waiting', true)));
+    await until(() => serverReceived.length === 2);
+    const held = client.reset(reCreated, isSend);
+    expect(client.resendHeld(held)).toBe(2);
+    await until(() => serverReceived.length === 4);
+    server.send({ type: PacketType.EXCEPTION, code: 'INTERNAL_ERROR', message: 'for late' });
+    server.send(answered);
+    await until(() => waiting.settled);
+    expect(waiting.value).toEqual(answered);
+  });
+
+  it('kept calls fail like the others when the channel closed before the resend', async () => {
+    const { client, serverReceived } = link(WINDOW);
+    const blocking = track(client.sendBlocking(send('a', true)));
+    await until(() => serverReceived.length === 1);
+    const held = client.reset(reCreated, isSend);
+    client.close();
+    expect(client.resendHeld(held)).toBe(0);
+    await until(() => blocking.settled);
+    expect(HornetQException.is(blocking.error, 'OBJECT_CLOSED')).toBe(true);
   });
 });

@@ -55,7 +55,7 @@ async function rawReattach(
 
 /** The session's secret, read from the client (it is never exposed on purpose). */
 function secretOf(session: object): Buffer {
-  return (session as { identity: { reattachSecret: Buffer } }).identity.reattachSecret;
+  return (session as { context: { identity: { reattachSecret: Buffer } } }).context.identity.reattachSecret;
 }
 
 test('the right session name with a wrong secret, or with none, is refused like an unknown session, and the real session keeps working', async () => {

@@ -82,7 +82,8 @@ function rawReattachOn(
 
 /** The session's secret, read from the client (it is never exposed on purpose). */
 function secretOf(session: ClientSession): Buffer {
-  return (session as unknown as { identity: { reattachSecret: Buffer } }).identity.reattachSecret;
+  return (session as unknown as { context: { identity: { reattachSecret: Buffer } } }).context.identity
+    .reattachSecret;
 }
 
 function ownerOf(broker: Broker, name: string): unknown {
