@@ -50,7 +50,11 @@ export function checkMaven() {
  */
 export function buildBenchJava(peer) {
   const broker = buildHarnessJava(peer);
-  runMaven(javaDir, ['compile', 'dependency:build-classpath', ...peerModules(peer)], `bench/java (module ${peer})`);
+  runMaven(
+    javaDir,
+    ['compile', 'dependency:build-classpath', ...peerModules(peer)],
+    `bench/java (module ${peer})`,
+  );
   const dependencies = readFileSync(`${javaDir}${peer}/target/classpath.txt`, 'utf8').trim();
   return { broker, client: `${javaDir}${peer}/target/classes:${dependencies}` };
 }
