@@ -6,9 +6,11 @@
 // messages the dead live had already pushed arrive after the kill too and do not count). The killed
 // server comes back as the new backup on a fresh data directory (a replicating backup copies the
 // live's journal), and the next kill waits until it is in sync and the client's topology names it:
-// the roles alternate, no failback. At the end the consumer drains the queue: lost are sends whose
-// promise resolved and that never arrived, duplicated are messages that arrived again after their
-// acknowledgement had been answered. Prints one JSON line.
+// the roles alternate, no failback. The consumer acknowledges each message with a blocking
+// individual acknowledgement (pipelined) and the producer waits while it is more than 1 000 behind.
+// At the end the consumer drains the queue: lost are sends whose promise resolved and that never
+// arrived, duplicated are messages whose acknowledgement the broker answered twice (consumed twice).
+// Prints one JSON line.
 //   FAILOVER_CLASSPATH=<test/interop/java/artemis classpath> node bench/failover.mjs
 //   [FAILOVER_KILLS=20] [FAILOVER_RATE=200]   (run.mjs runs it as scenario 'failover' and builds the
 //   classpath: bench/scenarios/failover.mjs)
@@ -33,6 +35,10 @@ const ADDRESS = `jms.queue.${QUEUE}`;
 const MESSAGE_BYTES = 256;
 /** Sends in flight at once (each a blocking durable send): what a failover has to settle. */
 const MAX_IN_FLIGHT = 32;
+/** Acknowledgements in flight at once (each blocking, so that an answered one is applied). */
+const MAX_ACKS_IN_FLIGHT = 256;
+/** Messages sent and not yet received at most: 5 s of traffic. */
+const MAX_BACKLOG = 1000;
 const RETRY_INTERVAL_MS = 100;
 /** A JVM start plus Artemis' activation, or a backup's full copy of the journal, on a loaded 2-core machine. */
 const SERVER_MS = 120_000;
@@ -126,11 +132,14 @@ factory.addFailoverListener((event) => {
   }
 });
 
-// Per sequence number: 1 sent, 2 resolved, 3 rejected. Deliveries: times seen, acknowledged.
+// Per sequence number: 1 sent, 2 resolved, 3 rejected; times delivered; acknowledgements the
+// broker answered. A message consumed twice is one whose acknowledgement was answered twice: a
+// redelivery after an acknowledgement the kill cut off is HornetQ's and Artemis' at-least-once
+// delivery, not a duplicate.
 const sendState = [];
 const deliveries = [];
 const acknowledged = [];
-const duplicated = [];
+let receivedUnique = 0;
 let redelivered = 0;
 let acknowledgeErrors = 0;
 let lastDeliveryAt = nowNs();
@@ -139,7 +148,7 @@ const receiveErrors = [];
 
 const producerSession = await factory.createSession();
 const producer = producerSession.createProducer(ADDRESS);
-const consumerSession = await factory.createSession({ ackBatchSize: 0 });
+const consumerSession = await factory.createSession();
 const consumer = await consumerSession.createConsumer(ADDRESS);
 consumerSession.start();
 
@@ -163,8 +172,12 @@ consuming = false;
 await consuming$;
 
 const lost = [];
+const duplicated = [];
+const unacknowledged = [];
 for (let seq = 0; seq < sendState.length; seq++) {
   if (sendState[seq] === 2 && !(deliveries[seq] > 0)) lost.push(seq);
+  if (acknowledged[seq] > 1) duplicated.push(seq);
+  if (deliveries[seq] > 0 && !(acknowledged[seq] > 0)) unacknowledged.push(seq);
 }
 const ms = (pick) => kill.map(pick);
 const statistics = factory.getStatistics();
@@ -203,6 +216,8 @@ process.stdout.write(
     redelivered,
     dropped_by_duplicate_id: duplicatesDropped,
     acknowledge_errors: acknowledgeErrors,
+    // Delivered, and no acknowledgement of it answered (the kill took the answer, not the ack).
+    unacknowledged: unacknowledged.length,
     receive_errors: receiveErrors.length,
     reattached: kill.filter((k) => k.reattached === true).length,
     recreated: kill.filter((k) => k.reattached === false).length,
@@ -284,6 +299,10 @@ async function produce() {
   for (let seq = 0; producing; seq++) {
     await pace(seq);
     while (inFlight.size >= MAX_IN_FLIGHT) await Promise.race(inFlight);
+    // A consumer fallen behind lets the queue, the journal, and with it each backup's copy and
+    // activation grow from kill to kill: the producer waits for it instead.
+    while (sendState.length - receivedUnique >= MAX_BACKLOG && producing) await sleep(10);
+    if (!producing) break;
     const message = new CoreMessage();
     message.durable = true;
     message.body = payload(seq);
@@ -302,6 +321,7 @@ async function produce() {
 }
 
 async function consume() {
+  const acking = new Set();
   while (consuming) {
     let received;
     try {
@@ -316,18 +336,23 @@ async function consume() {
     lastDeliveryAt = at;
     const seq = received.message.body.readUInt32LE(8);
     noteDelivery(seq, at);
-    try {
-      await received.acknowledge();
-      acknowledged[seq] = true;
-    } catch {
-      acknowledgeErrors++; // the kill took the answer: the message may come again, legitimately
-    }
+    // Blocking acknowledgements, pipelined: one answered is one the broker applied.
+    while (acking.size >= MAX_ACKS_IN_FLIGHT) await Promise.race(acking);
+    const ack = Promise.resolve()
+      .then(() => received.individualAcknowledge())
+      .then(
+        () => (acknowledged[seq] = (acknowledged[seq] ?? 0) + 1),
+        () => acknowledgeErrors++, // the kill took the answer: the message may come again, legitimately
+      );
+    acking.add(ack);
+    ack.finally(() => acking.delete(ack));
   }
+  await Promise.all(acking);
 }
 
 function noteDelivery(seq, at) {
-  if (acknowledged[seq]) duplicated.push(seq);
-  else if (deliveries[seq] > 0) redelivered++;
+  if (deliveries[seq] > 0) redelivered++;
+  else receivedUnique++;
   deliveries[seq] = (deliveries[seq] ?? 0) + 1;
   if (current !== null && current.completedAt !== null && current.firstAt === null) {
     current.firstAt = at;
