@@ -5,9 +5,8 @@
 // kill to the first message the consumer gets through the backup (after FAILOVER_COMPLETED:
 // messages the dead live had already pushed arrive after the kill too and do not count). The killed
 // server comes back as the new backup on its own data directory, as an operator restarts it (a
-// replicating backup sets its old journal aside and copies the live's; on a fresh directory instead,
-// Artemis took 4-9 s rather than 1-2 s to activate it later), and the next kill waits until it is in
-// sync and the client's topology names it: the roles alternate, no failback. The consumer acknowledges each message with a blocking
+// replicating backup sets its old journal aside and copies the live's), and the next kill waits
+// until it is in sync and the client's topology names it: the roles alternate, no failback. The consumer acknowledges each message with a blocking
 // individual acknowledgement (pipelined) and the producer waits while it is more than 1 000 behind.
 // At the end the consumer drains the queue: lost are sends whose promise resolved and that never
 // arrived, duplicated are messages whose acknowledgement the broker answered twice (consumed twice).
