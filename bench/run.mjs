@@ -6,6 +6,7 @@
 //   node bench/run.mjs [--runs 3] [--scenarios a,b] [--np-messages 200000] ...   (--help)
 import baseline from './scenarios/baseline.mjs';
 import connections from './scenarios/connections.mjs';
+import failover from './scenarios/failover.mjs';
 import fanOut from './scenarios/fan-out.mjs';
 import heapFlat from './scenarios/heap-flat.mjs';
 import latency from './scenarios/latency.mjs';
@@ -29,6 +30,7 @@ const ALL = [
   fanOut,
   latency,
   resume,
+  failover,
   connections,
   recovery,
   heapFlat,

@@ -6,10 +6,10 @@ import { javaClient, startJava } from './java-process.mjs';
 // The broker's heap and collector as Artemis' own `artemis create` writes them in
 // etc/artemis.profile, so that it runs as its users would run it (the interop harness runs the
 // same broker small instead: test/interop/java/jvm-options.json).
-const BROKER_JVM_FLAGS = ['-XX:+UseG1GC', '-XX:AutoBoxCacheMax=20000', '-Xms512M', '-Xmx2G'];
+export const BROKER_JVM_FLAGS = ['-XX:+UseG1GC', '-XX:AutoBoxCacheMax=20000', '-Xms512M', '-Xmx2G'];
 const CLIENT_JVM_FLAGS = ['-Xmx512M'];
 // Artemis' log: warnings and errors only, on stderr (slf4j-simple).
-const LOG_FLAGS = ['-Dorg.slf4j.simpleLogger.defaultLogLevel=warn'];
+export const LOG_FLAGS = ['-Dorg.slf4j.simpleLogger.defaultLogLevel=warn'];
 
 /** The queue the broker pre-creates (an anycast address of the same name). */
 export const ARTEMIS_QUEUE = 'bench';

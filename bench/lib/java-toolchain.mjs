@@ -49,16 +49,28 @@ export function checkMaven() {
  * Artemis on Netty 4.1).
  */
 export function buildBenchJava(peer) {
-  // -pl <peer> -am: that module and what it needs (common), not the other peer's.
-  const modules = ['-pl', peer, '-am'];
-  runMaven(interopJavaDir, ['package', ...modules], `test/interop/java (module ${peer})`);
-  runMaven(javaDir, ['compile', 'dependency:build-classpath', ...modules], `bench/java (module ${peer})`);
+  const broker = buildHarnessJava(peer);
+  runMaven(
+    javaDir,
+    ['compile', 'dependency:build-classpath', ...peerModules(peer)],
+    `bench/java (module ${peer})`,
+  );
   const dependencies = readFileSync(`${javaDir}${peer}/target/classpath.txt`, 'utf8').trim();
-  return {
-    broker: `${interopJavaDir}${peer}/target/classes:${interopJavaDir}${peer}/target/lib/*`,
-    client: `${javaDir}${peer}/target/classes:${dependencies}`,
-  };
+  return { broker, client: `${javaDir}${peer}/target/classes:${dependencies}` };
 }
+
+/**
+ * Builds the interop harness' module `peer` ('artemis' or 'hornetq': its servers, ArtemisServer,
+ * ArtemisHaServer, ...) and returns its classpath: its classes and the jars Maven copied to its
+ * target/lib.
+ */
+export function buildHarnessJava(peer) {
+  runMaven(interopJavaDir, ['package', ...peerModules(peer)], `test/interop/java (module ${peer})`);
+  return `${interopJavaDir}${peer}/target/classes:${interopJavaDir}${peer}/target/lib/*`;
+}
+
+/** -pl <peer> -am: that module and what it needs (common), not the other peer's. */
+const peerModules = (peer) => ['-pl', peer, '-am'];
 
 function runMaven(cwd, goals, what) {
   const result = spawnSync('mvn', ['-B', '-q', ...goals], { cwd, encoding: 'utf8' });

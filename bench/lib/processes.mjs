@@ -186,6 +186,13 @@ class ChildHandle {
     if (this.exitCode === undefined) this.child.stdin.write(`${JSON.stringify(message)}\n`);
   }
 
+  /** kill -9: the process gets no chance to say goodbye; resolves once it has exited. */
+  async kill() {
+    if (this.exitCode !== undefined) return;
+    this.child.kill('SIGKILL');
+    await this.exited;
+  }
+
   async stop(graceMs) {
     if (this.exitCode !== undefined) return;
     this.child.kill('SIGTERM');

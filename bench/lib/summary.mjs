@@ -14,7 +14,7 @@ function groupKey(line) {
 function groups(lines) {
   const byKey = new Map();
   for (const line of lines.filter((l) => typeof l.msgs_per_s === 'number' || l.error !== undefined)) {
-    if (['resume', 'connections', 'recovery'].includes(line.scenario)) continue;
+    if (['resume', 'failover', 'connections', 'recovery'].includes(line.scenario)) continue;
     const key = groupKey(line);
     if (!byKey.has(key)) byKey.set(key, []);
     byKey.get(key).push(line);
@@ -54,6 +54,7 @@ export function summarize(lines, options) {
   const single = (scenario) => lines.find((l) => l.scenario === scenario && l.error === undefined);
   const latency = single('latency');
   const resume = single('resume');
+  const failover = single('failover');
   const connections = lines.find((l) => l.scenario === 'connections');
   const heap = single('heap-flat');
   const recovery = single('recovery');
@@ -100,6 +101,10 @@ export function summarize(lines, options) {
     latency_p999_ms: latency?.p999_latency_ms ?? null,
     resume_p50_ms: resume?.p50_resume_ms ?? null,
     resume_p99_ms: resume?.p99_resume_ms ?? null,
+    failover_p50_ms: failover?.p50_failover_ms ?? null,
+    failover_p99_ms: failover?.p99_failover_ms ?? null,
+    failover_lost: failover?.lost ?? null,
+    failover_dups: failover?.dups ?? null,
     heap_per_connection_kib: connections?.heap_per_connection_kib ?? null,
     all_reattached_ms: connections?.all_reattached_ms ?? null,
     connections_reattached: connections?.reattached ?? null,
@@ -177,6 +182,12 @@ function table(described, relayNp, relayP, json) {
     ['latency at msgs/s', json.latency_at_msgs_per_s],
     ['latency p50 / p99 / p99.9 ms', joined(json.latency_p50_ms, json.latency_p99_ms, json.latency_p999_ms)],
     ['resume p50 / p99 ms', joined(json.resume_p50_ms, json.resume_p99_ms)],
+    [
+      'failover p50 / p99 ms (lost/dups)',
+      json.failover_p50_ms === null
+        ? null
+        : `${joined(json.failover_p50_ms, json.failover_p99_ms)} (${json.failover_lost}/${json.failover_dups})`,
+    ],
     ['broker heap per idle connection KiB (target ≤ 100)', json.heap_per_connection_kib],
     ['all connections reattached ms (target ≤ 2000)', json.all_reattached_ms],
     ['heap-flat ratio end / 100k (target 0.9–1.1)', json.heap_flat_ratio],
