@@ -414,8 +414,13 @@ export class SessionContext {
    */
   async failOver(link: SessionLink): Promise<{ reattached: boolean; replayed: number }> {
     const broken = this.channel.numberingBroken;
-    // Whatever the broker answers on a broken numbering fits no call: none may take it.
-    if (broken !== null) this.channel.returnBlocking(unblockedByBrokenNumbering(broken));
+    // Whatever the broker answers on a broken numbering fits no call: none may take it. A send
+    // the re-creation will send again keeps its caller waiting, for the answer to the resend.
+    if (broken !== null) {
+      const released = unblockedByBrokenNumbering(broken);
+      if (this.resendsDurableSends()) this.channel.setAsideCalls(isStampedDurableSend, released);
+      else this.channel.returnBlocking(released);
+    }
     this.channel.transferTo(link.connection);
     if (this.channel.confirmationWindowSize >= 0) {
       const response = await link.reattach({
