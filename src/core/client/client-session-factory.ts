@@ -91,7 +91,13 @@ export class ClientSessionFactory {
   private pinger: Pinger | null = null;
   private failover: Promise<void> | null = null;
   private readonly retryDelay = new CancellableDelay();
-  private readonly stats = { reattaches: 0, reconnects: 0, replayedCommands: 0, resendBufferPeakBytes: 0 };
+  private readonly stats = {
+    reattaches: 0,
+    reconnects: 0,
+    replayedCommands: 0,
+    resentDurableSends: 0,
+    resendBufferPeakBytes: 0,
+  };
   private isClosed = false;
   /** The current connection's transport, which knows what the peer sent first. */
   private peer: FirstBytesTransport | null = null;
@@ -195,6 +201,7 @@ export class ClientSessionFactory {
       reattaches: this.stats.reattaches,
       reconnects: this.stats.reconnects,
       replayedCommands: this.stats.replayedCommands,
+      resentDurableSends: this.stats.resentDurableSends,
       resendBufferBytes: bytes,
       resendBufferPeakBytes: peak,
     };
@@ -625,6 +632,7 @@ export class ClientSessionFactory {
       const result = await context.failOver(link);
       if (result.reattached) this.stats.replayedCommands += result.replayed;
       else if (!context.closed) reattached = false; // a session that was closing is simply gone
+      this.stats.resentDurableSends += result.resent;
     }
     return { reattached };
   }
