@@ -33,6 +33,7 @@ import {
 } from './failover-events';
 import { FirstBytesTransport } from './first-bytes-transport';
 import { Pinger } from './pinger';
+import { CancellableDelay, connectWithRetry, retryDelay, type RetryPolicy } from './retry-schedule';
 import {
   newSessionIdentity,
   SessionContext,
@@ -41,7 +42,6 @@ import {
   type SessionLink,
   type SessionSettings,
 } from './session-context';
-import { CancellableDelay, connectWithRetry, retryDelay, type RetryPolicy } from './retry-schedule';
 import { Topology, type TopologyEvent, type TopologyListener, type TopologySnapshot } from './topology';
 import { applyDisconnect, applyTopologyChange } from './topology-feed';
 import { TopologyWait } from './topology-wait';

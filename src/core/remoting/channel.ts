@@ -349,7 +349,8 @@ export class Channel {
     this.lastConfirmedId = -1;
     this.unconfirmedBytes = 0;
     this.unconfirmedCommands = 0;
-    this.wakeCapacityWaiters();
+    // Senders waiting for room go after what is kept, not before: resendHeld wakes them.
+    if (held.commands.length === 0) this.wakeCapacityWaiters();
     return held;
   }
 
@@ -402,6 +403,7 @@ export class Channel {
       this.waitingCalls++;
       this.scheduleCallTimer(command.call.deadline);
     }
+    this.wakeCapacityWaiters();
     return held.commands.length;
   }
 

@@ -878,6 +878,23 @@ describe('Channel reset keeping commands to send again', () => {
     expect(blocking.error).toBe(reCreated);
   });
 
+  it('senders waiting for room wake once the kept commands went, so that none overtakes them', async () => {
+    const small = encodePacket(CHANNEL, send('a', false)).length;
+    const { client, serverReceived } = link({ ...WINDOW, resendBufferLimitBytes: 3 * small });
+    client.send(send('a', false));
+    client.send(queueQuery('q'.repeat(4 * small)));
+    await until(() => serverReceived.length === 2);
+    const room = track(client.waitForCapacity(small));
+    await tick();
+    expect(room.settled).toBe(false);
+    const held = client.reset(reCreated, isSend);
+    for (let i = 0; i < 10; i++) await tick();
+    expect(room.settled).toBe(false);
+    client.resendHeld(held);
+    await until(() => room.settled);
+    expect(client.hasCapacity(small)).toBe(true);
+  });
+
   it('kept calls fail like the others when the channel closed before the resend', async () => {
     const { client, serverReceived } = link(WINDOW);
     const blocking = track(client.sendBlocking(send('a', true)));
