@@ -379,9 +379,9 @@ export class SessionContext {
   }
 
   /**
-   * Asks the broker to close the session, once no failover is in progress; false when there is
-   * nothing to ask (closed here already, link gone, or `signal` aborted). `beforeClose` runs
-   * first (the session's batched acknowledgements belong to it).
+   * Asks the broker to close the session, once no failover is in progress, unless there is
+   * nothing to ask by then (closed here already, link gone, or `signal` aborted). `beforeClose`
+   * runs first (the session's batched acknowledgements belong to the session it closes).
    */
   async closeOnBroker(signal: AbortSignal | undefined, beforeClose: () => Promise<void>): Promise<void> {
     await this.host.whenNotFailingOver();
