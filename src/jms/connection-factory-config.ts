@@ -12,7 +12,6 @@ export interface ConnectionFactoryConfig extends Omit<
   groupID: string | null;
   compressLargeMessage: boolean;
   cacheLargeMessagesClient: boolean;
-  failoverOnInitialConnection: boolean;
 }
 
 export const DEFAULT_CONNECTION_FACTORY_CONFIG: Readonly<ConnectionFactoryConfig> = Object.freeze({
@@ -33,6 +32,9 @@ export const DEFAULT_CONNECTION_FACTORY_CONFIG: Readonly<ConnectionFactoryConfig
   duplicateIdOnDurableSend: DEFAULT_CLIENT_OPTIONS.duplicateIdOnDurableSend,
   preAcknowledge: DEFAULT_CLIENT_OPTIONS.preAcknowledge,
   initialConnectAttempts: DEFAULT_CLIENT_OPTIONS.initialConnectAttempts,
+  ha: DEFAULT_CLIENT_OPTIONS.ha,
+  failoverOnInitialConnection: DEFAULT_CLIENT_OPTIONS.failoverOnInitialConnection,
+  connectionLoadBalancingPolicyClassName: DEFAULT_CLIENT_OPTIONS.connectionLoadBalancingPolicyClassName,
   reconnectAttempts: DEFAULT_CLIENT_OPTIONS.reconnectAttempts,
   retryInterval: DEFAULT_CLIENT_OPTIONS.retryInterval,
   retryIntervalMultiplier: DEFAULT_CLIENT_OPTIONS.retryIntervalMultiplier,
@@ -45,24 +47,19 @@ export const DEFAULT_CONNECTION_FACTORY_CONFIG: Readonly<ConnectionFactoryConfig
   groupID: null,
   compressLargeMessage: false,
   cacheLargeMessagesClient: false,
-  failoverOnInitialConnection: false,
 });
 
 /**
- * What HornetQ's factory also holds and this one has no use for: there are no thread pools in Node
- * and no load-balancing policy classes to load (the connectors are tried in order). Kept so that
- * each getter returns what was set (from hornetq-jms.xml, say), as HornetQ's do.
+ * What HornetQ's factory also holds and this one has no use for: there are no thread pools in Node.
+ * Kept so that each getter returns what was set (from hornetq-jms.xml, say), as HornetQ's do.
  */
 export interface UnusedFactoryAttributes {
-  connectionLoadBalancingPolicyClassName: string;
   useGlobalPools: boolean;
   scheduledThreadPoolMaxSize: number;
   threadPoolMaxSize: number;
 }
 
 export const DEFAULT_UNUSED_FACTORY_ATTRIBUTES: Readonly<UnusedFactoryAttributes> = Object.freeze({
-  connectionLoadBalancingPolicyClassName:
-    'org.hornetq.api.core.client.loadbalance.RoundRobinConnectionLoadBalancingPolicy',
   useGlobalPools: true,
   scheduledThreadPoolMaxSize: 5,
   threadPoolMaxSize: -1,
@@ -71,10 +68,6 @@ export const DEFAULT_UNUSED_FACTORY_ATTRIBUTES: Readonly<UnusedFactoryAttributes
 /** What is wrong with a value for one of the unused attributes (their ranges in hornetq-jms.xsd), or null. */
 export function unusedAttributeProblem(name: keyof UnusedFactoryAttributes, value: unknown): string | null {
   switch (name) {
-    case 'connectionLoadBalancingPolicyClassName':
-      return typeof value === 'string' && value.trim().length > 0
-        ? null
-        : `${name} must be a non-empty string (actual value: ${String(value)})`;
     case 'useGlobalPools':
       return typeof value === 'boolean'
         ? null
@@ -85,4 +78,19 @@ export function unusedAttributeProblem(name: keyof UnusedFactoryAttributes, valu
         ? null
         : `${name} must be -1 or an integer > 0 (actual value: ${String(value)})`;
   }
+}
+
+/** The core client's options from a factory's settings (the JMS-only ones stay behind). */
+export function clientOptionsOf(config: ConnectionFactoryConfig): Partial<ClientOptions> {
+  const {
+    clientID,
+    dupsOKBatchSize,
+    transactionBatchSize,
+    autoGroup,
+    groupID,
+    compressLargeMessage,
+    cacheLargeMessagesClient,
+    ...core
+  } = config;
+  return core;
 }

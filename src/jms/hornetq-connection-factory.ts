@@ -1,5 +1,11 @@
-import { clientOptionProblem, type AbortOptions, type TransportConfiguration } from '../core/client';
 import {
+  clientOptionProblem,
+  ServerLocator,
+  type AbortOptions,
+  type TransportConfiguration,
+} from '../core/client';
+import {
+  clientOptionsOf,
   DEFAULT_CONNECTION_FACTORY_CONFIG,
   DEFAULT_UNUSED_FACTORY_ATTRIBUTES,
   unusedAttributeProblem,
@@ -20,19 +26,20 @@ export class HornetQConnectionFactory {
   private readonly connectors: TransportConfiguration[];
   private readonly config: ConnectionFactoryConfig = { ...DEFAULT_CONNECTION_FACTORY_CONFIG };
   private readonly unused: UnusedFactoryAttributes = { ...DEFAULT_UNUSED_FACTORY_ATTRIBUTES };
-  private readonly ha: boolean;
   private readonly connections = new Set<HornetQConnection>();
+  /** Made at the first createConnection, when the settings are frozen; shared by every connection. */
+  private locator: ServerLocator | null = null;
   private used = false;
 
   /** A factory without HA (HornetQ's createConnectionFactoryWithoutHA); no connector: localhost:5445. */
   constructor(...connectors: TransportConfiguration[]);
   /**
-   * HornetQ's `(ha, connectors...)`: `ha` is what isHA() returns. Live/backup failover is not
-   * implemented, so either way the factory reconnects (and reattaches) to its own connectors.
+   * HornetQ's `(ha, connectors...)`: with `ha`, a connection whose server fails is dialled again,
+   * then the backup the cluster topology names for it, and re-created there (ClientOptions.ha).
    */
   constructor(ha: boolean, ...connectors: TransportConfiguration[]);
   constructor(...args: Array<boolean | TransportConfiguration>) {
-    this.ha = args[0] === true;
+    this.config.ha = args[0] === true;
     const connectors = args.filter((arg): arg is TransportConfiguration => typeof arg !== 'boolean');
     this.connectors =
       connectors.length > 0 ? connectors.map((c) => ({ ...c })) : [{ host: 'localhost', port: 5445 }];
@@ -50,10 +57,9 @@ export class HornetQConnectionFactory {
     password?: string,
     options: AbortOptions = {},
   ): Promise<HornetQConnection> {
-    this.used = true;
     const connection = await HornetQConnection.open(
       {
-        connectors: this.connectors,
+        locator: this.getServerLocator(),
         config: { ...this.config },
         username: userName ?? null,
         password: password ?? null,
@@ -63,6 +69,30 @@ export class HornetQConnectionFactory {
     );
     this.connections.add(connection);
     return connection;
+  }
+
+  /**
+   * The locator every connection of this factory comes from (HornetQ's getServerLocator): the
+   * cluster topology they share, and announce() for a live/backup pair whose brokers announce
+   * none. Made from the settings at its first use (or the first createConnection); from then on
+   * the setters throw, as after createConnection.
+   */
+  getServerLocator(): ServerLocator {
+    this.used = true;
+    this.locator ??= this.newLocator();
+    return this.locator;
+  }
+
+  /**
+   * HornetQ loads the policy class here, at the first connection, so a factory bound from
+   * hornetq-jms.xml with a name this client does not know fails here, naming it and the known ones.
+   */
+  private newLocator(): ServerLocator {
+    try {
+      return new ServerLocator({ ...clientOptionsOf(this.config), connectors: this.connectors });
+    } catch (error) {
+      throw new JMSException((error as Error).message, 'INVALID_CONFIGURATION', { cause: error });
+    }
   }
 
   /**
@@ -85,7 +115,7 @@ export class HornetQConnectionFactory {
   }
 
   isHA(): boolean {
-    return this.ha;
+    return this.config.ha;
   }
 
   getConfirmationWindowSize(): number {
@@ -270,12 +300,17 @@ export class HornetQConnectionFactory {
   setClientID(id: string | null): void {
     this.set('clientID', id);
   }
-  /** Recorded only: the factory tries its connectors in order. */
+  /**
+   * Where each new connection goes among the cluster's live servers (the static connectors until a
+   * topology is known): HornetQ's or Artemis' policy class names, mapped to ours, or `key-sticky`
+   * (ours: a connection with a client id always on the same node). A name this client does not
+   * know is kept, as HornetQ keeps a class name, and createConnection fails naming it.
+   */
   getConnectionLoadBalancingPolicyClassName(): string {
-    return this.unused.connectionLoadBalancingPolicyClassName;
+    return this.config.connectionLoadBalancingPolicyClassName;
   }
   setConnectionLoadBalancingPolicyClassName(className: string): void {
-    this.record('connectionLoadBalancingPolicyClassName', className);
+    this.set('connectionLoadBalancingPolicyClassName', className);
   }
   /** Recorded only: Node has no thread pools. */
   isUseGlobalPools(): boolean {
@@ -302,7 +337,8 @@ export class HornetQConnectionFactory {
   /** Checks the used-rule and the value's range, then records it. */
   private set<K extends keyof ConnectionFactoryConfig>(name: K, value: ConnectionFactoryConfig[K]): void {
     if (this.used) throw new IllegalStateException(USED);
-    const problem = clientOptionProblem(name, value) ?? batchSizeProblem(name, value);
+    const problem =
+      clientOptionProblem(name, value) ?? batchSizeProblem(name, value) ?? textProblem(name, value);
     if (problem !== null) throw new JMSException(problem, 'INVALID_CONFIGURATION');
     this.config[name] = value;
   }
@@ -314,6 +350,13 @@ export class HornetQConnectionFactory {
     if (problem !== null) throw new JMSException(problem, 'INVALID_CONFIGURATION');
     this.unused[name] = value;
   }
+}
+
+function textProblem(name: string, value: unknown): string | null {
+  if (name !== 'connectionLoadBalancingPolicyClassName') return null;
+  return typeof value === 'string' && value.trim().length > 0
+    ? null
+    : `${name} must be a non-empty string (actual value: ${String(value)})`;
 }
 
 function batchSizeProblem(name: string, value: unknown): string | null {

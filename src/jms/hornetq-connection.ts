@@ -5,15 +5,14 @@ import {
   FailoverEventType,
   isAbortOf,
   type AbortOptions,
-  type ClientOptions,
   type ClientSession,
   type FailoverEvent,
   type FailoverEventListener,
   type FailoverStatistics,
+  type ServerLocator,
   type SessionSettings,
   type TopologyListener,
   type TopologySnapshot,
-  type TransportConfiguration,
 } from '../core/client';
 import { HornetQException } from '../core/protocol';
 import { HornetQConnectionMetaData } from './connection-metadata';
@@ -35,7 +34,8 @@ export type ExceptionListener = (exception: JMSException) => void;
 export type { FailoverEventListener };
 
 export interface OpenConnectionOptions {
-  connectors: TransportConfiguration[];
+  /** The factory's locator: its settings, its topology, and where the next connection goes. */
+  locator: ServerLocator;
   config: ConnectionFactoryConfig;
   username: string | null;
   password: string | null;
@@ -97,10 +97,8 @@ export class HornetQConnection implements SessionConnection {
   ): Promise<HornetQConnection> {
     let factory: ClientSessionFactory;
     try {
-      factory = await ClientSessionFactory.connect(
-        { ...clientOptions(options.config), connectors: options.connectors },
-        { signal },
-      );
+      // A preset client id places the connection with the key-sticky policy.
+      factory = await options.locator.createSessionFactory({ signal, key: options.config.clientID });
     } catch (error) {
       if (isAbortOf(error, signal)) throw error;
       const cause = toJMSException(error);
@@ -467,20 +465,4 @@ export class HornetQConnection implements SessionConnection {
 
 function credentials(options: OpenConnectionOptions): Partial<SessionSettings> {
   return { username: options.username, password: options.password };
-}
-
-/** The core client's options from a factory's settings (the JMS-only ones stay behind). */
-function clientOptions(config: ConnectionFactoryConfig): Partial<ClientOptions> {
-  const {
-    clientID,
-    dupsOKBatchSize,
-    transactionBatchSize,
-    autoGroup,
-    groupID,
-    compressLargeMessage,
-    cacheLargeMessagesClient,
-    failoverOnInitialConnection,
-    ...core
-  } = config;
-  return core;
 }

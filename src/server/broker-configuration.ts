@@ -29,7 +29,24 @@ export interface TcpAcceptorConfiguration {
    * DEFAULT_CONNECTIONS_ALLOWED when absent.
    */
   connectionsAllowed?: number;
+  /**
+   * http-upgrade-enabled: every connection opens with an HTTP request to switch to the core
+   * protocol (HornetQ's 'hornetq-remoting' or Artemis' 'activemq-remoting' spelling), as on
+   * WildFly's web port; one that does not is answered with an HTTP error and closed.
+   */
+  httpUpgrade?: HttpUpgradeAcceptorConfiguration;
 }
+
+export interface HttpUpgradeAcceptorConfiguration {
+  /**
+   * How long a new connection may take to send its whole upgrade request, in ms (Artemis'
+   * handshake-timeout, there in seconds); DEFAULT_HTTP_UPGRADE_TIMEOUT_MS when absent.
+   */
+  timeoutMs?: number;
+}
+
+/** Artemis' default handshake-timeout (10 s): a slow client gets this long, an idle socket no longer. */
+export const DEFAULT_HTTP_UPGRADE_TIMEOUT_MS = 10_000;
 
 /** Ours (Artemis has no limit by default): plenty for any pool of clients, and a bound still. */
 export const DEFAULT_CONNECTIONS_ALLOWED = 4096;
@@ -269,6 +286,12 @@ export function validateBrokerConfiguration(config: BrokerConfiguration): void {
       );
     }
     if (acceptor.type === 'tcp' && acceptor.tls !== undefined) problems.push(...tlsProblems(acceptor));
+    const upgradeTimeout = acceptor.type === 'tcp' ? acceptor.httpUpgrade?.timeoutMs : undefined;
+    if (upgradeTimeout !== undefined && !(Number.isSafeInteger(upgradeTimeout) && upgradeTimeout > 0)) {
+      problems.push(
+        `acceptor '${acceptor.name}': httpUpgrade.timeoutMs must be an integer > 0 (actual value: ${upgradeTimeout})`,
+      );
+    }
     if (acceptor.type === 'tcp' && acceptor.connectionsAllowed !== undefined) {
       const allowed = acceptor.connectionsAllowed;
       if (!(allowed === -1 || (Number.isSafeInteger(allowed) && allowed >= 1 && allowed <= MAX_INT))) {

@@ -553,7 +553,7 @@ export class Broker implements BrokerServices {
   private describeAcceptors(): string[] {
     return this.acceptors.map(({ config, port }) =>
       config.type === 'tcp'
-        ? `${config.name} tcp://${config.host}:${port ?? config.port}${config.tls === undefined ? '' : ' (TLS)'}`
+        ? `${config.name} tcp://${config.host}:${port ?? config.port}${config.tls === undefined ? '' : ' (TLS)'}${config.httpUpgrade === undefined ? '' : ' (HTTP upgrade)'}`
         : `${config.name} invm://${config.serverId}`,
     );
   }

@@ -203,13 +203,17 @@ function addressOf(error: unknown): string {
   return 'the configured address';
 }
 
-/** tcp://host:port of each TCP acceptor, with the port it really got (0 in the file means any) and whether it speaks TLS. */
+/**
+ * tcp://host:port of each TCP acceptor, with the port it really got (0 in the file means any),
+ * whether it takes an HTTP upgrade first and whether it speaks TLS.
+ */
 function listeningOn(server: EmbeddedJMS, config: ServerConfiguration | null): string[] {
   const tcp = tcpAcceptorsOf(config);
   if (tcp.length === 0) return [`tcp://localhost:${server.getPort()}`];
   return tcp.map(
     (acceptor) =>
-      `tcp://${formatHost(acceptor.host)}:${server.getPort(acceptor.name)}${acceptor.tls === undefined ? '' : ' (TLS)'}`,
+      // An upgrade acceptor's line is the --url that reaches it.
+      `tcp://${formatHost(acceptor.host)}:${server.getPort(acceptor.name)}${acceptor.httpUpgrade === undefined ? '' : '?http-upgrade-enabled=true'}${acceptor.tls === undefined ? '' : ' (TLS)'}`,
   );
 }
 

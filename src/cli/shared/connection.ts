@@ -37,14 +37,14 @@ export const DEFAULT_FACTORY = '/ConnectionFactory';
 /** A broker on a network answers within a second; ten leave room for a loaded one. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 
-type Address = { host?: string; port?: number };
+type Address = TransportConfiguration;
 
 export function addConnectionOptions(command: Command): Command {
   return command
     .addOption(
       new Option(
         '--url <url>',
-        "broker to connect to, e.g. tcp://localhost:5445: replaces the host and port of --factory's connector, keeping its settings",
+        "broker to connect to, e.g. tcp://localhost:5445 (behind a web port: tcp://host:8080?http-upgrade-enabled=true&http-upgrade-endpoint=http-acceptor): replaces the host and port of --factory's connector, keeping its settings",
       )
         .argParser(parseUrl)
         .conflicts(['host', 'port']),
@@ -113,7 +113,9 @@ export async function connect(
 
 /** Where --url or --host/--port point; null when they are not given. */
 function addressOf(options: ConnectionOptions): Address | null {
-  if (options.url !== undefined) return { host: options.url.host, port: options.url.port };
+  if (options.url !== undefined) {
+    return { host: options.url.host, port: options.url.port, ...options.url.params };
+  }
   if (options.host === undefined && options.port === undefined) return null;
   return {
     ...(options.host === undefined ? {} : { host: options.host }),

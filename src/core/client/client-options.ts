@@ -2,6 +2,7 @@ import { DEFAULT_MAX_FRAME_BYTES } from '../protocol';
 import { invalidValue } from '../protocol/argument-errors';
 import type { Logger } from '../remoting';
 import { connectorTlsProblems, type TransportConfiguration } from './connector';
+import { DEFAULT_LOAD_BALANCING_POLICY, loadBalancingPolicyProblem } from './load-balancing-policy';
 
 /** Every setting of a session factory (HornetQ's ServerLocator), times in ms and sizes in bytes. */
 export interface ClientOptions {
@@ -34,6 +35,21 @@ export interface ClientOptions {
   preAcknowledge: boolean;
   ackBatchSize: number;
   initialConnectAttempts: number;
+  /**
+   * HornetQ's: with a backup announced for the server connected to, a failed connection is dialled
+   * again, then its backup (HornetQ's `ha`). False: a backup is never used.
+   */
+  ha: boolean;
+  /**
+   * With `ha`, each initial connect attempt dials the chosen server, then the backup a topology
+   * known from an earlier connection names for it (HornetQ's documented meaning).
+   */
+  failoverOnInitialConnection: boolean;
+  /**
+   * How a ServerLocator picks the server of each new connection: HornetQ's or Artemis' policy class
+   * names (RoundRobin, Random, RandomSticky, FirstElement), or ours, `key-sticky`.
+   */
+  connectionLoadBalancingPolicyClassName: string;
   reconnectAttempts: number;
   retryInterval: number;
   retryIntervalMultiplier: number;
@@ -65,6 +81,9 @@ export const DEFAULT_CLIENT_OPTIONS: Readonly<ClientOptions> = Object.freeze({
   preAcknowledge: false,
   ackBatchSize: 1024 * 1024,
   initialConnectAttempts: 1,
+  ha: false,
+  failoverOnInitialConnection: false,
+  connectionLoadBalancingPolicyClassName: DEFAULT_LOAD_BALANCING_POLICY,
   reconnectAttempts: 0,
   retryInterval: 2000,
   retryIntervalMultiplier: 1,
@@ -121,6 +140,8 @@ export function resolveClientOptions(options: Partial<ClientOptions>): ClientOpt
     const problem = clientOptionProblem(name, resolved[name]);
     if (problem !== null) problems.push(problem);
   }
+  const policyProblem = loadBalancingPolicyProblem(resolved.connectionLoadBalancingPolicyClassName);
+  if (policyProblem !== null) problems.push(policyProblem);
   if (resolved.connectors.length === 0) problems.push('connectors must name at least one broker');
   for (const connector of resolved.connectors) problems.push(...connectorTlsProblems(connector));
   if (problems.length > 0) throw invalidValue(`invalid client options: ${problems.join('; ')}`);

@@ -15,6 +15,7 @@ import {
   type Transport,
 } from '../remoting';
 import { abortable, type AbortOptions } from './abortable';
+import { connectorForEndpoint, sameServer } from './announced-connector';
 import { resolveClientOptions, type ClientOptions } from './client-options';
 import { ClientSession } from './client-session';
 import {
@@ -42,7 +43,13 @@ import {
   type SessionLink,
   type SessionSettings,
 } from './session-context';
-import { Topology, type TopologyEvent, type TopologyListener, type TopologySnapshot } from './topology';
+import {
+  Topology,
+  type TopologyEvent,
+  type TopologyListener,
+  type TopologyMember,
+  type TopologySnapshot,
+} from './topology';
 import { applyDisconnect, applyTopologyChange } from './topology-feed';
 import { TopologyWait } from './topology-wait';
 
@@ -84,8 +91,12 @@ export class ClientSessionFactory {
   private handshake!: Channel;
   /** The current connection's wait for its first topology answer. */
   private topologyWait: TopologyWait | null = null;
-  /** The cluster as the brokers this factory connected to announced it, across reconnections. */
-  private readonly cluster = new Topology();
+  /** The server a reconnection dials first: the one connected to, or the backup once taken. */
+  private current: TransportConfiguration;
+  /** With `ha`, the backup the topology names for the current server, dialled after it. */
+  private backup: TransportConfiguration | null = null;
+  /** The node the current connection serves, as its topology shows (null until known). */
+  private servedNodeId: string | null = null;
   private readonly topologyListeners = new Set<TopologyListener>();
   private warnedTopologyFull = false;
   private pinger: Pinger | null = null;
@@ -105,10 +116,19 @@ export class ClientSessionFactory {
   private constructor(
     readonly options: ClientOptions,
     transport: Transport,
-    readonly connector: TransportConfiguration,
+    /** The connector this factory was created with: announced servers are dialled with its TLS. */
+    private readonly own: TransportConfiguration,
+    /** The cluster as the brokers announced it, across reconnections (a ServerLocator's, shared). */
+    private readonly cluster: Topology,
     private readonly logger: Logger,
   ) {
-    this.attach(transport, connector);
+    this.current = own;
+    this.attach(transport, own);
+  }
+
+  /** The connector of the server connected to (after a failover to a backup, the backup's). */
+  get connector(): TransportConfiguration {
+    return this.current;
   }
 
   /**
@@ -124,16 +144,31 @@ export class ClientSessionFactory {
   ): Promise<ClientSessionFactory> {
     signal?.throwIfAborted();
     const resolved = resolveClientOptions(options);
+    return ClientSessionFactory.dial(resolved, resolved.connectors, new Topology(), signal);
+  }
+
+  /**
+   * Connects to the first of `connectors` that answers (initial-connect-attempts rounds), merging
+   * what the brokers announce into `cluster`. See connect().
+   * @internal (ServerLocator creates its factories through it, with its shared topology)
+   */
+  static async dial(
+    resolved: ClientOptions,
+    connectors: readonly TransportConfiguration[],
+    cluster: Topology,
+    signal?: AbortSignal,
+  ): Promise<ClientSessionFactory> {
+    signal?.throwIfAborted();
     const logger = resolved.logger ?? silentLogger;
     const { transport, connector } = await connectWithRetry(
-      resolved.connectors,
+      connectors,
       { ...retryPolicy(resolved), attempts: resolved.initialConnectAttempts },
       resolved,
       new CancellableDelay(),
       signal,
     );
     const effective = isInVm(connector) ? withInVmLiveness(resolved) : resolved;
-    const factory = new ClientSessionFactory(effective, transport, connector, logger);
+    const factory = new ClientSessionFactory(effective, transport, connector, cluster, logger);
     try {
       await abortable(factory.topologyWait?.received ?? Promise.resolve(), signal);
     } catch (error) {
@@ -527,11 +562,15 @@ export class ClientSessionFactory {
       case PacketType.CLUSTER_TOPOLOGY:
       case PacketType.CLUSTER_TOPOLOGY_V2:
         if (!packet.exit) this.warnIfTopologyFull(packet.nodeId);
+        // A node going down: its backup, learnt before, is where the failover goes.
+        if (packet.exit && connection === this.connection) this.followTopology(packet.nodeId);
         this.emitTopology(applyTopologyChange(this.cluster, packet, connector));
+        if (connection === this.connection) this.followTopology(packet.nodeId);
         // The first says the broker is ready for sessions.
         wait.topologyReceived();
         return;
       case PacketType.DISCONNECT:
+        if (connection === this.connection) this.followTopology(packet.nodeId ?? undefined);
         if (packet.nodeId !== null) this.emitTopology(applyDisconnect(this.cluster, packet.nodeId));
         // HornetQ's client takes it as the node going down and fails the connection (a failover
         // follows, as for any failure).
@@ -569,6 +608,7 @@ export class ClientSessionFactory {
   /** HornetQ's failoverOrReconnect, one failure at a time. */
   private async handleFailure(error: HornetQException): Promise<void> {
     this.emit({ type: FailoverEventType.FAILURE_DETECTED, cause: error });
+    this.followTopology(); // what another factory of the same locator learnt counts too
     const sessions = [...this.sessions];
     for (const { context } of sessions) context.beginFailover();
     const outcome = this.options.reconnectAttempts === 0 ? null : await this.reconnectAndRestore(sessions);
@@ -578,7 +618,12 @@ export class ClientSessionFactory {
     }
     if (outcome.reattached) this.stats.reattaches++;
     else this.stats.reconnects++;
-    this.emit({ type: FailoverEventType.FAILOVER_COMPLETED, reattached: outcome.reattached, cause: error });
+    this.emit({
+      type: FailoverEventType.FAILOVER_COMPLETED,
+      reattached: outcome.reattached,
+      nodeId: this.servedNodeId,
+      cause: error,
+    });
     for (const listener of [...this.failureListeners]) listener(error, true);
   }
 
@@ -598,7 +643,7 @@ export class ClientSessionFactory {
       let connector: TransportConfiguration;
       try {
         ({ transport, connector } = await connectWithRetry(
-          this.options.connectors,
+          this.backup === null ? [this.current] : [this.current, this.backup],
           { ...policy, attempts: 1 },
           this.options,
           this.retryDelay,
@@ -610,6 +655,7 @@ export class ClientSessionFactory {
         transport.destroy();
         return null;
       }
+      if (connector === this.backup) this.takeBackup(connector);
       this.attach(transport, connector);
       try {
         return await this.restoreSessions(sessions);
@@ -622,6 +668,48 @@ export class ClientSessionFactory {
       }
     }
     return null;
+  }
+
+  /**
+   * HornetQ's rule: a backup that answered becomes the server to reconnect to, and the slot stays
+   * empty until the topology names a backup for it.
+   */
+  private takeBackup(backup: TransportConfiguration): void {
+    this.logger.info({ backup: describeConnector(backup) }, 'failing over to the backup');
+    this.current = backup;
+    this.backup = null;
+  }
+
+  /**
+   * Finds the node served in the topology and, with `ha`, takes the backup it names (HornetQ's
+   * setBackupConnector, which HornetQ also runs for factories without `ha`: this one does not).
+   * `nodeId`: only that member changed (one topology packet), so only it is looked at: a broker
+   * announcing a large cluster costs one look per packet, not one per member.
+   */
+  private followTopology(nodeId?: string): void {
+    const member = nodeId === undefined ? this.memberServed() : this.servingMember(nodeId);
+    if (member === null) return;
+    this.servedNodeId = member.nodeId;
+    if (!this.options.ha || member.backup === null) return;
+    const backup = connectorForEndpoint(member.backup, this.own);
+    if (!sameServer(backup, this.current)) this.backup = backup;
+  }
+
+  /** The member whose live server is the current connector's (same host and port), else the last one seen. */
+  private memberServed(): TopologyMember | null {
+    const byAddress = this.cluster.snapshot().members.find((member) => this.serves(member));
+    if (byAddress !== undefined) return byAddress;
+    return this.servedNodeId === null ? null : this.cluster.member(this.servedNodeId);
+  }
+
+  /** The member `nodeId` if it is the one served (by address, or the node served so far). */
+  private servingMember(nodeId: string): TopologyMember | null {
+    const member = this.cluster.member(nodeId);
+    return member !== null && (nodeId === this.servedNodeId || this.serves(member)) ? member : null;
+  }
+
+  private serves(member: TopologyMember): boolean {
+    return member.live !== null && sameServer(connectorForEndpoint(member.live, this.own), this.current);
   }
 
   private async restoreSessions(sessions: OpenSession[]): Promise<{ reattached: boolean }> {

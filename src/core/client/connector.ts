@@ -4,6 +4,7 @@ import {
   splitTlsList,
   TcpTransport,
   TlsConfigurationError,
+  type HttpUpgradeRequest,
   type TlsConnectOptions,
   type Transport,
 } from '../remoting';
@@ -30,6 +31,13 @@ export interface TransportConfiguration {
   'enabled-cipher-suites'?: string;
   /** Check that the broker's certificate names `host` (default true); the chain is checked always. */
   'verify-host'?: boolean;
+  /**
+   * Upgrade the connection from HTTP before speaking the core protocol (after TLS when
+   * ssl-enabled): for a broker behind a web port, as WildFly and JBoss EAP 7 expose messaging.
+   */
+  'http-upgrade-enabled'?: boolean;
+  /** The acceptor's name on a server that fronts several (WildFly: its http-acceptor's name). */
+  'http-upgrade-endpoint'?: string;
   [param: string]: string | number | boolean | undefined;
 }
 
@@ -55,6 +63,22 @@ export function isTls(connector: TransportConfiguration): boolean {
   return connector['ssl-enabled'] === true;
 }
 
+/**
+ * Whether the connector upgrades from HTTP: HornetQ's key, or Artemis' spelling, which Artemis
+ * (WildFly) announces to a HornetQ 2.4 client as it is: its BackwardsCompatibilityUtils renames
+ * ssl, http and socket params to HornetQ's names, not the upgrade ones. A server's value may come
+ * as text.
+ */
+export function isHttpUpgrade(connector: TransportConfiguration): boolean {
+  const artemis = connector.httpUpgradeEnabled;
+  return connector['http-upgrade-enabled'] === true || artemis === true || artemis === 'true';
+}
+
+function httpUpgradeEndpointOf(connector: TransportConfiguration): string | undefined {
+  const endpoint = connector['http-upgrade-endpoint'] ?? connector.httpUpgradeEndpoint;
+  return endpoint === undefined ? undefined : String(endpoint);
+}
+
 export function describeConnector(connector: TransportConfiguration): string {
   if (isInVm(connector)) return `invm://${connector['server-id']}`;
   const scheme = isTls(connector) ? 'tls' : 'tcp';
@@ -69,16 +93,17 @@ const TLS_TEXT_KEYS = [
   'enabled-protocols',
   'enabled-cipher-suites',
 ];
-const TLS_BOOLEAN_KEYS = ['ssl-enabled', 'verify-host'];
+const BOOLEAN_KEYS = ['ssl-enabled', 'verify-host', 'http-upgrade-enabled'];
+const TEXT_KEYS = [...TLS_TEXT_KEYS, 'http-upgrade-endpoint'];
 
 /**
- * What is wrong with a connector's TLS keys' types ('verify-host': 'false' would check the host
- * all the same, silently); a password's value is never repeated.
+ * What is wrong with the types of a connector's TLS and HTTP upgrade keys ('verify-host': 'false'
+ * would check the host all the same, silently); a password's value is never repeated.
  */
 export function connectorTlsProblems(connector: TransportConfiguration): string[] {
   const where = describeConnector(connector);
   const problems: string[] = [];
-  for (const key of TLS_BOOLEAN_KEYS) {
+  for (const key of BOOLEAN_KEYS) {
     const value = connector[key];
     if (value !== undefined && typeof value !== 'boolean') {
       problems.push(
@@ -86,7 +111,7 @@ export function connectorTlsProblems(connector: TransportConfiguration): string[
       );
     }
   }
-  for (const key of TLS_TEXT_KEYS) {
+  for (const key of TEXT_KEYS) {
     const value = connector[key];
     if (value !== undefined && typeof value !== 'string') {
       const shown = key.endsWith('password') ? `a ${typeof value}` : JSON.stringify(value);
@@ -120,8 +145,13 @@ export async function connectTransport(
   }
   const host = connector.host ?? DEFAULT_HOST;
   const port = Number(connector.port ?? DEFAULT_PORT);
-  if (!isTls(connector)) return TcpTransport.connect(host, port, timeoutMs, signal);
-  return TcpTransport.connectTls(host, port, timeoutMs, clientTls(connector), signal);
+  // HornetQ's spelling of the upgrade: this client speaks HornetQ 2.4's protocol, and WildFly
+  // takes that spelling from legacy clients (a standalone Artemis acceptor takes neither).
+  const upgrade: HttpUpgradeRequest | undefined = isHttpUpgrade(connector)
+    ? { host, port, endpoint: httpUpgradeEndpointOf(connector), flavour: 'hornetq' }
+    : undefined;
+  if (!isTls(connector)) return TcpTransport.connect(host, port, timeoutMs, signal, upgrade);
+  return TcpTransport.connectTls(host, port, timeoutMs, clientTls(connector), signal, upgrade);
 }
 
 function clientTls(connector: TransportConfiguration): TlsConnectOptions {

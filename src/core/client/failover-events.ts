@@ -12,6 +12,11 @@ export interface FailoverEvent {
   type: FailoverEventType;
   /** FAILOVER_COMPLETED only: true when every session was reattached, false when any was re-created. */
   reattached?: boolean;
+  /**
+   * FAILOVER_COMPLETED only: the node now served, as the topology names it (after a failover to a
+   * backup: the backup's node; a shared-store HornetQ pair keeps one node id), null if not known.
+   */
+  nodeId?: string | null;
   cause?: unknown;
 }
 

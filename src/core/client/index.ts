@@ -5,6 +5,8 @@ export * from './client-producer';
 export * from './client-session';
 export * from './client-session-factory';
 export * from './connector';
+export * from './load-balancing-policy';
+export * from './server-locator';
 export * from './received-message';
 export * from './failover-events';
 export * from './topology';

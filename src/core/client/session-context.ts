@@ -571,7 +571,6 @@ export class SessionContext {
     // it see each message twice.
     if (!this.settings.autoCommitSends && this.workDone) this.lostTransaction = true;
     if (session.started) this.sendOneWay({ type: PacketType.SESS_START });
-    this.restorer.resendMetadata();
     return resent;
   }
 

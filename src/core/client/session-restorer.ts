@@ -26,12 +26,15 @@ export interface RestorableProducer {
 }
 
 /**
- * Tells a re-created broker session what the lost one had: the queues that may have gone with it,
- * the session's unique metadata, its consumers and its producers (who ask for their credits
- * again; the caller passes none to a broker without our extension). Those go through the
- * session's channel and are counted like any other command; the blocking calls are bounded by
- * call-timeout, since they run inside the failover. Plain metadata goes last and uncounted, as
- * HornetQ's client re-sends it (resendMetadata).
+ * Tells a re-created broker session what the lost one had: its plain metadata, the queues that may
+ * have gone with it, the session's unique metadata, its consumers and its producers (who ask for
+ * their credits again; the caller passes none to a broker without our extension). The blocking
+ * calls are bounded by call-timeout, since they run inside the failover.
+ *
+ * Metadata goes before any consumer: Artemis decides whether a consumer's deliveries carry the
+ * jms.queue./jms.topic. prefix a HornetQ 2.4 client expects from the `jms-session` metadata the
+ * session has when the consumer is created (HornetQ's client re-sends metadata last, and its
+ * re-created consumers on Artemis get unprefixed addresses).
  */
 export class SessionRestorer {
   /** Unique metadata the broker holds for the session (a JMS client id): claimed again, answered. */
@@ -58,9 +61,9 @@ export class SessionRestorer {
   /**
    * Sends the plain metadata to the re-created session as HornetQ's client does after a failover:
    * SESS_ADD_METADATA2 with requiresConfirmation false, which neither side counts and the broker
-   * does not answer. Run after everything else of the re-creation.
+   * does not answer.
    */
-  resendMetadata(): void {
+  private resendMetadata(): void {
     for (const [key, data] of this.metadata) {
       this.sendOneWay({ type: PacketType.SESS_ADD_METADATA2, key, data, requiresConfirmation: false });
     }
@@ -74,6 +77,7 @@ export class SessionRestorer {
     /** Whether the broker keeps producers (our extension's SESS_CREATEPRODUCER). */
     announceProducers: boolean,
   ): Promise<void> {
+    this.resendMetadata();
     const queues = [...temporaryQueues];
     for (const consumer of consumers.values()) {
       const restore = consumer.queueToRestore();

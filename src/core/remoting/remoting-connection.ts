@@ -184,9 +184,22 @@ export class RemotingConnection {
     if (channel.id >= this.nextChannelId) this.nextChannelId = channel.id + 1;
   }
 
-  /** Every channel, for timers that flush confirmations. */
-  allChannels(): IterableIterator<Channel> {
-    return this.channels.values();
+  /** Whether anything arrived since the last call; resets the flag (the liveness checks take it). */
+  takeDataReceived(): boolean {
+    const received = this.dataReceived;
+    this.dataReceived = false;
+    return received;
+  }
+
+  /** Pings the peer, telling it this end's connection TTL (a broker answers with the same ping). */
+  writePing(connectionTtl: number): void {
+    this.write(CHANNEL_ID.PING, { type: PacketType.PING, connectionTtl });
+  }
+
+  /** Sends every channel's pending confirmations; a closed connection has none to send. */
+  flushConfirmations(): void {
+    if (this.isClosed) return;
+    for (const channel of this.channels.values()) channel.flushConfirmations();
   }
 
   getChannel(id: number): Channel | undefined {

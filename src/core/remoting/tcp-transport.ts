@@ -1,6 +1,7 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import { HORNETQ_PREAMBLE } from '../protocol';
+import { ClientUpgradeHandshake, type HttpUpgradeRequest } from './http-upgrade';
 import type { Transport, TransportHandlers } from './transport';
 
 /** How a client checks the broker over TLS: the chain always, the host name unless told not to. */
@@ -44,22 +45,30 @@ export class TcpTransport implements Transport {
   /**
    * Connects to host:port as a client: the HORNETQ preamble goes first. Rejects with the socket
    * error (e.g. ECONNREFUSED) or on timeout; an abort of `signal` destroys the socket and rejects
-   * with its reason (at once, opening nothing, when it is aborted already).
+   * with its reason (at once, opening nothing, when it is aborted already). With `upgrade`, the
+   * connection is first upgraded from HTTP (http-upgrade-enabled), within the same timeout.
    */
-  static connect(host: string, port: number, timeoutMs: number, signal?: AbortSignal): Promise<TcpTransport> {
+  static connect(
+    host: string,
+    port: number,
+    timeoutMs: number,
+    signal?: AbortSignal,
+    upgrade?: HttpUpgradeRequest,
+  ): Promise<TcpTransport> {
     if (signal?.aborted === true) return Promise.reject(signal.reason);
     const socket = net.connect({ host, port });
-    return whenReady(socket, 'connect', timeoutMs, signal, {
+    return whenReady(socket, 'connect', timeoutMs, signal, upgrade, {
       timedOut: () => new Error(`connect to ${host}:${port} timed out after ${timeoutMs} ms`),
       failed: (error) => error,
+      upgradeFailed: (detail) => upgradeError(`tcp://${host}:${port}`, upgrade, detail),
     });
   }
 
   /**
    * Connects over TLS: the broker's chain must lead to the context's CAs (Node's own when it has
    * none), its certificate must name `host` unless verifyHost is false, and only then does the
-   * HORNETQ preamble go. The timeout bounds the TCP connect and the handshake together; `signal`
-   * as for connect.
+   * HORNETQ preamble go. The timeout bounds the TCP connect and the handshake together (and the
+   * HTTP upgrade inside TLS, with `upgrade`); `signal` as for connect.
    */
   static connectTls(
     host: string,
@@ -67,6 +76,7 @@ export class TcpTransport implements Transport {
     timeoutMs: number,
     options: TlsConnectOptions,
     signal?: AbortSignal,
+    upgrade?: HttpUpgradeRequest,
   ): Promise<TcpTransport> {
     if (signal?.aborted === true) return Promise.reject(signal.reason);
     const socket = tls.connect({
@@ -80,9 +90,10 @@ export class TcpTransport implements Transport {
     });
     const failed = (error: Error): Error =>
       new Error(`TLS connection to ${host}:${port} failed: ${describeTlsError(error)}`, { cause: error });
-    return whenReady(socket, 'secureConnect', timeoutMs, signal, {
+    return whenReady(socket, 'secureConnect', timeoutMs, signal, upgrade, {
       timedOut: () => failed(new Error(`no TLS handshake within ${timeoutMs} ms`)),
       failed,
+      upgradeFailed: (detail) => upgradeError(`tls://${host}:${port}`, upgrade, detail),
     });
   }
 
@@ -212,23 +223,42 @@ function viewOf(first: Buffer, length: number): Buffer {
   return length === first.length ? first : Buffer.from(first.buffer, first.byteOffset, length);
 }
 
+/** Why an HTTP upgrade at `where` failed, naming the endpoint asked for. */
+function upgradeError(where: string, upgrade: HttpUpgradeRequest | undefined, detail: string): Error {
+  const endpoint = upgrade?.endpoint === undefined ? '' : ` (http-upgrade-endpoint '${upgrade.endpoint}')`;
+  return new Error(`HTTP upgrade at ${where}${endpoint} failed: ${detail}`);
+}
+
+interface ConnectErrors {
+  timedOut(): Error;
+  failed(error: Error): Error;
+  upgradeFailed(detail: string): Error;
+}
+
 /**
- * Resolves with the transport once `socket` emits `ready` (the preamble written); otherwise
- * destroys it and rejects: on an error, at the timeout, or when `signal` aborts (with its reason).
- * Whichever comes first removes the timer and every listener it added.
+ * Resolves with the transport once `socket` emits `ready` and, with `upgrade`, once the server
+ * has switched it from HTTP to the core protocol (the HORNETQ preamble then written, as HornetQ's
+ * connector writes it after the upgrade); otherwise destroys it and rejects: on an error, a
+ * refused or malformed upgrade, at the timeout (one for both steps), or when `signal` aborts
+ * (with its reason). Whichever comes first removes the timer and every listener it added.
  */
 function whenReady(
   socket: net.Socket,
   ready: 'connect' | 'secureConnect',
   timeoutMs: number,
   signal: AbortSignal | undefined,
-  errors: { timedOut(): Error; failed(error: Error): Error },
+  upgrade: HttpUpgradeRequest | undefined,
+  errors: ConnectErrors,
 ): Promise<TcpTransport> {
   return new Promise((resolve, reject) => {
+    let upgrading = false;
+    const handshake = upgrade === undefined ? null : new ClientUpgradeHandshake(upgrade);
     const settle = (): void => {
       clearTimeout(timer);
       socket.removeListener('error', onError);
       socket.removeListener(ready, onReady);
+      socket.removeListener('data', onAnswer);
+      socket.removeListener('close', onClosedUnanswered);
       signal?.removeEventListener('abort', onAbort);
     };
     const fail = (error: unknown): void => {
@@ -236,16 +266,51 @@ function whenReady(
       socket.destroy();
       reject(error);
     };
-    const onError = (error: Error): void => fail(errors.failed(error));
-    const onAbort = (): void => fail(signal?.reason);
-    const onReady = (): void => {
+    const open = (): void => {
       settle();
       const transport = new TcpTransport(socket);
       socket.write(HORNETQ_PREAMBLE);
       resolve(transport);
     };
-    const timer = setTimeout(() => fail(errors.timedOut()), timeoutMs);
-    socket.once('error', onError);
+    const failUpgrade = (error: unknown): void =>
+      fail(errors.upgradeFailed(error instanceof Error ? error.message : String(error)));
+    const onError = (error: Error): void => (upgrading ? failUpgrade(error) : fail(errors.failed(error)));
+    const onAbort = (): void => fail(signal?.reason);
+    const onReady = (): void => {
+      if (handshake === null) {
+        open();
+        return;
+      }
+      upgrading = true;
+      try {
+        socket.write(handshake.requestBytes());
+      } catch (error) {
+        failUpgrade(error);
+        return;
+      }
+      socket.on('data', onAnswer);
+      socket.once('close', onClosedUnanswered);
+    };
+    const onAnswer = (chunk: Buffer): void => {
+      let switched: boolean;
+      try {
+        switched = (handshake as ClientUpgradeHandshake).take(chunk);
+      } catch (error) {
+        failUpgrade(error);
+        return;
+      }
+      if (switched) open();
+    };
+    const onClosedUnanswered = (): void =>
+      failUpgrade(new Error('it closed the connection without answering'));
+    const timer = setTimeout(
+      () =>
+        upgrading
+          ? failUpgrade(new Error(`no answer within the connect timeout (${timeoutMs} ms)`))
+          : fail(errors.timedOut()),
+      timeoutMs,
+    );
+    socket.on('error', onError);
     socket.once(ready, onReady);
     signal?.addEventListener('abort', onAbort, { once: true });
   });

@@ -1,3 +1,4 @@
+import { loadBalancingPolicyProblem } from '../../core/client';
 import { HornetQConnectionFactory } from '../../jms/hornetq-connection-factory';
 import {
   GE_ZERO,
@@ -108,9 +109,11 @@ export const FACTORY_SETTINGS: ReadonlyMap<string, FactorySetting> = new Map<str
     'connection-load-balancing-policy-class-name',
     {
       spec: { kind: 'non-empty-string' },
+      // HornetQ's and Artemis' class names map to our policies (a fixed table of ours).
       apply: text((f, v) => f.setConnectionLoadBalancingPolicyClassName(v)),
       ignored:
-        'Java load-balancing policy classes cannot be loaded here; the factory tries its connectors in order',
+        "is not a policy this client has (HornetQ's or Artemis' RoundRobin, Random, RandomSticky or FirstElement ConnectionLoadBalancingPolicy, or key-sticky): createConnection on this factory fails until it names one",
+      warnWhen: (value) => loadBalancingPolicyProblem(value) !== null,
     },
   ],
   ['use-global-pools', { spec: bool, apply: flag((f, v) => f.setUseGlobalPools(v)), ignored: THREADS }],
@@ -126,15 +129,8 @@ export const FACTORY_SETTINGS: ReadonlyMap<string, FactorySetting> = new Map<str
     'thread-pool-max-size',
     { spec: int(MINUS_ONE_OR_GT_ZERO), apply: num((f, v) => f.setThreadPoolMaxSize(v)), ignored: THREADS },
   ],
-  [
-    'ha',
-    {
-      spec: bool,
-      ignored:
-        'live/backup failover is not implemented: the factory reconnects (and reattaches) to its own connectors only',
-      warnWhen: (value) => value === true,
-    },
-  ],
+  // A constructor argument of the factory (jms-deployment passes it), as in HornetQ.
+  ['ha', { spec: bool }],
   [
     'xa',
     {

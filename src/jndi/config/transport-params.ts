@@ -52,8 +52,6 @@ const NETTY_KEYS: ReadonlyArray<[string, ParamKey]> = [
   ['http-client-idle-time', { spec: { kind: 'long', check: GT_ZERO }, ignored: HTTP }],
   ['http-client-idle-scan-period', { spec: { kind: 'long', check: GT_ZERO }, ignored: HTTP }],
   ['http-requires-session-id', { spec: bool, ignored: HTTP }],
-  ['http-upgrade-enabled', { spec: bool, ignored: HTTP }],
-  ['http-upgrade-endpoint', { spec: str, ignored: HTTP }],
   ['use-servlet', { spec: bool, ignored: HTTP }],
   ['servlet-path', { spec: str, ignored: HTTP }],
   ['use-nio', { spec: bool, ignored: SOCKET }],
@@ -73,6 +71,11 @@ const NETTY_KEYS: ReadonlyArray<[string, ParamKey]> = [
 const CONNECTOR_KEYS = new Map<string, ParamKey>([
   ...NETTY_KEYS,
   ['verify-host', { spec: bool }],
+  ['http-upgrade-enabled', { spec: bool }],
+  ['http-upgrade-endpoint', { spec: { kind: 'non-empty-string' } }],
+  // Artemis' spellings of the same keys.
+  ['httpUpgradeEnabled', { spec: bool }],
+  ['httpUpgradeEndpoint', { spec: { kind: 'non-empty-string' } }],
   [
     'local-address',
     { spec: str, ignored: 'binding the local end of a connection is not implemented; ignored' },
@@ -95,6 +98,9 @@ const ACCEPTOR_KEYS = new Map<string, ParamKey>([
   ['protocol', { spec: str }],
   ['protocols', { spec: str }],
   ['need-client-auth', { spec: bool }],
+  ['http-upgrade-enabled', { spec: bool }],
+  ['httpUpgradeEnabled', { spec: bool }],
+  // Seconds, as Artemis': the TLS handshake's bound, and the HTTP upgrade request's.
   ['handshake-timeout', { spec: { kind: 'int', check: GT_ZERO } }],
   ['connections-allowed', { spec: { kind: 'int', check: MINUS_ONE_OR_GT_ZERO } }],
   // Artemis' spelling of the same key.
@@ -141,6 +147,12 @@ export function readConnector(element: XmlElement, problems: Problems): Connecto
   const config: TransportConfiguration = { host, port: numberParam(params, 'port', 5445) };
   if (params.get('ssl-enabled') === true)
     Object.assign(config, connectorTls(element, name, params, problems));
+  if ((params.get('http-upgrade-enabled') ?? params.get('httpUpgradeEnabled')) === true) {
+    config['http-upgrade-enabled'] = true;
+    const endpoint =
+      stringParam(params, 'http-upgrade-endpoint') ?? stringParam(params, 'httpUpgradeEndpoint');
+    if (endpoint !== undefined) config['http-upgrade-endpoint'] = endpoint;
+  }
   return { name, line: element.line, transport: config };
 }
 
@@ -198,6 +210,14 @@ export function readAcceptor(
     const tls = acceptorTls(element, name, params, problems);
     if (tls === null) return null;
     config.tls = tls;
+  }
+  if (
+    config.type === 'tcp' &&
+    (params.get('http-upgrade-enabled') ?? params.get('httpUpgradeEnabled')) === true
+  ) {
+    config.httpUpgrade = params.has('handshake-timeout')
+      ? { timeoutMs: numberParam(params, 'handshake-timeout', 0) * 1000 }
+      : {};
   }
   const protocol = params.get('protocols') ?? params.get('protocol');
   if (protocol !== undefined && String(protocol).toUpperCase() !== 'CORE') {

@@ -14,6 +14,7 @@ import { PacketType } from '../../core/protocol/packet-type';
 import {
   CHANNEL_ID,
   FIRST_SESSION_CHANNEL,
+  LivenessMonitor,
   MAX_UNCONFIRMED_COMMANDS,
   type Logger,
   type RemotingConnection,
@@ -81,10 +82,8 @@ export interface BrokerServices {
  * out, so that their client can reattach them to a new connection.
  */
 export class ServerConnection implements SessionOwner {
-  /** Ms without data before the TTL check fails this connection; -1 never. */
-  ttl: number;
-  /** Time of the last TTL check that found data received since the one before. */
-  lastCheckAt = Date.now();
+  /** The TTL check: the client's pings set its TTL (unless the broker overrides them). */
+  private readonly liveness: LivenessMonitor;
   private readonly sessions = new Set<ServerSession>();
   private readonly temporaryQueues = new Set<string>();
   private readonly logger: Logger;
@@ -114,16 +113,19 @@ export class ServerConnection implements SessionOwner {
     /** In-process clients are the broker's own code: the TTL and session deadlines are for remote ones. */
     private readonly inVm = false,
   ) {
-    this.ttl = broker.connectionTtlOverride !== -1 ? broker.connectionTtlOverride : defaultTtl;
     this.logger = broker.logger.child({ connection: remoting.id });
+    this.liveness = new LivenessMonitor(remoting, {
+      ttl: broker.connectionTtlOverride !== -1 ? broker.connectionTtlOverride : defaultTtl,
+      // The broker answers its client's pings; it sends none of its own on a timer.
+      pinging: false,
+      onSilent: (ttl) => this.reap(ttl),
+    });
     remoting.setUnroutedHandler((packet, channelId) => this.handleControlPacket(packet, channelId));
     remoting.addFailureListener((error) => this.onFailure(error));
     remoting.setCongestionListener((congested) => this.onCongestion(congested));
     // A Java producer's large-message chunks are bigger than its socket buffer: a ping acknowledges
     // each part at once (HornetQ's clients take a ping from the broker as data received, nothing more).
-    remoting.setLargeFrameListener(() =>
-      remoting.write(CHANNEL_ID.PING, { type: PacketType.PING, connectionTtl: this.ttl }),
-    );
+    remoting.setLargeFrameListener(() => this.liveness.ping());
   }
 
   /**
@@ -216,23 +218,17 @@ export class ServerConnection implements SessionOwner {
    */
   checkTtl(now: number): boolean {
     if (!this.transportGone && this.checkDeadlines(now)) return true;
-    if (this.ttl !== -1 && !this.remoting.dataReceived && now >= this.lastCheckAt + this.ttl) {
-      this.logger.warn(
-        { ttl: this.ttl },
-        `Did not receive data from ${this.remoting.remoteAddress} within the ${this.ttl}ms connection TTL. The connection will now be closed.`,
-      );
-      this.remoting.fail(
-        new HornetQException('CONNECTION_TIMEDOUT', `connection TTL of ${this.ttl} ms expired`),
-      );
-      this.end(true);
-      return true;
-    }
-    if (this.remoting.dataReceived) {
-      this.remoting.dataReceived = false;
-      this.lastCheckAt = now;
-    }
-    if (!this.transportGone) for (const channel of this.remoting.allChannels()) channel.flushConfirmations();
-    return false;
+    return !this.liveness.check(now);
+  }
+
+  /** Nothing arrived for the TTL: the connection is failed and its detached sessions go with it. */
+  private reap(ttl: number): void {
+    this.logger.warn(
+      { ttl },
+      `Did not receive data from ${this.remoting.remoteAddress} within the ${ttl}ms connection TTL. The connection will now be closed.`,
+    );
+    this.remoting.fail(new HornetQException('CONNECTION_TIMEDOUT', `connection TTL of ${ttl} ms expired`));
+    this.end(true);
   }
 
   /**
@@ -287,7 +283,7 @@ export class ServerConnection implements SessionOwner {
 
   private handleControlPacket(packet: Packet, channelId: number): void {
     if (channelId === CHANNEL_ID.PING && packet.type === PacketType.PING) {
-      if (this.broker.connectionTtlOverride === -1) this.ttl = this.clientTtl(packet.connectionTtl);
+      if (this.broker.connectionTtlOverride === -1) this.liveness.ttl = this.clientTtl(packet.connectionTtl);
       this.remoting.write(CHANNEL_ID.PING, packet);
     } else if (
       channelId === CHANNEL_ID.PING &&
@@ -793,7 +789,7 @@ export class ServerConnection implements SessionOwner {
     if (this.ended) return;
     const openSessions = this.sessions.size;
     for (const session of [...this.sessions]) {
-      if (!session.supportsReattach || this.ttl === -1) {
+      if (!session.supportsReattach || this.liveness.ttl === -1) {
         session.close(true);
         this.sessionClosed(session);
       }
@@ -810,8 +806,8 @@ export class ServerConnection implements SessionOwner {
       this.end(true);
     } else {
       this.logger.info(
-        { reason: error.message, sessions: this.sessions.size, ttl: this.ttl },
-        `connection ${this.remoting.id} failed; its sessions wait up to ${this.ttl} ms for their client to reattach`,
+        { reason: error.message, sessions: this.sessions.size, ttl: this.liveness.ttl },
+        `connection ${this.remoting.id} failed; its sessions wait up to ${this.liveness.ttl} ms for their client to reattach`,
       );
     }
   }

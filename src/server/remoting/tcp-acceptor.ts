@@ -10,9 +10,12 @@ import {
 } from '../../core/remoting';
 import {
   DEFAULT_CONNECTIONS_ALLOWED,
+  DEFAULT_HTTP_UPGRADE_TIMEOUT_MS,
+  type HttpUpgradeAcceptorConfiguration,
   type TcpAcceptorConfiguration,
   type TcpAcceptorTlsConfiguration,
 } from '../broker-configuration';
+import { acceptHttpUpgrade } from './http-upgrade-acceptance';
 
 /** Refusals for connections-allowed are logged at most once per this period (with their count). */
 const REFUSAL_LOG_PERIOD_MS = 10_000;
@@ -21,8 +24,10 @@ const REFUSAL_LOG_PERIOD_MS = 10_000;
  * Listens on host:port and hands each accepted socket to the broker as a transport; with `tls`,
  * only once its TLS handshake is through. At most connections-allowed connections at once (TLS
  * ones counted from their handshake's start): Node closes a further one as it comes, and the
- * refusal is logged. Everything it runs comes from socket events and timers,
- * where a throw would end the process: a failure is logged and costs at most the socket it concerns.
+ * refusal is logged. With httpUpgrade (http-upgrade-enabled), a connection must first ask to switch
+ * from HTTP, as on WildFly's web port, and is handed over once switched. Everything it runs comes
+ * from socket events and timers, where a throw would end the process: a failure is logged and
+ * costs at most the socket it concerns.
  */
 export class TcpAcceptor {
   private server: net.Server | null = null;
@@ -137,6 +142,44 @@ export class TcpAcceptor {
   private accept(socket: net.Socket): void {
     this.sockets.add(socket);
     socket.once('close', () => this.sockets.delete(socket));
+    const upgrade = this.config.httpUpgrade;
+    if (upgrade === undefined) {
+      this.handOver(socket);
+      return;
+    }
+    this.upgradeThenHandOver(socket, upgrade);
+  }
+
+  /**
+   * http-upgrade-enabled: the connection must first ask to switch from HTTP; what the client sent
+   * after its request is put back in front of the stream, so the broker reads it as the first bytes.
+   */
+  private upgradeThenHandOver(socket: net.Socket, upgrade: HttpUpgradeAcceptorConfiguration): void {
+    const remote = `${socket.remoteAddress}:${socket.remotePort}`;
+    acceptHttpUpgrade(
+      socket,
+      { acceptorName: this.config.name, timeoutMs: upgrade.timeoutMs ?? DEFAULT_HTTP_UPGRADE_TIMEOUT_MS },
+      {
+        upgraded: (rest) => {
+          if (rest.length > 0) socket.unshift(rest);
+          this.handOver(socket);
+          socket.resume();
+        },
+        refused: (reason) => {
+          try {
+            this.logger.warn(
+              { acceptor: this.config.name, remote, reason },
+              `acceptor '${this.config.name}': closing connection from ${remote}: ${reason}`,
+            );
+          } catch {
+            // A logger that throws must not take the broker down with it.
+          }
+        },
+      },
+    );
+  }
+
+  private handOver(socket: net.Socket): void {
     try {
       this.onTransport(new TcpTransport(socket));
     } catch (error) {

@@ -35,6 +35,10 @@ describe('client option defaults', () => {
       preAcknowledge: false,
       ackBatchSize: 1024 * 1024,
       initialConnectAttempts: 1,
+      ha: false,
+      failoverOnInitialConnection: false,
+      connectionLoadBalancingPolicyClassName:
+        'org.hornetq.api.core.client.loadbalance.RoundRobinConnectionLoadBalancingPolicy',
       reconnectAttempts: 0,
       retryInterval: 2000,
       retryIntervalMultiplier: 1,

@@ -263,12 +263,39 @@ describe('RemotingConnection bad input', () => {
     expect(logged.some((line) => /failure listener .* threw: listener exploded/.test(line))).toBe(true);
   });
 
-  it('notes that data arrived', () => {
+  it('notes that data arrived, for the liveness check to take', () => {
     const { transport, conn } = setUp();
     conn.setUnroutedHandler(() => undefined);
-    expect(conn.dataReceived).toBe(false);
+    expect(conn.takeDataReceived()).toBe(false);
     transport.receive(encodePacket(0, { type: PacketType.PING, connectionTtl: 1 }));
-    expect(conn.dataReceived).toBe(true);
+    expect(conn.takeDataReceived()).toBe(true);
+    expect(conn.takeDataReceived()).toBe(false);
+  });
+
+  it('pings on channel 0 with the TTL given, and flushes confirmations until it is closed', () => {
+    const { transport, conn } = setUp();
+    conn.writePing(500);
+    expect(transport.written).toEqual([encodePacket(0, { type: PacketType.PING, connectionTtl: 500 })]);
+    const windowed = conn.createChannel(CHANNEL, { confirmationWindowSize: 1 << 20, callTimeoutMs: 1000 });
+    // Handled packets are confirmed by their handler (as a session does).
+    windowed.setHandler((_packet, commandId, size) => windowed.confirm(commandId, size));
+    transport.receive(
+      encodePacket(CHANNEL, { type: PacketType.SESS_FLOWTOKEN, consumerId: 1, credits: 100 }),
+    );
+    transport.receive(
+      encodePacket(CHANNEL, { type: PacketType.SESS_FLOWTOKEN, consumerId: 1, credits: 100 }),
+    );
+    expect(transport.written).toHaveLength(1); // well inside the window: nothing confirmed yet
+    conn.flushConfirmations();
+    expect(transport.written.slice(1)).toEqual([
+      encodePacket(CHANNEL, { type: PacketType.PACKETS_CONFIRMED, commandId: 1 }),
+    ]);
+    transport.receive(
+      encodePacket(CHANNEL, { type: PacketType.SESS_FLOWTOKEN, consumerId: 1, credits: 100 }),
+    );
+    conn.close();
+    conn.flushConfirmations();
+    expect(transport.written).toHaveLength(2);
   });
 });
 

@@ -21,3 +21,10 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+/** `count` different free ports (two calls of freePort may, rarely, be handed the same one). */
+export async function freePorts(count: number): Promise<number[]> {
+  const ports = new Set<number>();
+  while (ports.size < count) ports.add(await freePort());
+  return [...ports];
+}

@@ -91,6 +91,8 @@ export interface ConnectOptions {
   port: number;
   host?: string;
   clientId?: string;
+  /** HornetQ's ha: a factory made with HA follows its live's backup (createConnectionFactoryWithHA). */
+  ha?: boolean;
   username?: string;
   password?: string | null;
   /** HornetQConnectionFactory settings by their setter names: {confirmationWindowSize: 1048576, ...}. */

@@ -59,7 +59,7 @@ public final class ArtemisServer {
     Lifeline.holdUntilStdinCloses(server::stop);
   }
 
-  private static final String HORNETQ_ACCEPTOR = "hornetq";
+  static final String HORNETQ_ACCEPTOR = "hornetq";
   private static final String CORE_ACCEPTOR = "core";
 
   /** The port an acceptor bound: the one asked for, or the ephemeral one port 0 got. */
@@ -67,7 +67,7 @@ public final class ArtemisServer {
     return ((NettyAcceptor) broker.getRemotingService().getAcceptor(acceptorName)).getActualPort();
   }
 
-  private static ConfigurationImpl configuration(Args args) throws Exception {
+  static ConfigurationImpl configuration(Args args) throws Exception {
     ConfigurationImpl config = new ConfigurationImpl();
     config.setSecurityEnabled(false);
     config.setJMXManagementEnabled(false);

@@ -61,7 +61,7 @@ public final class HqServer {
     Lifeline.holdUntilStdinCloses(server::stop);
   }
 
-  private static ConfigurationImpl configuration(Args args, int port) {
+  static ConfigurationImpl configuration(Args args, int port) {
     ConfigurationImpl config = new ConfigurationImpl();
     config.setJMXManagementEnabled(false);
     persistence(config, args);
@@ -104,7 +104,7 @@ public final class HqServer {
     config.setPagingDirectory(data.resolve("paging").toString());
   }
 
-  private static JMSConfigurationImpl destinations(Args args) {
+  static JMSConfigurationImpl destinations(Args args) {
     JMSConfigurationImpl jms = new JMSConfigurationImpl();
     for (String queue : args.all("queue")) jms.getQueueConfigurations().add(new JMSQueueConfigurationImpl(queue, null, true, "/queue/" + queue));
     for (String topic : args.all("topic")) jms.getTopicConfigurations().add(new TopicConfigurationImpl(topic, "/topic/" + topic));
@@ -115,6 +115,6 @@ public final class HqServer {
    * EmbeddedJMS binds every destination in JNDI; the tests look nothing up there (the clients name
    * destinations directly), so a context that accepts every call and holds nothing is enough.
    */
-  private static final Context NO_JNDI =
+  static final Context NO_JNDI =
       (Context) Proxy.newProxyInstance(HqServer.class.getClassLoader(), new Class<?>[] {Context.class}, (proxy, method, args) -> null);
 }

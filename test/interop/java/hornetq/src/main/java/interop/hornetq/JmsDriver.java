@@ -126,7 +126,11 @@ public final class JmsDriver {
     // As strings, the way hornetq-jms.xml gives them: HornetQ's ConfigurationHelper converts them.
     c.path("transport").fields().forEachRemaining(param -> params.put(param.getKey(), param.getValue().asText()));
     TransportConfiguration connector = new TransportConfiguration(NettyConnectorFactory.class.getName(), params);
-    HornetQConnectionFactory factory = HornetQJMSClient.createConnectionFactoryWithoutHA(JMSFactoryType.CF, connector);
+    // ha is fixed when the factory is made (HornetQ has no setter for it): true follows a failover to the backup.
+    HornetQConnectionFactory factory =
+        c.path("ha").asBoolean(false)
+            ? HornetQJMSClient.createConnectionFactoryWithHA(JMSFactoryType.CF, connector)
+            : HornetQJMSClient.createConnectionFactoryWithoutHA(JMSFactoryType.CF, connector);
     FactorySettings.apply(factory, c.path("factory"));
     Connection connection =
         c.has("username") ? factory.createConnection(text(c, "username"), c.path("password").asText(null)) : factory.createConnection();
