@@ -302,7 +302,7 @@ export class ClientConsumer {
    * credits. HornetQ's forced-delivery marker (FORCED_DELIVERY_SEQUENCE_PROPERTY, sent after what
    * the queue had) is no message: it ends the receiveImmediate that asked for its sequence, and one
    * for an earlier call (answered by a message meanwhile) is dropped; it charged no credits.
-   * @internal (the session routes deliveries here)
+   * @internal (the session context routes deliveries here)
    */
   handleDelivery(packet: ReceiveMessage, frameBytes: number): void {
     if (this.isClosed) return;
@@ -320,7 +320,7 @@ export class ClientConsumer {
   /**
    * The head of a large message: its body arrives in chunks, assembled here before it is handed
    * out. Its credits are its frames: this one and every continuation's.
-   * @internal (the session routes deliveries here)
+   * @internal (the session context routes deliveries here)
    */
   handleLargeMessage(packet: ReceiveLargeMessage, frameBytes: number): void {
     if (this.isClosed) return;
@@ -331,7 +331,7 @@ export class ClientConsumer {
     this.returnArrivalCredits(frameBytes, false);
   }
 
-  /** @internal (the session routes deliveries here) */
+  /** @internal (the session context routes deliveries here) */
   handleLargeChunk(packet: ReceiveContinuation, frameBytes: number): void {
     if (this.isClosed) return;
     this.charge(packet.type, frameBytes);

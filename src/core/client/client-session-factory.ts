@@ -34,6 +34,7 @@ import {
 } from './failover-events';
 import { FirstBytesTransport } from './first-bytes-transport';
 import { Pinger } from './pinger';
+import { CancellableDelay, connectWithRetry, retryDelay, type RetryPolicy } from './retry-schedule';
 import {
   newSessionIdentity,
   SessionContext,
@@ -42,7 +43,6 @@ import {
   type SessionLink,
   type SessionSettings,
 } from './session-context';
-import { CancellableDelay, connectWithRetry, retryDelay, type RetryPolicy } from './retry-schedule';
 import {
   Topology,
   type TopologyEvent,
@@ -102,7 +102,13 @@ export class ClientSessionFactory {
   private pinger: Pinger | null = null;
   private failover: Promise<void> | null = null;
   private readonly retryDelay = new CancellableDelay();
-  private readonly stats = { reattaches: 0, reconnects: 0, replayedCommands: 0, resendBufferPeakBytes: 0 };
+  private readonly stats = {
+    reattaches: 0,
+    reconnects: 0,
+    replayedCommands: 0,
+    resentDurableSends: 0,
+    resendBufferPeakBytes: 0,
+  };
   private isClosed = false;
   /** The current connection's transport, which knows what the peer sent first. */
   private peer: FirstBytesTransport | null = null;
@@ -230,6 +236,7 @@ export class ClientSessionFactory {
       reattaches: this.stats.reattaches,
       reconnects: this.stats.reconnects,
       replayedCommands: this.stats.replayedCommands,
+      resentDurableSends: this.stats.resentDurableSends,
       resendBufferBytes: bytes,
       resendBufferPeakBytes: peak,
     };
@@ -713,6 +720,7 @@ export class ClientSessionFactory {
       const result = await context.failOver(link);
       if (result.reattached) this.stats.replayedCommands += result.replayed;
       else if (!context.closed) reattached = false; // a session that was closing is simply gone
+      this.stats.resentDurableSends += result.resent;
     }
     return { reattached };
   }

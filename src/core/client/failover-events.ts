@@ -36,6 +36,11 @@ export interface FailoverStatistics {
   reconnects: number;
   /** Commands the client re-sent after reattaching, all sessions. */
   replayedCommands: number;
+  /**
+   * Durable sends sent again to a re-created session because the lost one never confirmed them
+   * (duplicate-id-on-durable-send), all sessions.
+   */
+  resentDurableSends: number;
   /** Bytes held now awaiting confirmation, summed over sessions. */
   resendBufferBytes: number;
   /** The most one session has held at any moment. */

@@ -94,6 +94,16 @@ export interface SessionLink {
   takeTemporaryQueues(): QueueToRestore[];
 }
 
+/** How a failover ended for one session. */
+export interface FailoverOutcome {
+  /** False: the session was re-created (or, closing, ended). */
+  readonly reattached: boolean;
+  /** Commands replayed by a reattach. */
+  readonly replayed: number;
+  /** Durable sends sent again after a re-creation (duplicate-id-on-durable-send). */
+  readonly resent: number;
+}
+
 /** A consumer as the context sees it: where deliveries go, and what a re-creation restores. */
 export interface ContextConsumer extends RestorableConsumer {
   handleDelivery(packet: ReceiveMessage, frameBytes: number): void;
@@ -369,9 +379,9 @@ export class SessionContext {
   }
 
   /**
-   * Asks the broker to close the session, once no failover is in progress; false when there is
-   * nothing to ask (closed here already, link gone, or `signal` aborted). `beforeClose` runs
-   * first (the session's batched acknowledgements belong to it).
+   * Asks the broker to close the session, once no failover is in progress, unless there is
+   * nothing to ask by then (closed here already, link gone, or `signal` aborted). `beforeClose`
+   * runs first (the session's batched acknowledgements belong to the session it closes).
    */
   async closeOnBroker(signal: AbortSignal | undefined, beforeClose: () => Promise<void>): Promise<void> {
     await this.host.whenNotFailingOver();
@@ -412,10 +422,15 @@ export class SessionContext {
    * session, it replays what we have not confirmed and we replay what it has not, and the session
    * goes on as if nothing happened. Otherwise the session is re-created on the broker.
    */
-  async failOver(link: SessionLink): Promise<{ reattached: boolean; replayed: number }> {
+  async failOver(link: SessionLink): Promise<FailoverOutcome> {
     const broken = this.channel.numberingBroken;
-    // Whatever the broker answers on a broken numbering fits no call: none may take it.
-    if (broken !== null) this.channel.returnBlocking(unblockedByBrokenNumbering(broken));
+    // Whatever the broker answers on a broken numbering fits no call: none may take it. A send
+    // the re-creation will send again keeps its caller waiting, for the answer to the resend.
+    if (broken !== null) {
+      const released = unblockedByBrokenNumbering(broken);
+      if (this.resendsDurableSends()) this.channel.setAsideCalls(isStampedDurableSend, released);
+      else this.channel.returnBlocking(released);
+    }
     this.channel.transferTo(link.connection);
     if (this.channel.confirmationWindowSize >= 0) {
       const response = await link.reattach({
@@ -438,13 +453,11 @@ export class SessionContext {
           await this.channel.awaitAnswersInFlight(ANSWERS_IN_FLIGHT_MS);
         const replayed =
           broken === null ? this.channel.replay(response.lastConfirmedCommandId, !this.isExtended) : null;
-        if (replayed !== null && (await this.answersMatch(replayed))) return { reattached: true, replayed };
+        if (replayed !== null && (await this.answersMatch(replayed)))
+          return { reattached: true, replayed, resent: 0 };
         // The broker's count of our commands is not ours: going on would drop frames it never
         // had and hand answers to the wrong calls. It still has the session: re-created beside it.
-        if (!this.closing) {
-          await this.recreate(link, true);
-          return { reattached: false, replayed: 0 };
-        }
+        if (!this.closing) return { reattached: false, replayed: 0, resent: await this.recreate(link, true) };
         // Closing anyway: the broker's session is closed, and what it still sends is dropped.
         link.connection.write(this.channel.id, { type: PacketType.SESS_CLOSE });
         link.connection.retireChannel(this.channel.id);
@@ -454,10 +467,9 @@ export class SessionContext {
       // The broker closed the session (its answer was lost) or lost it: re-creating it would leave
       // a session nobody closes. The close in progress is done.
       this.carried().closeLocally(closedSession(this.name));
-      return { reattached: false, replayed: 0 };
+      return { reattached: false, replayed: 0, resent: 0 };
     }
-    await this.recreate(link);
-    return { reattached: false, replayed: 0 };
+    return { reattached: false, replayed: 0, resent: await this.recreate(link) };
   }
 
   /**
@@ -519,7 +531,7 @@ export class SessionContext {
    * which the connection then drops), and the new one gets a new name and a new channel id, as
    * Artemis' client names every re-created session anew.
    */
-  private async recreate(link: SessionLink, beside = false): Promise<void> {
+  private async recreate(link: SessionLink, beside = false): Promise<number> {
     const session = this.carried();
     for (const consumer of session.consumers.values()) consumer.clearAtFailover();
     if (beside) {
@@ -538,6 +550,7 @@ export class SessionContext {
       ),
       this.resendsDurableSends() ? isStampedDurableSend : undefined,
     );
+    let resent: number;
     try {
       // Every producer asks for its address's credits again (HornetQ's client does, on a reset), so
       // that its first send after the re-creation need not wait for them.
@@ -549,7 +562,7 @@ export class SessionContext {
       );
     } finally {
       // Even when the restore fails (the link again): held, they go with the next reattach's replay.
-      this.channel.resendHeld(held);
+      resent = this.channel.resendHeld(held);
     }
     // Only a session whose sends are transacted is rolled back (DESIGN.md's contract; HornetQ
     // also marks a session that only batches acknowledgements, JMS CLIENT_ACKNOWLEDGE): what
@@ -558,6 +571,7 @@ export class SessionContext {
     // it see each message twice.
     if (!this.settings.autoCommitSends && this.workDone) this.lostTransaction = true;
     if (session.started) this.sendOneWay({ type: PacketType.SESS_START });
+    return resent;
   }
 
   /** Inside a transaction nothing is sent again: the transaction is rolled back as a whole. */

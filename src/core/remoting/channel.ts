@@ -185,6 +185,11 @@ export class Channel {
   private answersWaiter: (() => void) | null = null;
   /** Renumbered once at least: frames encoded earlier may name the old id. */
   private renumbered = false;
+  /**
+   * Calls set aside from the line (setAsideCalls) until a reset decides them: kept with the
+   * commands it keeps, released with the rest.
+   */
+  private asideCalls: PendingCall[] = [];
 
   constructor(
     private channelId: number,
@@ -344,8 +349,36 @@ export class Channel {
     this.lastConfirmedId = -1;
     this.unconfirmedBytes = 0;
     this.unconfirmedCommands = 0;
-    this.wakeCapacityWaiters();
+    // Senders waiting for room go after what is kept, not before: resendHeld wakes them.
+    if (held.commands.length === 0) this.wakeCapacityWaiters();
     return held;
+  }
+
+  /**
+   * Takes every call out of the line, as returnBlocking does, so that no answer the peer still
+   * sends can settle one (its numbering is broken); but the calls whose commands `resend` picks are
+   * set aside rather than released with `error`: the reset that follows keeps them with their
+   * commands (see reset), or releases them if it does not.
+   */
+  setAsideCalls(resend: (packet: Packet) => boolean, error: Error): void {
+    const picked = new Set<number>();
+    for (const [id, frame] of this.unconfirmedFrames())
+      if (resend(decodeFrame(frame, true).packet)) picked.add(id);
+    const line = this.pendingCalls.slice(this.pendingHead);
+    const aside = new Set(line.filter((call) => !call.settled && picked.has(call.requestId)));
+    this.pendingCalls = line.filter((call) => !aside.has(call));
+    this.pendingHead = 0;
+    const kept = this.asideCalls;
+    this.asideCalls = [];
+    this.returnBlocking(error);
+    this.asideCalls = [...kept, ...aside];
+  }
+
+  /** The frames held for replay, with their command ids, oldest first. */
+  private *unconfirmedFrames(): IterableIterator<[number, Buffer]> {
+    if (this.resendBuffer === null) return;
+    let commandId = this.resendBuffer.nextCommandId - this.resendBuffer.size;
+    for (const frame of this.resendBuffer.frames()) yield [commandId++, frame];
   }
 
   /**
@@ -370,16 +403,15 @@ export class Channel {
       this.waitingCalls++;
       this.scheduleCallTimer(command.call.deadline);
     }
+    this.wakeCapacityWaiters();
     return held.commands.length;
   }
 
   /** See reset: the commands `resend` picks, and their calls, out of the buffer and the line. */
   private takeForResend(resend: (packet: Packet) => boolean): HeldSends {
-    const buffer = this.resendBuffer;
-    if (buffer === null || buffer.size === 0) return NOTHING_HELD;
+    if (this.resendBuffer === null || this.resendBuffer.size === 0) return NOTHING_HELD;
     const calls = new Map<number, PendingCall>();
-    for (let i = this.pendingHead; i < this.pendingCalls.length; i++) {
-      const call = this.pendingCalls[i] as PendingCall;
+    for (const call of [...this.asideCalls, ...this.pendingCalls.slice(this.pendingHead)]) {
       if (call.requestId >= 0) calls.set(call.requestId, call);
     }
     // Answered is executed (a peer answers in order, once stored): those are not sent again.
@@ -387,9 +419,7 @@ export class Channel {
     const executedThrough = this.brokenNumbering === null ? this.answeredThrough : -1;
     const commands: HeldSend[] = [];
     const kept = new Set<PendingCall>();
-    let commandId = buffer.nextCommandId - buffer.size;
-    for (const frame of buffer.frames()) {
-      const id = commandId++;
+    for (const [id, frame] of this.unconfirmedFrames()) {
       if (id <= executedThrough) continue;
       const { packet } = decodeFrame(frame, true);
       if (!resend(packet)) continue;
@@ -400,6 +430,7 @@ export class Channel {
     if (kept.size > 0) {
       this.pendingCalls = this.pendingCalls.slice(this.pendingHead).filter((call) => !kept.has(call));
       this.pendingHead = 0;
+      this.asideCalls = this.asideCalls.filter((call) => !kept.has(call));
     }
     return { commands };
   }
@@ -690,6 +721,7 @@ export class Channel {
    * come (the connection is gone, or the command streams restart), so none may settle a later call.
    */
   returnBlocking(error: Error): void {
+    for (const call of this.asideCalls.splice(0)) call.reject(error);
     this.answerCount = null;
     const calls = this.pendingCalls.slice(this.pendingHead);
     const queued = this.queuedCalls;

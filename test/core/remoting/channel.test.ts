@@ -847,6 +847,54 @@ describe('Channel reset keeping commands to send again', () => {
     expect(waiting.value).toEqual(answered);
   });
 
+  it('calls set aside on a broken numbering take no late answer, and wait for their resend', async () => {
+    const { client, server, serverReceived } = link(WINDOW);
+    const blocking = track(client.sendBlocking(send('a', true)));
+    const query = track(client.sendBlocking(queueQuery('q')));
+    await until(() => serverReceived.length === 2);
+    const broken = new HornetQException('UNBLOCKED', 'numbering broken');
+    client.setAsideCalls(isSend, broken);
+    await until(() => query.settled);
+    expect(query.error).toBe(broken);
+    // An answer from the session whose numbering broke: nobody in the line takes it.
+    server.send({ type: PacketType.EXCEPTION, code: 'INTERNAL_ERROR', message: 'stale' });
+    for (let i = 0; i < 10; i++) await tick();
+    expect(blocking.settled).toBe(false);
+    const held = client.reset(reCreated, isSend);
+    expect(client.resendHeld(held)).toBe(1);
+    await until(() => serverReceived.length === 3);
+    server.send(answered);
+    await until(() => blocking.settled);
+    expect(blocking.value).toEqual(answered);
+  });
+
+  it('calls set aside are released by a reset that keeps nothing', async () => {
+    const { client, serverReceived } = link(WINDOW);
+    const blocking = track(client.sendBlocking(send('a', true)));
+    await until(() => serverReceived.length === 1);
+    client.setAsideCalls(isSend, new HornetQException('UNBLOCKED', 'numbering broken'));
+    client.reset(reCreated);
+    await until(() => blocking.settled);
+    expect(blocking.error).toBe(reCreated);
+  });
+
+  it('senders waiting for room wake once the kept commands went, so that none overtakes them', async () => {
+    const small = encodePacket(CHANNEL, send('a', false)).length;
+    const { client, serverReceived } = link({ ...WINDOW, resendBufferLimitBytes: 3 * small });
+    client.send(send('a', false));
+    client.send(queueQuery('q'.repeat(4 * small)));
+    await until(() => serverReceived.length === 2);
+    const room = track(client.waitForCapacity(small));
+    await tick();
+    expect(room.settled).toBe(false);
+    const held = client.reset(reCreated, isSend);
+    for (let i = 0; i < 10; i++) await tick();
+    expect(room.settled).toBe(false);
+    client.resendHeld(held);
+    await until(() => room.settled);
+    expect(client.hasCapacity(small)).toBe(true);
+  });
+
   it('kept calls fail like the others when the channel closed before the resend', async () => {
     const { client, serverReceived } = link(WINDOW);
     const blocking = track(client.sendBlocking(send('a', true)));

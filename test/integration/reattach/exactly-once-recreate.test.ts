@@ -1,7 +1,8 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Broker, ClientSessionFactory } from '../../../src';
+import type { Broker, ClientSession, ClientSessionFactory } from '../../../src';
+import type { BrokerConfiguration, QueueStatistics } from '../../../src/server';
 import type { FaultProxy } from '../../support/fault-proxy';
 import { seqOf, sequenced, waitFor } from '../../support/test-broker';
 import { FailoverRecorder, QUEUE, REATTACH_BROKER, REATTACH_CLIENT, outcome, useReattachKit } from './rig';
@@ -44,6 +45,7 @@ afterEach(async () => {
 
 interface Producer {
   factory: ClientSessionFactory;
+  session: ClientSession;
   recorder: FailoverRecorder;
   proxy: FaultProxy;
   send(seq: number): Promise<void>;
@@ -54,6 +56,7 @@ async function producerVia(
   broker: Broker,
   blocking: boolean,
   duplicateIdOnDurableSend: boolean,
+  transacted = false,
 ): Promise<Producer> {
   const proxy = await kit.proxyFor(broker);
   const factory = await kit.connect(proxy.port, {
@@ -63,9 +66,11 @@ async function producerVia(
     // No credits to wait for: every send is on the wire at once, so the cut falls among them.
     producerWindowSize: -1,
   });
-  const producer = (await factory.createSession()).createProducer(QUEUE);
+  const session = await factory.createSession({ autoCommitSends: !transacted });
+  const producer = session.createProducer(QUEUE);
   return {
     factory,
+    session,
     recorder: new FailoverRecorder(factory),
     proxy,
     send: (seq) => producer.send(sequenced(seq, { durable: true, body: BODY })),
@@ -103,13 +108,44 @@ function countOf(seqs: readonly number[]): Map<number, number> {
   return counts;
 }
 
+function brokerConfig(): Partial<BrokerConfiguration> {
+  return { ...REATTACH_BROKER, persistenceEnabled: true, dataDirectory };
+}
+
+function queueOf(broker: Broker): QueueStatistics | undefined {
+  return broker.listQueues().find((q) => q.name === QUEUE);
+}
+
+/**
+ * Once each producer's cut is detected, stops the broker and starts it again on the same port
+ * and data directory, then lets the producers through; resolves once each has re-created its
+ * session.
+ */
+async function restartUnder(broker: Broker, producers: readonly Producer[]): Promise<Broker> {
+  for (const each of producers) {
+    await waitFor(() => each.recorder.count('FAILURE_DETECTED') === 1, 'the cut to be detected');
+  }
+  const port = broker.getPort();
+  await broker.stop();
+  const restarted = await kit.startBroker({
+    ...brokerConfig(),
+    acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port }],
+  });
+  for (const each of producers) {
+    each.proxy.pass();
+    await each.recorder.ended(1, 30_000);
+    expect(each.recorder.trace).toEqual(['FAILURE_DETECTED', 'FAILOVER_COMPLETED:false']);
+  }
+  return restarted;
+}
+
 /**
  * Runs both producers into the cut, restarts the broker on its data directory, and returns each
- * send's outcome, what the old broker held when it stopped, and what the new one delivers.
+ * send's outcome, what the old broker held when it stopped, how many sends each producer sent
+ * again, and what the new broker delivers.
  */
 async function sendThroughRestart(duplicateIdOnDurableSend: boolean) {
-  const config = { ...REATTACH_BROKER, persistenceEnabled: true, dataDirectory };
-  const broker = await kit.startBroker(config);
+  const broker = await kit.startBroker(brokerConfig());
   const windowed = await producerVia(broker, false, duplicateIdOnDurableSend);
   const blocking = await producerVia(broker, true, duplicateIdOnDurableSend);
   cutAfter(windowed.proxy, WINDOWED_CUT_BYTES);
@@ -117,27 +153,14 @@ async function sendThroughRestart(duplicateIdOnDurableSend: boolean) {
 
   const windowedSends = range(0, WINDOWED_SENDS).map((seq) => outcome(windowed.send(seq)));
   const blockingSends = range(BLOCKING_BASE, BLOCKING_SENDS).map((seq) => outcome(blocking.send(seq)));
-  for (const each of [windowed, blocking]) {
-    await waitFor(() => each.recorder.count('FAILURE_DETECTED') === 1, 'the cut to be detected');
-  }
-  const queueOf = (b: Broker) => b.listQueues().find((q) => q.name === QUEUE);
   await waitFor(() => (queueOf(broker)?.messageCount ?? 0) > 0, 'the old broker to store some sends');
   const heldByOldBroker = queueOf(broker)?.messageCount ?? 0;
-  const port = broker.getPort();
-  await broker.stop();
-  const restarted = await kit.startBroker({
-    ...config,
-    acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port }],
-  });
-  for (const each of [windowed, blocking]) {
-    each.proxy.pass();
-    await each.recorder.ended(1, 30_000);
-    expect(each.recorder.trace).toEqual(['FAILURE_DETECTED', 'FAILOVER_COMPLETED:false']);
-  }
+  const restarted = await restartUnder(broker, [windowed, blocking]);
   return {
     windowed: await Promise.all(windowedSends),
     blocking: await Promise.all(blockingSends),
     heldByOldBroker,
+    resent: [windowed, blocking].map((each) => each.factory.getStatistics().resentDurableSends),
     delivered: await drain(restarted),
   };
 }
@@ -148,6 +171,7 @@ test('with duplicate-id-on-durable-send, every durable send resolves and is cons
   // and not the others (only a resend brings them).
   expect(run.heldByOldBroker).toBeGreaterThan(0);
   expect(run.heldByOldBroker).toBeLessThan(WINDOWED_SENDS + BLOCKING_SENDS);
+  for (const resent of run.resent) expect(resent).toBeGreaterThan(0);
   expect(run.windowed.filter((each) => !each.ok)).toEqual([]);
   expect(run.blocking.filter((each) => !each.ok)).toEqual([]);
   const windowedSeqs = run.delivered.filter((seq) => seq < BLOCKING_BASE);
@@ -160,6 +184,7 @@ test('without it (HornetQ semantics), blocking sends in flight fail UNBLOCKED an
   const run = await sendThroughRestart(false);
   const delivered = countOf(run.delivered);
   expect([...delivered.values()].filter((count) => count > 1)).toEqual([]);
+  expect(run.resent).toEqual([0, 0]);
 
   // Windowed: every promise resolved (it was written), but only what reached the old broker is there.
   expect(run.windowed.filter((each) => !each.ok)).toEqual([]);
@@ -177,4 +202,20 @@ test('without it (HornetQ semantics), blocking sends in flight fail UNBLOCKED an
   run.blocking.forEach((each, index) => {
     if (each.ok) expect(delivered.get(BLOCKING_BASE + index)).toBe(1);
   });
+}, 90_000);
+
+test('inside a transaction nothing is sent again: the transaction is rolled back, and commit says so', async () => {
+  const broker = await kit.startBroker(brokerConfig());
+  const transacted = await producerVia(broker, false, true, true);
+  cutAfter(transacted.proxy, WINDOWED_CUT_BYTES);
+  const sends = range(0, WINDOWED_SENDS).map((seq) => outcome(transacted.send(seq)));
+  const restarted = await restartUnder(broker, [transacted]);
+  expect((await Promise.all(sends)).filter((each) => !each.ok)).toEqual([]);
+  expect(transacted.factory.getStatistics().resentDurableSends).toBe(0);
+  expect(transacted.session.isRollbackOnly).toBe(true);
+  await expect(transacted.session.commit()).rejects.toMatchObject({ code: 'TRANSACTION_ROLLED_BACK' });
+  // The retry is a new transaction, and the only one there.
+  await transacted.send(WINDOWED_SENDS);
+  await transacted.session.commit();
+  expect(await drain(restarted)).toEqual([WINDOWED_SENDS]);
 }, 90_000);
