@@ -158,7 +158,7 @@ export class NodeManager {
         await this.becomeLive('backup');
         return;
       }
-      await sleep(this.pollMs, undefined, signal === undefined ? {} : { signal });
+      await pause(this.pollMs, signal);
     }
   }
 
@@ -292,5 +292,15 @@ async function releasedUnless(lock: FileLock, keep: () => Promise<boolean>): Pro
     return kept;
   } finally {
     if (!kept) await lock.release();
+  }
+}
+
+/** Waits `ms`; an abort rejects with the signal's reason (what the aborter said), not a generic AbortError. */
+async function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  try {
+    await sleep(ms, undefined, signal === undefined ? {} : { signal });
+  } catch (error) {
+    if (signal?.aborted === true) throw signal.reason;
+    throw error;
   }
 }
