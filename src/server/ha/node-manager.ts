@@ -70,7 +70,10 @@ export class NodeManager {
     let handle: FileHandle;
     try {
       if (options.createDirectory) await mkdir(directory, { recursive: true });
-      await ServerLockFile.createIfAbsent(file, async () => (await readLegacyNodeId(directory)) ?? randomUUID());
+      await ServerLockFile.createIfAbsent(
+        file,
+        async () => (await readLegacyNodeId(directory)) ?? randomUUID(),
+      );
       handle = await open(file, 'r+');
     } catch (error) {
       if (error instanceof StorageError) throw error;
