@@ -145,6 +145,8 @@ export class Broker implements BrokerServices {
   private activation: Promise<void> | null = null;
   private readonly activationAbort = { controller: new AbortController() };
   private readonly stateListeners: Array<(state: BrokerState) => void> = [];
+  /** The stop under way, which a second stop() (a store failure during a stop, say) waits for. */
+  private stopInProgress: Promise<void> | null = null;
 
   constructor(
     config: Partial<BrokerConfiguration> = {},
@@ -337,8 +339,14 @@ export class Broker implements BrokerServices {
    */
   async stop(): Promise<void> {
     if (this.state === 'stopped') return;
+    if (this.stopInProgress !== null) return this.stopInProgress;
     // A start or a stop in progress finishes on its own; only a background life is stopped midway.
     if ((this.state === 'starting' || this.state === 'stopping') && this.activation === null) return;
+    this.stopInProgress ??= this.stopEverything().finally(() => (this.stopInProgress = null));
+    await this.stopInProgress;
+  }
+
+  private async stopEverything(): Promise<void> {
     await this.endActivation();
     if (this.state === 'started') await this.stopServing();
     await this.releaseDataDirectory();
