@@ -1,5 +1,5 @@
 import { ClientSessionFactory, type ClientSession } from '../../../src';
-import { keyOfMessage, messageFor } from '../../integration/crash/crash-workload';
+import { bodyOf, keyOfMessage, LARGE_PRODUCER, messageFor } from '../../integration/crash/crash-workload';
 
 /**
  * Traffic for the live/backup tests: producers that send durable messages to one queue until told
@@ -8,6 +8,10 @@ import { keyOfMessage, messageFor } from '../../integration/crash/crash-workload
  */
 
 export const HA_QUEUE = 'jms.queue.ha.q';
+/** A queue whose address pages past 64 KiB (the fixture's address setting). */
+export const PAGED_QUEUE = 'jms.queue.ha.paged';
+/** The producer whose messages are large (crash-workload's: 150 KiB bodies, past minLargeMessageSize). */
+export const LARGE = LARGE_PRODUCER;
 
 export interface SendRecord {
   /** Keys (producer:seq) the broker confirmed: each must be on the backup exactly once. */
@@ -35,10 +39,16 @@ export class Producers {
   private readonly done: Promise<void>;
   private readonly factories: ClientSessionFactory[] = [];
 
-  constructor(port: number, producers: number, prefix: string) {
-    this.done = Promise.all(
-      Array.from({ length: producers }, (_, index) => this.produce(port, `${prefix}${index}`)),
-    ).then(() => undefined);
+  /**
+   * Producers named `${prefix}0`, `${prefix}1`... (or `names`, e.g. [LARGE] for large messages),
+   * each sending to `queue`.
+   */
+  constructor(port: number, producers: number | readonly string[], prefix = '', queue = HA_QUEUE) {
+    const names =
+      typeof producers === 'number'
+        ? Array.from({ length: producers }, (_, index) => `${prefix}${index}`)
+        : producers;
+    this.done = Promise.all(names.map((name) => this.produce(port, name, queue))).then(() => undefined);
   }
 
   get confirmedCount(): number {
@@ -63,7 +73,7 @@ export class Producers {
     return this.record;
   }
 
-  private async produce(port: number, producer: string): Promise<void> {
+  private async produce(port: number, producer: string, queue: string): Promise<void> {
     let session: ClientSession;
     try {
       const factory = await connect(port);
@@ -72,7 +82,7 @@ export class Producers {
     } catch {
       return;
     }
-    const sender = session.createProducer(HA_QUEUE);
+    const sender = session.createProducer(queue);
     for (let seq = 0; !this.over; seq++) {
       const key = `${producer}:${seq}`;
       try {
@@ -86,19 +96,23 @@ export class Producers {
   }
 }
 
-/** Takes (and acknowledges) every message the broker on `port` holds in the queue: key → times received. */
-export async function drain(port: number, quietMs = 1_500): Promise<Map<string, number>> {
+/**
+ * Takes (and acknowledges) every message the broker on `port` holds in `queue`: key → times
+ * received. A body that is not the one its key was sent with is counted under `corrupt <key>`.
+ */
+export async function drain(port: number, queue = HA_QUEUE, quietMs = 1_500): Promise<Map<string, number>> {
   const factory = await connect(port);
   try {
     const session = await factory.createSession();
-    const consumer = await session.createConsumer(HA_QUEUE);
+    const consumer = await session.createConsumer(queue);
     session.start();
     const received = new Map<string, number>();
     for (;;) {
       const message = await consumer.receive(quietMs);
       if (message === null) break;
-      const { producer, seq } = keyOfMessage(message.message, HA_QUEUE);
-      const key = `${producer}:${seq}`;
+      const { producer, seq } = keyOfMessage(message.message, queue);
+      const intact = Buffer.from(message.message.body).equals(bodyOf({ producer, seq }));
+      const key = `${intact ? '' : 'corrupt '}${producer}:${seq}`;
       received.set(key, (received.get(key) ?? 0) + 1);
       await consumer.acknowledge(message);
     }
