@@ -177,7 +177,10 @@ export class EmbeddedJMS {
     return this.context;
   }
 
-  /** The running broker, or null while stopped or starting (a metrics server follows it across restarts). */
+  /**
+   * The running broker (also a backup that waits: its status says so), or null while stopped or
+   * starting (a metrics server follows it across restarts).
+   */
   getBroker(): Broker | null {
     return this.broker;
   }
@@ -198,7 +201,8 @@ export class EmbeddedJMS {
 
   /** Every queue on the broker: JMS queues, subscription queues and temporary queues. */
   listQueues(): QueueInfo[] {
-    if (this.broker === null) return [];
+    // A backup that waits has no queues yet (it loads them when it takes over).
+    if (this.broker === null || !this.broker.started) return [];
     return this.broker.listQueues().map((queue) => ({
       name:
         queue.name.startsWith(JMS_QUEUE) && queue.name === queue.address
