@@ -347,7 +347,9 @@ export class Broker implements BrokerServices {
   }
 
   private async stopEverything(): Promise<void> {
-    await this.endActivation();
+    // Without a background life, stopServing runs before the first await: the status says
+    // `stopping` from the moment stop() is called (a readiness probe goes down at once).
+    if (this.activation !== null) await this.endActivation();
     if (this.state === 'started') await this.stopServing();
     await this.releaseDataDirectory();
     this.setState('stopped');
