@@ -5,6 +5,7 @@ import type { ClassOf } from '../core/protocol/brand';
 import { TlsConfigurationError, type Logger } from '../core/remoting';
 import { IllegalStateException } from '../jms/exceptions';
 import type { Broker } from '../server/broker';
+import type { HaConfiguration } from '../server/ha/ha-configuration';
 import { DEFAULT_BROKER_CONFIGURATION, type TcpAcceptorConfiguration } from '../server/broker-configuration';
 import { FileSecurityManager } from '../server/security/file-security-manager';
 import type { SecurityManager } from '../server/security/security-manager';
@@ -73,6 +74,11 @@ export interface EmbeddedJMSOptions extends ConfigFiles {
    * false; production configuration says so in the file, where operators see it.
    */
   securityEnabled?: boolean;
+  /**
+   * Live/backup settings that win over hornetq-configuration.xml's (`hornetq server --backup`,
+   * `--failover-on-shutdown`, `--no-allow-failback`, `--failback-delay`).
+   */
+  ha?: Partial<HaConfiguration>;
 }
 
 /** What the management view reports for one queue. */
@@ -171,7 +177,10 @@ export class EmbeddedJMS {
     return this.context;
   }
 
-  /** The running broker, or null while stopped or starting (a metrics server follows it across restarts). */
+  /**
+   * The running broker (also a backup that waits: its status says so), or null while stopped or
+   * starting (a metrics server follows it across restarts).
+   */
   getBroker(): Broker | null {
     return this.broker;
   }
@@ -192,7 +201,8 @@ export class EmbeddedJMS {
 
   /** Every queue on the broker: JMS queues, subscription queues and temporary queues. */
   listQueues(): QueueInfo[] {
-    if (this.broker === null) return [];
+    // A backup that waits has no queues yet (it loads them when it takes over).
+    if (this.broker === null || !this.broker.started) return [];
     return this.broker.listQueues().map((queue) => ({
       name:
         queue.name.startsWith(JMS_QUEUE) && queue.name === queue.address
@@ -255,6 +265,7 @@ export class EmbeddedJMS {
     const securityManager = options.securityManager ?? users?.manager;
     const brokerConfig = {
       ...fromFiles,
+      ...options.ha,
       ...(options.acceptDamage === undefined ? {} : { acceptDamage: options.acceptDamage }),
       securityEnabled,
       ...(securityManager === undefined ? {} : { securityManager }),
@@ -273,42 +284,70 @@ export class EmbeddedJMS {
     await broker.start().catch((error: unknown) => {
       throw atAcceptor(error, server);
     });
-    const deployer = new JmsDeployer(registryOf(this.context), {
-      jmsConfig,
-      loader: jmsLoader,
-      server,
-      env,
-      logger,
-      scanPeriodMs,
-      hooks: {
-        resolveConnector: (connector) => resolvePortZero(connector, broker, server),
-        queueDeployed: (queue) => createQueue(broker, queue, logger),
-        topicDeployed: (topic) => createTopicMarker(broker, topic),
-      },
-    });
-    try {
+    const deploy = async (): Promise<void> => {
+      const deployer = new JmsDeployer(registryOf(this.context), {
+        jmsConfig,
+        loader: jmsLoader,
+        server,
+        env,
+        logger,
+        scanPeriodMs,
+        hooks: {
+          resolveConnector: (connector) => resolvePortZero(connector, broker, server),
+          queueDeployed: (queue) => createQueue(broker, queue, logger),
+          topicDeployed: (topic) => createTopicMarker(broker, topic),
+        },
+      });
       await deployer.deploy();
+      this.deployer = deployer;
+      if (scanPeriodMs !== null) {
+        this.securityDeployer = new SecurityDeployer({
+          server:
+            server === null || serverConfig === null || serverSource === null
+              ? null
+              : { file: serverConfig, content: serverSource, config: server },
+          users: users?.deployed ?? null,
+          serverLoader,
+          env,
+          logger,
+          scanPeriodMs,
+          target: broker,
+        });
+        this.securityDeployer.start();
+      }
+    };
+    if (broker.status === 'waiting') {
+      // A backup (or a live waiting for its backup to hand back): the registry and its watchers
+      // come once it serves, as they need its queues and its ports.
+      this.broker = broker;
+      this.deployWhenServing(broker, deploy, logger);
+      return;
+    }
+    try {
+      await deploy();
     } catch (error) {
       await broker.stop();
       throw error;
     }
     this.broker = broker;
-    this.deployer = deployer;
-    if (scanPeriodMs !== null) {
-      this.securityDeployer = new SecurityDeployer({
-        server:
-          server === null || serverConfig === null || serverSource === null
-            ? null
-            : { file: serverConfig, content: serverSource, config: server },
-        users: users?.deployed ?? null,
-        serverLoader,
-        env,
-        logger,
-        scanPeriodMs,
-        target: broker,
+  }
+
+  /** Runs `deploy` the first time `broker` serves; a failure stops the broker and tells the failure listeners. */
+  private deployWhenServing(broker: Broker, deploy: () => Promise<void>, logger: Logger): void {
+    let deployed = false;
+    broker.onStateChange((state) => {
+      if (state !== 'started' || deployed) return;
+      deployed = true;
+      deploy().catch(async (error: unknown) => {
+        const failure = error instanceof Error ? error : new Error(String(error));
+        logger.error(
+          { err: failure },
+          `deploying hornetq-jms.xml failed once the broker served: ${failure.message}`,
+        );
+        await broker.stop();
+        for (const listener of this.failureListeners) listener(failure);
       });
-      this.securityDeployer.start();
-    }
+    });
   }
 
   private requireBroker(): Broker {

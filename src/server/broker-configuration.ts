@@ -13,6 +13,11 @@ import {
   type PersistenceConfiguration,
 } from './storage/persistence-configuration';
 import type { PageFileSystem } from './paging/page-file-system';
+import {
+  DEFAULT_HA_CONFIGURATION,
+  haConfigurationProblems,
+  type HaConfiguration,
+} from './ha/ha-configuration';
 import type { StorageManager } from './storage/storage-manager';
 
 export interface TcpAcceptorConfiguration {
@@ -81,9 +86,10 @@ export interface CoreQueueConfiguration {
 /**
  * The broker's settings. The persistence settings (PersistenceConfiguration: journal, bindings,
  * large-messages and paging directories, journal file sizes, sync policy) are used when
- * persistenceEnabled is true and no `storage` is given.
+ * persistenceEnabled is true and no `storage` is given. The HA settings (HaConfiguration) make it
+ * one of a live/backup pair on those directories.
  */
-export interface BrokerConfiguration extends PersistenceConfiguration {
+export interface BrokerConfiguration extends PersistenceConfiguration, HaConfiguration {
   /**
    * persistence-enabled: durable queues and persistent messages are kept in journals on disk and
    * survive a restart (or a crash). false: they are kept in memory only, and lost with the process.
@@ -242,6 +248,7 @@ export const DEFAULT_BROKER_CONFIGURATION: BrokerConfiguration = {
   persistenceEnabled: true,
   dataDirectory: '.',
   ...DEFAULT_PERSISTENCE_CONFIGURATION,
+  ...DEFAULT_HA_CONFIGURATION,
   acceptors: [{ name: 'netty', type: 'tcp', host: 'localhost', port: 5445 }],
   addressSettings: {},
   queues: [],
@@ -335,6 +342,9 @@ export function validateBrokerConfiguration(config: BrokerConfiguration): void {
     );
   }
   problems.push(...messagingProblems(config), ...limitProblems(config), ...persistenceProblems(config));
+  problems.push(
+    ...haConfigurationProblems(config, config.persistenceEnabled === true && config.storage === undefined),
+  );
   if (problems.length > 0) throw invalidValue(`invalid broker configuration: ${problems.join('; ')}`);
 }
 

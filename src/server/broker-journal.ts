@@ -1,5 +1,6 @@
 import type { Logger } from '../core/remoting';
 import { resolvedPersistence, type BrokerConfiguration } from './broker-configuration';
+import { NodeManager } from './ha/node-manager';
 import { DataDirectoryLock } from './lock/data-directory-lock';
 import { createJournalStorage, type JournalName } from './storage/create-journal-storage';
 import { NodeFileSystem } from './storage/journal/node-file-system';
@@ -29,4 +30,16 @@ export function createBrokerJournal(
 export function lockBrokerJournal(config: BrokerConfiguration): Promise<DataDirectoryLock> {
   const { journalDirectory, createJournalDir } = resolvedPersistence(config);
   return DataDirectoryLock.acquire(journalDirectory, { createDirectory: createJournalDir });
+}
+
+/**
+ * The node manager of the journal directory, without taking a lock: for a backup, or a live that
+ * waits for its backup to hand back.
+ */
+export function openBrokerNodeManager(config: BrokerConfiguration): Promise<NodeManager> {
+  const { journalDirectory, createJournalDir } = resolvedPersistence(config);
+  return NodeManager.open(journalDirectory, {
+    createDirectory: createJournalDir,
+    pollMs: config.haLockPollPeriod,
+  });
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { HornetQException, InputBudget } from '../core/protocol';
 import { RemotingConnection, silentLogger, type Logger, type Transport } from '../core/remoting';
 import {
@@ -21,8 +22,13 @@ import { MetadataRegistry } from './session/metadata-registry';
 import type { ServerSession } from './session/server-session';
 import { InMemoryStorage } from './storage/in-memory-storage';
 import type { Durability, StorageLoadReport, StorageManager } from './storage/storage-manager';
-import { createBrokerJournal, lockBrokerJournal } from './broker-journal';
-import type { DataDirectoryLock } from './lock/data-directory-lock';
+import { createBrokerJournal, lockBrokerJournal, openBrokerNodeManager } from './broker-journal';
+import { takeoverDelay } from './ha/ha-configuration';
+import { LiveLockMonitor } from './ha/live-lock-monitor';
+import type { NodeManager } from './ha/node-manager';
+import { DataDirectoryLockedError } from './lock/data-directory-locked-error';
+import { describeHolder } from './lock/lock-holder';
+import { StorageError } from './storage/storage-error';
 import { LatencyHistogram } from './metrics/latency-histogram';
 import type { JournalName } from './storage/create-journal-storage';
 
@@ -60,8 +66,25 @@ export interface ConnectionStatistics {
   congested: boolean;
 }
 
-/** Where a broker is in its life: `stopping` from the first moment of stop() (or of a storage failure). */
-export type BrokerState = 'stopped' | 'starting' | 'started' | 'stopping';
+/**
+ * Where a broker is in its life: `stopping` from the first moment of stop() (or of a storage
+ * failure). `waiting`: a backup waiting for its live to go, or a live waiting for the backup that
+ * serves in its place to hand back; its acceptors are closed and it holds no store.
+ */
+export type BrokerState = 'stopped' | 'starting' | 'waiting' | 'started' | 'stopping';
+
+/** Node fires a longer timer after 1 ms: "wait until stopped" is waits of this length. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** Waits `ms`; an abort of `signal` rejects with its reason. */
+async function pause(ms: number, signal: AbortSignal): Promise<void> {
+  try {
+    await sleep(ms, undefined, { signal });
+  } catch (error) {
+    if (signal.aborted) throw signal.reason;
+    throw error;
+  }
+}
 
 /** Filters (selectors) arrive with the JMS layer; until one is installed, a filter is refused. */
 function refuseFilter(expression: string): Filter {
@@ -110,8 +133,20 @@ export class Broker implements BrokerServices {
   private currentNodeId: string | null = null;
   /** Persistence on and no storage given: journals in the data directory, which the broker locks. */
   private readonly keepsOwnJournal: boolean;
-  /** Held while started when the broker keeps its own journal: one live broker per directory. */
-  private directoryLock: DataDirectoryLock | null = null;
+  /**
+   * server.lock's node manager, open from start to stop when the broker keeps its own journal: the
+   * live lock held while it serves (one live broker per directory), the backup lock while it is
+   * the backup waiting for it.
+   */
+  private nodeManager: NodeManager | null = null;
+  /** While serving with its own journal: stops the broker once server.lock no longer keeps others out. */
+  private lockMonitor: LiveLockMonitor | null = null;
+  /** The backup's life (wait, serve, hand back, wait again), or a returning live's wait: until stop(). */
+  private activation: Promise<void> | null = null;
+  private readonly activationAbort = { controller: new AbortController() };
+  private readonly stateListeners: Array<(state: BrokerState) => void> = [];
+  /** The stop under way, which a second stop() (a store failure during a stop, say) waits for. */
+  private stopInProgress: Promise<void> | null = null;
 
   constructor(
     config: Partial<BrokerConfiguration> = {},
@@ -202,7 +237,8 @@ export class Broker implements BrokerServices {
    * The UUID that names this broker to its clients (topology, DISCONNECT). A broker that keeps its
    * own journal reads it from server.lock when it starts (a new directory gets a fresh one written
    * there), so that a restart does not make it another server in the clients' eyes; one that does
-   * not gets a fresh id for its life.
+   * not gets a fresh id for its life. A backup has its pair's id (the live's) from the moment it
+   * waits, and serves with it.
    */
   get nodeId(): string {
     if (this.currentNodeId === null) {
@@ -272,15 +308,86 @@ export class Broker implements BrokerServices {
     return this.describeAcceptors();
   }
 
+  /**
+   * Starts the broker. A live broker resolves once it serves (its journal loaded, its acceptors
+   * open). A backup (`backup`), or a live whose directory a backup serves in its place, resolves
+   * once it waits (status `waiting`): it serves later, when the lock is its own; onStateChange
+   * tells when.
+   */
   async start(): Promise<void> {
     if (this.state !== 'stopped')
       throw new HornetQException('ILLEGAL_STATE', `cannot start a broker that is ${this.state}`);
-    this.state = 'starting';
+    this.setState('starting');
     this.storageFailure = null;
+    try {
+      if (!this.keepsOwnJournal) return await this.serve();
+      if (this.config.backup) return await this.startAsBackup();
+      const waiting = await this.lockDataDirectory();
+      if (waiting) return;
+      await this.serve();
+    } catch (error) {
+      await this.releaseDataDirectory();
+      this.setState('stopped');
+      throw error;
+    }
+  }
+
+  /**
+   * Stops serving (or waiting) and lets go of the store: with its own journal, server.lock says
+   * PAUSED after a clean stop (a backup keeps waiting) unless failover-on-shutdown (then LIVE, and
+   * the backup takes over); after a storage failure it stays as after a crash.
+   */
+  async stop(): Promise<void> {
+    if (this.state === 'stopped') return;
+    if (this.stopInProgress !== null) return this.stopInProgress;
+    // A start or a stop in progress finishes on its own; only a background life is stopped midway.
+    if ((this.state === 'starting' || this.state === 'stopping') && this.activation === null) return;
+    this.stopInProgress ??= this.stopEverything().finally(() => (this.stopInProgress = null));
+    await this.stopInProgress;
+  }
+
+  private async stopEverything(): Promise<void> {
+    // Without a background life, stopServing runs before the first await: the status says
+    // `stopping` from the moment stop() is called (a readiness probe goes down at once).
+    if (this.activation !== null) await this.endActivation();
+    if (this.state === 'started') await this.stopServing();
+    await this.releaseDataDirectory();
+    this.setState('stopped');
+    this.logger.info({}, 'broker stopped');
+  }
+
+  /**
+   * Called at each change of status(): `waiting` (a backup that waits), `started` (serving, as
+   * live or as the backup that took over), `stopping`, `stopped`. For the parts of the broker that
+   * act on its role (announcing a backup to its live, the topology).
+   */
+  onStateChange(listener: (state: BrokerState) => void): void {
+    this.stateListeners.push(listener);
+  }
+
+  /** Whether this broker was configured as a backup and now serves in its live's place. */
+  get servingAsBackup(): boolean {
+    return this.config.backup && this.state === 'started';
+  }
+
+  private setState(state: BrokerState): void {
+    if (this.state === state) return;
+    this.state = state;
+    for (const listener of this.stateListeners) {
+      try {
+        listener(state);
+      } catch (error) {
+        this.logger.error({ err: error }, `a broker state listener failed: ${String(error)}`);
+      }
+    }
+  }
+
+  /** Loads the store and opens the acceptors; a failure undoes what was done (the node manager stays). */
+  private async serve(): Promise<void> {
+    this.setState('starting');
     let opened = false;
     try {
       const startedAt = Date.now();
-      await this.lockDataDirectory();
       const report = await this.storage.open();
       opened = true;
       this.logger.info({ nodeId: this.nodeId }, `broker node id ${this.nodeId}`);
@@ -307,22 +414,23 @@ export class Broker implements BrokerServices {
       );
       for (const acceptor of this.acceptors) await acceptor.start();
       this.ttlTimer = setInterval(() => this.checkConnections(), this.config.connectionTtlCheckInterval);
-      this.state = 'started';
+      this.watchLiveLock();
+      this.setState('started');
       this.logger.info({ acceptors: this.describeAcceptors() }, 'broker started');
     } catch (error) {
       this.security.close();
       await this.stopAcceptors();
       await this.stopPostOffice();
       if (opened) await this.closeStorage();
-      await this.releaseDataDirectory();
-      this.state = 'stopped';
       throw error;
     }
   }
 
-  async stop(): Promise<void> {
-    if (this.state !== 'started') return;
-    this.state = 'stopping';
+  /** Disconnects every client, closes the acceptors, the post office and the store; keeps the lock. */
+  private async stopServing(): Promise<void> {
+    this.setState('stopping');
+    this.lockMonitor?.stop();
+    this.lockMonitor = null;
     if (this.ttlTimer !== null) clearInterval(this.ttlTimer);
     this.ttlTimer = null;
     for (const connection of [...this.connections]) connection.disconnect();
@@ -332,9 +440,157 @@ export class Broker implements BrokerServices {
     this.sessions.clear();
     await this.stopPostOffice();
     await this.closeStorage();
-    await this.releaseDataDirectory();
-    this.state = 'stopped';
-    this.logger.info({}, 'broker stopped');
+  }
+
+  /** A backup: server.lock opened, then waiting (in the background) for its turn; see backupLife. */
+  private async startAsBackup(): Promise<void> {
+    const manager = await openBrokerNodeManager(this.config);
+    this.nodeManager = manager;
+    this.currentNodeId = manager.nodeId;
+    this.setState('waiting');
+    this.runActivation((signal) => this.backupLife(manager, signal));
+  }
+
+  /**
+   * HornetQ's shared-store backup activation, until stop(): the backup lock (one backup waits at a
+   * time), the live lock once the live is gone, a pause for a live that lost its lock to finish
+   * stopping, then the store loaded and the acceptors opened with the pair's node id. With
+   * allow-failback it hands back when its live returns (the live writes FAILING_BACK) and waits
+   * again.
+   */
+  private async backupLife(manager: NodeManager, signal: AbortSignal): Promise<void> {
+    for (;;) {
+      await manager.startBackup(signal);
+      this.currentNodeId = manager.nodeId;
+      this.logger.info(
+        { nodeId: manager.nodeId, directory: manager.directory },
+        `backup of node ${manager.nodeId ?? '(not yet known)'}: waiting for its live server to go (server.lock in ${manager.directory}); acceptors stay closed`,
+      );
+      await manager.awaitLiveNode(signal);
+      this.currentNodeId = manager.nodeId;
+      const delay = takeoverDelay(this.config);
+      this.logger.warn(
+        { nodeId: manager.nodeId },
+        `the live server of node ${manager.nodeId} is gone: taking over its store in ${delay} ms`,
+      );
+      await pause(delay, signal);
+      await this.serveOrGiveBack(manager);
+      await manager.releaseBackup();
+      this.logger.info({ nodeId: this.nodeId }, `backup serving as live for node ${this.nodeId}`);
+      if (!this.config.allowFailback) {
+        await pause(MAX_TIMER_MS, signal);
+        continue;
+      }
+      await this.awaitFailbackRequest(manager, signal);
+      this.logger.warn(
+        { nodeId: this.nodeId },
+        'the live server is back and asks for its store (fail-back): this backup stops serving and waits again',
+      );
+      await this.stopServing();
+      await manager.crashLiveServer();
+      this.setState('waiting');
+    }
+  }
+
+  /** serve(); when it fails the live lock goes back (LIVE kept) so that another backup may try. */
+  private async serveOrGiveBack(manager: NodeManager): Promise<void> {
+    try {
+      await this.serve();
+    } catch (error) {
+      this.logger.error({ err: error }, `the backup could not take over: ${String(error)}`);
+      await manager.crashLiveServer();
+      throw error;
+    }
+  }
+
+  /** Resolves once a returning live has written FAILING_BACK, read every poll period. */
+  private async awaitFailbackRequest(manager: NodeManager, signal: AbortSignal): Promise<void> {
+    while (!(await manager.isAwaitingFailback())) await pause(this.config.haLockPollPeriod, signal);
+  }
+
+  /**
+   * The live's hold on its directory (server.lock, with the node id kept there): true when it must
+   * wait, because a backup serves the directory in its place (it has failed over) and the pair
+   * shares its store: it asks for its store back (fail-back) in the background. Any other holder
+   * is DataDirectoryLockedError, as for any broker: one live broker per directory.
+   */
+  private async lockDataDirectory(): Promise<boolean> {
+    try {
+      const lock = await lockBrokerJournal(this.config);
+      this.nodeManager = lock.nodeManager;
+      this.currentNodeId = lock.nodeId;
+      return false;
+    } catch (error) {
+      if (!(this.config.sharedStore && DataDirectoryLockedError.is(error) && error.holder?.role === 'backup'))
+        throw error;
+      const manager = await openBrokerNodeManager(this.config);
+      this.nodeManager = manager;
+      this.currentNodeId = manager.nodeId;
+      this.setState('waiting');
+      this.logger.warn(
+        { holder: error.holder },
+        `a backup serves ${manager.directory} in this broker's place (${describeHolder(error.holder)}): asking for it back in ${this.config.failbackDelay} ms (failback-delay), then waiting for it to hand back`,
+      );
+      this.runActivation((signal) => this.failBack(manager, signal));
+      return true;
+    }
+  }
+
+  /** HornetQ's returning live: failback-delay, then FAILING_BACK and the live lock, waited for; then serve. */
+  private async failBack(manager: NodeManager, signal: AbortSignal): Promise<void> {
+    await pause(this.config.failbackDelay, signal);
+    await manager.startLive(signal);
+    this.currentNodeId = manager.nodeId;
+    this.logger.info({ nodeId: manager.nodeId }, 'the backup has handed back: serving again as live');
+    await this.serve();
+  }
+
+  /**
+   * Runs a waiting life in the background until stop() aborts it. One that ends in an error
+   * (other than the abort) leaves the broker stopped and tells the failure listeners, as a store
+   * failure does: what runs the broker must not take a broker that gave up for one that waits.
+   */
+  private runActivation(life: (signal: AbortSignal) => Promise<void>): void {
+    const controller = new AbortController();
+    this.activationAbort.controller = controller;
+    this.activation = life(controller.signal).catch(async (error: unknown) => {
+      if (controller.signal.aborted) return;
+      const failure = error instanceof Error ? error : new Error(String(error));
+      this.storageFailure = failure;
+      this.logger.error({ err: failure }, `the broker cannot go on waiting or serving: ${failure.message}`);
+      this.activation = null;
+      if (this.state === 'started') await this.stopServing();
+      await this.releaseDataDirectory();
+      this.setState('stopped');
+      for (const listener of this.failureListeners) listener(failure);
+    });
+  }
+
+  /** Aborts the background life (a wait, or the watch for a fail-back request) and waits for it to end. */
+  private async endActivation(): Promise<void> {
+    const activation = this.activation;
+    if (activation === null) return;
+    this.activation = null;
+    this.activationAbort.controller.abort(new Error('the broker is stopping'));
+    await activation;
+  }
+
+  /** While serving with its own journal: a server.lock that no longer keeps others out stops the broker. */
+  private watchLiveLock(): void {
+    const manager = this.nodeManager;
+    if (manager === null) return;
+    this.lockMonitor = new LiveLockMonitor(
+      () => manager.liveLockProblem(),
+      this.config.liveLockCheckPeriod,
+      (reason) => {
+        this.logger.error(
+          { directory: manager.directory },
+          `the data directory lock is lost: ${reason}. Stopping at once, before a backup can take the store over: two brokers must never write one journal`,
+        );
+        this.storageFailed(new StorageError(`the data directory lock is lost: ${reason}`));
+      },
+    );
+    this.lockMonitor.start();
   }
 
   /** `await using`: stop(). */
@@ -351,27 +607,29 @@ export class Broker implements BrokerServices {
   }
 
   /**
-   * Before the journals open, when the broker keeps its own: server.lock in the journal directory,
-   * held until they are closed again, and the node id kept there.
-   */
-  private async lockDataDirectory(): Promise<void> {
-    if (!this.keepsOwnJournal) return;
-    const lock = await lockBrokerJournal(this.config);
-    this.directoryLock = lock;
-    this.currentNodeId = lock.nodeId;
-  }
-
-  /**
-   * After the journals have closed: the lock let go, with PAUSED in server.lock unless the store
-   * failed (then LIVE stays, as after a crash). A failure to do so is reported.
+   * After the journals have closed: the live lock let go, with PAUSED in server.lock after a clean
+   * stop unless failover-on-shutdown (LIVE stays then, and after a storage failure, as after a
+   * crash: a waiting backup takes over); then server.lock closed. A failure to do so is reported.
    */
   private async releaseDataDirectory(): Promise<void> {
-    const lock = this.directoryLock;
-    this.directoryLock = null;
+    const manager = this.nodeManager;
+    this.nodeManager = null;
+    if (manager === null) return;
     try {
-      await lock?.release({ clean: this.storageFailure === null });
+      if (this.storageFailure === null && !this.config.failoverOnShutdown) await manager.pauseLiveServer();
     } catch (error) {
       this.logger.error({ err: error }, `releasing the data directory lock failed: ${String(error)}`);
+    } finally {
+      await this.closeNodeManager(manager);
+    }
+  }
+
+  private async closeNodeManager(manager = this.nodeManager): Promise<void> {
+    this.nodeManager = null;
+    try {
+      await manager?.close();
+    } catch (error) {
+      this.logger.error({ err: error }, `closing server.lock failed: ${String(error)}`);
     }
   }
 

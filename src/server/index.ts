@@ -34,6 +34,7 @@ export { ServerErrorCode } from './server-error-code';
 export { JournalCorruptionError } from './storage/journal/journal-corruption-error';
 export { StorageError } from './storage/storage-error';
 export { DataDirectoryLockedError } from './lock/data-directory-locked-error';
+export { DEFAULT_HA_CONFIGURATION, type HaConfiguration } from './ha/ha-configuration';
 export { DataDamageError } from './storage/damage/data-damage-error';
 export {
   DAMAGE_KINDS,

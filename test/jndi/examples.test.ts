@@ -298,10 +298,7 @@ describe('every example hornetq-configuration.xml loads', () => {
     [
       'client-side-failoverlistener',
       [['netty-acceptor', 5445]],
-      [
-        '<broadcast-groups> is not used here: UDP and JGroups broadcast is not implemented',
-        '<shared-store> is not used here: live/backup high availability is not implemented',
-      ],
+      ['<broadcast-groups> is not used here: UDP and JGroups broadcast is not implemented'],
     ],
     [
       'client-side-load-balancing',

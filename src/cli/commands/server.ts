@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Command, Option } from 'commander';
 import { EmbeddedJMS, loadServerConfiguration, type ServerConfiguration } from '../../jndi';
-import { MetricsServer, type DamageKind } from '../../server';
+import { MetricsServer, type DamageKind, type HaConfiguration } from '../../server';
 import { SERVER_CONFIG_NAME } from '../../jndi/config-files';
 import { CliError, errorLine, systemErrorCode } from '../shared/cli-error';
 import {
@@ -28,6 +28,10 @@ interface ServerOptions {
   metricsHost?: string;
   logLevel: LogLevel;
   acceptDamage?: DamageKind[];
+  backup?: boolean;
+  failoverOnShutdown?: boolean;
+  allowFailback?: boolean;
+  failbackDelay?: number;
 }
 
 const DEFAULT_METRICS_HOST = '127.0.0.1';
@@ -77,6 +81,30 @@ export function serverCommand(): Command {
       new Option('--log-level <level>', 'least severe level logged').choices(LOG_LEVELS).default('info'),
     )
     .addOption(acceptDamageOption())
+    .addOption(
+      new Option(
+        '--backup',
+        'start as the backup of the live broker on the same data directory: wait with acceptors closed, serve (same node id) once the live is gone (<backup> true)',
+      ),
+    )
+    .addOption(
+      new Option(
+        '--failover-on-shutdown',
+        'a clean stop (Ctrl-C, SIGTERM) hands over to the waiting backup (<failover-on-shutdown> true)',
+      ),
+    )
+    .addOption(
+      new Option(
+        '--no-allow-failback',
+        'a backup that took over keeps serving when its live returns (<allow-failback> false)',
+      ),
+    )
+    .addOption(
+      new Option(
+        '--failback-delay <ms>',
+        'a returning live waits this long before it asks the backup serving in its place to hand back (<failback-delay>)',
+      ).argParser(integerIn(0)),
+    )
     .action(async (options: ServerOptions) => runServer(options));
 }
 
@@ -97,6 +125,7 @@ async function runServer(options: ServerOptions): Promise<void> {
     watch: options.watch === true,
     ...(dataDirectory === undefined ? {} : { dataDirectory }),
     ...(options.acceptDamage === undefined ? {} : { acceptDamage: options.acceptDamage }),
+    ha: haOptionsOf(options),
   });
   let stopRequested: NodeJS.Signals | null = null;
   let wake: () => void = () => undefined;
@@ -135,10 +164,23 @@ async function runServer(options: ServerOptions): Promise<void> {
     } catch (error) {
       throw startFailure(error);
     }
-    for (const url of listeningOn(server, config)) {
-      logger.info({ url }, `listening on ${url}`);
+    const sayWhereItListens = (): void => {
+      for (const url of listeningOn(server, config)) logger.info({ url }, `listening on ${url}`);
+    };
+    const broker = server.getBroker();
+    broker?.onStateChange((state) => {
+      if (state === 'started') sayWhereItListens();
+      if (state === 'waiting') logger.info({}, 'waiting for the data directory (acceptors closed)');
+    });
+    if (broker?.status === 'waiting') {
+      logger.info(
+        { configDir },
+        `HornetQ broker started from ${configDir}, waiting for the data directory: it listens once it serves; Ctrl-C stops it`,
+      );
+    } else {
+      sayWhereItListens();
+      logger.info({ configDir }, `HornetQ broker started from ${configDir}; Ctrl-C stops it`);
     }
-    logger.info({ configDir }, `HornetQ broker started from ${configDir}; Ctrl-C stops it`);
     await stopSignal;
     if (stoppedItself.error !== null) {
       // The broker has stopped; this lets go of the rest (the deployer's file watcher).
@@ -152,6 +194,16 @@ async function runServer(options: ServerOptions): Promise<void> {
     await metrics?.close();
     logger.flush();
   }
+}
+
+/** The live/backup options given (those not given leave hornetq-configuration.xml's). */
+function haOptionsOf(options: ServerOptions): Partial<HaConfiguration> {
+  return {
+    ...(options.backup === true ? { backup: true } : {}),
+    ...(options.failoverOnShutdown === true ? { failoverOnShutdown: true } : {}),
+    ...(options.allowFailback === false ? { allowFailback: false } : {}),
+    ...(options.failbackDelay === undefined ? {} : { failbackDelay: options.failbackDelay }),
+  };
 }
 
 function checkMetricsOptions(options: ServerOptions): void {

@@ -81,6 +81,7 @@ export function brokerConfigurationOf(
     securitySettings: server?.securitySettings ?? DEFAULT_BROKER_CONFIGURATION.securitySettings,
     persistenceEnabled: server?.persistenceEnabled ?? DEFAULT_BROKER_CONFIGURATION.persistenceEnabled,
     ...server?.persistence,
+    ...server?.ha,
     dataDirectory,
     ...(storage === null ? {} : { storage }),
     logger,

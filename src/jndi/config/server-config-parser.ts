@@ -1,6 +1,7 @@
 import { selectorFilterFactory } from '../../jms/selector';
 import type { BrokerLimits, CoreQueueConfiguration } from '../../server/broker-configuration';
 import { DEFAULT_BROKER_CONFIGURATION, DEFAULT_BROKER_LIMITS } from '../../server/broker-configuration';
+import type { HaConfiguration } from '../../server/ha/ha-configuration';
 import type { PersistenceConfiguration } from '../../server/storage/persistence-configuration';
 import { Problems } from '../problems';
 import type { Environment } from '../xml/placeholders';
@@ -60,6 +61,7 @@ function readRoot(root: XmlElement, file: string, problems: Problems): ServerCon
     if (value !== undefined) values.set(name, value);
   }
   const persistence = readPersistence(values);
+  const ha = readHa(values);
   const securityEnabled = boolean(values, 'security-enabled', true);
   const section = (name: string): XmlElement | undefined => first(children, name);
   const limits = readLimits(values);
@@ -88,6 +90,7 @@ function readRoot(root: XmlElement, file: string, problems: Problems): ServerCon
     ),
     persistenceEnabled: boolean(values, 'persistence-enabled', true),
     persistence,
+    ha,
     securityEnabled,
     securitySettings:
       section('security-settings') === undefined
@@ -110,6 +113,16 @@ function readPersistence(values: ReadonlyMap<string, Value>): Partial<Persistenc
     if (kind?.use === 'persistence') settings[kind.field] = value;
   }
   return settings as Partial<PersistenceConfiguration>;
+}
+
+/** The live/backup elements the file sets, as HaConfiguration settings. */
+function readHa(values: ReadonlyMap<string, Value>): Partial<HaConfiguration> {
+  const settings: Record<string, Value> = {};
+  for (const [name, value] of values) {
+    const kind = SERVER_ELEMENTS.get(name);
+    if (kind?.use === 'ha') settings[kind.field] = value;
+  }
+  return settings as Partial<HaConfiguration>;
 }
 
 function readConnectors(

@@ -7,6 +7,7 @@ import type {
 import type { AddressSettings } from '../../server/postoffice/address-settings';
 import type { Permission } from '../../server/security/permission';
 import type { SecuritySetting as StoreSecuritySetting } from '../../server/security/security-store';
+import type { HaConfiguration } from '../../server/ha/ha-configuration';
 import type { PersistenceConfiguration } from '../../server/storage/persistence-configuration';
 import type { ConfigurationProblem } from '../configuration-exception';
 
@@ -55,6 +56,8 @@ export interface ServerConfiguration {
    * relative directories are resolved against the broker's data directory.
    */
   persistence: Readonly<Partial<PersistenceConfiguration>>;
+  /** shared-store, backup, allow-failback, failback-delay, failover-on-shutdown as the file gives them. */
+  ha: Readonly<Partial<HaConfiguration>>;
   /** Loaded and validated, not enforced yet (a warning says so). */
   securityEnabled: boolean;
   securitySettings: SecuritySetting[];

@@ -1,4 +1,5 @@
 import { MIN_OUTPUT_HIGH_WATER_MARK, type BrokerLimits } from '../../server/broker-configuration';
+import type { HaConfiguration } from '../../server/ha/ha-configuration';
 import type { PersistenceConfiguration } from '../../server/storage/persistence-configuration';
 import {
   AT_MOST_TIMER,
@@ -18,12 +19,15 @@ export type TopLevelElement =
   | { use: 'broker'; spec: ValueSpec }
   /** A persistence or journal value: the PersistenceConfiguration setting it gives. */
   | { use: 'persistence'; spec: ValueSpec; field: keyof PersistenceConfiguration }
+  /** A live/backup setting: the HaConfiguration setting it gives. */
+  | { use: 'ha'; spec: ValueSpec; field: keyof HaConfiguration }
   /** Known to HornetQ, not implemented: accepted (simple values still checked) with a warning. */
   | { use: 'unsupported'; spec?: ValueSpec; meaning: string }
   /** A list this module parses itself (connectors, acceptors, ...). */
   | { use: 'section' };
 
-const HA = 'live/backup high availability is not implemented (this broker always runs live, on its own)';
+const REPLICATION =
+  'replication (shared-store false) is not implemented: a live/backup pair shares its store';
 const CLUSTER = 'clustering is not implemented (this broker runs on its own)';
 const MANAGEMENT =
   'management messages and JMX are not implemented; EmbeddedJMS offers getQueueInfo, listQueues, getConnectionCount and getSessionCount';
@@ -46,6 +50,8 @@ const persistence = (field: keyof PersistenceConfiguration, spec: ValueSpec): To
   spec,
   field,
 });
+
+const ha = (field: keyof HaConfiguration, spec: ValueSpec): TopLevelElement => ({ use: 'ha', spec, field });
 
 const JOURNAL_TYPE =
   "the journal writes through node:fs, as HornetQ's NIO journal does (there is no ASYNCIO/libaio journal)";
@@ -150,14 +156,14 @@ export const SERVER_ELEMENTS: ReadonlyMap<string, TopLevelElement> = new Map<str
   ],
   ['name', unsupported('the node name only appears in cluster topology, and ' + CLUSTER, text)],
   ['clustered', unsupported('deprecated by HornetQ itself and ignored (HQ221038)', bool)],
-  ['check-for-live-server', unsupported(HA, bool)],
-  ['backup', unsupported(HA, bool)],
-  ['allow-failback', unsupported(HA, bool)],
-  ['backup-group-name', unsupported(HA, text)],
-  ['failback-delay', unsupported(HA, long(GT_ZERO))],
-  ['failover-on-shutdown', unsupported(HA, bool)],
-  ['shared-store', unsupported(HA, bool)],
-  ['replication-clustername', unsupported(HA, text)],
+  ['check-for-live-server', unsupported(REPLICATION, bool)],
+  ['backup', ha('backup', bool)],
+  ['allow-failback', ha('allowFailback', bool)],
+  ['backup-group-name', unsupported(REPLICATION, text)],
+  ['failback-delay', ha('failbackDelay', long(both(GE_ZERO, AT_MOST_TIMER)))],
+  ['failover-on-shutdown', ha('failoverOnShutdown', bool)],
+  ['shared-store', ha('sharedStore', bool)],
+  ['replication-clustername', unsupported(REPLICATION, text)],
   ['file-deployment-enabled', unsupported('hot deployment is chosen with the watch option instead', bool)],
   ['scheduled-thread-pool-max-size', unsupported(THREADS, int(GT_ZERO))],
   ['thread-pool-max-size', unsupported(THREADS, int(MINUS_ONE_OR_GT_ZERO))],

@@ -1,25 +1,20 @@
-import { randomUUID } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
-import { readLegacyNodeId } from '../node-id';
-import { StorageError } from '../storage/storage-error';
+import { NodeManager } from '../ha/node-manager';
 import { DataDirectoryLockedError } from './data-directory-locked-error';
-import { FileLock } from './file-lock';
-import { currentHolder, type LockHolder } from './lock-holder';
-import { SERVER_LOCK_FILE, ServerLockFile, ServerLockState } from './server-lock-file';
+import type { LockHolder } from './lock-holder';
 
 export interface DataDirectoryLockOptions {
   /** create-journal-dir: make the directory if it is missing; otherwise a missing one is an error. */
   createDirectory: boolean;
+  /** The environment of the child that takes the lock (its PATH finds flock or perl). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /**
- * A live broker's hold on its journal directory: server.lock locked for the broker's life, its
- * node id read from there (or made and written for a new directory; one written before
- * server.lock existed brings the id of its `node-id` file), its state LIVE while it runs
- * and PAUSED after a clean stop (a backup on a shared store reads a crash from LIVE left behind).
- * The state and node id are HornetQ's FileLockNodeManager's; the live/backup dance on them is not
- * here (one live broker only).
+ * A live broker's hold on its journal directory: the live lock of its node manager (server.lock)
+ * for the broker's life, its node id read from there (or made and written for a new directory;
+ * one written before server.lock existed brings the id of its `node-id` file), its state LIVE
+ * while it runs and PAUSED after a clean stop (a backup on a shared store reads a crash from LIVE
+ * left behind).
  */
 export class DataDirectoryLock {
   private released = false;
@@ -27,33 +22,23 @@ export class DataDirectoryLock {
   private constructor(
     readonly directory: string,
     readonly nodeId: string,
-    private readonly lock: FileLock,
-    private readonly contents: ServerLockFile,
+    /** The node manager that holds the live lock (the broker's, for the rest of its life). */
+    readonly nodeManager: NodeManager,
   ) {}
 
   /**
    * Locks `directory`'s server.lock without waiting: DataDirectoryLockedError, naming the
-   * directory and the holder, when another broker (in this process or another) has it.
+   * directory and the holder, when another broker (in this process or another) has it. Nothing is
+   * written while refusing.
    */
   static async acquire(directory: string, options: DataDirectoryLockOptions): Promise<DataDirectoryLock> {
-    if (process.platform === 'win32') {
-      throw new StorageError(
-        `cannot lock the data directory ${directory}: Windows has no flock(2), and a broker never runs on a directory it has not locked`,
-      );
-    }
-    const lock = await openLockFile(directory, options);
+    const manager = await NodeManager.open(directory, options);
     try {
-      const contents = new ServerLockFile(lock.fileHandle);
-      if (!(await lock.tryLock()))
-        throw new DataDirectoryLockedError(directory, await holderOnceWritten(contents));
-      const nodeId = await contents.loadOrCreateNodeId(
-        async () => (await readLegacyNodeId(directory)) ?? randomUUID(),
-      );
-      await contents.writeHolder(currentHolder());
-      await contents.writeState(ServerLockState.LIVE);
-      return new DataDirectoryLock(directory, nodeId, lock, contents);
+      if (!(await manager.tryStartLive()))
+        throw new DataDirectoryLockedError(directory, await holderOnceWritten(manager));
+      return new DataDirectoryLock(directory, manager.nodeId as string, manager);
     } catch (error) {
-      await lock.release();
+      await manager.close();
       throw error;
     }
   }
@@ -67,9 +52,9 @@ export class DataDirectoryLock {
     if (this.released) return;
     this.released = true;
     try {
-      if (clean) await this.contents.writeState(ServerLockState.PAUSED);
+      if (clean) await this.nodeManager.pauseLiveServer();
     } finally {
-      await this.lock.release();
+      await this.nodeManager.close();
     }
   }
 }
@@ -83,29 +68,11 @@ const HOLDER_LINE_POLL_MS = 25;
  * refused in between (two workers of node:cluster starting together) reads nothing yet: it looks
  * again for a moment before it says the holder did not write one (HornetQ's own broker never does).
  */
-async function holderOnceWritten(contents: ServerLockFile): Promise<LockHolder | null> {
+export async function holderOnceWritten(manager: NodeManager): Promise<LockHolder | null> {
   const deadline = Date.now() + HOLDER_LINE_WAIT_MS;
   for (;;) {
-    const holder = await contents.readHolder();
+    const holder = await manager.readHolder();
     if (holder !== null || Date.now() >= deadline) return holder;
     await new Promise((resolve) => setTimeout(resolve, HOLDER_LINE_POLL_MS));
-  }
-}
-
-async function openLockFile(
-  directory: string,
-  { createDirectory }: DataDirectoryLockOptions,
-): Promise<FileLock> {
-  const file = path.join(directory, SERVER_LOCK_FILE);
-  try {
-    if (createDirectory) await mkdir(directory, { recursive: true });
-    return await FileLock.open(file);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why =
-      code === 'ENOENT' && !createDirectory
-        ? `the directory does not exist (create-journal-dir is false)`
-        : (error as Error).message;
-    throw new StorageError(`cannot open the data directory lock ${file}: ${why}`, { cause: error });
   }
 }

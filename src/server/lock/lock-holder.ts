@@ -9,14 +9,21 @@ export interface LockHolder {
   host: string;
   /** When it took the lock (ISO 8601). */
   since: string;
+  /**
+   * 'backup': a backup of a shared-store pair that took over from its live (a returning live waits
+   * for it to hand back instead of refusing to start). Absent for a live broker.
+   */
+  role?: 'backup';
 }
 
 /** The most of a holder line that is read: a line is far shorter, whatever else the file holds. */
 export const HOLDER_MAX_BYTES = 512;
 
 /** This process, now. */
-export function currentHolder(now = new Date()): LockHolder {
-  return { pid: process.pid, host: hostname(), since: now.toISOString() };
+export function currentHolder(now = new Date(), role?: 'backup'): LockHolder {
+  const holder: LockHolder = { pid: process.pid, host: hostname(), since: now.toISOString() };
+  if (role !== undefined) holder.role = role;
+  return holder;
 }
 
 export function encodeHolder(holder: LockHolder): Buffer {
@@ -33,9 +40,11 @@ export function decodeHolder(bytes: Buffer): LockHolder | null {
     return null;
   }
   if (typeof value !== 'object' || value === null) return null;
-  const { pid, host, since } = value as Record<string, unknown>;
+  const { pid, host, since, role } = value as Record<string, unknown>;
   if (!Number.isSafeInteger(pid) || typeof host !== 'string' || typeof since !== 'string') return null;
-  return { pid: pid as number, host: printable(host, 255), since: printable(since, 64) };
+  const holder: LockHolder = { pid: pid as number, host: printable(host, 255), since: printable(since, 64) };
+  if (role === 'backup') holder.role = 'backup';
+  return holder;
 }
 
 /** What a file said, safe to print on one line. */
@@ -47,5 +56,6 @@ function printable(text: string, maxLength: number): string {
 /** `pid 4242 on db-1 since 2026-12-07T06:40:00.000Z`, saying when that is this very process. */
 export function describeHolder(holder: LockHolder): string {
   const self = holder.pid === process.pid && holder.host === hostname() ? ', this process' : '';
-  return `pid ${holder.pid} on ${holder.host} since ${holder.since}${self}`;
+  const backup = holder.role === 'backup' ? ', a backup serving in place of its live' : '';
+  return `pid ${holder.pid} on ${holder.host} since ${holder.since}${self}${backup}`;
 }

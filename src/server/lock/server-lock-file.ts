@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { FileHandle } from 'node:fs/promises';
+import { link, open, unlink, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
 import { NODE_ID_BYTES, nodeIdBytes, nodeIdOf } from '../node-id';
 import { decodeHolder, encodeHolder, HOLDER_MAX_BYTES, type LockHolder } from './lock-holder';
 
@@ -76,6 +77,34 @@ export class ServerLockFile {
     return id;
   }
 
+  /**
+   * Makes `file` with HornetQ's first-start header ('0' state, the node id from `makeId`) unless
+   * it exists. A live and a backup may start together on a new directory and neither holds a lock
+   * yet, so the file appears whole or not at all: written and synced under a name of its own, then
+   * linked to `file` (link(2) fails when `file` exists: whoever links first gives the pair its id).
+   */
+  static async createIfAbsent(file: string, makeId: () => Promise<string> | string): Promise<void> {
+    if (await exists(file)) return;
+    const header = Buffer.alloc(HOLDER_OFFSET, ServerLockState.FIRST_TIME_START, 'latin1');
+    nodeIdBytes(await makeId()).copy(header, NODE_ID_OFFSET);
+    const temporary = `${file}.${process.pid}.${randomUUID()}.new`;
+    const handle = await open(temporary, 'wx', 0o644);
+    try {
+      await handle.write(header, 0, header.length, 0);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    try {
+      await link(temporary, file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    } finally {
+      await unlink(temporary);
+    }
+    await syncDirectory(path.dirname(file));
+  }
+
   /** Writes who holds the lock after HornetQ's bytes, dropping a longer line an earlier holder left. */
   async writeHolder(holder: LockHolder): Promise<void> {
     const line = encodeHolder(holder);
@@ -93,5 +122,25 @@ export class ServerLockFile {
     const buffer = Buffer.alloc(length);
     const { bytesRead } = await this.handle.read(buffer, 0, length, offset);
     return buffer.subarray(0, bytesRead);
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await (await open(file, 'r')).close();
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+}
+
+/** A new name in a directory survives a crash only once the directory itself is synced. */
+async function syncDirectory(directory: string): Promise<void> {
+  const handle = await open(directory, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }
