@@ -13,7 +13,12 @@ import { ExpiryReaper } from './postoffice/expiry-reaper';
 import type { Filter } from './postoffice/filter';
 import { PostOffice } from './postoffice/post-office';
 import { defaultAcceptorFactory, type Acceptor } from './remoting/acceptor';
-import { ServerConnection, type BrokerServices } from './remoting/server-connection';
+import type { BrokerServices, ClusterServices } from './remoting/broker-services';
+import { BackupAnnouncer } from './cluster/backup-announcer';
+import { BrokerTopology } from './cluster/broker-topology';
+import { announcedConnector } from './cluster/cluster-configuration';
+import { ClusterCredentials } from './cluster/cluster-credentials';
+import { ServerConnection } from './remoting/server-connection';
 import { BrokerSecurity } from './security/broker-security';
 import type { SecurityManager } from './security/security-manager';
 import type { SecuritySetting } from './security/security-store';
@@ -87,6 +92,11 @@ export class Broker implements BrokerServices {
    * @internal (the server connections log in through it)
    */
   readonly security: BrokerSecurity;
+  /**
+   * The topology served to clients and the cluster login (config.cluster); null when not clustered.
+   * @internal (the server connections serve and update it)
+   */
+  readonly cluster: ClusterServices | null;
   private office: PostOffice | null = null;
   private acceptors: Acceptor[] = [];
   private readonly connections = new Set<ServerConnection>();
@@ -135,6 +145,13 @@ export class Broker implements BrokerServices {
       throttle: this.config.loginThrottle,
       logger: this.logger,
     });
+    this.cluster =
+      this.config.cluster === null
+        ? null
+        : {
+            topology: new BrokerTopology(),
+            credentials: new ClusterCredentials(this.config.cluster.user, this.config.cluster.password),
+          };
     this.keepsOwnJournal = this.config.persistenceEnabled && this.config.storage === undefined;
     this.journalSyncs = this.keepsOwnJournal
       ? { bindings: new LatencyHistogram(), messages: new LatencyHistogram() }
@@ -272,6 +289,49 @@ export class Broker implements BrokerServices {
     return this.describeAcceptors();
   }
 
+  /**
+   * Tells the clients subscribed to the topology that this broker serves its node as live,
+   * through its cluster connection's connector (a backup keeps the one known). Called when the
+   * broker starts as live, and by a backup's activation once it has taken over. Nothing when the
+   * broker is not clustered.
+   */
+  publishAsLive(): void {
+    if (this.cluster === null || this.config.cluster === null) return;
+    const connector = this.config.cluster.connection.connector;
+    this.cluster.topology.publishLive(this.nodeId, null, announcedConnector(connector));
+    this.logger.info(
+      { nodeId: this.nodeId, connector: `${connector.host}:${connector.port}` },
+      `node ${this.nodeId} announced as live at ${connector.host}:${connector.port}`,
+    );
+  }
+
+  /**
+   * What a backup runs while it waits for the live's lock: it announces itself, as a backup of
+   * `nodeId` (the pair's, from the shared server.lock), to the live its cluster connection's
+   * static connectors name. The caller starts and stops it.
+   */
+  backupAnnouncer(nodeId: string): BackupAnnouncer {
+    const cluster = this.config.cluster;
+    if (cluster === null) {
+      throw new HornetQException(
+        'ILLEGAL_STATE',
+        'a backup announces itself through its cluster connection, and this broker has none (cluster-connections)',
+      );
+    }
+    const connection = cluster.connection;
+    return new BackupAnnouncer({
+      lives: connection.staticConnectors,
+      nodeId,
+      nodeName: null,
+      connector: announcedConnector(connection.connector),
+      user: cluster.user,
+      password: cluster.password,
+      retryInterval: connection.retryInterval,
+      maxRetryInterval: connection.maxRetryInterval,
+      logger: this.logger,
+    });
+  }
+
   async start(): Promise<void> {
     if (this.state !== 'stopped')
       throw new HornetQException('ILLEGAL_STATE', `cannot start a broker that is ${this.state}`);
@@ -306,6 +366,7 @@ export class Broker implements BrokerServices {
         createAcceptor(acceptor, (transport) => this.accept(transport), this.logger),
       );
       for (const acceptor of this.acceptors) await acceptor.start();
+      this.publishAsLive();
       this.ttlTimer = setInterval(() => this.checkConnections(), this.config.connectionTtlCheckInterval);
       this.state = 'started';
       this.logger.info({ acceptors: this.describeAcceptors() }, 'broker started');
