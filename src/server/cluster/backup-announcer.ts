@@ -169,24 +169,29 @@ export class BackupAnnouncer {
       confirmationWindowSize: -1,
       callTimeoutMs: ATTEMPT_TIMEOUT_MS,
     });
-    const answer: Packet = await handshake.sendBlocking({
-      type: PacketType.CREATESESSION,
-      name: `cluster-announcer-${randomUUID()}`,
-      sessionChannelId: FIRST_SESSION_CHANNEL,
-      version: ANNOUNCER_VERSION,
-      username: this.options.user,
-      password: this.options.password,
-      minLargeMessageSize: 100 * 1024,
-      xa: false,
-      autoCommitSends: true,
-      autoCommitAcks: true,
-      windowSize: -1,
-      preAcknowledge: false,
-      defaultAddress: null,
-      extension: null,
-    });
-    if (answer.type === PacketType.EXCEPTION) {
-      throw new HornetQException(answer.code, `the live refused the cluster login: ${answer.message ?? ''}`);
+    try {
+      await handshake.sendBlocking({
+        type: PacketType.CREATESESSION,
+        name: `cluster-announcer-${randomUUID()}`,
+        sessionChannelId: FIRST_SESSION_CHANNEL,
+        version: ANNOUNCER_VERSION,
+        username: this.options.user,
+        password: this.options.password,
+        minLargeMessageSize: 100 * 1024,
+        xa: false,
+        autoCommitSends: true,
+        autoCommitAcks: true,
+        windowSize: -1,
+        preAcknowledge: false,
+        defaultAddress: null,
+        extension: null,
+      });
+    } catch (error) {
+      // The live's EXCEPTION answer: say it was the login (the password itself is never in it).
+      if (HornetQException.is(error) && error.code === 'SECURITY_EXCEPTION') {
+        throw new HornetQException(error.code, `the live refused the cluster login (${error.message})`);
+      }
+      throw error;
     }
   }
 
