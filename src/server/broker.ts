@@ -323,7 +323,7 @@ export class Broker implements BrokerServices {
       lives: connection.staticConnectors,
       nodeId,
       nodeName: null,
-      connector: announcedConnector(connection.connector),
+      connector: connection.connector,
       user: cluster.user,
       password: cluster.password,
       retryInterval: connection.retryInterval,

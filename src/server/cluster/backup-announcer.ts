@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { HornetQException, type Packet, type TransportConfiguration } from '../../core/protocol';
+import { HornetQException, type Packet } from '../../core/protocol';
 import { PacketType } from '../../core/protocol/packet-type';
 import {
   CHANNEL_ID,
@@ -9,7 +9,7 @@ import {
   TcpTransport,
   type Logger,
 } from '../../core/remoting';
-import type { ClusterConnector } from './cluster-configuration';
+import { announcedConnector, type ClusterConnector } from './cluster-configuration';
 
 /** HornetQ 2.4's protocol version, as its servers' cluster connections send it. */
 const ANNOUNCER_VERSION = 124;
@@ -26,7 +26,7 @@ export interface BackupAnnouncerOptions {
   /** HornetQ's backup group name, or null. */
   nodeName: string | null;
   /** How clients reach this backup once it is live: the cluster connection's connector-ref. */
-  connector: TransportConfiguration;
+  connector: ClusterConnector;
   user: string;
   password: string;
   retryInterval: number;
@@ -202,7 +202,7 @@ export class BackupAnnouncer {
       nodeName: this.options.nodeName,
       backup: true,
       currentEventId: Date.now(),
-      connector: this.options.connector,
+      connector: announcedConnector(this.options.connector),
       backupConnector: null,
     };
   }
