@@ -1,5 +1,8 @@
 import type { TransportConfiguration } from '../../core/protocol';
 
+/** See BrokerTopology's upAfterDownMs. */
+export const DEFAULT_UP_AFTER_DOWN_MS = 500;
+
 /** One node as the broker announces it: its live server and, when one has announced, its backup. */
 export interface BrokerTopologyMember {
   readonly nodeId: string;
@@ -29,8 +32,19 @@ export class BrokerTopology {
   private readonly members = new Map<string, BrokerTopologyMember>();
   private readonly subscribers = new Set<TopologySubscriber>();
   private lastEventId = 0;
+  /** Members whose "up" waits after a removal's "down" (see removeBackup), by node id. */
+  private readonly deferredUps = new Map<string, NodeJS.Timeout>();
 
-  constructor(private readonly clock: () => number = Date.now) {}
+  constructor(
+    private readonly clock: () => number = Date.now,
+    /**
+     * How long the "up" that follows a backup's removal waits after its "down". HornetQ's Java
+     * client applies each topology message on a thread pool, in no set order: an up sent right
+     * after the down may be applied first, and the down, older, is then ignored, leaving the
+     * backup in place. 0 sends both at once (for clients that apply them in order).
+     */
+    private readonly upAfterDownMs = DEFAULT_UP_AFTER_DOWN_MS,
+  ) {}
 
   /** Every member, in the order first seen. */
   snapshot(): BrokerTopologyMember[] {
@@ -88,22 +102,51 @@ export class BrokerTopology {
   /**
    * The backup of `nodeId` that announced `connector` is gone (its connection closed). A client
    * keeps a backup that an update leaves out (HornetQ's merge rule), so the node is first told
-   * down, then up again without the backup, with a newer event id than the removal.
+   * down, then (upAfterDownMs later) up again without the backup, with a newer event id than the
+   * removal. A subscriber that comes meanwhile gets the member without the backup at once.
    */
   removeBackup(nodeId: string, connector: TransportConfiguration): BrokerTopologyMember | null {
     const current = this.members.get(nodeId);
     if (current?.backup !== connector) return null;
+    this.cancelDeferredUp(nodeId);
     const downAt = this.nextEventId();
     for (const subscriber of [...this.subscribers]) subscriber.memberDown(nodeId, downAt);
-    return this.put({ ...current, backup: null, uniqueEventId: this.nextEventId() });
+    const member = Object.freeze({ ...current, backup: null, uniqueEventId: this.nextEventId() });
+    if (this.upAfterDownMs === 0) return this.put(member);
+    this.members.set(nodeId, member);
+    const timer = setTimeout(() => {
+      this.deferredUps.delete(nodeId);
+      if (this.members.get(nodeId) === member) this.tell(member);
+    }, this.upAfterDownMs);
+    // A broker's stop does not wait for it: nobody is left to tell.
+    timer.unref();
+    this.deferredUps.set(nodeId, timer);
+    return member;
+  }
+
+  /** Drops the "up"s still waiting (the broker stops: its subscribers are gone). */
+  close(): void {
+    for (const nodeId of [...this.deferredUps.keys()]) this.cancelDeferredUp(nodeId);
+  }
+
+  private cancelDeferredUp(nodeId: string): void {
+    const timer = this.deferredUps.get(nodeId);
+    if (timer !== undefined) clearTimeout(timer);
+    this.deferredUps.delete(nodeId);
   }
 
   private put(member: BrokerTopologyMember): BrokerTopologyMember {
     const frozen = Object.freeze(member);
+    // A newer state of the node supersedes an "up" still waiting for it.
+    this.cancelDeferredUp(frozen.nodeId);
     this.members.set(frozen.nodeId, frozen);
+    this.tell(frozen);
+    return frozen;
+  }
+
+  private tell(frozen: BrokerTopologyMember): void {
     // `last` belongs to a subscription's burst; a later change is sent alone with it false, as HornetQ does.
     for (const subscriber of [...this.subscribers]) subscriber.memberUp(frozen, false);
-    return frozen;
   }
 
   private nextEventId(): number {

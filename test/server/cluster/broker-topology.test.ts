@@ -70,7 +70,7 @@ describe('BrokerTopology', () => {
 
   it('a backup that goes is told as the node down, then up without it, with a newer event id than the removal', () => {
     let now = 5000;
-    const topology = new BrokerTopology(() => now);
+    const topology = new BrokerTopology(() => now, 0);
     topology.publishLive(NODE, null, LIVE);
     topology.addBackup(NODE, BACKUP);
     const { heard, subscriber } = recorder();
