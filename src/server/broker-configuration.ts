@@ -2,6 +2,7 @@ import path from 'node:path';
 import { DEFAULT_MAX_FRAME_BYTES, DEFAULT_PRE_AUTH_MAX_FRAME_BYTES } from '../core/protocol';
 import { invalidValue } from '../core/protocol/argument-errors';
 import type { Logger, TlsSettings } from '../core/remoting';
+import { validateClusterConfiguration, type ClusterConfiguration } from './cluster/cluster-configuration';
 import { validateAddressSettings, type AddressSettings } from './postoffice/address-settings';
 import type { AcceptorFactory } from './remoting/acceptor';
 import type { LoginThrottlePolicy } from './security/login-throttle';
@@ -101,6 +102,12 @@ export interface BrokerConfiguration extends PersistenceConfiguration, HaConfigu
    */
   dataDirectory: string;
   acceptors: AcceptorConfiguration[];
+  /**
+   * The cluster connection of a live/backup pair (cluster-connections, cluster-user,
+   * cluster-password): the broker serves its topology {live, backup} to clients, and a backup
+   * announces itself to its live. Null: not clustered (a subscriber hears of this broker alone).
+   */
+  cluster: ClusterConfiguration | null;
   /** Address settings by match ('#', 'jms.queue.*', …), merged most specific last. */
   addressSettings: Record<string, Partial<AddressSettings>>;
   /** Queues created at start if they do not exist yet. */
@@ -250,6 +257,7 @@ export const DEFAULT_BROKER_CONFIGURATION: BrokerConfiguration = {
   ...DEFAULT_PERSISTENCE_CONFIGURATION,
   ...DEFAULT_HA_CONFIGURATION,
   acceptors: [{ name: 'netty', type: 'tcp', host: 'localhost', port: 5445 }],
+  cluster: null,
   addressSettings: {},
   queues: [],
   connectionTtlOverride: -1,
@@ -311,6 +319,13 @@ export function validateBrokerConfiguration(config: BrokerConfiguration): void {
       problems.push(
         `acceptor '${acceptor.name}': server-id must be an integer >= 0 (actual value: ${acceptor.serverId})`,
       );
+    }
+  }
+  if (config.cluster !== null) {
+    try {
+      validateClusterConfiguration(config.cluster);
+    } catch (error) {
+      problems.push((error as Error).message);
     }
   }
   if (!(config.connectionTtlCheckInterval > 0)) {

@@ -14,7 +14,12 @@ import { ExpiryReaper } from './postoffice/expiry-reaper';
 import type { Filter } from './postoffice/filter';
 import { PostOffice } from './postoffice/post-office';
 import { defaultAcceptorFactory, type Acceptor } from './remoting/acceptor';
-import { ServerConnection, type BrokerServices } from './remoting/server-connection';
+import type { BrokerServices, ClusterServices } from './remoting/broker-services';
+import { BackupAnnouncer } from './cluster/backup-announcer';
+import { BrokerTopology } from './cluster/broker-topology';
+import { announcedConnector } from './cluster/cluster-configuration';
+import { ClusterCredentials } from './cluster/cluster-credentials';
+import { ServerConnection } from './remoting/server-connection';
 import { BrokerSecurity } from './security/broker-security';
 import type { SecurityManager } from './security/security-manager';
 import type { SecuritySetting } from './security/security-store';
@@ -110,6 +115,11 @@ export class Broker implements BrokerServices {
    * @internal (the server connections log in through it)
    */
   readonly security: BrokerSecurity;
+  /**
+   * The topology served to clients and the cluster login (config.cluster); null when not clustered.
+   * @internal (the server connections serve and update it)
+   */
+  readonly cluster: ClusterServices | null;
   private office: PostOffice | null = null;
   private acceptors: Acceptor[] = [];
   private readonly connections = new Set<ServerConnection>();
@@ -170,6 +180,13 @@ export class Broker implements BrokerServices {
       throttle: this.config.loginThrottle,
       logger: this.logger,
     });
+    this.cluster =
+      this.config.cluster === null
+        ? null
+        : {
+            topology: new BrokerTopology(),
+            credentials: new ClusterCredentials(this.config.cluster.user, this.config.cluster.password),
+          };
     this.keepsOwnJournal = this.config.persistenceEnabled && this.config.storage === undefined;
     this.journalSyncs = this.keepsOwnJournal
       ? { bindings: new LatencyHistogram(), messages: new LatencyHistogram() }
@@ -309,6 +326,49 @@ export class Broker implements BrokerServices {
   }
 
   /**
+   * Tells the clients subscribed to the topology that this broker serves its node as live,
+   * through its cluster connection's connector (a backup keeps the one known). Called when the
+   * broker starts as live, and by a backup's activation once it has taken over. Nothing when the
+   * broker is not clustered.
+   */
+  publishAsLive(): void {
+    if (this.cluster === null || this.config.cluster === null) return;
+    const connector = this.config.cluster.connection.connector;
+    this.cluster.topology.publishLive(this.nodeId, null, announcedConnector(connector));
+    this.logger.info(
+      { nodeId: this.nodeId, connector: `${connector.host}:${connector.port}` },
+      `node ${this.nodeId} announced as live at ${connector.host}:${connector.port}`,
+    );
+  }
+
+  /**
+   * What a backup runs while it waits for the live's lock: it announces itself, as a backup of
+   * `nodeId` (the pair's, from the shared server.lock), to the live its cluster connection's
+   * static connectors name. The caller starts and stops it.
+   */
+  backupAnnouncer(nodeId: string): BackupAnnouncer {
+    const cluster = this.config.cluster;
+    if (cluster === null) {
+      throw new HornetQException(
+        'ILLEGAL_STATE',
+        'a backup announces itself through its cluster connection, and this broker has none (cluster-connections)',
+      );
+    }
+    const connection = cluster.connection;
+    return new BackupAnnouncer({
+      lives: connection.staticConnectors,
+      nodeId,
+      nodeName: null,
+      connector: connection.connector,
+      user: cluster.user,
+      password: cluster.password,
+      retryInterval: connection.retryInterval,
+      maxRetryInterval: connection.maxRetryInterval,
+      logger: this.logger,
+    });
+  }
+
+  /**
    * Starts the broker. A live broker resolves once it serves (its journal loaded, its acceptors
    * open). A backup (`backup`), or a live whose directory a backup serves in its place, resolves
    * once it waits (status `waiting`): it serves later, when the lock is its own; onStateChange
@@ -413,6 +473,7 @@ export class Broker implements BrokerServices {
         createAcceptor(acceptor, (transport) => this.accept(transport), this.logger),
       );
       for (const acceptor of this.acceptors) await acceptor.start();
+      this.publishAsLive();
       this.ttlTimer = setInterval(() => this.checkConnections(), this.config.connectionTtlCheckInterval);
       this.watchLiveLock();
       this.setState('started');
@@ -466,7 +527,7 @@ export class Broker implements BrokerServices {
         { nodeId: manager.nodeId, directory: manager.directory },
         `backup of node ${manager.nodeId ?? '(not yet known)'}: waiting for its live server to go (server.lock in ${manager.directory}); acceptors stay closed`,
       );
-      await manager.awaitLiveNode(signal);
+      await this.announcedWhile(manager.nodeId, () => manager.awaitLiveNode(signal));
       this.currentNodeId = manager.nodeId;
       const delay = takeoverDelay(this.config);
       this.logger.warn(
@@ -489,6 +550,23 @@ export class Broker implements BrokerServices {
       await this.stopServing();
       await manager.crashLiveServer();
       this.setState('waiting');
+    }
+  }
+
+  /**
+   * Runs `waiting` while this backup announces itself to its live through its cluster connection
+   * (so that the live's clients know where to go before anything fails); the announcer stops
+   * before the backup goes on, so that it never announces a backup that has started to serve.
+   * Without a cluster connection, or before the pair's node id is in server.lock, it only waits.
+   */
+  private async announcedWhile(nodeId: string | null, waiting: () => Promise<void>): Promise<void> {
+    if (this.config.cluster === null || nodeId === null) return waiting();
+    const announcer = this.backupAnnouncer(nodeId);
+    announcer.start();
+    try {
+      await waiting();
+    } finally {
+      await announcer.stop();
     }
   }
 

@@ -44,3 +44,9 @@ export {
 } from './storage/damage/damage-kind';
 export type { LockHolder } from './lock/lock-holder';
 export { PageCorruptError } from './paging/page-entry-codec';
+export { BackupAnnouncer, type BackupAnnouncerOptions } from './cluster/backup-announcer';
+export type {
+  ClusterConfiguration,
+  ClusterConnectionConfiguration,
+  ClusterConnector,
+} from './cluster/cluster-configuration';

@@ -214,6 +214,13 @@ function encodeBody(w: BufferWriter, p: Packet): void {
     case PacketType.CLUSTER_TOPOLOGY:
     case PacketType.CLUSTER_TOPOLOGY_V2:
       return writeTopology(w, p);
+    case PacketType.NODE_ANNOUNCE:
+      w.writeHqString(p.nodeId);
+      w.writeNullableHqString(p.nodeName);
+      w.writeBoolean(p.backup);
+      w.writeLong(p.currentEventId);
+      writeOptionalTransport(w, p.connector);
+      return writeOptionalTransport(w, p.backupConnector);
     case PacketType.CREATE_QUEUE:
     case PacketType.CREATE_SHARED_QUEUE:
       return writeQueueToCreate(w, p);
@@ -360,6 +367,16 @@ function decodeBody(type: number, r: BufferReader): Packet {
     case PacketType.CLUSTER_TOPOLOGY:
     case PacketType.CLUSTER_TOPOLOGY_V2:
       return readTopology(type, r);
+    case PacketType.NODE_ANNOUNCE:
+      return {
+        type,
+        nodeId: r.readHqString(),
+        nodeName: r.readNullableHqString(),
+        backup: r.readBoolean(),
+        currentEventId: r.readLong(),
+        connector: readOptionalTransport(r),
+        backupConnector: readOptionalTransport(r),
+      };
     case PacketType.CREATE_QUEUE:
     case PacketType.CREATE_SHARED_QUEUE:
       return readQueueToCreate(type, r);

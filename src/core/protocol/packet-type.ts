@@ -47,6 +47,8 @@ export const PacketType = {
   SESS_ADD_METADATA2: 105,
   SESS_UNIQUE_ADD_METADATA: 106,
   CLUSTER_TOPOLOGY: 110,
+  /** A server announces itself (a backup to its live) on channel 0 of a connection to a peer. */
+  NODE_ANNOUNCE: 111,
   SUBSCRIBE_TOPOLOGY: 112,
   SUBSCRIBE_TOPOLOGY_V2: 113,
   CLUSTER_TOPOLOGY_V2: 114,

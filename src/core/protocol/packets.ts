@@ -156,6 +156,23 @@ export interface ClusterTopologyChange {
   nodeName: string | null;
 }
 
+/**
+ * A server tells a peer it exists (HornetQ's NodeAnnounceMessage, 111, channel 0, never
+ * answered): a backup announces itself to its live with `backup` true and its own connector in
+ * `connector`; a live announces its connector and its backup's.
+ */
+export interface NodeAnnounce {
+  type: typeof PacketType.NODE_ANNOUNCE;
+  nodeId: string;
+  /** The backup group name (HornetQ's nodeName), or null. */
+  nodeName: string | null;
+  backup: boolean;
+  /** The sender's clock in ms: orders the announcements of one node. */
+  currentEventId: number;
+  connector: TransportConfiguration | null;
+  backupConnector: TransportConfiguration | null;
+}
+
 /** What both queue-creating requests carry; on the wire in this order, `requiresResponse` last. */
 interface QueueToCreate {
   address: string;
@@ -423,6 +440,7 @@ export type Packet =
   | SubscribeTopology
   | SubscribeTopologyV2
   | ClusterTopologyChange
+  | NodeAnnounce
   | CreateQueue
   | DeleteQueue
   | CreateSharedQueue

@@ -62,6 +62,7 @@ export function brokerConfigurationOf(
       server === null
         ? DEFAULT_BROKER_CONFIGURATION.acceptors
         : server.acceptors.map((a) => ({ ...a.config })),
+    cluster: server?.cluster ?? null,
     addressSettings,
     queues: [
       ...(server?.queues ?? []),

@@ -8,6 +8,7 @@ import type { Environment } from '../xml/placeholders';
 import type { XmlElement } from '../xml/xml-element';
 import { readAddressSettings } from './address-settings-reader';
 import { parseConfigDocument, readConfigFile } from './config-document';
+import { readClusterConfiguration } from './cluster-connection-reader';
 import { checkShape, first } from './element-shape';
 import { readSecuritySettings } from './security-settings-reader';
 import type { AcceptorDefinition, ConnectorDefinition, ServerConfiguration } from './server-configuration';
@@ -65,9 +66,19 @@ function readRoot(root: XmlElement, file: string, problems: Problems): ServerCon
   const securityEnabled = boolean(values, 'security-enabled', true);
   const section = (name: string): XmlElement | undefined => first(children, name);
   const limits = readLimits(values);
+  const connectors = readConnectors(section('connectors'), problems);
   return {
     file,
-    connectors: readConnectors(section('connectors'), problems),
+    connectors,
+    cluster: readClusterConfiguration(
+      {
+        section: section('cluster-connections'),
+        user: values.get('cluster-user') as string | undefined,
+        password: values.get('cluster-password') as string | undefined,
+      },
+      connectors,
+      problems,
+    ),
     acceptors: readAcceptors(section('acceptors'), problems),
     discoveryGroups: readDiscoveryGroups(section('discovery-groups'), problems),
     connectionTtlOverride: number(

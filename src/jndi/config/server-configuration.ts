@@ -4,6 +4,7 @@ import type {
   BrokerLimits,
   CoreQueueConfiguration,
 } from '../../server/broker-configuration';
+import type { ClusterConfiguration } from '../../server/cluster/cluster-configuration';
 import type { AddressSettings } from '../../server/postoffice/address-settings';
 import type { Permission } from '../../server/security/permission';
 import type { SecuritySetting as StoreSecuritySetting } from '../../server/security/security-store';
@@ -39,6 +40,8 @@ export interface ServerConfiguration {
   file: string;
   connectors: ReadonlyMap<string, ConnectorDefinition>;
   acceptors: AcceptorDefinition[];
+  /** `<cluster-connections>`, `<cluster-user>`, `<cluster-password>`: null when the file has no cluster connection. */
+  cluster: ClusterConfiguration | null;
   /** Names of `<discovery-group>`s, which `<discovery-group-ref>` must name. */
   discoveryGroups: ReadonlySet<string>;
   connectionTtlOverride: number;

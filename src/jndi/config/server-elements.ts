@@ -174,8 +174,9 @@ export const SERVER_ELEMENTS: ReadonlyMap<string, TopLevelElement> = new Map<str
   ['management-notification-address', unsupported(MANAGEMENT, nonEmpty)],
   ['jmx-management-enabled', unsupported(MANAGEMENT, bool)],
   ['jmx-domain', unsupported(MANAGEMENT, nonEmpty)],
-  ['cluster-user', unsupported(CLUSTER, text)],
-  ['cluster-password', unsupported(CLUSTER, text)],
+  // Read with <cluster-connections> (cluster-connection-reader.ts); the password is never shown.
+  ['cluster-user', { use: 'broker', spec: nonEmpty }],
+  ['cluster-password', { use: 'broker', spec: nonEmpty }],
   ['password-codec', unsupported('password masking is not implemented', nonEmpty)],
   ['mask-password', unsupported('password masking is not implemented', bool)],
   ['log-delegate-factory-class-name', unsupported('logs go to the logger given in the options', text)],
@@ -200,7 +201,7 @@ export const SERVER_ELEMENTS: ReadonlyMap<string, TopLevelElement> = new Map<str
   ['broadcast-groups', unsupported('UDP and JGroups broadcast is not implemented')],
   ['diverts', unsupported('diverts are not implemented: messages are not copied or moved between addresses')],
   ['bridges', unsupported('core bridges are not implemented')],
-  ['cluster-connections', unsupported(CLUSTER)],
+  ['cluster-connections', { use: 'section' }],
   [
     'grouping-handler',
     unsupported('clustered grouping is not implemented (message groups on this broker work)'),

@@ -1,92 +1,27 @@
-import { timingSafeEqual } from 'node:crypto';
-import {
-  EXTENSION_VERSION,
-  HornetQException,
-  ProtocolError,
-  packetTypeName,
-  type CreateSession,
-  type Packet,
-  type ReattachExtension,
-  type ReattachSession,
-  type ServerSessionExtension,
-} from '../../core/protocol';
+import { HornetQException, type Packet } from '../../core/protocol';
 import { PacketType } from '../../core/protocol/packet-type';
-import {
-  CHANNEL_ID,
-  FIRST_SESSION_CHANNEL,
-  LivenessMonitor,
-  MAX_UNCONFIRMED_COMMANDS,
-  type Logger,
-  type RemotingConnection,
-} from '../../core/remoting';
-import type { BrokerLimits } from '../broker-configuration';
-import type { PostOffice } from '../postoffice/post-office';
-import type { BrokerSecurity } from '../security/broker-security';
+import { CHANNEL_ID, LivenessMonitor, type Logger, type RemotingConnection } from '../../core/remoting';
+import type { LoginRequest } from '../security/broker-security';
 import { LoginMemo } from '../security/login-memo';
-import { OPEN_GUARD, type SessionGuard } from '../security/session-guard';
-import type { MetadataRegistry } from '../session/metadata-registry';
-import { ServerSession, type SessionOwner } from '../session/server-session';
-import type { Durability } from '../storage/storage-manager';
-import { OrderedReplies } from './ordered-replies';
-
-/** HornetQ 2.4's incrementing version: what CREATESESSION_RESP answers. */
-export const SERVER_VERSION = 124;
-/** The client versions a HornetQ 2.4 server takes (2.4.x clients send 124; 122 and 123 are 2.3's). */
-export const MIN_CLIENT_VERSION = 122;
-/** Below it a client gets CLUSTER_TOPOLOGY (110); from it on CLUSTER_TOPOLOGY_V2 (114). */
-export const TOPOLOGY_V2_CLIENT_VERSION = 122;
-
-/** The holder of a connection's reading while its output is above the high-water mark. */
-/**
- * Session requests (CREATESESSION, REATTACH_SESSION) a connection may have unanswered on channel
- * 1. Clients make them one at a time (HornetQ's sendBlockingLock, our serial channel-1 calls); a
- * reattach can wait for its session's answers, so without a bound a peer could queue replies
- * behind it without end.
- */
-export const MAX_UNANSWERED_SESSION_REQUESTS = 16;
+import type { ServerSession } from '../session/server-session';
+import type { BrokerServices } from './broker-services';
+import { HandshakeHandler, type HandshakeConnection } from './handshake-handler';
 
 const CONGESTION = Object.freeze({ reason: 'output above the high-water mark' });
 
-/** What a connection needs from its broker. */
-export interface BrokerServices {
-  readonly postOffice: PostOffice;
-  readonly logger: Logger;
-  readonly connectionTtlOverride: number;
-  /** The broker's node id (a UUID, stable over its life and, when it persists, its restarts). */
-  readonly nodeId: string;
-  readonly metadata: MetadataRegistry<ServerSession>;
-  /** The largest body a large message may have (it is assembled in memory). */
-  readonly maxLargeMessageBytes: number;
-  /** What one connection may hold, and how long it may go without a session or stuck. */
-  readonly limits: Readonly<BrokerLimits>;
-  /** Whether a session created without our reattach secret may be reattached by its name alone. */
-  readonly nameOnlyReattachEnabled: boolean;
-  /** Who a client logs in as, and what each login may do. */
-  readonly security: BrokerSecurity;
-  /** Whether what a session stored is on disk yet: its answers wait for that. */
-  readonly durability: Durability;
-  /** The store failed (HornetQ's critical I/O error): the broker stops. */
-  storageFailed(error: Error): void;
-  registerSession(session: ServerSession): void;
-  unregisterSession(session: ServerSession): void;
-  findSession(name: string): ServerSession | undefined;
-  connectionClosed(connection: ServerConnection): void;
-  /** A session was reattached to this connection (counted for metrics). */
-  sessionReattached(): void;
-}
-
 /**
- * The broker's side of one client connection: pings and the session handshake on channels 0 and
- * 1, the sessions it carries, and the temporary queues that live as long as it does. When the
+ * The broker's side of one client connection: its pings (the session handshake on channels 0 and
+ * 1 is the HandshakeHandler's), the sessions it carries, and the temporary queues that live as
+ * long as it does. When the
  * link fails, sessions that keep resend buffers stay (detached) until the connection's TTL runs
  * out, so that their client can reattach them to a new connection.
  */
-export class ServerConnection implements SessionOwner {
+export class ServerConnection implements HandshakeConnection {
   /** The TTL check: the client's pings set its TTL (unless the broker overrides them). */
   private readonly liveness: LivenessMonitor;
   private readonly sessions = new Set<ServerSession>();
   private readonly temporaryQueues = new Set<string>();
-  private readonly logger: Logger;
+  readonly logger: Logger;
   private ended = false;
   private transportGone = false;
   private readonly openedAt = Date.now();
@@ -96,15 +31,8 @@ export class ServerConnection implements SessionOwner {
   private congestedSince: number | null = null;
   /** What keeps the connection from being read: its congestion, and sessions holding answers. */
   private readonly readingHeldBy = new Set<object>();
-  /** Answers on channel 1, in the order of their requests. */
-  private readonly handshakeReplies = new OrderedReplies<Packet>((reply) =>
-    this.remoting.write(CHANNEL_ID.SESSION, reply),
-  );
-  /**
-   * The client's protocol version (from its topology subscription or first CREATESESSION), 0 until
-   * it says: it decides which topology packet it gets.
-   */
-  private clientVersion = 0;
+  /** CREATESESSION, REATTACH_SESSION and the topology requests. */
+  private readonly handshake: HandshakeHandler;
 
   constructor(
     readonly remoting: RemotingConnection,
@@ -114,6 +42,7 @@ export class ServerConnection implements SessionOwner {
     private readonly inVm = false,
   ) {
     this.logger = broker.logger.child({ connection: remoting.id });
+    this.handshake = new HandshakeHandler(this, broker, this.logger);
     this.liveness = new LivenessMonitor(remoting, {
       ttl: broker.connectionTtlOverride !== -1 ? broker.connectionTtlOverride : defaultTtl,
       // The broker answers its client's pings; it sends none of its own on a timer.
@@ -132,10 +61,14 @@ export class ServerConnection implements SessionOwner {
    * A login of this connection's is abandoned once the connection is gone (nobody waits for it);
    * the memo lets the sessions its client creates or reattaches one after another log in once.
    */
-  private readonly loginRequest = {
+  readonly loginRequest: LoginRequest = {
     abandoned: (): boolean => this.ended || this.transportGone,
     memo: new LoginMemo(),
   };
+
+  get isEnded(): boolean {
+    return this.ended;
+  }
 
   get linkGone(): boolean {
     return this.transportGone;
@@ -285,394 +218,21 @@ export class ServerConnection implements SessionOwner {
     if (channelId === CHANNEL_ID.PING && packet.type === PacketType.PING) {
       if (this.broker.connectionTtlOverride === -1) this.liveness.ttl = this.clientTtl(packet.connectionTtl);
       this.remoting.write(CHANNEL_ID.PING, packet);
-    } else if (
-      channelId === CHANNEL_ID.PING &&
-      (packet.type === PacketType.SUBSCRIBE_TOPOLOGY || packet.type === PacketType.SUBSCRIBE_TOPOLOGY_V2)
-    ) {
-      if (packet.type === PacketType.SUBSCRIBE_TOPOLOGY_V2) this.clientVersion = packet.clientVersion;
-      this.remoting.write(CHANNEL_ID.PING, this.topology());
-    } else if (channelId === CHANNEL_ID.SESSION && packet.type === PacketType.CREATESESSION) {
-      this.createSession(packet, this.reserveSessionReply(packet));
-    } else if (channelId === CHANNEL_ID.SESSION && packet.type === PacketType.REATTACH_SESSION) {
-      this.reattach(packet, this.reserveSessionReply(packet));
     } else {
-      throw new ProtocolError(`${packetTypeName(packet.type)} is not allowed on channel ${channelId}`);
-    }
-  }
-
-  private reserveSessionReply(packet: Packet): (reply: Packet) => void {
-    if (this.handshakeReplies.pending >= MAX_UNANSWERED_SESSION_REQUESTS) {
-      throw new ProtocolError(
-        `${packetTypeName(packet.type)} while ${MAX_UNANSWERED_SESSION_REQUESTS} session requests are unanswered on channel 1 (a client makes them one at a time)`,
-      );
-    }
-    return this.handshakeReplies.reserve();
-  }
-
-  /**
-   * A broker that is not clustered answers a topology subscription as HornetQ's does: one node,
-   * itself, with no connectors (the client keeps the one it connected with), and nothing follows.
-   */
-  private topology(): Packet {
-    const v2 = this.clientVersion >= TOPOLOGY_V2_CLIENT_VERSION;
-    return {
-      type: v2 ? PacketType.CLUSTER_TOPOLOGY_V2 : PacketType.CLUSTER_TOPOLOGY,
-      exit: false,
-      nodeId: this.broker.nodeId,
-      uniqueEventId: v2 ? Date.now() : 0,
-      live: null,
-      backup: null,
-      last: true,
-      nodeName: null,
-    };
-  }
-
-  /**
-   * Answers a CREATESESSION once its login is checked (asynchronously: a password hash takes a
-   * while, and a slowed source waits its turn); the answers of channel 1 still go out in the
-   * order of the requests. With security disabled there is nobody to check, and the session is
-   * made at once, before the next packet of the same read.
-   */
-  private createSession(packet: CreateSession, reply: (answer: Packet) => void): void {
-    try {
-      this.checkVersion(packet);
-    } catch (error) {
-      reply(this.sessionRefusal(error));
-      return;
-    }
-    const security = this.broker.security;
-    if (!security.enabled) {
-      reply(this.answerCreateSession(packet, () => this.openSession(packet, OPEN_GUARD)));
-      return;
-    }
-    security
-      .login(packet.username, packet.password, this.remoting.remoteAddress, this.loginRequest)
-      .then(
-        (guard) => reply(this.answerCreateSession(packet, () => this.openLoggedInSession(packet, guard))),
-        (error: unknown) => reply(this.sessionRefusal(error)),
-      )
-      .catch((error: unknown) => this.containFailure(error, 'answering a CREATESESSION'));
-  }
-
-  private openLoggedInSession(packet: CreateSession, guard: SessionGuard): ServerSession {
-    if (this.ended) {
-      throw new HornetQException('DISCONNECTED', 'the connection closed while the login was being checked');
-    }
-    return this.openSession(packet, guard);
-  }
-
-  private answerCreateSession(packet: CreateSession, open: () => ServerSession): Packet {
-    let session: ServerSession;
-    try {
-      session = open();
-    } catch (error) {
-      return this.sessionRefusal(error);
-    }
-    const extension: ServerSessionExtension | null =
-      packet.extension === null ? null : { version: Math.min(packet.extension.version, EXTENSION_VERSION) };
-    this.logger.debug(
-      { session: session.name, extended: extension !== null },
-      `session ${session.name} created`,
-    );
-    return { type: PacketType.CREATESESSION_RESP, serverVersion: SERVER_VERSION, extension };
-  }
-
-  private sessionRefusal(error: unknown): Packet {
-    const failure = HornetQException.is(error)
-      ? error
-      : new HornetQException('INTERNAL_ERROR', String(error));
-    // A version mismatch is the client's to report; a refused login is logged where it is checked.
-    if (failure.code !== 'INCOMPATIBLE_CLIENT_SERVER_VERSIONS' && failure.code !== 'SECURITY_EXCEPTION') {
-      this.logger.warn({ code: failure.code }, `session creation refused: ${failure.message}`);
-    }
-    return { type: PacketType.EXCEPTION, code: failure.code, message: failure.message };
-  }
-
-  /** HornetQ checks the version first: a client of another version learns that and nothing else. */
-  private checkVersion(packet: CreateSession): void {
-    if (packet.version < MIN_CLIENT_VERSION || packet.version > SERVER_VERSION) {
-      throw new HornetQException(
-        'INCOMPATIBLE_CLIENT_SERVER_VERSIONS',
-        `Server and client versions incompatible (client version ${packet.version}; this server takes ${MIN_CLIENT_VERSION} to ${SERVER_VERSION})`,
-      );
-    }
-    if (this.clientVersion === 0) this.clientVersion = packet.version;
-  }
-
-  /** Everything after the login: synchronous, so that no other packet comes between the checks and the session. */
-  private openSession(packet: CreateSession, guard: SessionGuard): ServerSession {
-    const user = guard.user ?? packet.username;
-    const maxSessions = this.broker.limits.maxSessionsPerConnection;
-    if (this.sessions.size >= maxSessions) {
-      throw new HornetQException(
-        'SESSION_CREATION_REJECTED',
-        `this connection already has ${maxSessions} sessions, the most the broker allows one connection (maxSessionsPerConnection)`,
-      );
-    }
-    if (packet.xa) {
-      throw new HornetQException(
-        'SESSION_CREATION_REJECTED',
-        'XA sessions are not supported by this broker: create the session with xa false',
-      );
-    }
-    this.claimSessionName(packet, user);
-    if (
-      packet.sessionChannelId < FIRST_SESSION_CHANNEL ||
-      this.remoting.getChannel(packet.sessionChannelId)
-    ) {
-      throw new HornetQException(
-        'ILLEGAL_STATE',
-        `session channel id ${packet.sessionChannelId} is not available`,
-      );
-    }
-    if (packet.minLargeMessageSize <= 0) {
-      throw new HornetQException(
-        'ILLEGAL_STATE',
-        `min-large-message-size must be > 0 (actual value: ${packet.minLargeMessageSize})`,
-      );
-    }
-    if (packet.windowSize < -1) {
-      throw new HornetQException(
-        'ILLEGAL_STATE',
-        `confirmation window size must be -1 or >= 0 (actual value: ${packet.windowSize})`,
-      );
-    }
-    const channel = this.remoting.createChannel(packet.sessionChannelId, {
-      confirmationWindowSize: packet.windowSize,
-      callTimeoutMs: 30_000,
-      unconfirmedLimit: {
-        ...unconfirmedLimitFor(packet.windowSize, packet.extension !== null),
-        // The session's owner at the time: a reattach moves the session to another connection.
-        exceeded: () => session.owner.clientFellBehind(session, packet.sessionChannelId),
-      },
-    });
-    const session = new ServerSession(
-      channel,
-      {
-        name: packet.name,
-        // A copy: the decoded packet's bytes may be a view of a socket read.
-        reattachSecret: packet.extension === null ? null : Buffer.from(packet.extension.reattachSecret),
-        username: user,
-        guard,
-        autoCommitSends: packet.autoCommitSends,
-        autoCommitAcks: packet.autoCommitAcks,
-        preAcknowledge: packet.preAcknowledge,
-        minLargeMessageSize: packet.minLargeMessageSize,
-        maxLargeMessageBytes: this.broker.maxLargeMessageBytes,
-        defaultAddress: packet.defaultAddress === '' ? null : packet.defaultAddress,
-      },
-      this.broker.postOffice,
-      this,
-      this.logger,
-      this.broker.durability,
-    );
-    this.sessions.add(session);
-    this.hadSession = true;
-    this.broker.registerSession(session);
-    this.remoting.authenticate();
-    return session;
-  }
-
-  /**
-   * Session names are the client's (HornetQ's clients pick a UUID), and a reattach finds a session
-   * by its name. A name a live session holds is taken only by the client that holds it: one whose
-   * CREATESESSION answer was lost in a cut asks again with the same name (ours and HornetQ's
-   * clients do), and the earlier session, which it never got, is closed. Proof of that: the same
-   * reattach secret and user for a session of ours; for a plain session (a Java client's), the
-   * same user and a session whose link is gone or that lives on this same connection, which
-   * name-only reattach would hand over anyway. Anything else is refused: no CREATESESSION
-   * replaces or kills another client's session (HornetQ would replace it in its table, out of
-   * reach of its own client).
-   */
-  private claimSessionName(packet: CreateSession, user: string | null): void {
-    const { name } = packet;
-    const maxLength = this.broker.limits.maxNameLength;
-    if (name.length === 0 || name.length > maxLength) {
-      throw new HornetQException(
-        'SESSION_CREATION_REJECTED',
-        `a session name must have 1 to ${maxLength} characters (maxNameLength), not ${name.length}`,
-      );
-    }
-    const holder = this.broker.findSession(name);
-    if (holder === undefined || holder.isClosed) return;
-    if (!this.isHolderOf(holder, packet, user)) {
-      throw new HornetQException(
-        'SESSION_CREATION_REJECTED',
-        `a session named ${JSON.stringify(name)} already exists on this broker; a session name may be used by one session at a time`,
-      );
-    }
-    // The name at debug only: a plain session's name is all a name-only reattach asks for.
-    this.logger.info(
-      {},
-      'a session is created again by its client; the earlier session of that name is closed',
-    );
-    this.logger.debug({ session: name }, `session ${name} is created again by its client`);
-    // As if its client had vanished: what it was delivered may have been seen, and comes back redelivered.
-    holder.close(true);
-  }
-
-  /**
-   * Whether a CREATESESSION, logged in as `user`, comes from the client that holds `holder` (see
-   * claimSessionName). Always the same user: a plain session whose link is gone waits for its
-   * client, and another user who learned its name must not close it before that client is back.
-   */
-  private isHolderOf(holder: ServerSession, packet: CreateSession, user: string | null): boolean {
-    if (holder.username !== user) return false;
-    if (holder.reattachSecret !== null) {
-      return (
-        packet.extension !== null && secretMatches(holder.reattachSecret, packet.extension.reattachSecret)
-      );
-    }
-    return packet.extension === null && (holder.owner === this || holder.owner.linkGone);
-  }
-
-  /**
-   * Moves a session of a failed (or failing) connection onto this one and replays what its client
-   * has not confirmed. Refused, with the same answer whatever the reason, unless the name and the
-   * secret token match and the user is the one that created the session: knowing a session's
-   * name is not enough to take it over, and a refused attempt leaves the session untouched.
-   *
-   * The answer waits until every packet the session has handled is confirmed and answered (some
-   * may be waiting for their sync, which the live broker is about to finish): the last confirmed
-   * command it reports must include them all, or the client would send them again and they would
-   * be applied twice. Their answers went into the resend buffer meanwhile, and go out with the
-   * replay if the client has not seen them.
-   */
-  private reattach(packet: ReattachSession, reply: (answer: Packet) => void): void {
-    const refused: Packet = {
-      type: PacketType.REATTACH_SESSION_RESP,
-      lastConfirmedCommandId: -1,
-      reattached: false,
-    };
-    this.reattachable(packet)
-      .then((session) => {
-        if (session === null || this.ended || session.isClosed) reply(refused);
-        else this.reattachWhenAnswered(session, packet, reply, refused);
-      })
-      .catch((error: unknown) => this.containFailure(error, 'answering a REATTACH_SESSION'));
-  }
-
-  private reattachWhenAnswered(
-    session: ServerSession,
-    packet: ReattachSession,
-    reply: (answer: Packet) => void,
-    refused: Packet,
-  ): void {
-    if (session.pendingAnswers > 0) {
-      this.logger.debug(
-        { session: session.name, pending: session.pendingAnswers },
-        `reattach of session ${session.name} waits for ${session.pendingAnswers} answers to be synced and sent`,
-      );
-    }
-    session.whenAnswered((error) => {
-      try {
-        // The wait may have outlasted the session (its TTL ran out) or this connection.
-        const answer =
-          error !== null || this.ended || session.isClosed
-            ? refused
-            : (this.refuseBrokenNumbering(session, packet) ?? this.moveHere(session, packet));
-        reply(answer);
-      } catch (failure) {
-        this.containFailure(failure, `reattaching session ${session.name}`);
-      }
-    });
-  }
-
-  /**
-   * The session a reattach request names, if it may be reattached by whoever sent it.
-   *
-   * A session created with our extension's secret is reattached only by a request that presents
-   * the same secret and logs in (user and password, checked as at CREATESESSION) as the user the
-   * session was created by: knowing its name is not enough, nor is the secret without the
-   * password. With security disabled nobody logs in, and the user is compared as named.
-   *
-   * A session created without it (a HornetQ Java client's) can be checked for its name alone:
-   * HornetQ's REATTACH_SESSION carries the name and a command id, no user, and the new connection
-   * has authenticated nobody (the Java client sends it first). HornetQ reattaches on the name;
-   * so do we unless name-only-reattach-enabled is false, when the client is told "not
-   * reattached" and creates its session again, as after a broker restart.
-   */
-  private async reattachable(packet: ReattachSession): Promise<ServerSession | null> {
-    const session = this.broker.findSession(packet.name);
-    if (session === undefined || !session.supportsReattach || session.isClosed) return null;
-    if (session.reattachSecret === null) {
-      if (this.broker.nameOnlyReattachEnabled) return session;
-      this.logger.warn(
-        { session: session.name, remote: this.remoting.remoteAddress },
-        `reattach of session ${session.name} refused: it was created without a reattach secret (a HornetQ Java client's) and name-only-reattach-enabled is false; its client creates it again`,
-      );
-      return null;
-    }
-    const presented = packet.extension;
-    const secretShown = presented !== null && secretMatches(session.reattachSecret, presented.reattachSecret);
-    const user = secretShown ? await this.reattachingUser(presented) : null;
-    if (user === null || session.username !== user.name) {
-      this.logger.warn(
-        { remote: this.remoting.remoteAddress },
-        'reattach refused: the session was created with a reattach secret and the request did not present it, or did not log in as the user that created it',
-      );
-      return null;
-    }
-    return session;
-  }
-
-  /**
-   * Who a reattach with our extension logs in as (null: the login failed, and was logged and
-   * counted as any failed login).
-   */
-  private async reattachingUser(presented: ReattachExtension): Promise<{ name: string | null } | null> {
-    if (!this.broker.security.enabled) return { name: presented.username };
-    try {
-      const guard = await this.broker.security.login(
-        presented.username,
-        presented.password,
-        this.remoting.remoteAddress,
-        this.loginRequest,
-      );
-      return { name: guard.user };
-    } catch {
-      return null;
+      this.handshake.handle(packet, channelId);
     }
   }
 
   /**
-   * A client whose last confirmed id is not one this side can account for (it claims packets
-   * never sent, or has lost some whose frames are gone) cannot be replayed to: its session is
-   * closed, as if its client had vanished, and the client hears "not reattached" and creates its
-   * session again. Null when the id is fine.
+   * A session created on this connection, or reattached to it: taken from the connection it was
+   * on (which may close, left without sessions), and kept here.
    */
-  private refuseBrokenNumbering(session: ServerSession, packet: ReattachSession): Packet | null {
-    if (session.channel.accountsFor(packet.lastConfirmedCommandId)) return null;
-    this.logger.warn(
-      { remote: this.remoting.remoteAddress, claimed: packet.lastConfirmedCommandId },
-      'reattach refused: the client claims a count of our packets that does not match what was sent; its session is closed and created again',
-    );
-    session.close(true);
-    return { type: PacketType.REATTACH_SESSION_RESP, lastConfirmedCommandId: -1, reattached: false };
-  }
-
-  /** Takes the session over from its previous connection and replays what its client has not seen. */
-  private moveHere(session: ServerSession, packet: ReattachSession): Packet {
+  adoptSession(session: ServerSession): void {
     const previous = session.owner;
     if (previous instanceof ServerConnection && previous !== this) previous.handOver(session, this);
     this.sessions.add(session);
     this.hadSession = true;
     session.owner = this;
-    const serverLastConfirmed = session.channel.lastConfirmedCommandId;
-    session.channel.transferTo(this.remoting);
-    const replayed = session.channel.replay(packet.lastConfirmedCommandId);
-    this.remoting.authenticate();
-    // Its consumers may have stopped on the old connection's congestion: this one may take more.
-    session.resumeDelivery();
-    this.broker.sessionReattached();
-    // The name at debug only (see claimSessionName).
-    this.logger.info({ replayed }, `a session reattached, ${replayed} packets replayed to the client`);
-    this.logger.debug({ session: session.name }, `session ${session.name} reattached`);
-    return {
-      type: PacketType.REATTACH_SESSION_RESP,
-      lastConfirmedCommandId: serverLastConfirmed,
-      reattached: true,
-    };
   }
 
   /**
@@ -759,7 +319,7 @@ export class ServerConnection implements SessionOwner {
    * Something failed where no caller can catch it: logged (if the logger itself still works) and
    * the connection is failed, which closes its sessions; the broker and its other clients go on.
    */
-  private containFailure(error: unknown, activity: string): void {
+  containFailure(error: unknown, activity: string): void {
     const detail = error instanceof Error ? error.message : String(error);
     this.logError(error, `handling "${activity}" failed (${detail}); closing the connection`);
     try {
@@ -816,6 +376,7 @@ export class ServerConnection implements SessionOwner {
   private end(failed: boolean): void {
     if (this.ended) return;
     this.ended = true;
+    this.handshake.close();
     for (const session of [...this.sessions]) {
       session.close(failed);
       this.sessionClosed(session);
@@ -835,33 +396,4 @@ export class ServerConnection implements SessionOwner {
 /** The link ended without an error of its own (the peer closed its socket), not a reset or a protocol fault. */
 function isPlainClose(error: HornetQException): boolean {
   return error.code === 'NOT_CONNECTED' && error.cause === undefined;
-}
-
-/** Constant-time comparison of the session's reattach secret with the one presented. */
-function secretMatches(expected: Buffer, presented: Buffer): boolean {
-  if (presented.length !== expected.length) {
-    timingSafeEqual(expected, expected);
-    return false;
-  }
-  return timingSafeEqual(expected, presented);
-}
-
-/**
- * What a session's client may leave unconfirmed before the broker gives up on it: far more than
- * a client that keeps the protocol ever does, yet a bound: a client that never confirms cannot
- * make the broker keep everything it sent. Every client confirms each window's bytes, so the byte
- * bound applies to all. Only our own client also confirms every MAX_UNCONFIRMED_COMMANDS
- * commands; a HornetQ Java client confirms by bytes alone (a 10 MiB window of 100-byte
- * deliveries is some 100 000 commands), so the command bound applies only to sessions that
- * negotiated our extension. Commands are frames of at least 13 bytes, so the byte bound caps them
- * for the others.
- */
-export function unconfirmedLimitFor(
-  windowSize: number,
-  extended: boolean,
-): { bytes: number; commands: number } {
-  return {
-    bytes: 8 * Math.max(windowSize, 0) + 32 * 1024 * 1024,
-    commands: extended ? 64 * MAX_UNCONFIRMED_COMMANDS : Infinity,
-  };
 }

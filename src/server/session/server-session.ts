@@ -4,12 +4,13 @@ import {
   HornetQException,
   LargeMessageAssembler,
   PropertyKind,
-  packetTypeName,
   type Acknowledge,
   type CreateConsumer,
   type CreateQueue,
   type CreateSharedQueue,
   type Packet,
+  type SendContinuation,
+  type SendLargeMessage,
   type SessionSend,
 } from '../../core/protocol';
 import { PacketType } from '../../core/protocol/packet-type';
@@ -26,6 +27,7 @@ import { queueStatsPage } from './queue-stats-page';
 import { SendAdmission } from './send-admission';
 import { SessionConsumers } from './session-consumers';
 import { SessionMetadata } from './session-metadata';
+import { SessionPacketHandler, type SessionOperations } from './session-packet-handler';
 import { ServerConsumer } from './server-consumer';
 import { Transaction } from './transaction';
 
@@ -105,7 +107,7 @@ export const MAX_HELD_ANSWERS = MAX_UNCONFIRMED_COMMANDS;
  * (ProducerCredits) are separate jobs, each behind the narrow view of the session it needs; the
  * consumers and the started state they follow are kept by SessionConsumers.
  */
-export class ServerSession {
+export class ServerSession implements SessionOperations {
   readonly name: string;
   readonly reattachSecret: Buffer | null;
   readonly username: string | null;
@@ -125,6 +127,8 @@ export class ServerSession {
   private confirmationFlushQueued = false;
   private readonly producerCredits: ProducerCredits;
   private readonly answers: AnswerQueue;
+  /** Which operation a packet asks for, and what its client hears back. */
+  private readonly handler: SessionPacketHandler;
   /** Reading the connection is held until the held answers have gone out (see MAX_HELD_ANSWERS). */
   private holdingReads = false;
   private closed = false;
@@ -168,6 +172,7 @@ export class ServerSession {
     this.autoCommitSends = options.autoCommitSends;
     // The owner at the time of the failure: a reattach moves the session to another connection.
     this.answers = new AnswerQueue(durability, (error) => this.owner.storageFailed(error));
+    this.handler = new SessionPacketHandler(this, logger);
     channel.setHandler((packet, commandId, size) => this.handlePacket(packet, commandId, size));
   }
 
@@ -218,12 +223,7 @@ export class ServerSession {
 
   private handlePacket(packet: Packet, commandId: number, size: number): void {
     const mark = this.answers.mark();
-    let response: Packet | null;
-    try {
-      response = this.process(packet);
-    } catch (error) {
-      response = this.failureResponse(packet, error);
-    }
+    const response = this.handler.handle(packet);
     const closing = this.closed;
     this.answers.settle(mark, () => this.answer(commandId, size, response, closing));
     if (this.answers.size >= MAX_HELD_ANSWERS && !this.holdingReads) this.holdReads();
@@ -267,170 +267,89 @@ export class ServerSession {
     });
   }
 
-  /**
-   * Handles one packet; returns the response to send, or null for one-way packets. Answers carry
-   * no correlation id: the client matches them to its requests by order, which the AnswerQueue
-   * keeps.
-   */
-  private process(packet: Packet): Packet | null {
-    if (this.closed) throw new HornetQException('OBJECT_CLOSED', `Session ${this.name} is closed`);
-    if (!this.extended && isExtensionRequest(packet)) {
-      throw new HornetQException(
-        'UNSUPPORTED_PACKET',
-        `${packetTypeName(packet.type)} is an extension packet, and session ${this.name} was created without the extension`,
-      );
-    }
-    switch (packet.type) {
-      case PacketType.SESS_SEND:
-        this.send(packet);
-        return packet.requiresResponse ? NULL_RESPONSE : null;
-      case PacketType.SESS_SEND_LARGE:
-        // HornetQ's producers announce no size in the head: the last chunk states it.
-        this.largeMessages.begin(packet.message, null);
-        // Refused at once, so that no body is assembled; its last chunk is answered with the refusal.
-        if (!this.guard.allows('send', packet.message.address)) {
-          this.largeMessages.refuse(this.refuseSend(packet.message.address));
-        }
-        return null;
-      case PacketType.SESS_SEND_CONTINUATION: {
-        this.makeRoomFor(packet.chunk.length);
-        const step = this.largeMessages.append(packet.chunk, packet.continues, packet.messageBodySize);
-        if (step.kind === 'refused') throw step.error;
-        // HornetQ sends a whole large message as it was addressed: it neither takes nor sets the
-        // session's default address (its client always names the address of a large message).
-        if (step.kind === 'complete') this.route(step.message);
-        return packet.requiresResponse ? NULL_RESPONSE : null;
-      }
-      case PacketType.SESS_ACKNOWLEDGE:
-      case PacketType.SESS_INDIVIDUAL_ACKNOWLEDGE:
-        this.acknowledge(packet);
-        return packet.requiresResponse ? NULL_RESPONSE : null;
-      case PacketType.SESS_EXPIRED: {
-        const reference = this.consumers.require(packet.consumerId).acknowledgeOne(packet.messageId);
-        reference.queue.expireDelivering(reference, Date.now());
-        return null;
-      }
-      case PacketType.SESS_DELIVERY_REFUSED:
-        this.takeBackRefused(packet.consumerId, packet.messageId);
-        return null;
-      case PacketType.SESS_FLOWTOKEN:
-        this.consumers.require(packet.consumerId).receiveCredits(packet.credits);
-        return null;
-      case PacketType.SESS_CREATECONSUMER:
-        return this.createConsumer(packet);
-      case PacketType.SESS_CONSUMER_CLOSE:
-        this.closeConsumer(packet.consumerId);
-        return NULL_RESPONSE;
-      case PacketType.SESS_FORCE_CONSUMER_DELIVERY:
-        return this.forceDelivery(packet.consumerId, packet.sequence);
-      case PacketType.SESS_CREATEPRODUCER:
-        this.createProducer(packet.producerId, packet.address);
-        return null;
-      case PacketType.SESS_ADD_METADATA:
-        // Never counted, always answered (HornetQ's rule for 104).
-        this.metadata.set(packet.key, packet.data);
-        return NULL_RESPONSE;
-      case PacketType.SESS_ADD_METADATA2:
-        // A client re-sends its metadata uncounted and unanswered after re-creating a session.
-        this.metadata.set(packet.key, packet.data);
-        return packet.requiresConfirmation ? NULL_RESPONSE : null;
-      case PacketType.SESS_UNIQUE_ADD_METADATA:
-        // Refused with nothing claimed (no room for the key, or another session holds the pair);
-        // always answered, whatever its flag says, as HornetQ answers 106.
-        this.metadata.checkRoomFor(packet.key);
-        this.owner.addUniqueMetadata(this, packet.key, packet.data);
-        this.metadata.set(packet.key, packet.data);
-        return NULL_RESPONSE;
-      case PacketType.SESS_CLOSEPRODUCER:
-        this.producers.delete(packet.producerId);
-        return null;
-      case PacketType.SESS_PRODUCER_REQUEST_CREDITS:
-        this.producerCredits.request(packet.address, packet.credits);
-        return null;
-      case PacketType.CREATE_QUEUE:
-        this.createQueue(packet);
-        return packet.requiresResponse ? NULL_RESPONSE : null;
-      case PacketType.CREATE_SHARED_QUEUE:
-        this.createSharedQueue(packet);
-        return packet.requiresResponse ? NULL_RESPONSE : null;
-      case PacketType.DELETE_QUEUE:
-        this.deleteQueue(packet.queueName);
-        return NULL_RESPONSE;
-      case PacketType.SESS_QUEUEQUERY:
-        return this.queueQuery(packet.queueName);
-      case PacketType.SESS_QUEUE_STATS:
-        // Listing the queues is management, as HornetQ's listQueues through its management address.
-        this.guard.check('manage', MANAGEMENT_ADDRESS);
-        return {
-          type: PacketType.SESS_QUEUE_STATS_RESP,
-          ...queueStatsPage(this.visibleQueues(), packet.start, packet.maxCount),
-        };
-      case PacketType.SESS_BINDINGQUERY: {
-        const queues = this.postOffice.queuesBoundTo(packet.address);
-        return {
-          type: PacketType.SESS_BINDINGQUERY_RESP,
-          // Whether a send there goes anywhere (HornetQ's JMS producer asks before its first send,
-          // a reply to another connection's temporary queue included); only the names are hidden.
-          exists: queues.length > 0,
-          queueNames: queues.filter((queue) => this.isVisible(queue)).map((queue) => queue.name),
-        };
-      }
-      case PacketType.SESS_START:
-        this.consumers.setStarted(true);
-        return null;
-      case PacketType.SESS_STOP:
-        this.consumers.setStarted(false);
-        return NULL_RESPONSE;
-      case PacketType.SESS_COMMIT:
-        this.requireTransaction().commit(this.postOffice);
-        return NULL_RESPONSE;
-      case PacketType.SESS_ROLLBACK:
-        this.rollback(packet.considerLastMessageAsDelivered);
-        return NULL_RESPONSE;
-      case PacketType.SESS_CLOSE:
-        this.close(false);
-        return NULL_RESPONSE;
-      default:
-        throw new HornetQException(
-          'UNSUPPORTED_PACKET',
-          `${packetTypeName(packet.type)} is not a session packet`,
-        );
-    }
-  }
-
-  /**
-   * Turns a failure into the EXCEPTION answer of a request. A one-way packet has no caller to
-   * answer: a HornetQ client takes every EXCEPTION as the answer to the call it waits on, so the
-   * broker sends it nothing and logs the failure (as HornetQ's ServerSessionPacketHandler does);
-   * a client of ours (an extended session) hears of it in SESS_ASYNC_EXCEPTION, which answers
-   * nothing.
-   */
-  private failureResponse(packet: Packet, error: unknown): Packet | null {
-    const failure =
-      error instanceof HornetQException
-        ? error
-        : new HornetQException('INTERNAL_ERROR', error instanceof Error ? error.message : String(error));
-    if (!(error instanceof HornetQException)) {
-      this.logger.error(
-        { err: error, session: this.name },
-        `internal error handling ${packetTypeName(packet.type)}`,
-      );
-    }
-    if (expectsResponse(packet)) {
-      return { type: PacketType.EXCEPTION, code: failure.code, message: failure.message };
-    }
-    this.logger.warn(
-      { session: this.name, code: failure.code },
-      `${packetTypeName(packet.type)} failed: ${failure.message}`,
-    );
-    return this.extended
-      ? { type: PacketType.SESS_ASYNC_EXCEPTION, code: failure.code, message: failure.message }
-      : null;
-  }
-
-  private send({ message }: SessionSend): void {
+  /** A message sent whole; the session's default address fills in a missing one. */
+  send({ message }: SessionSend): void {
     this.addressMessage(message);
     this.route(message);
+  }
+
+  /** The head of a large message: its body follows in chunks. */
+  beginLargeMessage(packet: SendLargeMessage): void {
+    // HornetQ's producers announce no size in the head: the last chunk states it.
+    this.largeMessages.begin(packet.message, null);
+    // Refused at once, so that no body is assembled; its last chunk is answered with the refusal.
+    if (!this.guard.allows('send', packet.message.address)) {
+      this.largeMessages.refuse(this.refuseSend(packet.message.address));
+    }
+  }
+
+  /** A chunk of a large message's body; the last one routes the whole message. */
+  continueLargeMessage(packet: SendContinuation): void {
+    this.makeRoomFor(packet.chunk.length);
+    const step = this.largeMessages.append(packet.chunk, packet.continues, packet.messageBodySize);
+    if (step.kind === 'refused') throw step.error;
+    // HornetQ sends a whole large message as it was addressed: it neither takes nor sets the
+    // session's default address (its client always names the address of a large message).
+    if (step.kind === 'complete') this.route(step.message);
+  }
+
+  /** The client dropped an expired message it was delivered. */
+  expire(consumerId: number, messageId: number): void {
+    const reference = this.consumers.require(consumerId).acknowledgeOne(messageId);
+    reference.queue.expireDelivering(reference, Date.now());
+  }
+
+  receiveCredits(consumerId: number, credits: number): void {
+    this.consumers.require(consumerId).receiveCredits(credits);
+  }
+
+  closeProducer(producerId: number): void {
+    this.producers.delete(producerId);
+  }
+
+  requestProducerCredits(address: string, credits: number): void {
+    this.producerCredits.request(address, credits);
+  }
+
+  setMetadata(key: string, data: string): void {
+    this.metadata.set(key, data);
+  }
+
+  /**
+   * Refused with nothing claimed (no room for the key, or another session holds the pair).
+   */
+  addUniqueMetadata(key: string, data: string): void {
+    this.metadata.checkRoomFor(key);
+    this.owner.addUniqueMetadata(this, key, data);
+    this.metadata.set(key, data);
+  }
+
+  /** Listing the queues is management, as HornetQ's listQueues through its management address. */
+  queueStats(start: number, maxCount: number): Packet {
+    this.guard.check('manage', MANAGEMENT_ADDRESS);
+    return {
+      type: PacketType.SESS_QUEUE_STATS_RESP,
+      ...queueStatsPage(this.visibleQueues(), start, maxCount),
+    };
+  }
+
+  bindingQuery(address: string): Packet {
+    const queues = this.postOffice.queuesBoundTo(address);
+    return {
+      type: PacketType.SESS_BINDINGQUERY_RESP,
+      // Whether a send there goes anywhere (HornetQ's JMS producer asks before its first send,
+      // a reply to another connection's temporary queue included); only the names are hidden.
+      exists: queues.length > 0,
+      queueNames: queues.filter((queue) => this.isVisible(queue)).map((queue) => queue.name),
+    };
+  }
+
+  setStarted(started: boolean): void {
+    this.consumers.setStarted(started);
+  }
+
+  commit(): void {
+    this.requireTransaction().commit(this.postOffice);
   }
 
   private route(message: CoreMessage): void {
@@ -452,7 +371,7 @@ export class ServerSession {
     else if (this.defaultAddress !== null) message.address = this.defaultAddress;
   }
 
-  private acknowledge(packet: Acknowledge): void {
+  acknowledge(packet: Acknowledge): void {
     const consumer = this.consumers.require(packet.consumerId);
     const references =
       packet.type === PacketType.SESS_ACKNOWLEDGE
@@ -462,7 +381,7 @@ export class ServerSession {
     else this.requireTransaction().addAcknowledgements(references);
   }
 
-  private createConsumer(packet: CreateConsumer): Packet | null {
+  createConsumer(packet: CreateConsumer): Packet {
     if (this.consumers.has(packet.consumerId)) {
       throw new HornetQException(
         'ILLEGAL_STATE',
@@ -492,14 +411,14 @@ export class ServerSession {
       () => this.channel.connection.congested,
     );
     this.consumers.add(consumer);
-    return packet.requiresResponse ? this.queueQuery(packet.queueName) : null;
+    return this.queueQuery(packet.queueName);
   }
 
   /**
    * The client could not take a delivery: it goes back as a failed one (redelivery delay, then
    * the dead-letter address after max-delivery-attempts), as if the application had rolled it back.
    */
-  private takeBackRefused(consumerId: number, messageId: number): void {
+  takeBackRefused(consumerId: number, messageId: number): void {
     const reference = this.consumers.require(consumerId).acknowledgeOne(messageId);
     this.logger.warn(
       { session: this.name, consumer: consumerId, messageId, deliveryCount: reference.deliveryCount },
@@ -539,9 +458,8 @@ export class ServerSession {
    * the client that nothing more was waiting (how receive with a timeout and receiveNoWait end).
    * The marker is no answer: the request is one-way, and it costs the consumer no credits.
    */
-  private forceDelivery(consumerId: number, sequence: number): null {
+  forceDelivery(consumerId: number, sequence: number): void {
     this.consumers.require(consumerId).forceDelivery(sequence);
-    return null;
   }
 
   /**
@@ -564,11 +482,11 @@ export class ServerSession {
     this.channel.send({ type: PacketType.SESS_RECEIVE_MSG, message: marker, consumerId, deliveryCount: 0 });
   }
 
-  private closeConsumer(consumerId: number): void {
+  closeConsumer(consumerId: number): void {
     this.postOffice.cancel([], this.consumers.close(consumerId));
   }
 
-  private createQueue(packet: CreateQueue): void {
+  createQueue(packet: CreateQueue): void {
     this.guard.check(creationPermission(packet.durable && !packet.temporary), packet.address);
     this.checkTemporaryAddress(packet.address);
     this.postOffice.createQueue({
@@ -585,7 +503,7 @@ export class ServerSession {
    * A queue several consumers share (JMS 2.0 shared subscriptions): created if absent, taken as it
    * is if it exists with the same address and filter (HornetQ's rule), refused otherwise.
    */
-  private createSharedQueue(packet: CreateSharedQueue): void {
+  createSharedQueue(packet: CreateSharedQueue): void {
     // HornetQ asks createNonDurableQueue for a durable one too: the permission of what is made here.
     this.guard.check(creationPermission(packet.durable), packet.address);
     this.checkTemporaryAddress(packet.address);
@@ -613,7 +531,7 @@ export class ServerSession {
    * Deletes a queue (an unsubscribe, a temporary queue's delete) with the permission its kind
    * needs, on its address; another connection's temporary queue only with `manage` as well.
    */
-  private deleteQueue(queueName: string): void {
+  deleteQueue(queueName: string): void {
     const queue = this.postOffice.getQueue(queueName);
     if (queue !== undefined) {
       this.guard.check(queue.durable ? 'deleteDurableQueue' : 'deleteNonDurableQueue', queue.address);
@@ -687,7 +605,7 @@ export class ServerSession {
   }
 
   /** What the client may know of `queueName`: another connection's temporary queue is answered as none. */
-  private queueQuery(queueName: string): Packet {
+  queueQuery(queueName: string): Packet {
     const found = this.postOffice.getQueue(queueName);
     const queue = found !== undefined && this.isVisible(found) ? found : undefined;
     return {
@@ -714,7 +632,7 @@ export class ServerSession {
   }
 
   /** Refused (the client hears of it asynchronously) when the connection holds its limit. */
-  private createProducer(producerId: number, address: string | null): void {
+  createProducer(producerId: number, address: string | null): void {
     if (address !== null) this.postOffice.checkName('address', address);
     if (!this.producers.has(producerId)) this.owner.checkProducerLimit();
     this.producers.set(producerId, address);
@@ -734,7 +652,7 @@ export class ServerSession {
    * every other unacknowledged one (buffered, unseen) goes back with its delivery count undone.
    * The client stops the session first, so nothing is in flight.
    */
-  private rollback(considerLastMessageAsDelivered: boolean): void {
+  rollback(considerLastMessageAsDelivered: boolean): void {
     const delivered = this.transaction?.rollback(this.postOffice) ?? [];
     const taken = this.consumers.takeBack(() => (considerLastMessageAsDelivered ? 1 : 0));
     this.postOffice.cancel([...delivered, ...taken.seen], taken.unseen);
@@ -777,51 +695,3 @@ export class ServerSession {
 function creationPermission(durable: boolean): Permission {
   return durable ? 'createDurableQueue' : 'createNonDurableQueue';
 }
-
-/** Requests whose caller waits for an answer (the rest are one-way). */
-function expectsResponse(packet: Packet): boolean {
-  switch (packet.type) {
-    case PacketType.SESS_SEND:
-    case PacketType.SESS_SEND_CONTINUATION:
-    case PacketType.SESS_ACKNOWLEDGE:
-    case PacketType.SESS_INDIVIDUAL_ACKNOWLEDGE:
-    case PacketType.CREATE_QUEUE:
-    case PacketType.CREATE_SHARED_QUEUE:
-    case PacketType.SESS_CREATECONSUMER:
-      return packet.requiresResponse;
-    case PacketType.SESS_ADD_METADATA2:
-      return packet.requiresConfirmation;
-    case PacketType.SESS_UNIQUE_ADD_METADATA:
-    case PacketType.SESS_ADD_METADATA:
-    case PacketType.DELETE_QUEUE:
-    case PacketType.SESS_CONSUMER_CLOSE:
-    case PacketType.SESS_QUEUEQUERY:
-    case PacketType.SESS_QUEUE_STATS:
-    case PacketType.SESS_BINDINGQUERY:
-    case PacketType.SESS_STOP:
-    case PacketType.SESS_COMMIT:
-    case PacketType.SESS_ROLLBACK:
-    case PacketType.SESS_CLOSE:
-      return true;
-    default:
-      return false;
-  }
-}
-
-/**
- * Our extension's requests (producer registration, queue statistics, a refused delivery): only a
- * client that negotiated the extension sends them. One that arrives on another session is refused
- * like any failure: counted and confirmed as the sender counts it, answered with an EXCEPTION
- * when it is a request (SESS_QUEUE_STATS) and only logged when it is one-way.
- */
-function isExtensionRequest(packet: Packet): boolean {
-  return (
-    packet.type === PacketType.SESS_CREATEPRODUCER ||
-    packet.type === PacketType.SESS_CLOSEPRODUCER ||
-    packet.type === PacketType.SESS_QUEUE_STATS ||
-    packet.type === PacketType.SESS_DELIVERY_REFUSED
-  );
-}
-
-/** The answer to a request that has nothing to say but that it was done (it has no fields). */
-const NULL_RESPONSE: Packet = Object.freeze({ type: PacketType.NULL_RESPONSE });

@@ -192,6 +192,15 @@ function topology(type: typeof PacketType.CLUSTER_TOPOLOGY | typeof PacketType.C
 export const packetArbitraries: Record<PacketType, fc.Arbitrary<Packet>> = {
   [PacketType.PING]: fc.record({ type: fc.constant(PacketType.PING), connectionTtl: safeLong }),
   [PacketType.DISCONNECT]: fc.record({ type: fc.constant(PacketType.DISCONNECT), nodeId: nullableText }),
+  [PacketType.NODE_ANNOUNCE]: fc.record({
+    type: fc.constant(PacketType.NODE_ANNOUNCE),
+    nodeId: text,
+    nodeName: nullableText,
+    backup: fc.boolean(),
+    currentEventId: safeLong,
+    connector: fc.option(transport, { nil: null }),
+    backupConnector: fc.option(transport, { nil: null }),
+  }),
   [PacketType.DISCONNECT_CONSUMER]: fc.record({
     type: fc.constant(PacketType.DISCONNECT_CONSUMER),
     consumerId: safeLong,

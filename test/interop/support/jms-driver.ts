@@ -152,6 +152,13 @@ const CALL_TIMEOUT_MS = 60_000;
 /** The most events kept (a failing link can produce many). */
 const MAX_EVENTS = 1000;
 
+/** A member of the topology as HornetQ's Java client holds it (host and port as the server announced them). */
+export interface JavaTopologyMember {
+  nodeId: string;
+  live: { host: string; port: string } | null;
+  backup: { host: string; port: string } | null;
+}
+
 export class JmsDriver {
   readonly events: DriverEvent[] = [];
   private readonly pending = new Map<number, Pending>();
@@ -357,6 +364,11 @@ export class JmsDriver {
       }, timeoutMs);
       this.eventWaiters.add(check);
     });
+  }
+
+  /** The topology the connection's locator holds: each member's node id and its live's and backup's host and port. */
+  async topology(connection: string): Promise<JavaTopologyMember[]> {
+    return (await this.call('topology', { connection })).members as JavaTopologyMember[];
   }
 
   /** Closes every Java connection, then stops the JVM (bounded). */

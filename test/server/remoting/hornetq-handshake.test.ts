@@ -8,7 +8,7 @@ import {
   type Packet,
   type ReattachExtension,
 } from '../../../src/core/protocol';
-import { MAX_UNANSWERED_SESSION_REQUESTS } from '../../../src/server/remoting/server-connection';
+import { MAX_UNANSWERED_SESSION_REQUESTS } from '../../../src/server/remoting/handshake-handler';
 import type { Broker } from '../../../src/server/broker';
 import {
   RAW_SESSION_CHANNEL,

@@ -9,7 +9,7 @@ import {
 } from '../../../src/core/protocol';
 import { MAX_UNCONFIRMED_COMMANDS } from '../../../src/core/remoting';
 import type { Broker } from '../../../src/server/broker';
-import { unconfirmedLimitFor } from '../../../src/server/remoting/server-connection';
+import { unconfirmedLimitFor } from '../../../src/server/remoting/handshake-handler';
 import { RAW_SESSION_CHANNEL, RawClient, newReattachSecret } from '../../support/raw-client';
 import { CapturingLogger, useTestBrokers, waitFor } from '../../support/test-broker';
 

@@ -24,8 +24,10 @@ import javax.jms.TemporaryQueue;
 import javax.jms.TemporaryTopic;
 import javax.jms.Topic;
 import org.hornetq.api.core.TransportConfiguration;
+import org.hornetq.api.core.client.TopologyMember;
 import org.hornetq.api.jms.HornetQJMSClient;
 import org.hornetq.api.jms.JMSFactoryType;
+import org.hornetq.core.client.impl.ServerLocatorInternal;
 import org.hornetq.core.remoting.impl.netty.NettyConnectorFactory;
 import org.hornetq.core.remoting.impl.netty.TransportConstants;
 import org.hornetq.jms.client.HornetQConnection;
@@ -42,6 +44,8 @@ import org.hornetq.utils.VersionLoader;
 public final class JmsDriver {
   private final PrintStream out;
   private final Map<String, Connection> connections = new HashMap<>();
+  /** The factory each connection was made by: its locator holds the topology the server announced. */
+  private final Map<String, HornetQConnectionFactory> factories = new HashMap<>();
   private final Map<String, Session> sessions = new HashMap<>();
   private final Map<String, MessageProducer> producers = new HashMap<>();
   private final Map<String, Message> lastReceived = new HashMap<>();
@@ -114,6 +118,7 @@ public final class JmsDriver {
       case "deleteTemporary" -> deleteTemporary(c);
       case "closeSession" -> closeSession(text(c, "session"));
       case "closeConnection" -> closeConnection(text(c, "connection"));
+      case "topology" -> answer.set("members", topology(c));
       case "exit" -> closeAll();
       default -> throw new IllegalArgumentException("unknown op '" + op + "'");
     }
@@ -136,12 +141,36 @@ public final class JmsDriver {
         c.has("username") ? factory.createConnection(text(c, "username"), c.path("password").asText(null)) : factory.createConnection();
     String id = newHandle("c");
     connections.put(id, connection);
+    factories.put(id, factory);
     if (c.has("clientId")) connection.setClientID(text(c, "clientId"));
     connection.setExceptionListener(
         e -> event(TaggedJson.object().put("event", "exception").put("connection", id).set("error", DriverErrors.describe(e))));
     ((HornetQConnection) connection)
         .setFailoverListener(type -> event(TaggedJson.object().put("event", "failover").put("connection", id).put("type", type.name())));
     return id;
+  }
+
+  /**
+   * The members of the topology the connection's locator holds (what the server announced on
+   * CLUSTER_TOPOLOGY_V2), each with its node id and its live's and backup's host and port.
+   */
+  private ArrayNode topology(JsonNode c) {
+    HornetQConnectionFactory factory = lookup(factories, text(c, "connection"), "connection");
+    ArrayNode members = TaggedJson.NODES.arrayNode();
+    for (TopologyMember member : ((ServerLocatorInternal) factory.getServerLocator()).getTopology().getMembers()) {
+      ObjectNode entry = TaggedJson.object().put("nodeId", member.getNodeId());
+      entry.set("live", endpoint(member.getLive()));
+      entry.set("backup", endpoint(member.getBackup()));
+      members.add(entry);
+    }
+    return members;
+  }
+
+  private static JsonNode endpoint(TransportConfiguration connector) {
+    if (connector == null) return TaggedJson.NODES.nullNode();
+    Object host = connector.getParams().get(TransportConstants.HOST_PROP_NAME);
+    Object port = connector.getParams().get(TransportConstants.PORT_PROP_NAME);
+    return TaggedJson.object().put("host", String.valueOf(host)).put("port", String.valueOf(port));
   }
 
   private String createSession(JsonNode c) throws Exception {
@@ -297,6 +326,7 @@ public final class JmsDriver {
   private void closeConnection(String id) throws Exception {
     Connection connection = connections.remove(id);
     if (connection == null) throw new IllegalArgumentException("no connection " + id);
+    factories.remove(id);
     connection.close();
   }
 
