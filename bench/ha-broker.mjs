@@ -13,7 +13,8 @@ import hornetq from '../dist/index.js';
 const { Broker } = hornetq;
 
 const role = requiredEnv('HA_ROLE');
-if (role !== 'live' && role !== 'backup') throw new Error(`HA_ROLE must be live or backup (actual value: ${role})`);
+if (role !== 'live' && role !== 'backup')
+  throw new Error(`HA_ROLE must be live or backup (actual value: ${role})`);
 const port = Number(requiredEnv('HA_PORT'));
 const peerPort = Number(requiredEnv('HA_PEER_PORT'));
 const dataDirectory = requiredEnv('BENCH_DATA_DIR');
@@ -66,6 +67,7 @@ process.on('SIGTERM', () => {
 
 function requiredEnv(name) {
   const value = process.env[name];
-  if (value === undefined || value === '') throw new Error(`${name} must be set (bench/ha-failover.mjs sets it)`);
+  if (value === undefined || value === '')
+    throw new Error(`${name} must be set (bench/ha-failover.mjs sets it)`);
   return value;
 }

@@ -48,9 +48,15 @@ try {
   const written = await writeJournal();
   const [portA, portB] = await twoFreePorts();
   let live = startMember('live', portA, portB);
-  await bounded(live.waitFor((l) => l.state === 'started'), 'the first live serving');
+  await bounded(
+    live.waitFor((l) => l.state === 'started'),
+    'the first live serving',
+  );
   let backup = startMember('backup', portB, portA);
-  await bounded(backup.waitFor((l) => l.state === 'waiting'), 'the first backup waiting');
+  await bounded(
+    backup.waitFor((l) => l.state === 'waiting'),
+    'the first backup waiting',
+  );
 
   const client = await startClient(portA);
   const results = [];
@@ -58,10 +64,15 @@ try {
     await awaitClientKnowsBackup(client, live.port, backup.port, k);
     await sleep(STEADY_MS);
     results.push(await killLive(client, live, backup, k));
-    process.stderr.write(`ha-failover: ${JSON.stringify({ journal_messages: journalMessages, ...results.at(-1) })}\n`);
+    process.stderr.write(
+      `ha-failover: ${JSON.stringify({ journal_messages: journalMessages, ...results.at(-1) })}\n`,
+    );
     // The killed side returns as the new backup on the same directory: the roles alternate.
     const returning = startMember('backup', live.port, backup.port);
-    await bounded(returning.waitFor((l) => l.state === 'waiting'), `kill ${k}: the killed side waiting as backup`);
+    await bounded(
+      returning.waitFor((l) => l.state === 'waiting'),
+      `kill ${k}: the killed side waiting as backup`,
+    );
     [live, backup] = [backup, returning];
   }
   const stats = await client.stop();
@@ -104,7 +115,10 @@ async function writeJournal() {
     RECOVERY_MESSAGES: String(journalMessages),
     SIZE: String(size),
   });
-  const written = await bounded(writer.waitFor((l) => 'written' in l), 'writing the journal');
+  const written = await bounded(
+    writer.waitFor((l) => 'written' in l),
+    'writing the journal',
+  );
   await writer.exited;
   return written;
 }
@@ -166,7 +180,11 @@ async function startClient(livePort) {
   const factory = await locator.createSessionFactory();
   let pending = null;
   factory.addFailoverListener((event) => {
-    if (pending !== null && event.type === FailoverEventType.FAILOVER_COMPLETED && pending.completed === null) {
+    if (
+      pending !== null &&
+      event.type === FailoverEventType.FAILOVER_COMPLETED &&
+      pending.completed === null
+    ) {
       pending.completed = { reattached: event.reattached };
     }
   });
@@ -264,7 +282,8 @@ function nonNegativeIntegerEnv(name, fallback) {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number >= 0 (actual value: ${raw})`);
+  if (!Number.isInteger(value) || value < 0)
+    throw new Error(`${name} must be a whole number >= 0 (actual value: ${raw})`);
   return value;
 }
 
