@@ -31,7 +31,12 @@ const PROBE_INTERVAL_MS = 10;
 const RETRY_INTERVAL_MS = 100;
 /** A member's start, or a takeover that loads a million messages on a loaded 2-core machine. */
 const MEMBER_MS = 300_000;
-/** Quiet traffic between the pair being whole again and the next kill. */
+/**
+ * Traffic between the pair being whole again and the next kill, plus up to one lock poll period
+ * at random: the backup starts polling server.lock when it starts waiting, so a fixed pause
+ * would kill the live at the same point of every poll period (the worst one, as it happens)
+ * instead of at any point.
+ */
 const STEADY_MS = 1000;
 /** Far beyond what a loaded member needs; a bound still (the live holds the journal in memory). */
 const MEMBER_NODE_ARGS = ['--max-old-space-size=8192'];
@@ -62,7 +67,7 @@ try {
   const results = [];
   for (let k = 0; k < kills; k++) {
     await awaitClientKnowsBackup(client, live.port, backup.port, k);
-    await sleep(STEADY_MS);
+    await sleep(STEADY_MS + Math.random() * LOCK_POLL_MS);
     results.push(await killLive(client, live, backup, k));
     process.stderr.write(
       `ha-failover: ${JSON.stringify({ journal_messages: journalMessages, ...results.at(-1) })}\n`,
