@@ -7,6 +7,7 @@
 import baseline from './scenarios/baseline.mjs';
 import connections from './scenarios/connections.mjs';
 import failover from './scenarios/failover.mjs';
+import haFailover from './scenarios/ha-failover.mjs';
 import fanOut from './scenarios/fan-out.mjs';
 import heapFlat from './scenarios/heap-flat.mjs';
 import latency from './scenarios/latency.mjs';
@@ -31,6 +32,7 @@ const ALL = [
   latency,
   resume,
   failover,
+  haFailover,
   connections,
   recovery,
   heapFlat,

@@ -1,5 +1,5 @@
 // Command-line options of run.mjs: --name value pairs over the defaults; --scenarios takes a
-// comma-separated list, every other option a number.
+// comma-separated list of names, --ha-journal-messages one of numbers, every other option a number.
 export const DEFAULT_SCENARIOS = [
   'baseline',
   'np-throughput',
@@ -14,8 +14,8 @@ export const DEFAULT_SCENARIOS = [
   'startup',
 ];
 // Only when named: heap-flat runs long; failover needs Java 17 and Maven (an Artemis pair), which
-// a default run never does.
-export const OPTIONAL_SCENARIOS = ['heap-flat', 'failover'];
+// a default run never does; ha-failover kills our own pair over journals of up to a million messages.
+export const OPTIONAL_SCENARIOS = ['heap-flat', 'failover', 'ha-failover'];
 
 export const DEFAULTS = {
   scenarios: DEFAULT_SCENARIOS,
@@ -37,6 +37,8 @@ export const DEFAULTS = {
   reattachWaitMs: 30_000,
   heapMessages: 1_000_000,
   recoveryMessages: 1_000_000,
+  haJournalMessages: [0, 100_000, 1_000_000],
+  haLargeKills: 3,
   timeout: 180,
 };
 
@@ -60,6 +62,7 @@ export function parseOptions(argv) {
     if (name === undefined) throw new UsageError(`unknown option ${argv[i]}`);
     if (value === undefined) throw new UsageError(`${argv[i]} needs a value`);
     if (name === 'scenarios') options.scenarios = value.split(',').filter(Boolean);
+    else if (Array.isArray(DEFAULTS[name])) options[name] = numberList(argv[i], value);
     else if (Number.isFinite(Number(value))) options[name] = Number(value);
     else throw new UsageError(`${argv[i]} takes a number, not ${value}`);
   }
@@ -67,6 +70,15 @@ export function parseOptions(argv) {
   const unknown = options.scenarios.filter((s) => !known.includes(s));
   if (unknown.length > 0) throw new UsageError(`unknown scenario(s) ${unknown.join(', ')}`);
   return options;
+}
+
+/** A comma-separated list of whole numbers >= 0 (journal sizes). */
+function numberList(flag, value) {
+  const numbers = value.split(',').map(Number);
+  if (value === '' || numbers.some((n) => !Number.isInteger(n) || n < 0)) {
+    throw new UsageError(`${flag} takes whole numbers >= 0 separated by commas, not ${value}`);
+  }
+  return numbers;
 }
 
 export class UsageError extends Error {}

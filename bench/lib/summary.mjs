@@ -14,7 +14,7 @@ function groupKey(line) {
 function groups(lines) {
   const byKey = new Map();
   for (const line of lines.filter((l) => typeof l.msgs_per_s === 'number' || l.error !== undefined)) {
-    if (['resume', 'failover', 'connections', 'recovery'].includes(line.scenario)) continue;
+    if (['resume', 'failover', 'ha-failover', 'connections', 'recovery'].includes(line.scenario)) continue;
     const key = groupKey(line);
     if (!byKey.has(key)) byKey.set(key, []);
     byKey.get(key).push(line);
@@ -112,9 +112,29 @@ export function summarize(lines, options) {
     recovery_messages: recovery?.loaded ?? null,
     recovery_load_s: recovery?.load_s ?? null,
     recovery_msgs_per_s: recovery?.load_msgs_per_s ?? null,
+    ha_failover: haFailoverFigures(lines),
     errors: lines.filter((l) => l.error !== undefined).map((l) => `${groupKey(l)}: ${l.error}`),
   };
   return { json, table: table(described, relayNp, relayP, json) };
+}
+
+/**
+ * Our pair's failover (ha-failover scenario), per journal size: p50 ms from the kill to the backup
+ * serving and to the first delivery through it, and the backup's p50 load time.
+ */
+function haFailoverFigures(lines) {
+  const measured = lines.filter((l) => l.scenario === 'ha-failover' && l.error === undefined);
+  if (measured.length === 0) return null;
+  return Object.fromEntries(
+    measured.map((l) => [
+      l.journal_messages,
+      {
+        serving_p50_ms: l.p50_serving_ms,
+        first_delivery_p50_ms: l.p50_first_delivery_ms,
+        load_p50_ms: l.p50_load_ms,
+      },
+    ]),
+  );
 }
 
 /**
@@ -198,6 +218,10 @@ function table(described, relayNp, relayP, json) {
       'recovery: messages loaded / load s / msgs/s',
       joined(json.recovery_messages, json.recovery_load_s, json.recovery_msgs_per_s),
     ],
+    ...Object.entries(json.ha_failover ?? {}).map(([messages, f]) => [
+      `ha-failover, ${messages} messages in the journal: serving / first delivery / load p50 ms`,
+      joined(f.serving_p50_ms, f.first_delivery_p50_ms, f.load_p50_ms),
+    ]),
   ];
   if (rows.length > 0) rows.push('');
   rows.push('| measure | value |', '|---|---|');
