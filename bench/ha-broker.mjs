@@ -3,7 +3,7 @@
 // BENCH_DATA_DIR (both members on the same one), listening on HA_PORT, with a cluster connection
 // whose connector is its own port and, for a backup, a static connector to HA_PEER_PORT (its live),
 // so that the backup announces itself to the live and the live passes {live, backup} to its
-// clients. The broker keeps its HA timings at their defaults (lock poll 500 ms, 500 ms before a
+// clients. The broker keeps its HA timings at their defaults (lock poll 200 ms, 500 ms before a
 // backup that got the lock loads): what a user gets.
 // Prints JSON lines stamped with Date.now() (the driver's clock: same machine):
 //   {state, at}                       at each change of status (waiting, started, ...)

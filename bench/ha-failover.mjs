@@ -41,7 +41,7 @@ const STEADY_MS = 1000;
 /** Far beyond what a loaded member needs; a bound still (the live holds the journal in memory). */
 const MEMBER_NODE_ARGS = ['--max-old-space-size=8192'];
 /** The broker's defaults, which ha-broker.mjs keeps: part of every serving figure. */
-const LOCK_POLL_MS = 500;
+const LOCK_POLL_MS = 200;
 const TAKEOVER_DELAY_MS = 500;
 
 const group = new ProcessGroup();

@@ -96,7 +96,7 @@ describe('a shared-store backup', () => {
     await first.live.stop();
     const sentFirst = await producers.stop();
     expect(stateByte(directory)).toBe('P');
-    // Several of the backup's lock tries (500 ms apart) have read PAUSED by now.
+    // Several of the backup's lock tries (200 ms apart) have read PAUSED by now.
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     expect(first.backup.logged(LISTENING)).toBe(false);
 
