@@ -23,6 +23,9 @@ import { failoverFactory, FailoverLog, ProduceConsumeRun } from './support/produ
  */
 
 const JAVA_QUEUE: DestinationRef = { type: 'queue', name: 'pair.java' };
+const JAVA_TX_QUEUE: DestinationRef = { type: 'queue', name: 'pair.java.tx' };
+/** Messages the Java consumer takes (and acknowledges) before the kill, and again after the failover. */
+const JAVA_CONSUMED = 50;
 const OURS_QUEUE = 'pair.ours';
 const TX_QUEUE = 'pair.ours.tx';
 /** Confirmed sends before the kill, and again after the failover, so that both sides are real. */
@@ -91,6 +94,24 @@ async function javaTopologyWithBackup(
   }
 }
 
+/** The text of every message in `queue` on the broker at `port`, in order. */
+async function drainBodies(port: number, queue: string): Promise<Array<string | null>> {
+  const connection = await new HornetQConnectionFactory(false, {
+    host: '127.0.0.1',
+    port,
+  }).createConnection();
+  connections.push(connection);
+  const session = await connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+  const consumer = await session.createConsumer(new HornetQQueue(queue));
+  await connection.start();
+  const bodies: Array<string | null> = [];
+  for (let message = await consumer.receive(DRAINED_AFTER_MS); message !== null;) {
+    bodies.push((message as TextMessage).getText());
+    message = await consumer.receive(DRAINED_AFTER_MS);
+  }
+  return bodies;
+}
+
 /** A confirmed send not there exactly once, an unknown one there twice, one never sent. */
 function javaDeliveryProblems(sent: JavaSendRecord, received: Map<number, number>): string[] {
   const problems: string[] = [];
@@ -106,7 +127,7 @@ function javaDeliveryProblems(sent: JavaSendRecord, received: Map<number, number
   return problems;
 }
 
-it('HornetQ 2.4.7’s Java client (ha=true) learns {live, backup} from our live, fails over to our backup on kill -9 and goes on; every confirmed durable send is there exactly once', async () => {
+it('HornetQ 2.4.7’s Java client (ha=true) learns {live, backup} from our live, fails over to our backup on kill -9: sends and the consumer go on, every confirmed durable send is there exactly once and nothing acknowledged comes back, the transaction in flight rolls back and its retry commits', async () => {
   const running = (pair = await OursPair.start());
   const java = (driver = await JmsDriver.start());
   const connection = await java.connect({
@@ -119,9 +140,15 @@ it('HornetQ 2.4.7’s Java client (ha=true) learns {live, backup} from our live,
       maxRetryInterval: 2000,
       confirmationWindowSize: 1024 * 1024,
       callTimeout: 30_000,
+      // An acknowledgement returns once the server has it: nothing acknowledged may come back.
+      blockOnAcknowledge: true,
     },
   });
   const session = await java.createSession(connection);
+  const consumerSession = await java.createSession(connection);
+  const consumer = await java.createConsumer(consumerSession, JAVA_QUEUE);
+  const txSession = await java.createSession(connection, true, 'SESSION_TRANSACTED');
+  await java.start(connection);
   const members = await javaTopologyWithBackup(java, connection, running.backupPort);
   expect(members).toEqual([
     {
@@ -133,6 +160,11 @@ it('HornetQ 2.4.7’s Java client (ha=true) learns {live, backup} from our live,
 
   const sends = new JavaSendLoop(java, session, JAVA_QUEUE, 'java-run');
   await waitFor(() => sends.confirmedCount >= FLOWING, 'Java sends confirmed by the live', 60_000);
+  const consumedBefore = await java.receiveMany(consumer, JAVA_CONSUMED, 10_000);
+  expect(consumedBefore).toHaveLength(JAVA_CONSUMED);
+  // A transaction open as the live dies: its sends go with it.
+  await java.send(txSession, JAVA_TX_QUEUE, { class: 'TextMessage', body: 'lost with the live 1' });
+  await java.send(txSession, JAVA_TX_QUEUE, { class: 'TextMessage', body: 'lost with the live 2' });
   const completed = java
     .waitForEvent(
       (event) => event.event === 'failover' && event.type === 'FAILOVER_COMPLETED',
@@ -149,14 +181,31 @@ it('HornetQ 2.4.7’s Java client (ha=true) learns {live, backup} from our live,
     'Java sends confirmed by the backup',
     60_000,
   );
+  // The consumer goes on on the backup.
+  const consumedAfter = await java.receiveMany(consumer, JAVA_CONSUMED, 10_000);
+  expect(consumedAfter).toHaveLength(JAVA_CONSUMED);
   const sent = await sends.stop();
+  // What it holds in its buffer, delivered but not acknowledged, goes back to the queue.
+  await java.closeSession(consumerSession);
   figures.push(timings('HornetQ 2.4.7 Java client', takeover, completedAt));
+  // The transaction was rolled back by the failover: its commit says so, and a retry commits.
+  await expect(java.commit(txSession)).rejects.toMatchObject({
+    javaClass: 'javax.jms.TransactionRolledBackException',
+  });
+  await java.send(txSession, JAVA_TX_QUEUE, { class: 'TextMessage', body: 'retried 1' });
+  await java.send(txSession, JAVA_TX_QUEUE, { class: 'TextMessage', body: 'retried 2' });
+  await java.commit(txSession);
 
   const unknown = new Map(sent.unknown);
   // An application would send again what it does not know was sent: with the same duplicate id,
   // the backup keeps one copy whatever the dead live had stored.
   const resent = await sends.resendUnknown();
   const received = await drainSeqs(running.backupPort, JAVA_QUEUE.name);
+  for (const message of [...consumedBefore, ...consumedAfter]) {
+    const seq = message.properties.seq?.[1] as number;
+    received.set(seq, (received.get(seq) ?? 0) + 1);
+  }
+  expect(await drainBodies(running.backupPort, JAVA_TX_QUEUE.name)).toEqual(['retried 1', 'retried 2']);
   figures.push(
     `HornetQ 2.4.7 Java client: ${sent.confirmed.size - resent.length} sends confirmed, ${resent.length} with an unknown outcome sent again with their duplicate ids (${[...new Set(unknown.values())].join('; ') || 'none'})`,
   );
