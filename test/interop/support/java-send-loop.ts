@@ -1,17 +1,20 @@
-import type { DestinationRef, JmsDriver } from './jms-driver';
+import { JavaError, type DestinationRef, type JmsDriver } from './jms-driver';
 
 /**
  * Durable sends from HornetQ 2.4.7's Java client, one at a time through the JMS driver, each
  * numbered (int property `seq`) and carrying a duplicate-detection id (_HQ_DUPL_ID) made from its
  * number: a send that returned was confirmed by the server (blocking durable send); one that threw
  * has an outcome the client could not know (the failover cut it off). The loop goes on after a
- * failure, as an application on an `ha` connection does, until stopped.
+ * failure Java reported, as an application on an `ha` connection does, until stopped; it ends at
+ * once when the driver itself fails (no answer, the JVM gone).
  */
 
 export const DUPLICATE_ID_PROPERTY = '_HQ_DUPL_ID';
 
 export interface JavaSendRecord {
+  /** Sequence numbers of the sends the server confirmed: each must be there exactly once. */
   confirmed: Set<number>;
+  /** Sends that threw (seq → the Java error): the client cannot know whether they were stored. */
   unknown: Map<number, string>;
 }
 
@@ -64,6 +67,7 @@ export class JavaSendLoop {
         this.record.confirmed.add(seq);
       } catch (error) {
         this.record.unknown.set(seq, (error as Error).message);
+        if (!(error instanceof JavaError)) return;
       }
     }
   }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { makeDataDir, removeDir } from '../../integration/crash/child-broker';
-import { killPairMembers, PairMember } from '../../server/ha/pair-member';
+import { PairMember } from '../../server/ha/pair-member';
 import { freePorts } from './free-port';
 
 /**
@@ -39,21 +39,24 @@ export class OursPair {
     const directory = await makeDataDir('hornetq-ours-pair-');
     const [livePort, backupPort] = (await freePorts(2)) as [number, number];
     const env = { PAIR_LIVE_PORT: String(livePort), PAIR_CLUSTER_PASSWORD: CLUSTER_PASSWORD };
+    const spawned: PairMember[] = [];
     try {
       const live = PairMember.spawn('live', directory, ['--port', String(livePort)], {
         configDir: CONFIG_DIR,
         env,
       });
+      spawned.push(live);
       await live.listening({ timeoutMs: START_TIMEOUT_MS });
       const backup = PairMember.spawn('backup', directory, ['--backup', '--port', String(backupPort)], {
         configDir: CONFIG_DIR,
         env,
       });
+      spawned.push(backup);
       await backup.waitFor(WAITING, { timeoutMs: START_TIMEOUT_MS });
       await backup.waitFor(ANNOUNCED, { timeoutMs: START_TIMEOUT_MS });
       return new OursPair(directory, live, backup, livePort, backupPort);
     } catch (error) {
-      await killPairMembers();
+      await Promise.all(spawned.map((member) => member.kill()));
       await removeDir(directory);
       throw error;
     }
