@@ -47,12 +47,20 @@ export class PairMember {
     );
   }
 
-  /** `hornetq server` on `dataDir` with the pair's configuration and `args` (e.g. --backup). */
-  static spawn(name: string, dataDir: string, args: readonly string[] = []): PairMember {
+  /**
+   * `hornetq server` on `dataDir` with the pair's configuration (or `configDir`'s) and `args` (e.g.
+   * --backup); `env` adds environment variables (values of the configuration's placeholders).
+   */
+  static spawn(
+    name: string,
+    dataDir: string,
+    args: readonly string[] = [],
+    { configDir = HA_CONFIG_DIR, env = {} }: { configDir?: string; env?: Record<string, string> } = {},
+  ): PairMember {
     const child = spawn(
       process.execPath,
-      [CLI, 'server', '--config', HA_CONFIG_DIR, '--data-dir', dataDir, '--log-level', 'info', ...args],
-      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+      [CLI, 'server', '--config', configDir, '--data-dir', dataDir, '--log-level', 'info', ...args],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } },
     );
     const member = new PairMember(name, child);
     running.add(member);
