@@ -185,6 +185,17 @@ export class PostOffice {
     return queue;
   }
 
+  /**
+   * A queue that lives only while it has consumers (HornetQ's transient queue, which JMS 2.0's
+   * shared non-durable subscriptions are): not stored, deleted when its last consumer leaves, so
+   * that it does not keep collecting what is published to the topic once nobody reads it.
+   */
+  createTransientQueue(options: Omit<CreateQueueOptions, 'durable' | 'temporary'>): Queue {
+    const queue = this.createQueue({ ...options, durable: false, temporary: false });
+    this.registry.markOrphaned(queue);
+    return queue;
+  }
+
   /** Deletes a queue and its messages; refused while it has consumers. */
   deleteQueue(name: string): void {
     const queue = this.requireQueue(name);
@@ -541,7 +552,8 @@ export class PostOffice {
 
   /**
    * Its last consumer has just been removed, in the middle of closing that consumer (whose
-   * unacknowledged messages are still to go back): deleted once that is done.
+   * unacknowledged messages are still to go back): an orphaned temporary queue or a transient
+   * queue is deleted once that is done.
    */
   private deleteIfOrphaned(queue: Queue): void {
     if (!this.registry.isOrphaned(queue)) return;
@@ -550,7 +562,7 @@ export class PostOffice {
       try {
         if (this.registry.get(queue.name) === queue) this.deleteQueue(queue.name);
       } catch (error) {
-        this.queueFailed(queue, error, 'deleting a temporary queue whose connection has gone');
+        this.queueFailed(queue, error, 'deleting a queue whose last consumer has gone');
       }
     });
   }

@@ -501,7 +501,8 @@ export class ServerSession implements SessionOperations {
 
   /**
    * A queue several consumers share (JMS 2.0 shared subscriptions): created if absent, taken as it
-   * is if it exists with the same address and filter (HornetQ's rule), refused otherwise.
+   * is if it exists with the same address and filter (HornetQ's rule), refused otherwise. A
+   * non-durable one is transient, as on HornetQ 2.4: it goes with its last consumer.
    */
   createSharedQueue(packet: CreateSharedQueue): void {
     // HornetQ asks createNonDurableQueue for a durable one too: the permission of what is made here.
@@ -509,13 +510,9 @@ export class ServerSession implements SessionOperations {
     this.checkTemporaryAddress(packet.address);
     const existing = this.postOffice.getQueue(packet.queueName);
     if (existing === undefined) {
-      this.postOffice.createQueue({
-        name: packet.queueName,
-        address: packet.address,
-        filter: packet.filter,
-        durable: packet.durable,
-        temporary: false,
-      });
+      const definition = { name: packet.queueName, address: packet.address, filter: packet.filter };
+      if (packet.durable) this.postOffice.createQueue({ ...definition, durable: true, temporary: false });
+      else this.postOffice.createTransientQueue(definition);
       return;
     }
     const filter = packet.filter === '' ? null : packet.filter;

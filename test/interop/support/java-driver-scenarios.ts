@@ -229,6 +229,29 @@ export function describeJavaDriverScenarios(kind: ServerKind): void {
       await java().closeConnection(connection);
     });
 
+    test('a shared non-durable subscription splits the topic between its consumers and goes with the last of them', async () => {
+      const connection = await java().connect({ port: port() });
+      await java().start(connection);
+      const s = await java().createSession(connection);
+      const first = await java().createSharedConsumer(s, topic('news'), 'shared-sub');
+      const second = await java().createSharedConsumer(s, topic('news'), 'shared-sub');
+      for (const n of sequence(4)) await java().send(s, topic('news'), { body: `split ${n}` });
+      const bodies: string[] = [];
+      for (const consumer of [first, second, first, second]) {
+        bodies.push(String((await java().receive(consumer, RECEIVE_MS))?.body));
+      }
+      expect(bodies.sort()).toEqual(sequence(4).map((n) => `split ${n}`));
+      await java().closeConsumer(first);
+      await java().closeConsumer(second);
+      // Nobody reads the subscription now: what is published meanwhile is not kept for a later one.
+      await java().send(s, topic('news'), { body: 'while nobody subscribes' });
+      const later = await java().createSharedConsumer(s, topic('news'), 'shared-sub');
+      await java().send(s, topic('news'), { body: 'after' });
+      expect((await java().receive(later, RECEIVE_MS))?.body).toBe('after');
+      expect(await java().receive(later, 500)).toBeNull();
+      await java().closeConnection(connection);
+    });
+
     test('request and reply through a temporary queue', async () => {
       const s = await session();
       const replies = await java().createTemporaryQueue(s);

@@ -264,6 +264,17 @@ export class JmsDriver {
       .consumer as string;
   }
 
+  /** JMS 2.0's createSharedConsumer: a shared non-durable subscription of `topic` named `name`. */
+  async createSharedConsumer(
+    session: string,
+    topic: DestinationRef,
+    name: string,
+    options: { selector?: string } = {},
+  ): Promise<string> {
+    return (await this.call('createSharedConsumer', { session, destination: topic, name, ...options }))
+      .consumer as string;
+  }
+
   async unsubscribe(session: string, name: string): Promise<void> {
     await this.call('unsubscribe', { session, name });
   }

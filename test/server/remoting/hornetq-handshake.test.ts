@@ -476,6 +476,59 @@ describe('session packets', () => {
     expect(broker.listQueues().filter((queue) => queue.name === 'shared')).toHaveLength(1);
   });
 
+  it('deletes a non-durable shared queue with its last consumer (HornetQ 2.4: transient); a durable one stays', async () => {
+    const broker = await env.startBroker({ persistenceEnabled: false });
+    const client = await raw(broker);
+    await client.createSession();
+    const shared = (queueName: string, durable: boolean): Packet => ({
+      type: PacketType.CREATE_SHARED_QUEUE,
+      address: 'jms.topic.t',
+      queueName,
+      filter: null,
+      durable,
+      requiresResponse: true,
+    });
+    const consume = (consumerId: number, queueName: string): Packet => ({
+      type: PacketType.SESS_CREATECONSUMER,
+      consumerId,
+      queueName,
+      filter: null,
+      browseOnly: false,
+      requiresResponse: true,
+    });
+    const names = (): string[] => broker.listQueues().map((queue) => queue.name);
+    for (const [name, durable] of [
+      ['nonDurable.sub', false],
+      ['sub', true],
+    ] as const) {
+      expect(await client.request(RAW_SESSION_CHANNEL, shared(name, durable))).toEqual({
+        type: PacketType.NULL_RESPONSE,
+      });
+    }
+    expectPacket(
+      await client.request(RAW_SESSION_CHANNEL, consume(1, 'nonDurable.sub')),
+      PacketType.SESS_QUEUEQUERY_RESP,
+    );
+    expectPacket(
+      await client.request(RAW_SESSION_CHANNEL, consume(2, 'nonDurable.sub')),
+      PacketType.SESS_QUEUEQUERY_RESP,
+    );
+    expectPacket(
+      await client.request(RAW_SESSION_CHANNEL, consume(3, 'sub')),
+      PacketType.SESS_QUEUEQUERY_RESP,
+    );
+    const close = (consumerId: number): Packet => ({ type: PacketType.SESS_CONSUMER_CLOSE, consumerId });
+    expect(await client.request(RAW_SESSION_CHANNEL, close(1))).toEqual({ type: PacketType.NULL_RESPONSE });
+    expect(names()).toContain('nonDurable.sub'); // one consumer is left
+    expect(await client.request(RAW_SESSION_CHANNEL, close(2))).toEqual({ type: PacketType.NULL_RESPONSE });
+    expect(await client.request(RAW_SESSION_CHANNEL, close(3))).toEqual({ type: PacketType.NULL_RESPONSE });
+    await waitFor(
+      () => !names().includes('nonDurable.sub'),
+      'the transient queue to go with its last consumer',
+    );
+    expect(names()).toContain('sub');
+  });
+
   it('sends a plain session no EXCEPTION for a failed one-way packet (it logs it); an extended one gets SESS_ASYNC_EXCEPTION', async () => {
     const logger = new CapturingLogger();
     const broker = await env.startBroker({

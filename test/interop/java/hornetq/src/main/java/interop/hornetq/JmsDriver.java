@@ -104,6 +104,7 @@ public final class JmsDriver {
       case "send" -> answer.set("sent", send(c));
       case "createConsumer" -> answer.put("consumer", createConsumer(c));
       case "createDurableSubscriber" -> answer.put("consumer", createDurableSubscriber(c));
+      case "createSharedConsumer" -> answer.put("consumer", createSharedConsumer(c));
       case "unsubscribe" -> session(c).unsubscribe(text(c, "name"));
       case "receive" -> receive(c, answer, c.path("timeout").asLong(0));
       case "receiveNoWait" -> receive(c, answer, -1);
@@ -239,6 +240,14 @@ public final class JmsDriver {
     Topic topic = (Topic) destination(c.path("destination"));
     MessageConsumer consumer =
         session.createDurableSubscriber(topic, text(c, "name"), c.path("selector").asText(null), c.path("noLocal").asBoolean(false));
+    return register(text(c, "session"), consumer);
+  }
+
+  /** JMS 2.0: a shared non-durable subscription (HornetQ 2.4: CREATE_SHARED_QUEUE, durable false). */
+  private String createSharedConsumer(JsonNode c) throws Exception {
+    Session session = session(c);
+    Topic topic = (Topic) destination(c.path("destination"));
+    MessageConsumer consumer = session.createSharedConsumer(topic, text(c, "name"), c.path("selector").asText(null));
     return register(text(c, "session"), consumer);
   }
 
