@@ -1,10 +1,9 @@
-import net from 'node:net';
 import type { Broker, TopologyEvent, TopologyMember } from '../../../src';
 import type { BackupAnnouncer } from '../../../src/server/cluster/backup-announcer';
-import type { ClusterConfiguration } from '../../../src/server/cluster/cluster-configuration';
 import { PacketType } from '../../../src/core/protocol/packet-type';
 import { FaultProxy } from '../../support/fault-proxy';
 import { RawClient } from '../../support/raw-client';
+import { freePort, pairCluster } from '../../support/cluster-pair';
 import { CapturingLogger, useTestBrokers, waitFor } from '../../support/test-broker';
 
 /**
@@ -15,29 +14,6 @@ import { CapturingLogger, useTestBrokers, waitFor } from '../../support/test-bro
 const brokers = useTestBrokers();
 const CLUSTER_PASSWORD = 'pair-secret-7f3a';
 
-/** A port nobody listens on now: the cluster connector must name the port before the broker starts. */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-function cluster(port: number, live: number | null, password = CLUSTER_PASSWORD): ClusterConfiguration {
-  return {
-    connection: {
-      name: 'pair',
-      connector: { name: 'netty', host: '127.0.0.1', port },
-      staticConnectors: live === null ? [] : [{ name: 'live', host: '127.0.0.1', port: live }],
-      retryInterval: 50,
-      maxRetryInterval: 200,
-    },
-    user: 'pair-cluster-user',
-    password,
-  };
-}
-
 async function startClustered(
   live: number | null,
   logger: CapturingLogger,
@@ -46,7 +22,7 @@ async function startClustered(
   const port = await freePort();
   return brokers.startBroker({
     acceptors: [{ name: 'netty', type: 'tcp', host: '127.0.0.1', port }],
-    cluster: cluster(port, live, password),
+    cluster: pairCluster(port, live, password ?? CLUSTER_PASSWORD),
     logger,
   });
 }

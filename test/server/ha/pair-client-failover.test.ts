@@ -1,5 +1,4 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -10,7 +9,7 @@ import {
   type ClientSessionFactory,
   type FailoverEvent,
 } from '../../../src';
-import type { ClusterConfiguration } from '../../../src/server/cluster/cluster-configuration';
+import { freePort, pairCluster } from '../../support/cluster-pair';
 import { receiveCount, seqOf, sequenced, waitFor } from '../../support/test-broker';
 
 /**
@@ -33,29 +32,6 @@ afterEach(async () => {
   await Promise.all(directories.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-/** A port nobody listens on now: a cluster connector names its port before the broker starts. */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-function cluster(port: number, livePort: number | null): ClusterConfiguration {
-  return {
-    connection: {
-      name: 'pair',
-      connector: { name: 'netty', host: '127.0.0.1', port },
-      staticConnectors: livePort === null ? [] : [{ name: 'live', host: '127.0.0.1', port: livePort }],
-      retryInterval: 50,
-      maxRetryInterval: 200,
-    },
-    user: 'pair-cluster-user',
-    password: CLUSTER_PASSWORD,
-  };
-}
-
 function pairBroker(dataDirectory: string, port: number, extra: Partial<BrokerConfiguration>): Broker {
   const broker = new Broker({
     acceptors: [{ name: 'netty', type: 'tcp', host: '127.0.0.1', port }],
@@ -75,11 +51,14 @@ it('a client with ha follows our live to the backup it announced, and finds the 
   directories.push(directory);
   const [livePort, backupPort] = [await freePort(), await freePort()];
   const live = pairBroker(directory, livePort, {
-    cluster: cluster(livePort, null),
+    cluster: pairCluster(livePort, null, CLUSTER_PASSWORD),
     failoverOnShutdown: true,
   });
   await live.start();
-  const backup = pairBroker(directory, backupPort, { backup: true, cluster: cluster(backupPort, livePort) });
+  const backup = pairBroker(directory, backupPort, {
+    backup: true,
+    cluster: pairCluster(backupPort, livePort, CLUSTER_PASSWORD),
+  });
   await backup.start();
   expect(backup.status).toBe('waiting');
 
