@@ -71,6 +71,9 @@ test('the tarball holds the build, its declarations, the config and the licence;
     'package/config/hornetq-users.xml',
     'package/LICENSE',
     'package/README.md',
+    'package/CHANGELOG.md',
+    'package/docs/guide/tour.md',
+    'package/docs/reference/protocol.md',
   ]) {
     expect(files).toContain(file);
   }

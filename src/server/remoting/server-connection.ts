@@ -289,7 +289,7 @@ export class ServerConnection implements HandshakeConnection {
   }
 
   /**
-   * The client leaves far more unconfirmed than the protocol lets it (section 6 of PROTOCOL.md):
+   * The client leaves far more unconfirmed than the protocol lets it (section 6 of docs/reference/protocol.md):
    * what the session's resend buffer holds would grow without bound. A connected client loses its
    * connection (it may reattach, which confirms what it has); a detached session is closed (its
    * client will re-create it). It runs from a tick of its own (the channel's limit check), with
