@@ -11,6 +11,7 @@ import { FailoverEventType, type FailoverEvent } from '../../src/core/client';
 import { FaultProxy, seededRandom } from './fault-proxy';
 import { exposeGc, measureHeap } from './heap';
 import { readEnvNumber } from './env-number';
+import { waitFor } from './wait';
 
 /**
  * The chaos run behind test/integration/chaos/chaos.test.ts and `npm run test:chaos`: one broker,
@@ -544,13 +545,15 @@ async function runWorkload(settings: ChaosSettings): Promise<WorkloadOutcome> {
     schedule.stop();
 
     // ---- the broker applied every acknowledgement: nothing is left in any queue ----
-    await waitFor(() => !factory?.failingOver, 30_000).catch(() =>
+    await waitFor(() => !factory?.failingOver, 'the failover to end', 30_000).catch(() =>
       problems.add('failover still running 30 s after the last cut'),
     );
     const chaosQueues = () => broker.listQueues().filter((queue) => queue.name.startsWith('chaos.'));
-    await waitFor(() => chaosQueues().every((queue) => queue.messageCount === 0), 30_000).catch(
-      () => undefined,
-    );
+    await waitFor(
+      () => chaosQueues().every((queue) => queue.messageCount === 0),
+      'the queues to empty',
+      30_000,
+    ).catch(() => undefined);
     for (const queue of chaosQueues()) leftInQueues[queue.name] = queue.messageCount;
 
     for (const plan of producers) {
@@ -574,9 +577,11 @@ async function runWorkload(settings: ChaosSettings): Promise<WorkloadOutcome> {
     };
     factory.removeFailoverListener(onFailoverEvent);
     await factory.close();
-    await waitFor(() => broker.getConnectionCount() === 0 && broker.getSessionCount() === 0, 10_000).catch(
-      () => undefined,
-    );
+    await waitFor(
+      () => broker.getConnectionCount() === 0 && broker.getSessionCount() === 0,
+      'the broker to drop the connections',
+      10_000,
+    ).catch(() => undefined);
     brokerConnectionsAfterClose = broker.getConnectionCount();
     brokerSessionsAfterClose = broker.getSessionCount();
   } finally {
@@ -659,12 +664,4 @@ function intProperty(received: ReceivedMessage, name: string): number {
 function describe(error: unknown): string {
   if (error instanceof Error) return `${error.name}: ${error.message}`;
   return String(error);
-}
-
-async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }

@@ -1,5 +1,6 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { FaultProxy, seededRandom } from './fault-proxy';
+import { sleep } from './wait';
 
 /** Generous: the CI machines are shared and have 2 cores. */
 const DEADLINE_MS = 5000;
@@ -105,10 +106,6 @@ async function eventually(condition: () => boolean, what: string, timeoutMs = DE
     if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await sleep(10);
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise<void>((resolve) => setTimeout(resolve, ms));
 }
 
 /**

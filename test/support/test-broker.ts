@@ -142,14 +142,7 @@ export function useTestBrokers(): TestBrokers {
   };
 }
 
-/** Polls `condition` every few ms until it holds; fails after `timeoutMs` saying what it waited for. */
-export async function waitFor(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
+export { waitFor } from './wait';
 
 /** A message carrying sequence number `seq` as the INT property 'seq' and as its body ('m<seq>'). */
 export function sequenced(

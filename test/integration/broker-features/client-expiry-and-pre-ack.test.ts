@@ -1,12 +1,9 @@
 import { useTestBrokers } from '../../support/test-broker';
 import { bodyOf, queues, queueStats, text, waitForQueue } from './support';
+import { sleep } from '../../support/wait';
 
 const Q = 'jms.queue.buffered';
 const EXPIRY = 'jms.queue.ExpiryQueue';
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 describe('a message that expires while buffered on the client (L2)', () => {
   const env = useTestBrokers();

@@ -10,15 +10,12 @@ import {
   transacted,
   waitForQueue,
 } from './support';
+import { sleep } from '../../support/wait';
 
 /** §4 L2/L3 (expired messages are never delivered) and §5.6 (the expiry address). */
 const Q = 'jms.queue.ttl';
 const EXPIRY = 'jms.queue.ExpiryQueue';
 const DLQ = 'jms.queue.DLQ';
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 describe('expired messages are never delivered (L2, L3)', () => {
   const env = useTestBrokers();

@@ -13,6 +13,7 @@ import {
   keyOfMessage,
 } from './crash-workload';
 import { checkHistory, type CheckResult, type MessageKey } from './total-queue-checker';
+import { sleep } from '../../support/wait';
 
 /**
  * The kill test behind test/integration/crash/kill.test.ts and `npm run test:crash`: one data
@@ -115,7 +116,7 @@ export async function runCrash(settings: CrashSettings): Promise<CrashReport> {
       if (schedule() < settings.startupKillChance) {
         broker = ChildBroker.spawn(dataDir);
         // Up to 600 ms: some kills land before the journal opens, some while it loads.
-        await delay(schedule() * 600);
+        await sleep(schedule() * 600);
         await broker.kill();
         startupKills++;
         continue;
@@ -128,8 +129,8 @@ export async function runCrash(settings: CrashSettings): Promise<CrashReport> {
       const afterLargeFile = schedule() < settings.largeFileKillChance;
       const lateMs = schedule() * 5;
       if (afterLargeFile) await newLargeMessageFile(dataDir, settings.maxLoadMs + 2_000);
-      else await delay(loadMs);
-      await delay(lateMs);
+      else await sleep(loadMs);
+      await sleep(lateMs);
       clients.end();
       await broker.kill();
       kills++;
@@ -242,8 +243,6 @@ function tallyOutcomes(history: CrashHistory): Record<string, number> {
   return counts;
 }
 
-const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * Resolves when a large-message file appears that was not there when called (or after
  * `timeoutMs`, when none did): `hornetq server --data-dir D` keeps them in D/data/largemessages.
@@ -255,7 +254,7 @@ async function newLargeMessageFile(dataDir: string, timeoutMs: number): Promise<
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if ((await names()).some((name) => !before.has(name))) return;
-    await delay(1);
+    await sleep(1);
   }
 }
 

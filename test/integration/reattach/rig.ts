@@ -174,7 +174,4 @@ export async function outcome<T>(
   }
 }
 
-/** Resolves after `ms`; only for waits whose point is the passing of time (an idle link, a retry pause). */
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
+export { sleep } from '../../support/wait';

@@ -8,16 +8,7 @@ import type { JournalFile } from '../../../src/server/storage/journal/journal-fi
 import { FaultFileSystem } from '../../support/fault-file-system';
 import { PageCorruptError, type PageEntry } from '../../../src/server/paging/page-entry-codec';
 import { ADDRESS_FILE, PageStore, type PagedRead } from '../../../src/server/paging/page-store';
-
-/** Polls until `condition` holds, failing after a generous deadline. */
-async function waitFor(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  await new Promise((resolve) => setImmediate(resolve));
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
+import { waitFor } from '../../support/wait';
 
 function entry(index: number, queueNames: string[] = ['q1']): PageEntry {
   const message = new CoreMessage();

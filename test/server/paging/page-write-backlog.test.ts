@@ -16,6 +16,7 @@ import { ProducerCredits } from '../../../src/server/session/producer-credits';
 import { SendAdmission } from '../../../src/server/session/send-admission';
 import { InMemoryStorage } from '../../../src/server/storage/in-memory-storage';
 import type { StorageManager } from '../../../src/server/storage/storage-manager';
+import { waitFor } from '../../support/wait';
 
 /** Page writes wait until the gate is opened: a disk that is slower than the producers. */
 class GatedFileSystem extends NodePageFileSystem {
@@ -42,14 +43,6 @@ class GatedFileSystem extends NodePageFileSystem {
       truncate: (size) => file.truncate(size),
       close: () => file.close(),
     };
-  }
-}
-
-async function waitFor(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
 

@@ -12,18 +12,10 @@ import { PostOffice } from '../../../src/server/postoffice/post-office';
 import { HandleStatus, type Queue, type QueueConsumer } from '../../../src/server/postoffice/queue';
 import { InMemoryStorage } from '../../../src/server/storage/in-memory-storage';
 import type { StorageManager } from '../../../src/server/storage/storage-manager';
+import { waitFor } from '../../support/wait';
 
 const MAX_SIZE = 20 * 1024;
 const BODY = 'x'.repeat(500);
-
-async function waitFor(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  await new Promise((resolve) => setImmediate(resolve));
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 async function eventually(condition: () => Promise<boolean>, what: string): Promise<void> {
   const deadline = Date.now() + 15_000;

@@ -15,13 +15,10 @@ import { PostOffice, type PostOfficeOptions } from '../../../src/server/postoffi
 import { HandleStatus, type Queue, type QueueConsumer } from '../../../src/server/postoffice/queue';
 import { Transaction } from '../../../src/server/session/transaction';
 import { InMemoryStorage } from '../../../src/server/storage/in-memory-storage';
+import { sleep } from '../../support/wait';
 
 function tick(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 async function until(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {

@@ -8,14 +8,11 @@ import {
   type QueueConsumer,
   type QueueDefinition,
 } from '../../../src/server/postoffice/queue';
+import { sleep } from '../../support/wait';
 
 /** A macrotask: queue delivery runs on setImmediate. */
 function tick(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 interface Rig {

@@ -14,6 +14,7 @@ import type { DamageKind } from '../../../src/server/storage/damage/damage-kind'
 import type { JournalFile, JournalFileSystem } from '../../../src/server/storage/journal/journal-file-system';
 import { MemoryFileSystem } from '../../support/memory-file-system';
 import { MemoryJournal, type MemoryJournalEntry } from '../../support/memory-journal';
+import { waitFor } from '../../support/wait';
 
 const LARGE_DIRECTORY = '/broker/data/largemessages';
 const ADDRESS = 'jms.queue.orders';
@@ -197,14 +198,6 @@ function deletes(entries: MemoryJournalEntry[]): number[] {
     for (const record of entry.kind === 'transaction' ? entry.records : [entry])
       if (record.kind === 'delete') ids.push(record.id);
   return ids;
-}
-
-async function waitFor(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 describe('JournalStorageManager', () => {
