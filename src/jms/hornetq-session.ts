@@ -273,7 +273,7 @@ export class HornetQSession implements ConsumerSession, ProducerSession {
     for (let attempt = 1; ; attempt++) {
       await this.createSharedQueue(address, queueName, filter, durable);
       try {
-        return await this.openConsumer(topic, queueName, null, selector, false);
+        return await this.openConsumer(topic, queueName, null, selector, false, { sharedQueue: true });
       } catch (error) {
         const vanished = HornetQException.is(error, 'QUEUE_DOES_NOT_EXIST');
         if (!vanished || attempt === 2) throw toJMSException(error);
@@ -563,8 +563,9 @@ export class HornetQSession implements ConsumerSession, ProducerSession {
     filter: string | null,
     selector: string | null,
     noLocal: boolean,
+    { sharedQueue = false }: { sharedQueue?: boolean } = {},
   ): Promise<HornetQMessageConsumer> {
-    const core = await jmsCall(() => this.core.createConsumer(queueName, { filter }));
+    const core = await jmsCall(() => this.core.createConsumer(queueName, { filter, sharedQueue }));
     const consumer = new HornetQMessageConsumer(this, core, destination, selector, noLocal);
     this.consumers.add(consumer);
     return consumer;
