@@ -35,11 +35,24 @@ export interface CreateQueueOptions {
   temporary?: boolean;
 }
 
+/** A queue several consumers share: a JMS 2.0 shared subscription's. */
+export interface SharedQueueOptions {
+  filter?: string | null;
+  /** A durable one is stored; a non-durable one is deleted by the broker with its last consumer. */
+  durable: boolean;
+}
+
 export interface CreateConsumerOptions {
   filter?: string | null;
   browseOnly?: boolean;
   /** Overrides the factory's consumerWindowSize for this consumer. */
   windowSize?: number;
+  /**
+   * The queue is a shared one (createSharedQueue). If a broker loses it (a restart, a failover to
+   * a backup that did not have it), the session re-creates it shared, so that a non-durable one
+   * still goes with its last consumer.
+   */
+  sharedQueue?: boolean;
 }
 
 /**
@@ -127,6 +140,17 @@ export class ClientSession {
     );
   }
 
+  /**
+   * Creates a queue that consumers of any session may share (CREATE_SHARED_QUEUE, HornetQ 2.4 and
+   * later): nothing happens if it exists on the same address with the same filter, and the broker
+   * refuses with INVALID_TRANSIENT_QUEUE_USE if it exists on another address or with another
+   * filter. Unlike a temporary queue, a non-durable one belongs to no connection: it lives while it
+   * has consumers.
+   */
+  async createSharedQueue(address: string, queueName: string, options: SharedQueueOptions): Promise<void> {
+    await this.context.createSharedQueue(address, queueName, options.filter ?? null, options.durable);
+  }
+
   async deleteQueue(queueName: string): Promise<void> {
     await this.context.deleteQueue(queueName);
   }
@@ -194,6 +218,7 @@ export class ClientSession {
       maxLargeMessageBytes: this.options.maxLargeMessageBytes,
       preAcknowledge: this.settings.preAcknowledge,
       maxRate: this.options.consumerMaxRate,
+      sharedQueue: options.sharedQueue ?? false,
     };
     const consumer = new ClientConsumer(settings, this);
     // Registered before the broker answers: deliveries may follow the answer immediately.
