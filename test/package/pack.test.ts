@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { CliProcess, DEMO_LOGIN, freePort, ROOT } from '../cli/support';
+import { sleep, waitFor } from '../support/wait';
 
 /**
  * The package as a user gets it: `npm pack`, the tarball installed into an application of its own
@@ -109,6 +110,58 @@ test("the README's quick start runs from ESM and from CommonJS against the insta
   expect(server.stderr).not.toMatch(/"level":(50|60)/);
 }, 120_000);
 
+test("the README's shared subscription splits a topic between two worker processes", async () => {
+  const bin = path.join(appDir, 'node_modules', '.bin', 'hornetq');
+  await run(bin, ['config', 'init', 'shared-config'], { cwd: appDir });
+  const port = await freePort();
+  const server = new CliProcess(
+    spawn(bin, ['server', '--config', 'shared-config', '--data-dir', 'shared-data', '--port', String(port)], {
+      cwd: appDir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
+  const workers: CliProcess[] = [];
+  try {
+    await server.waitForOutput(new RegExp(`listening on tcp://localhost:${port}`), 60_000);
+    const code = (await quickStartBlock('shared')).replaceAll('5445', String(port));
+    await fs.writeFile(path.join(appDir, 'worker.mjs'), code);
+    for (let i = 0; i < 2; i++) {
+      workers.push(
+        new CliProcess(
+          spawn(process.execPath, ['worker.mjs'], { cwd: appDir, stdio: ['ignore', 'pipe', 'pipe'] }),
+        ),
+      );
+    }
+    for (const worker of workers) await worker.waitForOutput(/^worker \d+ ready$/, 60_000);
+    const env = { ...process.env, ...DEMO_LOGIN };
+    await run(
+      bin,
+      ['producer', '--destination', '/topic/ExampleTopic', '--count', '10', '--port', String(port)],
+      {
+        cwd: appDir,
+        env,
+        timeout: 60_000,
+      },
+    );
+    const handled = (worker: CliProcess): number =>
+      worker.stdout.split('\n').filter((l) => /^worker \d+: /.test(l)).length;
+    await waitFor(
+      () => workers.reduce((sum, worker) => sum + handled(worker), 0) >= 10,
+      'ten messages handled',
+      30_000,
+    );
+    // Nothing more arrives: each message went to one worker only.
+    await sleep(500);
+    expect(workers.map(handled).reduce((a, b) => a + b)).toBe(10);
+    for (const worker of workers) expect(handled(worker)).toBeGreaterThan(0);
+  } finally {
+    for (const worker of workers) await worker.stop();
+    await server.stop();
+  }
+  for (const worker of workers) expect(worker.stderr).toBe('');
+  expect(server.stderr).not.toMatch(/"level":(50|60)/);
+}, 180_000);
+
 test.each(ENTRY_POINTS)(
   '%s loads from require and import alike, one copy of each class, and no package it does not need',
   async (entry) => {
@@ -212,7 +265,7 @@ test('every type a public signature uses can be imported from one of the entry p
 }, 60_000);
 
 /** The fenced block after the README's `<!-- quick-start:FLAVOUR ... -->` marker. */
-async function quickStartBlock(flavour: 'esm' | 'cjs'): Promise<string> {
+async function quickStartBlock(flavour: 'esm' | 'cjs' | 'shared'): Promise<string> {
   const readme = await fs.readFile(path.join(ROOT, 'README.md'), 'utf8');
   const marker = readme.indexOf(`<!-- quick-start:${flavour}`);
   const block = /```js\n([\s\S]*?)```/.exec(readme.slice(marker));
