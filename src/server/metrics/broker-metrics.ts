@@ -3,6 +3,7 @@ import type { Broker, ConnectionStatistics } from '../broker';
 import type { Queue } from '../postoffice/queue';
 import { DefaultMetrics } from './default-metrics';
 import { EventLoopDelay } from './event-loop-delay';
+import { writeQueueFamilies } from './queue-families';
 
 /**
  * Connections exposed one by one in hornetq_connection_pending_output_bytes, those with the most
@@ -12,93 +13,12 @@ import { EventLoopDelay } from './event-loop-delay';
  */
 export const MAX_CONNECTION_SERIES = 500;
 
-const JMS_QUEUE_PREFIX = 'jms.queue.';
-const JMS_TEMP_QUEUE_PREFIX = 'jms.tempqueue.';
-const JMS_TOPIC_PREFIX = 'jms.topic.';
-
-/**
- * The JMS destination a core queue serves: `X` for jms.queue.X (and a temporary queue), the topic
- * for a subscription of jms.topic.T; '' (no JMS name, which Prometheus reads as absent) otherwise.
- */
-export function jmsNameOf(queue: { readonly name: string; readonly address: string }): string {
-  if (queue.name.startsWith(JMS_QUEUE_PREFIX)) return queue.name.slice(JMS_QUEUE_PREFIX.length);
-  if (queue.name.startsWith(JMS_TEMP_QUEUE_PREFIX)) return queue.name.slice(JMS_TEMP_QUEUE_PREFIX.length);
-  if (queue.address.startsWith(JMS_TOPIC_PREFIX)) return queue.address.slice(JMS_TOPIC_PREFIX.length);
-  return '';
-}
-
-type QueueLabel = 'queue' | 'address' | 'jms_name';
-const QUEUE_LABELS: readonly QueueLabel[] = ['queue', 'address', 'jms_name'];
 type ConnectionLabel = 'connection' | 'remote_address';
-
-interface QueueFamily {
-  name: string;
-  type: 'counter' | 'gauge';
-  help: string;
-  value: (queue: Queue) => number;
-}
-
-const QUEUE_FAMILIES: readonly QueueFamily[] = [
-  {
-    name: 'hornetq_queue_messages',
-    type: 'gauge',
-    help: 'Messages in the queue: waiting, scheduled, paged, and delivered but not yet acknowledged.',
-    value: (queue) => queue.messageCount,
-  },
-  {
-    name: 'hornetq_queue_delivering_messages',
-    type: 'gauge',
-    help: 'Messages delivered to consumers (in flight or in their buffers) and not yet acknowledged.',
-    value: (queue) => queue.deliveringCount,
-  },
-  {
-    name: 'hornetq_queue_scheduled_messages',
-    type: 'gauge',
-    help: 'Messages waiting for their scheduled delivery time or redelivery delay.',
-    value: (queue) => queue.scheduledCount,
-  },
-  {
-    name: 'hornetq_queue_consumers',
-    type: 'gauge',
-    help: 'Consumers (and browsers) on the queue.',
-    value: (queue) => queue.consumerCount,
-  },
-  {
-    name: 'hornetq_queue_messages_added_total',
-    type: 'counter',
-    help: 'Messages added to the queue since the broker started.',
-    value: (queue) => queue.messagesAdded,
-  },
-  {
-    name: 'hornetq_queue_messages_acknowledged_total',
-    type: 'counter',
-    help: 'Messages acknowledged by consumers (or replaced in a last-value queue) since the broker started.',
-    value: (queue) => queue.messagesAcknowledged,
-  },
-  {
-    name: 'hornetq_queue_messages_expired_total',
-    type: 'counter',
-    help: 'Messages that expired in the queue since the broker started.',
-    value: (queue) => queue.messagesExpired,
-  },
-  {
-    name: 'hornetq_queue_messages_killed_total',
-    type: 'counter',
-    help: 'Messages given up on after max-delivery-attempts (sent to the dead-letter address or dropped) since the broker started.',
-    value: (queue) => queue.messagesKilled,
-  },
-];
-
-/** A queue and its labels, made once per scrape and shared by the queue families. */
-interface LabelledQueue {
-  readonly queue: Queue;
-  readonly labels: Readonly<Record<QueueLabel, string>>;
-}
 
 /** The started broker a scrape reads, taken once at its beginning so that every family agrees. */
 interface ScrapeView {
   readonly broker: Broker;
-  readonly queues: readonly LabelledQueue[];
+  readonly queues: readonly Queue[];
   readonly connections: readonly ConnectionStatistics[];
 }
 
@@ -106,7 +26,8 @@ interface ScrapeView {
  * Everything exposed for one broker, on a prom-client Registry of its own (never prom-client's
  * global one, so that two brokers in one process do not mix or collide): the broker's families,
  * read from its live state at each scrape (counters are plain numbers kept where the events happen),
- * prom-client's default process metrics and the event loop delay.
+ * prom-client's default process metrics and the event loop delay. The per-queue families are
+ * written after the registry's text by writeQueueFamilies (see there why).
  *
  * The broker is asked of `source` at each scrape, so one that EmbeddedJMS replaces at each start
  * is followed. A broker that is not started has no queues or connections to show: its families
@@ -130,7 +51,7 @@ export class BrokerMetrics {
       help: 'Whether the broker is started (1) or not (0: starting, stopping or stopped).',
       registers: [this.registry],
     });
-    this.registerQueueFamilies();
+    this.registerQueueCount();
     this.registerConnectionFamilies();
     this.registerOutputFamilies();
     this.defaults = new DefaultMetrics(this.registry);
@@ -145,7 +66,8 @@ export class BrokerMetrics {
     this.started.set(this.view === null ? 0 : 1);
     this.eventLoop.sample();
     try {
-      return await this.shown(this.view?.broker ?? null).metrics();
+      const registered = await this.shown(this.view?.broker ?? null).metrics();
+      return this.view === null ? registered : registered + writeQueueFamilies(this.view.queues);
     } finally {
       this.view = null;
     }
@@ -170,37 +92,13 @@ export class BrokerMetrics {
     return shown;
   }
 
-  private registerQueueFamilies(): void {
-    const registers = [this.brokerFamilies];
-    const queues = (): readonly LabelledQueue[] => this.view?.queues ?? [];
-    new Gauge({
-      name: 'hornetq_queues',
-      help: 'Queues on the broker (durable, non-durable and temporary).',
-      registers,
-      collect() {
-        this.set(queues().length);
-      },
-    });
-    for (const family of QUEUE_FAMILIES) {
-      const config = { name: family.name, help: family.help, labelNames: QUEUE_LABELS, registers };
-      if (family.type === 'gauge') {
-        new Gauge<QueueLabel>({
-          ...config,
-          collect() {
-            this.reset();
-            for (const { queue, labels } of queues()) this.set(labels, family.value(queue));
-          },
-        });
-        continue;
-      }
-      new Counter<QueueLabel>({
-        ...config,
-        collect() {
-          this.reset();
-          for (const { queue, labels } of queues()) this.inc(labels, family.value(queue));
-        },
-      });
-    }
+  private registerQueueCount(): void {
+    gauge(
+      [this.brokerFamilies],
+      'hornetq_queues',
+      'Queues on the broker (durable, non-durable and temporary).',
+      () => this.view?.queues.length ?? 0,
+    );
   }
 
   private registerConnectionFamilies(): void {
@@ -261,11 +159,7 @@ export class BrokerMetrics {
 }
 
 function viewOf(broker: Broker): ScrapeView {
-  const queues = broker.postOffice.allQueues().map((queue) => ({
-    queue,
-    labels: { queue: queue.name, address: queue.address, jms_name: jmsNameOf(queue) },
-  }));
-  return { broker, queues, connections: broker.listConnections() };
+  return { broker, queues: broker.postOffice.allQueues(), connections: broker.listConnections() };
 }
 
 /** At most MAX_CONNECTION_SERIES connections, those with the most pending output. */
