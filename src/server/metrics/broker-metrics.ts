@@ -31,7 +31,7 @@ interface ScrapeView {
  *
  * The broker is asked of `source` at each scrape, so one that EmbeddedJMS replaces at each start
  * is followed. A broker that is not started has no queues or connections to show: its families
- * leave the registry until it is, and only hornetq_broker_started 0 and the process metrics remain.
+ * are left out until it is, and only hornetq_broker_started 0 and the process metrics remain.
  * close() ends the event loop monitor and the GC observer; nothing else runs between scrapes.
  */
 export class BrokerMetrics {
