@@ -34,8 +34,7 @@ import type { NodeManager } from './ha/node-manager';
 import { DataDirectoryLockedError } from './lock/data-directory-locked-error';
 import { describeHolder } from './lock/lock-holder';
 import { StorageError } from './storage/storage-error';
-import { LatencyHistogram } from './metrics/latency-histogram';
-import type { JournalName } from './storage/create-journal-storage';
+import { createJournalSyncHistogram, type JournalSyncHistogram } from './metrics/journal-sync-histogram';
 
 /** What the management view reports for one queue. */
 export interface QueueStatistics {
@@ -134,9 +133,9 @@ export class Broker implements BrokerServices {
   /**
    * How long each fdatasync of its journals took, when the broker keeps its own journals
    * (persistence enabled, no storage given); null otherwise.
-   * @internal (MetricsServer reads it)
+   * @internal (MetricsServer serves it)
    */
-  readonly journalSyncs: Readonly<Record<JournalName, LatencyHistogram>> | null;
+  readonly journalSyncs: JournalSyncHistogram | null;
   private ttlTimer: NodeJS.Timeout | null = null;
   private expiryReaper: ExpiryReaper | null = null;
   private readonly failureListeners: Array<(error: Error) => void> = [];
@@ -188,9 +187,7 @@ export class Broker implements BrokerServices {
             credentials: new ClusterCredentials(this.config.cluster.user, this.config.cluster.password),
           };
     this.keepsOwnJournal = this.config.persistenceEnabled && this.config.storage === undefined;
-    this.journalSyncs = this.keepsOwnJournal
-      ? { bindings: new LatencyHistogram(), messages: new LatencyHistogram() }
-      : null;
+    this.journalSyncs = this.keepsOwnJournal ? createJournalSyncHistogram() : null;
     this.storage = this.config.storage ?? this.createStorage();
     this.storage.onFailure((error) => this.storageFailed(error));
   }
@@ -200,7 +197,7 @@ export class Broker implements BrokerServices {
     const syncs = this.journalSyncs;
     if (syncs === null) return new InMemoryStorage();
     return createBrokerJournal(this.config, this.logger, (journal, seconds) =>
-      syncs[journal].observe(seconds),
+      syncs.observe({ journal }, seconds),
     );
   }
 

@@ -24,9 +24,9 @@ export type {
 export { InMemoryStorage } from './storage/in-memory-storage';
 export type { BrokerHealth } from './metrics/broker-health';
 export { MAX_CONNECTION_SERIES } from './metrics/broker-metrics';
-export { EXPOSITION_CONTENT_TYPE } from './metrics/exposition-writer';
 export {
   DEFAULT_METRICS_SERVER_OPTIONS,
+  EXPOSITION_CONTENT_TYPE,
   MetricsServer,
   type MetricsServerOptions,
 } from './metrics/metrics-server';

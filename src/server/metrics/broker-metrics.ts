@@ -1,6 +1,9 @@
-import type { Broker } from '../broker';
+import { Counter, Gauge, Registry } from 'prom-client';
+import type { Broker, ConnectionStatistics } from '../broker';
 import type { Queue } from '../postoffice/queue';
-import { ExpositionWriter, formatLabels } from './exposition-writer';
+import { DefaultMetrics } from './default-metrics';
+import { EventLoopDelay } from './event-loop-delay';
+import { writeQueueFamilies } from './queue-families';
 
 /**
  * Connections exposed one by one in hornetq_connection_pending_output_bytes, those with the most
@@ -10,196 +13,184 @@ import { ExpositionWriter, formatLabels } from './exposition-writer';
  */
 export const MAX_CONNECTION_SERIES = 500;
 
-const JMS_QUEUE_PREFIX = 'jms.queue.';
-const JMS_TEMP_QUEUE_PREFIX = 'jms.tempqueue.';
-const JMS_TOPIC_PREFIX = 'jms.topic.';
+type ConnectionLabel = 'connection' | 'remote_address';
+
+/** The started broker a scrape reads, taken once at its beginning so that every family agrees. */
+interface ScrapeView {
+  readonly broker: Broker;
+  readonly queues: readonly Queue[];
+  readonly connections: readonly ConnectionStatistics[];
+}
 
 /**
- * The JMS destination a core queue serves: `X` for jms.queue.X (and a temporary queue), the topic
- * for a subscription of jms.topic.T; '' (no JMS name, which Prometheus reads as absent) otherwise.
+ * Everything exposed for one broker, on a prom-client Registry of its own (never prom-client's
+ * global one, so that two brokers in one process do not mix or collide): the broker's families,
+ * read from its live state at each scrape (counters are plain numbers kept where the events happen),
+ * prom-client's default process metrics and the event loop delay. The per-queue families are
+ * written after the registry's text by writeQueueFamilies (see there why).
+ *
+ * The broker is asked of `source` at each scrape, so one that EmbeddedJMS replaces at each start
+ * is followed. A broker that is not started has no queues or connections to show: its families
+ * are left out until it is, and only hornetq_broker_started 0 and the process metrics remain.
+ * close() ends the event loop monitor and the GC observer; nothing else runs between scrapes.
  */
-export function jmsNameOf(queue: { readonly name: string; readonly address: string }): string {
-  if (queue.name.startsWith(JMS_QUEUE_PREFIX)) return queue.name.slice(JMS_QUEUE_PREFIX.length);
-  if (queue.name.startsWith(JMS_TEMP_QUEUE_PREFIX)) return queue.name.slice(JMS_TEMP_QUEUE_PREFIX.length);
-  if (queue.address.startsWith(JMS_TOPIC_PREFIX)) return queue.address.slice(JMS_TOPIC_PREFIX.length);
-  return '';
-}
+export class BrokerMetrics {
+  /** What every scrape shows: whether the broker is started, the process, the event loop. */
+  private readonly registry = new Registry();
+  /** The broker's own families, shown (merged in) only while a started broker is scraped. */
+  private readonly brokerFamilies = new Registry();
+  private readonly started: Gauge;
+  private readonly defaults: DefaultMetrics;
+  private readonly eventLoop: EventLoopDelay;
+  private view: ScrapeView | null = null;
+  private closed = false;
 
-interface QueueFamily {
-  name: string;
-  type: 'counter' | 'gauge';
-  help: string;
-  value: (queue: Queue) => number;
-}
-
-const QUEUE_FAMILIES: readonly QueueFamily[] = [
-  {
-    name: 'hornetq_queue_messages',
-    type: 'gauge',
-    help: 'Messages in the queue: waiting, scheduled, paged, and delivered but not yet acknowledged.',
-    value: (queue) => queue.messageCount,
-  },
-  {
-    name: 'hornetq_queue_delivering_messages',
-    type: 'gauge',
-    help: 'Messages delivered to consumers (in flight or in their buffers) and not yet acknowledged.',
-    value: (queue) => queue.deliveringCount,
-  },
-  {
-    name: 'hornetq_queue_scheduled_messages',
-    type: 'gauge',
-    help: 'Messages waiting for their scheduled delivery time or redelivery delay.',
-    value: (queue) => queue.scheduledCount,
-  },
-  {
-    name: 'hornetq_queue_consumers',
-    type: 'gauge',
-    help: 'Consumers (and browsers) on the queue.',
-    value: (queue) => queue.consumerCount,
-  },
-  {
-    name: 'hornetq_queue_messages_added_total',
-    type: 'counter',
-    help: 'Messages added to the queue since the broker started.',
-    value: (queue) => queue.messagesAdded,
-  },
-  {
-    name: 'hornetq_queue_messages_acknowledged_total',
-    type: 'counter',
-    help: 'Messages acknowledged by consumers (or replaced in a last-value queue) since the broker started.',
-    value: (queue) => queue.messagesAcknowledged,
-  },
-  {
-    name: 'hornetq_queue_messages_expired_total',
-    type: 'counter',
-    help: 'Messages that expired in the queue since the broker started.',
-    value: (queue) => queue.messagesExpired,
-  },
-  {
-    name: 'hornetq_queue_messages_killed_total',
-    type: 'counter',
-    help: 'Messages given up on after max-delivery-attempts (sent to the dead-letter address or dropped) since the broker started.',
-    value: (queue) => queue.messagesKilled,
-  },
-];
-
-/**
- * Everything the broker exposes, read from its live state at the moment of the scrape (counters
- * are plain numbers kept where the events happen). A broker that is not started has no queues or
- * connections to show: only hornetq_broker_started 0 and the process metrics.
- */
-export function writeBrokerMetrics(broker: Broker | null, writer = new ExpositionWriter()): ExpositionWriter {
-  const started = broker?.started === true;
-  writer.single(
-    'hornetq_broker_started',
-    'gauge',
-    'Whether the broker is started (1) or not (0: starting, stopping or stopped).',
-    started ? 1 : 0,
-  );
-  if (broker !== null && started) {
-    writeQueues(broker, writer);
-    writeConnections(broker, writer);
-    writeJournal(broker, writer);
+  constructor(private readonly source: () => Broker | null) {
+    this.started = new Gauge({
+      name: 'hornetq_broker_started',
+      help: 'Whether the broker is started (1) or not (0: starting, stopping or stopped).',
+      registers: [this.registry],
+    });
+    this.registerQueueCount();
+    this.registerConnectionFamilies();
+    this.registerOutputFamilies();
+    this.defaults = new DefaultMetrics(this.registry);
+    this.eventLoop = new EventLoopDelay(this.registry);
   }
-  writeProcess(writer);
-  return writer;
-}
 
-/** One pass makes each queue's labels; each family then walks the queues again (the format groups by family). */
-function writeQueues(broker: Broker, writer: ExpositionWriter): void {
-  const queues = broker.postOffice.allQueues();
-  const labels = queues.map((queue) =>
-    formatLabels({ queue: queue.name, address: queue.address, jms_name: jmsNameOf(queue) }),
-  );
-  writer.single(
-    'hornetq_queues',
-    'gauge',
-    'Queues on the broker (durable, non-durable and temporary).',
-    queues.length,
-  );
-  for (const family of QUEUE_FAMILIES) {
-    writer.family(family.name, family.type, family.help);
-    for (let i = 0; i < queues.length; i++) writer.sample(family.value(queues[i] as Queue), labels[i]);
+  /** The Prometheus text exposition of the broker as it is now. */
+  async scrape(): Promise<string> {
+    if (this.closed) throw new Error('these broker metrics are closed');
+    const broker = this.source();
+    this.view = broker?.started === true ? viewOf(broker) : null;
+    this.started.set(this.view === null ? 0 : 1);
+    this.eventLoop.sample();
+    try {
+      const registered = await this.shown(this.view?.broker ?? null).metrics();
+      return this.view === null ? registered : registered + writeQueueFamilies(this.view.queues);
+    } finally {
+      this.view = null;
+    }
   }
-}
 
-function writeConnections(broker: Broker, writer: ExpositionWriter): void {
-  writer.single(
-    'hornetq_connections',
-    'gauge',
-    'Client connections open on the broker.',
-    broker.getConnectionCount(),
-  );
-  writer.single(
-    'hornetq_sessions',
-    'gauge',
-    'Sessions on the broker, including detached ones waiting for their client to reattach.',
-    broker.getSessionCount(),
-  );
-  writer.single(
-    'hornetq_session_reattaches_total',
-    'counter',
-    'Sessions a client reattached to a new connection after a connection failure.',
-    broker.reattachCount,
-  );
-  writer.single(
-    'hornetq_failed_logins_total',
-    'counter',
-    'Logins refused for an unknown user or a wrong password.',
-    broker.security.failedLogins,
-  );
-  const connections = broker.listConnections();
-  let total = 0;
-  for (const connection of connections) total += connection.pendingOutputBytes;
-  writer.single(
-    'hornetq_pending_output_bytes',
-    'gauge',
-    'Bytes the broker has written to all its connections that their clients have not taken yet.',
-    total,
-  );
-  const shown =
-    connections.length <= MAX_CONNECTION_SERIES
-      ? connections
-      : [...connections]
-          .sort((a, b) => b.pendingOutputBytes - a.pendingOutputBytes)
-          .slice(0, MAX_CONNECTION_SERIES);
-  writer.family(
-    'hornetq_connection_pending_output_bytes',
-    'gauge',
-    `Bytes written to a connection that its client has not taken yet (queued by the broker and in the socket's buffer); the ${MAX_CONNECTION_SERIES} connections with the most when there are more.`,
-  );
-  for (const connection of shown) {
-    writer.sample(
-      connection.pendingOutputBytes,
-      formatLabels({ connection: String(connection.id), remote_address: connection.remoteAddress }),
+  /** Ends what runs in the background (the event loop monitor, the GC observer) and empties the registry. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.eventLoop.stop();
+    this.defaults.release();
+    this.registry.clear();
+    this.brokerFamilies.clear();
+  }
+
+  /** The registry a scrape reads: a merged one (made per scrape, cheap: it copies references) while started. */
+  private shown(broker: Broker | null): Registry {
+    if (broker === null) return this.registry;
+    const shown = Registry.merge([this.registry, this.brokerFamilies]);
+    // Each broker has its own histogram, observed by its journal; absent without one.
+    if (broker.journalSyncs !== null) shown.registerMetric(broker.journalSyncs);
+    return shown;
+  }
+
+  private registerQueueCount(): void {
+    gauge(
+      [this.brokerFamilies],
+      'hornetq_queues',
+      'Queues on the broker (durable, non-durable and temporary).',
+      () => this.view?.queues.length ?? 0,
     );
   }
+
+  private registerConnectionFamilies(): void {
+    const registers = [this.brokerFamilies];
+    const read = (value: (broker: Broker) => number) => (): number =>
+      this.view === null ? 0 : value(this.view.broker);
+    gauge(
+      registers,
+      'hornetq_connections',
+      'Client connections open on the broker.',
+      read((b) => b.getConnectionCount()),
+    );
+    gauge(
+      registers,
+      'hornetq_sessions',
+      'Sessions on the broker, including detached ones waiting for their client to reattach.',
+      read((b) => b.getSessionCount()),
+    );
+    counter(
+      registers,
+      'hornetq_session_reattaches_total',
+      'Sessions a client reattached to a new connection after a connection failure.',
+      read((b) => b.reattachCount),
+    );
+    counter(
+      registers,
+      'hornetq_failed_logins_total',
+      'Logins refused for an unknown user or a wrong password.',
+      read((b) => b.security.failedLogins),
+    );
+  }
+
+  private registerOutputFamilies(): void {
+    const registers = [this.brokerFamilies];
+    const connections = (): readonly ConnectionStatistics[] => this.view?.connections ?? [];
+    gauge(
+      registers,
+      'hornetq_pending_output_bytes',
+      'Bytes the broker has written to all its connections that their clients have not taken yet.',
+      () => connections().reduce((sum, connection) => sum + connection.pendingOutputBytes, 0),
+    );
+    new Gauge<ConnectionLabel>({
+      name: 'hornetq_connection_pending_output_bytes',
+      help: `Bytes written to a connection that its client has not taken yet (queued by the broker and in the socket's buffer); the ${MAX_CONNECTION_SERIES} connections with the most when there are more.`,
+      labelNames: ['connection', 'remote_address'],
+      registers,
+      collect() {
+        this.reset();
+        for (const connection of mostPending(connections())) {
+          this.set(
+            { connection: String(connection.id), remote_address: connection.remoteAddress },
+            connection.pendingOutputBytes,
+          );
+        }
+      },
+    });
+  }
 }
 
-function writeJournal(broker: Broker, writer: ExpositionWriter): void {
-  const syncs = broker.journalSyncs;
-  if (syncs === null) return;
-  writer.family(
-    'hornetq_journal_sync_seconds',
-    'histogram',
-    'Time each group commit of a journal spent in fdatasync.',
-  );
-  writer.histogram(syncs.bindings.snapshot(), { journal: 'bindings' });
-  writer.histogram(syncs.messages.snapshot(), { journal: 'messages' });
+function viewOf(broker: Broker): ScrapeView {
+  return { broker, queues: broker.postOffice.allQueues(), connections: broker.listConnections() };
 }
 
-function writeProcess(writer: ExpositionWriter): void {
-  writer.single(
-    'process_resident_memory_bytes',
-    'gauge',
-    'Resident memory size in bytes.',
-    process.memoryUsage.rss(),
-  );
-  const cpu = process.cpuUsage();
-  writer.single(
-    'process_cpu_seconds_total',
-    'counter',
-    'User and system CPU time spent, in seconds.',
-    (cpu.user + cpu.system) / 1e6,
-  );
+/** At most MAX_CONNECTION_SERIES connections, those with the most pending output. */
+function mostPending(connections: readonly ConnectionStatistics[]): readonly ConnectionStatistics[] {
+  if (connections.length <= MAX_CONNECTION_SERIES) return connections;
+  return [...connections]
+    .sort((a, b) => b.pendingOutputBytes - a.pendingOutputBytes)
+    .slice(0, MAX_CONNECTION_SERIES);
+}
+
+/** An unlabelled gauge, set from `read` at each scrape. */
+function gauge(registers: Registry[], name: string, help: string, read: () => number): void {
+  new Gauge({
+    name,
+    help,
+    registers,
+    collect() {
+      this.set(read());
+    },
+  });
+}
+
+/** An unlabelled counter, set to the count `read` gives at each scrape. */
+function counter(registers: Registry[], name: string, help: string, read: () => number): void {
+  new Counter({
+    name,
+    help,
+    registers,
+    collect() {
+      this.reset();
+      this.inc(read());
+    },
+  });
 }

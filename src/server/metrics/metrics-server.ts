@@ -1,12 +1,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Registry } from 'prom-client';
 import { HornetQException } from '../../core/protocol';
 import { invalidValue } from '../../core/protocol/argument-errors';
 import { silentLogger, type Logger } from '../../core/remoting';
 import type { Broker } from '../broker';
 import { brokerHealth } from './broker-health';
-import { writeBrokerMetrics } from './broker-metrics';
-import { EventLoopDelay } from './event-loop-delay';
-import { EXPOSITION_CONTENT_TYPE } from './exposition-writer';
+import { BrokerMetrics } from './broker-metrics';
+
+/** The Content-Type of Prometheus' text exposition format 0.0.4, which /metrics answers in (prom-client's). */
+export const EXPOSITION_CONTENT_TYPE: 'text/plain; version=0.0.4; charset=utf-8' =
+  Registry.PROMETHEUS_CONTENT_TYPE;
 
 /** Where the metrics endpoint listens and what one client may make it hold. */
 export interface MetricsServerOptions {
@@ -64,8 +67,9 @@ export class MetricsServer {
   private server: Server | null = null;
   /** Settles once the server listens (or failed to); close() waits for it, so no listener is left behind. */
   private listening: Promise<void> = Promise.resolve();
-  private readonly eventLoop = new EventLoopDelay();
   private readonly source: () => Broker | null;
+  /** The broker's registry and its background hooks: from start() to close(). */
+  private metrics: BrokerMetrics | null = null;
 
   constructor(broker: Broker | (() => Broker | null), options: Partial<MetricsServerOptions> = {}) {
     this.options = { ...DEFAULT_METRICS_SERVER_OPTIONS, ...options };
@@ -113,11 +117,11 @@ export class MetricsServer {
         resolve();
       });
     });
-    this.eventLoop.start();
+    this.metrics = new BrokerMetrics(this.source);
     try {
       await this.listening;
     } catch (error) {
-      this.eventLoop.stop();
+      this.closeMetrics();
       this.server = null;
       throw error;
     }
@@ -128,7 +132,7 @@ export class MetricsServer {
     const server = this.server;
     if (server === null) return;
     this.server = null;
-    this.eventLoop.stop();
+    this.closeMetrics();
     const listened = await this.listening.then(
       () => true,
       () => false,
@@ -139,45 +143,49 @@ export class MetricsServer {
     await closed;
   }
 
+  private closeMetrics(): void {
+    this.metrics?.close();
+    this.metrics = null;
+  }
+
   private handle(request: IncomingMessage, response: ServerResponse): void {
-    try {
-      this.ignoreBody(request, response);
-      const path = (request.url ?? '/').split('?', 1)[0];
-      if (path !== '/metrics' && path !== '/health')
-        return this.answer(response, 404, 'text/plain', 'not found: try /metrics or /health\n');
-      if (request.method !== 'GET' && request.method !== 'HEAD') {
-        response.setHeader('Allow', METHODS);
-        return this.answer(
-          response,
-          405,
-          'text/plain',
-          `${request.method ?? 'this method'} is not allowed: ${METHODS}\n`,
-        );
-      }
-      const head = request.method === 'HEAD';
-      if (path === '/metrics') {
-        const writer = writeBrokerMetrics(this.source());
-        this.eventLoop.write(writer);
-        this.answer(response, 200, EXPOSITION_CONTENT_TYPE, writer.text(), head);
-      } else {
-        const health = brokerHealth(this.source());
-        this.answer(
-          response,
-          health.httpStatus,
-          'application/json',
-          `${JSON.stringify(health.body)}\n`,
-          head,
-        );
-      }
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      this.options.logger.error(
-        { err: error },
-        `metrics server: answering ${request.method ?? '?'} ${(request.url ?? '?').slice(0, LOGGED_URL_CHARS)} failed: ${reason}`,
+    this.answerRequest(request, response).catch((error: unknown) => this.failed(request, response, error));
+  }
+
+  private async answerRequest(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    this.ignoreBody(request, response);
+    const path = (request.url ?? '/').split('?', 1)[0];
+    if (path !== '/metrics' && path !== '/health')
+      return this.answer(response, 404, 'text/plain', 'not found: try /metrics or /health\n');
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      response.setHeader('Allow', METHODS);
+      return this.answer(
+        response,
+        405,
+        'text/plain',
+        `${request.method ?? 'this method'} is not allowed: ${METHODS}\n`,
       );
-      if (!response.headersSent) this.answer(response, 500, 'text/plain', `internal error: ${reason}\n`);
-      else response.destroy();
     }
+    const head = request.method === 'HEAD';
+    if (path === '/metrics') {
+      const metrics = this.metrics;
+      if (metrics === null)
+        return this.answer(response, 503, 'text/plain', 'the metrics server is closing\n');
+      this.answer(response, 200, EXPOSITION_CONTENT_TYPE, await metrics.scrape(), head);
+    } else {
+      const health = brokerHealth(this.source());
+      this.answer(response, health.httpStatus, 'application/json', `${JSON.stringify(health.body)}\n`, head);
+    }
+  }
+
+  private failed(request: IncomingMessage, response: ServerResponse, error: unknown): void {
+    const reason = error instanceof Error ? error.message : String(error);
+    this.options.logger.error(
+      { err: error },
+      `metrics server: answering ${request.method ?? '?'} ${(request.url ?? '?').slice(0, LOGGED_URL_CHARS)} failed: ${reason}`,
+    );
+    if (!response.headersSent) this.answer(response, 500, 'text/plain', `internal error: ${reason}\n`);
+    else response.destroy();
   }
 
   /** Drains a body nobody reads, so the connection stays usable; one past the bound closes it. */
