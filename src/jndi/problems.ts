@@ -31,11 +31,21 @@ export class Problems {
   readonly errors: ConfigurationProblem[] = [];
   readonly warnings: ConfigurationProblem[] = [];
   private readonly warned = new Set<string>();
+  private readonly explainedLines = new Set<number>();
 
   constructor(readonly file: string | null) {}
 
   error(site: ProblemSite | null, message: string): void {
+    if (site !== null && this.explainedLines.has(site.line)) return;
     this.errors.push(this.problem(site, message));
+  }
+
+  /**
+   * An error already reported explains whatever is wrong with the element at `line` (an unset
+   * placeholder left its attribute empty): its other errors would only repeat it, falsely.
+   */
+  explainLine(line: number): void {
+    this.explainedLines.add(line);
   }
 
   /** A problem at a line, not about one element (malformed XML, a DOCTYPE, ...). */

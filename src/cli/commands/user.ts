@@ -4,6 +4,7 @@ import { Command, Option } from 'commander';
 import { formatProblem } from '../../jndi/configuration-exception';
 import { defaultConfigDir } from '../../jndi/config-files';
 import { readConfigFile } from '../../jndi/config/config-document';
+import { rolesMeantBy } from '../../jndi/config/role-names';
 import type { UserDefinition, UsersConfiguration } from '../../jndi/config/users-configuration';
 import { parseUsersConfiguration, USERS_CONFIG_NAME } from '../../jndi/config/users-xml-reader';
 import { writeUsersFile } from '../../jndi/config/users-xml-writer';
@@ -61,7 +62,7 @@ async function addUser(name: string, options: AddOptions): Promise<void> {
   checkName('user name', name);
   const roles = [...new Set(options.role)];
   if (roles.length === 0) throw new CliError('a user needs at least one role: give --role ROLE');
-  for (const role of roles) checkName('role', role);
+  for (const role of roles) checkRole(role);
   const password = passwordOf(options);
   const accounts = await readUsers(file);
   if (findUser(accounts, name) !== null) {
@@ -136,6 +137,17 @@ function passwordOf(options: AddOptions): string {
   }
   if (password === '') throw new CliError('the password is empty');
   return password;
+}
+
+/** One role per --role: a list in one would be a single role that no permission names. */
+function checkRole(role: string): void {
+  checkName('role', role);
+  const meant = rolesMeantBy(role);
+  if (meant !== null) {
+    throw new CliError(
+      `the role ${JSON.stringify(role)} has a blank or comma inside: give each role its own --role (${meant.map((name) => `--role ${name}`).join(' ')})`,
+    );
+  }
 }
 
 /** Names are written into XML attributes and matched exactly: no blanks around, no control characters. */
