@@ -7,7 +7,7 @@ import { readConfigFile } from '../../jndi/config/config-document';
 import { rolesMeantBy } from '../../jndi/config/role-names';
 import type { UserDefinition, UsersConfiguration } from '../../jndi/config/users-configuration';
 import { parseUsersConfiguration, USERS_CONFIG_NAME } from '../../jndi/config/users-xml-reader';
-import { writeUsersFile } from '../../jndi/config/users-xml-writer';
+import { writeUsersFile, type UsersFileMode } from '../../jndi/config/users-xml-writer';
 import type { UserAccount, UserAccounts } from '../../server/security/file-security-manager';
 import { hashPassword } from '../../server/security/password-hash';
 import { CliError } from '../shared/cli-error';
@@ -71,7 +71,10 @@ async function addUser(name: string, options: AddOptions): Promise<void> {
     );
   }
   const user: UserAccount = { name, password: await hashPassword(password), roles };
-  await writeUsersFile(file, { defaultUser: accounts.defaultUser, users: [...accounts.users, user] });
+  reportNarrowed(
+    file,
+    await writeUsersFile(file, { defaultUser: accounts.defaultUser, users: [...accounts.users, user] }),
+  );
   console.log(
     `user '${name}' added to ${file} with role${roles.length === 1 ? '' : 's'} ${roles.join(', ')}`,
   );
@@ -86,7 +89,7 @@ async function removeUser(name: string, options: UserOptions): Promise<void> {
     found === accounts.defaultUser
       ? { defaultUser: null, users: accounts.users }
       : { defaultUser: accounts.defaultUser, users: accounts.users.filter((user) => user !== found) };
-  await writeUsersFile(file, remaining);
+  reportNarrowed(file, await writeUsersFile(file, remaining));
   const what = found === accounts.defaultUser ? 'default user' : 'user';
   console.log(`${what} '${name}' removed from ${file}`);
 }
@@ -100,6 +103,18 @@ async function listUsers(options: UserOptions): Promise<void> {
     rows.unshift([`${name} (default)`, roles.join(', ')]);
   }
   console.log(table(['USER', 'ROLES'], rows));
+}
+
+/** Says when the rewrite took away what the file let every account of the machine read. */
+function reportNarrowed(file: string, { mode, previous }: UsersFileMode): void {
+  if (previous === null || (previous & 0o007) === 0) return;
+  process.stderr.write(
+    `note: ${file} was readable by every user of this machine (mode ${octal(previous)}); it is ${octal(mode)} now\n`,
+  );
+}
+
+function octal(mode: number): string {
+  return `0${mode.toString(8).padStart(3, '0')}`;
 }
 
 /** hornetq-users.xml in the configuration folder, which must exist (the file need not). */
