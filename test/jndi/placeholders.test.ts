@@ -83,6 +83,17 @@ describe('${name} and ${name:default} placeholders', () => {
     ]);
   });
 
+  test("only the placeholder's own element is spared its follow-on errors, not another on the same line", () => {
+    const source = `<configuration xmlns="urn:hornetq">
+<security-enabled>false</security-enabled>
+<journal-directory>\${data.dir}</journal-directory><journal-min-files>none</journal-min-files>
+</configuration>`;
+    expect(errorOf(() => parseServerConfiguration(source, 'c.xml', { env: {} })).split('\n')).toEqual([
+      expect.stringMatching(/^c\.xml:3: \$\{data\.dir\} is not set: set the environment variable DATA_DIR/),
+      expect.stringMatching(/^c\.xml:3: <journal-min-files> /),
+    ]);
+  });
+
   test('${name:} is an empty value on purpose; a placeholder in a comment is left as written', () => {
     const config = parseServerConfiguration(
       `<configuration xmlns="urn:hornetq">

@@ -34,7 +34,7 @@ export async function readConfigFile(file: string): Promise<string> {
 export function parseConfigDocument(source: string, env: Environment, problems: Problems): XmlElement | null {
   const filled = substitutePlaceholders(source, env, (placeholder) => {
     problems.errorAtLine(placeholder.line, unsetPlaceholderMessage(placeholder.name));
-    problems.explainLine(placeholder.elementLine);
+    problems.explain(placeholder.element);
   });
   const root = parseXml(filled, problems);
   if (root === null) return null;

@@ -8,10 +8,10 @@ export interface UnsetPlaceholder {
   /** The line the placeholder is on. */
   line: number;
   /**
-   * The line of the tag it is in (the element whose attribute or text holds it): problems found
-   * later about that element follow from the missing value.
+   * The element whose attribute or text holds it (its name and the line of its tag): problems
+   * found later about that element follow from the missing value.
    */
-  elementLine: number;
+  element: { name: string; line: number };
 }
 
 const PLACEHOLDER = /\$\{([^{}:\s]+)(?::([^{}]*))?\}/g;
@@ -51,14 +51,17 @@ export function substitutePlaceholders(
       const value = lookupPlaceholder(name, env);
       if (value !== undefined) return escapeXml(value);
       if (fallback !== undefined) return fallback;
-      onUnset({
-        name,
-        line: lineAt(source, offset),
-        elementLine: lineAt(source, Math.max(0, source.lastIndexOf('<', offset))),
-      });
+      onUnset({ name, line: lineAt(source, offset), element: tagAround(source, offset) });
       return '';
     },
   );
+}
+
+/** The tag that opens before `offset`: its name as written and its line. */
+function tagAround(source: string, offset: number): { name: string; line: number } {
+  const start = Math.max(0, source.lastIndexOf('<', offset));
+  const name = /^<([^\s/>]+)/.exec(source.slice(start, offset))?.[1] ?? '';
+  return { name, line: lineAt(source, start) };
 }
 
 function commentRanges(source: string): Array<[number, number]> {
