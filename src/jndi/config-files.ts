@@ -41,7 +41,10 @@ export function usersFileOf(files: ConfigFiles, jmsConfig: string, serverConfig:
   return path.join(dir, USERS_CONFIG_NAME);
 }
 
-/** The scan period `watch` asks for, or null when not watching. */
+/**
+ * The scan period `watch` asks for, or null when not watching: how often a file is read where it
+ * cannot be watched (fs.watch notices a change otherwise, whatever the period).
+ */
 export function scanPeriodOf(watch: boolean | { scanPeriodMs: number } | undefined): number | null {
   if (watch === undefined || watch === false) return null;
   if (watch === true) return DEFAULT_SCAN_PERIOD_MS;

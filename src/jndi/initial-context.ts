@@ -13,7 +13,9 @@ import type { Environment } from './xml/placeholders';
 export interface InitialContextOptions extends ConfigFiles {
   /**
    * Re-read hornetq-jms.xml when it changes and rebind what changed, as HornetQ's file
-   * deployment does. `true` uses the default scan period (5000 ms).
+   * deployment does: fs.watch notices a change, which is deployed within a second. Where the file
+   * cannot be watched it is read every scan period instead (`true`: 5000 ms, HornetQ's default),
+   * and the log says so.
    */
   watch?: boolean | { scanPeriodMs: number };
 }

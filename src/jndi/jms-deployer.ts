@@ -4,7 +4,7 @@ import { readConfigFile } from './config/config-document';
 import type { ServerConfiguration } from './config/server-configuration';
 import { formatProblem, type ConfigurationProblem } from './configuration-exception';
 import type { JmsConfigLoader } from './container/service-ids';
-import { FileWatcher } from './file-watcher';
+import { FileWatcher, type WatchDirectory } from './file-watcher';
 import { JmsDeployment, type DeploymentHooks } from './jms-deployment';
 import type { Environment } from './xml/placeholders';
 
@@ -15,13 +15,16 @@ export interface JmsDeployerOptions {
   server: ServerConfiguration | null;
   env: Environment;
   logger: Logger;
-  /** null: deploy once, do not watch. */
+  /** null: deploy once, do not watch; else how often to read the file where it cannot be watched. */
   scanPeriodMs: number | null;
   hooks?: DeploymentHooks;
+  /** fs.watch by default; a test passes one that fails. */
+  watchDirectory?: WatchDirectory;
 }
 
 /**
- * Deploys hornetq-jms.xml into a registry and, when watching, redeploys it on every change. An
+ * Deploys hornetq-jms.xml into a registry and, when watching, redeploys it on every change (see
+ * FileWatcher: fs.watch, polling where that fails). An
  * edit that does not validate (or cannot be bound) is logged with all its problems and the
  * previous deployment stays in place.
  */
@@ -44,13 +47,15 @@ export class JmsDeployer {
     this.apply(source);
     const period = this.options.scanPeriodMs;
     if (period === null) return;
-    this.watcher = new FileWatcher(
-      this.options.jmsConfig,
-      period,
-      source,
-      (content) => this.redeploy(content),
-      (error) => this.reportUnreadable(error),
-    );
+    this.watcher = new FileWatcher({
+      file: this.options.jmsConfig,
+      content: source,
+      pollPeriodMs: period,
+      logger: this.options.logger,
+      onChange: (content) => this.redeploy(content),
+      onUnreadable: (error) => this.reportUnreadable(error),
+      ...(this.options.watchDirectory === undefined ? {} : { watchDirectory: this.options.watchDirectory }),
+    });
     this.watcher.start();
   }
 

@@ -31,11 +31,22 @@ export class Problems {
   readonly errors: ConfigurationProblem[] = [];
   readonly warnings: ConfigurationProblem[] = [];
   private readonly warned = new Set<string>();
+  /** `line:name` of the elements whose errors an earlier one explains. */
+  private readonly explained = new Set<string>();
 
   constructor(readonly file: string | null) {}
 
   error(site: ProblemSite | null, message: string): void {
+    if (site !== null && this.explained.has(`${site.line}:${site.name}`)) return;
     this.errors.push(this.problem(site, message));
+  }
+
+  /**
+   * An error already reported explains whatever is wrong with the element at `site` (an unset
+   * placeholder left its attribute empty): its other errors would only repeat it, falsely.
+   */
+  explain(site: ProblemSite): void {
+    this.explained.add(`${site.line}:${site.name}`);
   }
 
   /** A problem at a line, not about one element (malformed XML, a DOCTYPE, ...). */

@@ -6,7 +6,7 @@ import type { ServerConfiguration } from './config/server-configuration';
 import { parseUsersConfiguration } from './config/users-xml-reader';
 import type { ConfigurationProblem } from './configuration-exception';
 import type { ServerConfigLoader } from './container/service-ids';
-import { FileWatcher } from './file-watcher';
+import { FileWatcher, type WatchDirectory } from './file-watcher';
 import { logWarnings } from './jms-deployer';
 import type { Environment } from './xml/placeholders';
 
@@ -30,8 +30,11 @@ export interface SecurityDeployerOptions {
   readonly serverLoader: ServerConfigLoader;
   readonly env: Environment;
   readonly logger: Logger;
+  /** How often to read a file where it cannot be watched. */
   readonly scanPeriodMs: number;
   readonly target: SecurityTarget;
+  /** fs.watch by default; a test passes one that fails. */
+  readonly watchDirectory?: WatchDirectory;
 }
 
 /**
@@ -61,17 +64,20 @@ export class SecurityDeployer {
   }
 
   private watch(deployed: DeployedFile, onChange: (content: string) => void): void {
-    const watcher = new FileWatcher(
-      deployed.file,
-      this.options.scanPeriodMs,
-      deployed.content,
-      (content) => this.attempt(deployed.file, () => onChange(content)),
-      (error) =>
-        this.options.logger.warn(
+    const { logger, scanPeriodMs, watchDirectory } = this.options;
+    const watcher = new FileWatcher({
+      file: deployed.file,
+      content: deployed.content,
+      pollPeriodMs: scanPeriodMs,
+      logger,
+      onChange: (content) => this.attempt(deployed.file, () => onChange(content)),
+      onUnreadable: (error) =>
+        logger.warn(
           { file: deployed.file },
           `${deployed.file} cannot be read (${error.message}); the security settings in force stay`,
         ),
-    );
+      ...(watchDirectory === undefined ? {} : { watchDirectory }),
+    });
     this.watchers.push(watcher);
     watcher.start();
   }

@@ -124,4 +124,73 @@ describe('hornetq config check', () => {
     expect(none).toMatchObject({ code: 1, stdout: '' });
     expect(lines(none.stderr)).toEqual([`error: configuration folder ${empty} has no hornetq-jms.xml`]);
   });
+  /** A regular expression for `error: FILE:LINE: ` (LINE any) of `name` in `dir`. */
+  const errorIn = (dir: string, name: string): string =>
+    `^error: ${path.join(dir, name).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:\\d+: `;
+
+  test("two broken files are reported at once: the server file's errors hide neither the JMS file's nor make up a missing file", async () => {
+    const dir = await configWith({
+      // An acceptor whose password comes from a variable nobody set ...
+      'hornetq-configuration.xml': (text) =>
+        text.replace(
+          '<param key="port" value="${hornetq.remoting.netty.port:5445}"/>\n      </acceptor>',
+          '<param key="port" value="${hornetq.remoting.netty.port:5445}"/>\n         <param key="ssl-enabled" value="true"/>\n         <param key="key-store-path" value="server.p12"/>\n         <param key="key-store-password" value="${store.password}"/>\n      </acceptor>',
+        ),
+      // ... and a connector-ref to a connector the server file does not define.
+      'hornetq-jms.xml': (text) =>
+        text.replace('<connector-ref connector-name="netty"/>', '<connector-ref connector-name="nety"/>'),
+    });
+    const result = await runCli(['config', 'check', dir]);
+    expect(result).toMatchObject({ code: 1, stdout: '' });
+    // Before: only "<param> attribute 'value' must not be empty" and the warning "no hornetq-configuration.xml was given".
+    expect(lines(result.stderr)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `${errorIn(dir, 'hornetq-configuration.xml')}\\$\\{store\\.password\\} is not set: set the environment variable STORE_PASSWORD \\(or store\\.password\\), or give a default in the file as \\$\\{store\\.password:value\\}`,
+        ),
+      ),
+      expect.stringMatching(
+        new RegExp(
+          `${errorIn(dir, 'hornetq-jms.xml')}<connector-ref> Connector 'nety' not found on the main configuration file`,
+        ),
+      ),
+    ]);
+  });
+
+  test("a connector-ref to a connector in error is left to the server file's error", async () => {
+    const dir = await configWith({
+      'hornetq-configuration.xml': (text) =>
+        text.replace(
+          '<param key="port" value="${hornetq.remoting.netty.port:5445}"/>\n      </connector>',
+          '<param key="port" value="fifty-four"/>\n      </connector>',
+        ),
+    });
+    const result = await runCli(['config', 'check', dir]);
+    expect(result).toMatchObject({ code: 1, stdout: '' });
+    expect(lines(result.stderr)).toEqual([
+      expect.stringMatching(
+        new RegExp(`${errorIn(dir, 'hornetq-configuration.xml')}<param> key 'port' requires a valid Integer`),
+      ),
+    ]);
+  });
+
+  test('roles separated by a blank no longer pass as one role: the error says how to write them', async () => {
+    const dir = await configWith({
+      'hornetq-configuration.xml': (text) =>
+        text.replace(
+          '<permission type="send" roles="demo"/>',
+          '<permission type="send" roles="admin demo"/>',
+        ),
+    });
+    const result = await runCli(['config', 'check', dir]);
+    expect(result).toMatchObject({ code: 1, stdout: '' });
+    // Before: "ok" for all three files, and a broker that let nobody send.
+    expect(lines(result.stderr)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `${errorIn(dir, 'hornetq-configuration.xml')}<permission> roles="admin demo": roles are separated by commas: did you mean roles="admin, demo"\\?$`,
+        ),
+      ),
+    ]);
+  });
 });

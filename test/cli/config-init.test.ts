@@ -23,6 +23,8 @@ describe('hornetq config init', () => {
         await fs.readFile(path.join(ROOT, 'config', file), 'utf8'),
       );
     }
+    // Passwords get added to the users file: readable by its owner only, unlike the package's copy.
+    expect((await fs.stat(path.join(dir, 'hornetq-users.xml'))).mode & 0o777).toBe(0o600);
     expect((await runCli(['config', 'check', dir])).code).toBe(0);
     const port = await freePort();
     const server = spawnCli(['server', '--config', dir, '--data-dir', dir, '--port', String(port)]);
@@ -40,10 +42,14 @@ describe('hornetq config init', () => {
     expect(await fs.readFile(edited, 'utf8')).toBe('<configuration xmlns="urn:hornetq"/>\n');
     expect(await fs.readdir(dir)).toEqual(['hornetq-jms.xml']);
 
+    const users = path.join(dir, 'hornetq-users.xml');
+    await fs.writeFile(users, '<configuration xmlns="urn:hornetq"/>\n');
+    await fs.chmod(users, 0o644);
     expect((await runCli(['config', 'init', dir, '--force'])).code).toBe(0);
     expect(await fs.readFile(edited, 'utf8')).toBe(
       await fs.readFile(path.join(ROOT, 'config', 'hornetq-jms.xml'), 'utf8'),
     );
+    expect((await fs.stat(users)).mode & 0o777).toBe(0o600);
   });
 
   test("refuses the package's own config/ as the target", async () => {

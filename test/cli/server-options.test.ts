@@ -136,6 +136,11 @@ describe('hornetq server options', () => {
     const configDir = await writeConfig(port);
     const server = spawnCli(['server', '--config', configDir, '--data-dir', configDir, '--watch']);
     await server.waitForOutput(/listening on/);
+    // Each watched file and how: fs.watch on its folder (the journal beside it wakes nothing).
+    for (const name of ['hornetq-jms.xml', 'hornetq-configuration.xml', 'hornetq-users.xml'])
+      await server.waitForOutput(
+        new RegExp(`watching .*${name.replace('.', '\\.')} for changes \\(fs\\.watch on `),
+      );
     const file = path.join(configDir, 'hornetq-jms.xml');
     const xml = await fs.readFile(file, 'utf8');
     await fs.writeFile(

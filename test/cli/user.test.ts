@@ -130,6 +130,25 @@ describe('hornetq user', () => {
     expect(await manager.authenticate('bob', SECRET, 'test')).not.toBeNull();
   });
 
+  test('rewriting a file that every account could read takes that away and says so; its group keeps its bits', async () => {
+    const dir = await tempDir();
+    const file = path.join(dir, 'hornetq-users.xml');
+    await fs.writeFile(
+      file,
+      '<configuration xmlns="urn:hornetq"><user name="carol" password="plain"><role name="r"/></user></configuration>',
+    );
+    await fs.chmod(file, 0o664);
+    const added = await runCli(['user', 'add', 'bob', '--role', 'a', '--password', SECRET, '--config', dir]);
+    expect(added).toMatchObject({ code: 0 });
+    expect(added.stderr).toBe(
+      `note: ${file} was readable by every user of this machine (mode 0664); it is 0660 now\n`,
+    );
+    expect((await fs.stat(file)).mode & 0o777).toBe(0o660);
+    const removed = await runCli(['user', 'remove', 'bob', '--config', dir]);
+    expect(removed).toMatchObject({ code: 0, stderr: '' });
+    expect((await fs.stat(file)).mode & 0o777).toBe(0o660);
+  });
+
   test('list prints names and roles, never passwords or hashes', async () => {
     const dir = await tempDir();
     await fs.writeFile(
@@ -200,6 +219,10 @@ describe('hornetq user', () => {
     );
     expect((await run(['add', 'bob', '--role', '', '--password', SECRET])).stderr).toMatch(
       /the role "" must be non-empty/,
+    );
+    // HornetQ splits a permission's roles on commas: "admin demo" would be one role nobody is granted.
+    expect((await run(['add', 'bob', '--role', 'admin demo', '--password', SECRET])).stderr).toBe(
+      'error: the role "admin demo" has a blank or comma inside: give each role its own --role (--role admin --role demo)\n',
     );
     expect((await run(['add', 'bob', '--role', 'a', '--password', ''])).stderr).toBe(
       'error: the password is empty\n',

@@ -180,7 +180,7 @@ describe('hornetq-users.xml', () => {
       const accounts = {
         defaultUser: { name: 'guest', password: '', roles: ['guest'] },
         users: [
-          { name: 'bob', password: await hashPassword(SECRET, { N: 1024 }), roles: ['admin', 'ops team'] },
+          { name: 'bob', password: await hashPassword(SECRET, { N: 1024 }), roles: ['admin', 'ops-team'] },
           { name: 'q"<&>\'', password: 'p"<&>\'\n', roles: ['r&d'] },
         ],
       };

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Command } from 'commander';
 import { defaultConfigDir, JMS_CONFIG_NAME, SERVER_CONFIG_NAME } from '../../jndi/config-files';
 import { USERS_CONFIG_NAME } from '../../jndi/config/users-xml-reader';
+import { USERS_FILE_MODE } from '../../jndi/config/users-xml-writer';
 import { CliError } from '../shared/cli-error';
 
 const FILES = [SERVER_CONFIG_NAME, JMS_CONFIG_NAME, USERS_CONFIG_NAME] as const;
@@ -38,6 +39,8 @@ async function configInit(dirOption: string, force: boolean): Promise<void> {
   }
   await fs.mkdir(target, { recursive: true });
   for (const file of FILES) await fs.copyFile(path.join(source, file), path.join(target, file));
+  // The package's copy is readable by all (npm installs it so); this one gets passwords added.
+  await fs.chmod(path.join(target, USERS_CONFIG_NAME), USERS_FILE_MODE);
   console.log(`wrote ${FILES.join(', ')} to ${target}`);
   console.log(`next: hornetq config check ${dirOption} && hornetq server --config ${dirOption}`);
   // The shipped users file is for trying things out; say so where the copy is made.

@@ -6,11 +6,12 @@ import {
   ConfigurationException,
   formatProblem,
   loadJmsConfiguration,
-  loadServerConfiguration,
   type ConfigurationProblem,
   type ServerConfiguration,
 } from '../../jndi';
 import { JMS_CONFIG_NAME, SERVER_CONFIG_NAME } from '../../jndi/config-files';
+import { readConfigFile } from '../../jndi/config/config-document';
+import { checkServerConfiguration } from '../../jndi/config/server-config-parser';
 import { loadUsersConfiguration, USERS_CONFIG_NAME } from '../../jndi/config/users-xml-reader';
 import { configDirOf, warningLogger } from '../shared/registry';
 import { configInitCommand } from './config-init';
@@ -52,34 +53,62 @@ async function configCheck(dirOption: string | undefined): Promise<void> {
   process.exitCode = 1;
 }
 
-/** Each file as the broker would read it; the JMS file against the server file's connectors when that one is valid. */
+/**
+ * Each file as the broker would read it, all of them whatever the others hold: the JMS file is
+ * checked against what could be read of the server file, its references to the server file's
+ * broken connectors left to that file's errors.
+ */
 async function checkFolder(dir: string): Promise<FileCheck[]> {
   const serverFile = path.join(dir, SERVER_CONFIG_NAME);
-  const jmsFile = path.join(dir, JMS_CONFIG_NAME);
   const usersFile = path.join(dir, USERS_CONFIG_NAME);
-  const checks: FileCheck[] = [];
-
-  let server: ServerConfiguration | null = null;
-  if (existsSync(serverFile)) {
-    const loaded = await attempt(serverFile, () => loadServerConfiguration(serverFile));
-    server = loaded.value;
-    checks.push(loaded.check);
-  }
-  const jms = await attempt(jmsFile, () => loadJmsConfiguration(jmsFile, { server }));
-  if (jms.value !== null && jms.check.errors.length === 0) {
-    // What the broker checks across both files (JMS names against the server's limits).
-    const value = jms.value;
-    const across = await attempt(jmsFile, async () => ({
-      broker: brokerConfigurationOf(server, value, { storage: null, dataDirectory: dir }, warningLogger),
-      warnings: [],
-    }));
-    checks.push({ ...jms.check, errors: across.check.errors });
-  } else {
-    checks.push(jms.check);
-  }
+  const server = existsSync(serverFile) ? await checkServerFile(serverFile) : null;
+  const checks: FileCheck[] = server === null ? [] : [server.check];
+  checks.push(await checkJmsFile(path.join(dir, JMS_CONFIG_NAME), server, dir));
   if (existsSync(usersFile))
     checks.push((await attempt(usersFile, () => loadUsersConfiguration(usersFile))).check);
   return checks;
+}
+
+/** hornetq-configuration.xml read to its end despite its errors. */
+interface ServerFileCheck {
+  check: FileCheck;
+  /** What could be read (null: nothing could), for the JMS file's references. */
+  config: ServerConfiguration | null;
+  connectorsInError: ReadonlySet<string> | 'all';
+}
+
+async function checkServerFile(file: string): Promise<ServerFileCheck> {
+  try {
+    const result = checkServerConfiguration(await readConfigFile(file), file);
+    return {
+      check: { file, errors: result.errors, warnings: result.warnings },
+      config: result.config,
+      connectorsInError: result.config === null ? 'all' : result.connectorsInError,
+    };
+  } catch (error) {
+    if (!ConfigurationException.is(error)) throw error;
+    return { check: { file, errors: error.problems, warnings: [] }, config: null, connectorsInError: 'all' };
+  }
+}
+
+/** hornetq-jms.xml, then what the broker checks across both files (JMS names against the server's limits). */
+async function checkJmsFile(file: string, server: ServerFileCheck | null, dir: string): Promise<FileCheck> {
+  const options =
+    server === null ? {} : { server: server.config, connectorsInError: server.connectorsInError };
+  const jms = await attempt(file, () => loadJmsConfiguration(file, options));
+  // Without a server file the broker uses HornetQ's defaults; with one that cannot be read, nothing is known.
+  if (jms.value === null || (server !== null && server.config === null)) return jms.check;
+  const value = jms.value;
+  const across = await attempt(file, async () => ({
+    broker: brokerConfigurationOf(
+      server?.config ?? null,
+      value,
+      { storage: null, dataDirectory: dir },
+      warningLogger,
+    ),
+    warnings: [],
+  }));
+  return { ...jms.check, errors: across.check.errors };
 }
 
 /** Runs one load; a ConfigurationException becomes the file's errors, anything else is a failure. */

@@ -4,9 +4,10 @@ import { Command, Option } from 'commander';
 import { formatProblem } from '../../jndi/configuration-exception';
 import { defaultConfigDir } from '../../jndi/config-files';
 import { readConfigFile } from '../../jndi/config/config-document';
+import { rolesMeantBy } from '../../jndi/config/role-names';
 import type { UserDefinition, UsersConfiguration } from '../../jndi/config/users-configuration';
 import { parseUsersConfiguration, USERS_CONFIG_NAME } from '../../jndi/config/users-xml-reader';
-import { writeUsersFile } from '../../jndi/config/users-xml-writer';
+import { writeUsersFile, type UsersFileMode } from '../../jndi/config/users-xml-writer';
 import type { UserAccount, UserAccounts } from '../../server/security/file-security-manager';
 import { hashPassword } from '../../server/security/password-hash';
 import { CliError } from '../shared/cli-error';
@@ -61,7 +62,7 @@ async function addUser(name: string, options: AddOptions): Promise<void> {
   checkName('user name', name);
   const roles = [...new Set(options.role)];
   if (roles.length === 0) throw new CliError('a user needs at least one role: give --role ROLE');
-  for (const role of roles) checkName('role', role);
+  for (const role of roles) checkRole(role);
   const password = passwordOf(options);
   const accounts = await readUsers(file);
   if (findUser(accounts, name) !== null) {
@@ -70,7 +71,10 @@ async function addUser(name: string, options: AddOptions): Promise<void> {
     );
   }
   const user: UserAccount = { name, password: await hashPassword(password), roles };
-  await writeUsersFile(file, { defaultUser: accounts.defaultUser, users: [...accounts.users, user] });
+  reportNarrowed(
+    file,
+    await writeUsersFile(file, { defaultUser: accounts.defaultUser, users: [...accounts.users, user] }),
+  );
   console.log(
     `user '${name}' added to ${file} with role${roles.length === 1 ? '' : 's'} ${roles.join(', ')}`,
   );
@@ -85,7 +89,7 @@ async function removeUser(name: string, options: UserOptions): Promise<void> {
     found === accounts.defaultUser
       ? { defaultUser: null, users: accounts.users }
       : { defaultUser: accounts.defaultUser, users: accounts.users.filter((user) => user !== found) };
-  await writeUsersFile(file, remaining);
+  reportNarrowed(file, await writeUsersFile(file, remaining));
   const what = found === accounts.defaultUser ? 'default user' : 'user';
   console.log(`${what} '${name}' removed from ${file}`);
 }
@@ -99,6 +103,18 @@ async function listUsers(options: UserOptions): Promise<void> {
     rows.unshift([`${name} (default)`, roles.join(', ')]);
   }
   console.log(table(['USER', 'ROLES'], rows));
+}
+
+/** Says when the rewrite took away what the file let every account of the machine read. */
+function reportNarrowed(file: string, { mode, previous }: UsersFileMode): void {
+  if (previous === null || (previous & 0o007) === 0) return;
+  process.stderr.write(
+    `note: ${file} was readable by every user of this machine (mode ${octal(previous)}); it is ${octal(mode)} now\n`,
+  );
+}
+
+function octal(mode: number): string {
+  return `0${mode.toString(8).padStart(3, '0')}`;
 }
 
 /** hornetq-users.xml in the configuration folder, which must exist (the file need not). */
@@ -136,6 +152,17 @@ function passwordOf(options: AddOptions): string {
   }
   if (password === '') throw new CliError('the password is empty');
   return password;
+}
+
+/** One role per --role: a list in one would be a single role that no permission names. */
+function checkRole(role: string): void {
+  checkName('role', role);
+  const meant = rolesMeantBy(role);
+  if (meant !== null) {
+    throw new CliError(
+      `the role ${JSON.stringify(role)} has a blank or comma inside: give each role its own --role (${meant.map((name) => `--role ${name}`).join(' ')})`,
+    );
+  }
 }
 
 /** Names are written into XML attributes and matched exactly: no blanks around, no control characters. */

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import { ConfigurationException } from '../configuration-exception';
 import type { Problems } from '../problems';
-import { substitutePlaceholders, type Environment } from '../xml/placeholders';
+import { placeholderVariable, substitutePlaceholders, type Environment } from '../xml/placeholders';
 import { MAX_CONFIG_BYTES, parseXml } from '../xml/safe-xml-parser';
 import type { XmlElement } from '../xml/xml-element';
 import { unknownAttributeMessage } from './element-shape';
@@ -32,13 +32,10 @@ export async function readConfigFile(file: string): Promise<string> {
  * namespace (or none). Returns null when the file could not be parsed (problems say why).
  */
 export function parseConfigDocument(source: string, env: Environment, problems: Problems): XmlElement | null {
-  const filled = substitutePlaceholders(source, env, ({ name, line }) =>
-    problems.warnAtLine(
-      line,
-      `placeholder \${${name}} has no value (no environment variable ${name} or ${name.toUpperCase().replace(/[.-]/g, '_')}) and no default: replaced by ''`,
-      `placeholder:${name}`,
-    ),
-  );
+  const filled = substitutePlaceholders(source, env, (placeholder) => {
+    problems.errorAtLine(placeholder.line, unsetPlaceholderMessage(placeholder.name));
+    problems.explain(placeholder.element);
+  });
   const root = parseXml(filled, problems);
   if (root === null) return null;
   if (root.name !== 'configuration') {
@@ -61,4 +58,16 @@ export function parseConfigDocument(source: string, env: Environment, problems: 
     }
   }
   return root;
+}
+
+/**
+ * HornetQ reads `${name}` from a Java system property and quietly uses '' when there is none; an
+ * empty password, port or directory is never what a file means, so here it is an error that says
+ * how to give the value (the variable a shell can set first: `store.password` is not a name
+ * `export` accepts).
+ */
+function unsetPlaceholderMessage(name: string): string {
+  const variable = placeholderVariable(name);
+  const variables = variable === name ? variable : `${variable} (or ${name})`;
+  return `\${${name}} is not set: set the environment variable ${variables}, or give a default in the file as \${${name}:value} (\${${name}:} for an empty value)`;
 }

@@ -2,6 +2,7 @@ import type { TransportConfiguration } from '../../core/client';
 import { HornetQConnectionFactory } from '../../jms/hornetq-connection-factory';
 import { parseSelector } from '../../jms/selector';
 import { normalizeName } from '../names';
+import { ConfigurationException } from '../configuration-exception';
 import { Problems, type ProblemSite } from '../problems';
 import type { XmlElement } from '../xml/xml-element';
 import { parseConfigDocument, readConfigFile } from './config-document';
@@ -22,6 +23,12 @@ import { readValue, type Value } from './values';
 export interface JmsParseOptions extends ParseOptions {
   /** The hornetq-configuration.xml whose connectors and discovery groups the factories name. */
   server?: ServerConfiguration | null;
+  /**
+   * Connectors of hornetq-configuration.xml that are in error (`'all'`: the file could not be read
+   * at all): a connector-ref to one is left unresolved without an error of its own, the server
+   * file's errors saying what is wrong (`hornetq config check` reports every file at once).
+   */
+  connectorsInError?: ReadonlySet<string> | 'all';
 }
 
 /** The connector a connector-ref stands for when there is no hornetq-configuration.xml. */
@@ -46,8 +53,9 @@ export function parseJmsConfiguration(
 ): JmsConfiguration {
   const problems = new Problems(file);
   const root = parseConfigDocument(source, options.env ?? process.env, problems);
-  problems.throwIfAny();
-  const config = new JmsParser(problems, options.server ?? null).read(root as XmlElement, file);
+  // Unless the document could not be read at all, its elements are checked too: every problem at once.
+  if (root === null) throw new ConfigurationException(problems.errors);
+  const config = new JmsParser(problems, options.server ?? null, options.connectorsInError).read(root, file);
   problems.throwIfAny();
   return config;
 }
@@ -75,6 +83,7 @@ class JmsParser {
   constructor(
     private readonly problems: Problems,
     private readonly server: ServerConfiguration | null,
+    private readonly connectorsInError: ReadonlySet<string> | 'all' = new Set(),
   ) {}
 
   read(root: XmlElement, file: string): JmsConfiguration {
@@ -260,6 +269,7 @@ class JmsParser {
   }
 
   private resolveConnector(ref: { name: string; site: ProblemSite }): TransportConfiguration | null {
+    if (this.connectorsInError === 'all' || this.connectorsInError.has(ref.name)) return null;
     if (this.server === null) {
       this.problems.warn(
         ref.site,

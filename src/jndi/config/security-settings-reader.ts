@@ -2,6 +2,7 @@ import type { Problems } from '../problems';
 import type { XmlElement } from '../xml/xml-element';
 import { checkShape } from './element-shape';
 import { isUsableMatch } from './match-attribute';
+import { readRoleList } from './role-names';
 import type { Permission, SecuritySetting } from './server-configuration';
 
 /** Permission types (HornetQ 2.4 CheckType), with the two legacy names HornetQ still reads. */
@@ -56,8 +57,7 @@ function readPermissions(element: XmlElement, problems: Problems): Map<Permissio
       continue;
     }
     const list = permissions.get(permission) ?? [];
-    for (const role of roles.split(',').map((r) => r.trim()))
-      if (role !== '' && !list.includes(role)) list.push(role);
+    for (const role of readRoleList(child, roles, problems)) if (!list.includes(role)) list.push(role);
     permissions.set(permission, list);
   }
   return permissions;

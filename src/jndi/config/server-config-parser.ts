@@ -3,6 +3,7 @@ import type { BrokerLimits, CoreQueueConfiguration } from '../../server/broker-c
 import { DEFAULT_BROKER_CONFIGURATION, DEFAULT_BROKER_LIMITS } from '../../server/broker-configuration';
 import type { HaConfiguration } from '../../server/ha/ha-configuration';
 import type { PersistenceConfiguration } from '../../server/storage/persistence-configuration';
+import { ConfigurationException, type ConfigurationProblem } from '../configuration-exception';
 import { Problems } from '../problems';
 import type { Environment } from '../xml/placeholders';
 import type { XmlElement } from '../xml/xml-element';
@@ -35,12 +36,54 @@ export function parseServerConfiguration(
   file: string,
   options: ParseOptions = {},
 ): ServerConfiguration {
+  const check = checkServerConfiguration(source, file, options);
+  if (check.config === null || check.errors.length > 0) throw new ConfigurationException(check.errors);
+  return check.config;
+}
+
+/** What checking hornetq-configuration.xml found: every problem, and what could be read despite them. */
+export interface ServerConfigurationCheck {
+  /**
+   * The configuration with its elements in error left out, for checking the other files against
+   * (never for running a broker); null when the file is not a configuration document at all.
+   */
+  readonly config: ServerConfiguration | null;
+  /** The `<connector>`s the file defines that are in error (their names). */
+  readonly connectorsInError: ReadonlySet<string>;
+  readonly errors: readonly ConfigurationProblem[];
+  readonly warnings: readonly ConfigurationProblem[];
+}
+
+/**
+ * Reads all of hornetq-configuration.xml without stopping at its errors, so that `hornetq config
+ * check` reports them and the other files' problems at once.
+ */
+export function checkServerConfiguration(
+  source: string,
+  file: string,
+  options: ParseOptions = {},
+): ServerConfigurationCheck {
   const problems = new Problems(file);
   const root = parseConfigDocument(source, options.env ?? process.env, problems);
-  problems.throwIfAny();
-  const config = readRoot(root as XmlElement, file, problems);
-  problems.throwIfAny();
-  return config;
+  const config = root === null ? null : readRoot(root, file, problems);
+  return {
+    config,
+    connectorsInError: root === null || config === null ? new Set() : connectorsInError(root, config),
+    errors: problems.errors,
+    warnings: problems.warnings,
+  };
+}
+
+/** Connectors defined in `root` that its reading left out (their definition has errors). */
+function connectorsInError(root: XmlElement, config: ServerConfiguration): Set<string> {
+  const names = new Set<string>();
+  for (const section of root.children.filter((child) => child.name === 'connectors')) {
+    for (const element of section.children) {
+      const name = element.attributes.get('name');
+      if (element.name === 'connector' && name !== undefined && !config.connectors.has(name)) names.add(name);
+    }
+  }
+  return names;
 }
 
 function readRoot(root: XmlElement, file: string, problems: Problems): ServerConfiguration {

@@ -1,9 +1,11 @@
 import { storedPasswordProblem } from '../../server/security/password-hash';
+import { ConfigurationException } from '../configuration-exception';
 import { Problems } from '../problems';
 import type { Environment } from '../xml/placeholders';
 import type { XmlElement } from '../xml/xml-element';
 import { parseConfigDocument, readConfigFile } from './config-document';
 import { checkShape, first, shapeChildren, type Shape } from './element-shape';
+import { checkUserRoleName } from './role-names';
 import type { UserDefinition, UsersConfiguration } from './users-configuration';
 import { readValue } from './values';
 
@@ -49,8 +51,9 @@ export function parseUsersConfiguration(
 ): UsersConfiguration {
   const problems = new Problems(file);
   const root = parseConfigDocument(source, options.env ?? process.env, problems);
-  problems.throwIfAny();
-  const rootElement = root as XmlElement;
+  // Unless the document could not be read at all, its elements are checked too: every problem at once.
+  if (root === null) throw new ConfigurationException(problems.errors);
+  const rootElement = root;
   // parseConfigDocument has checked the root's attributes.
   const children = checkShape(
     rootElement,
@@ -127,7 +130,9 @@ function readUser(element: XmlElement, problems: Problems): UserDefinition | nul
   for (const role of roleElements) {
     checkShape(role, { required: ['name'] }, problems);
     const roleName = role.attributes.get('name')?.trim();
-    if (roleName !== undefined && roleName !== '' && !roles.includes(roleName)) roles.push(roleName);
+    if (roleName === undefined || roleName === '') continue;
+    checkUserRoleName(role, roleName, problems);
+    if (!roles.includes(roleName)) roles.push(roleName);
   }
   if (name === undefined || name.trim() === '' || password === undefined || roles.length === 0) return null;
   if (storedPasswordProblem(password) !== null) return null;

@@ -5,6 +5,9 @@ import type { UserAccount, UserAccounts } from '../../server/security/file-secur
 import { escapeXml } from '../xml/entities';
 import { HORNETQ_NAMESPACE } from './config-document';
 
+/** A new users file: its owner may read and write it, nobody else anything. */
+export const USERS_FILE_MODE = 0o600;
+
 /** hornetq-users.xml for these users, in HornetQ's layout (comments of an earlier file are not kept). */
 export function formatUsersFile(accounts: UserAccounts): string {
   const lines = [
@@ -29,16 +32,25 @@ function formatUser(element: 'defaultuser' | 'user', user: UserAccount): string[
   ];
 }
 
+/** The mode a users file is written with, and the one it had before (null: it is new). */
+export interface UsersFileMode {
+  mode: number;
+  previous: number | null;
+}
+
 /**
  * Replaces `file` atomically: the new text goes to a temporary file beside it, flushed to disk,
- * then renamed over it, so that a broker reading it (or a crash) never sees half a file. A new
- * file is readable by its owner only, since it holds password hashes; an existing one keeps its mode.
+ * then renamed over it, so that a broker reading it (or a crash) never sees half a file. It holds
+ * password hashes (or HornetQ's plain-text passwords), so a new file is readable by its owner only
+ * (0600), and an existing one loses what it gave every other account of the machine: its owner's
+ * and group's bits stay (a broker may run as another user of its group), the others' go.
  */
-export async function writeUsersFile(file: string, accounts: UserAccounts): Promise<void> {
-  const mode = await fs.stat(file).then(
+export async function writeUsersFile(file: string, accounts: UserAccounts): Promise<UsersFileMode> {
+  const previous = await fs.stat(file).then(
     (stat) => stat.mode & 0o777,
-    () => 0o600,
+    () => null,
   );
+  const mode = previous === null ? USERS_FILE_MODE : previous & 0o770;
   const temporary = path.join(
     path.dirname(file),
     `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
@@ -57,4 +69,5 @@ export async function writeUsersFile(file: string, accounts: UserAccounts): Prom
     await fs.rm(temporary, { force: true });
     throw error;
   }
+  return { mode, previous };
 }
