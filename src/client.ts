@@ -6,6 +6,8 @@ export * from './jms';
 export {
   ClientConsumer,
   ClientProducer,
+  type ConfirmedSend,
+  type ProducerSendOptions,
   ClientSession,
   ClientSessionFactory,
   DEFAULT_CLIENT_OPTIONS,
