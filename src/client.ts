@@ -52,4 +52,4 @@ export {
   type QueueStats,
   type TypedValue,
 } from './core/protocol';
-export { TlsConfigurationError, type Logger, type TlsSettings } from './core/remoting';
+export { TlsConfigurationError, type ConfirmationWaiter, type Logger, type TlsSettings } from './core/remoting';
