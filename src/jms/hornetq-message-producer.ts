@@ -86,13 +86,17 @@ export class HornetQMessageProducer {
    * CompletionListener); it needs confirmationWindowSize >= 0, as `confirm: true` does.
    */
   send(message: JMSMessage, options?: SendOptions): Promise<void>;
-  send(message: JMSMessage, listener: CompletionListener, options?: AbortOptions): Promise<void>;
+  send(
+    message: JMSMessage,
+    listener: CompletionListener,
+    options?: Omit<SendOptions, 'confirm'>,
+  ): Promise<void>;
   send(destination: Destination, message: JMSMessage, options?: SendOptions): Promise<void>;
   send(
     destination: Destination,
     message: JMSMessage,
     listener: CompletionListener,
-    options?: AbortOptions,
+    options?: Omit<SendOptions, 'confirm'>,
   ): Promise<void>;
   async send(
     first: JMSMessage | Destination,

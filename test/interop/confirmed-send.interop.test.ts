@@ -53,10 +53,15 @@ describe.each(['hornetq', 'artemis'] as const)('confirmed sends against %s', (ki
     const session = await open();
     const consumer = await session.createConsumer(session.createQueue(QUEUE));
     const texts: string[] = [];
-    for (;;) {
-      const message = await consumer.receive(texts.length === 0 ? RECEIVE_MS : 1_000);
-      if (message === null) return texts;
-      texts.push(textOf(message) ?? '');
+    try {
+      for (;;) {
+        const message = await consumer.receive(texts.length === 0 ? RECEIVE_MS : 1_000);
+        if (message === null) return texts;
+        texts.push(textOf(message) ?? '');
+      }
+    } finally {
+      // Closed, so that what the next test sends is not buffered for this consumer.
+      await session.close();
     }
   }
 
