@@ -1,6 +1,7 @@
 import {
   IllegalStateException,
   JMSSecurityException,
+  ResourceAllocationException,
   type CompletionListener,
   type HornetQConnection,
   type HornetQConnectionFactory,
@@ -167,5 +168,42 @@ describe('a refused send', () => {
     await expect(
       producer.send(secured.queue('Closed'), session.createTextMessage('x'), { confirm: true }),
     ).rejects.toThrow(JMSSecurityException);
+  });
+});
+
+describe('a send to a full address with the FAIL policy', () => {
+  const full = useJmsFixture({
+    queues: ['Full'],
+    broker: { addressSettings: { 'jms.queue.Full': { maxSizeBytes: 8 * 1024, addressFullPolicy: 'FAIL' } } },
+  });
+
+  test('is told with ResourceAllocationException, with confirm: true and to a listener', async () => {
+    // No producer credits: the broker, not the client, finds the address full.
+    const { session } = await full.open({
+      configure: (factory) => {
+        WINDOW(factory);
+        factory.setProducerWindowSize(-1);
+      },
+    });
+    const producer = await session.createProducer(full.queue('Full'));
+    const body = 'x'.repeat(1024);
+    const outcomes: unknown[] = [];
+    for (let i = 0; i < 20; i++) {
+      outcomes.push(
+        await producer.send(session.createTextMessage(body), { confirm: true }).then(
+          () => 'stored',
+          (error: unknown) => error,
+        ),
+      );
+    }
+    const stored = outcomes.filter((outcome) => outcome === 'stored').length;
+    expect(stored).toBeGreaterThan(0);
+    expect(outcomes.slice(stored)).toEqual(
+      Array.from({ length: 20 - stored }, () => expect.any(ResourceAllocationException)),
+    );
+    const listener = new Recorder();
+    await producer.send(session.createTextMessage(body), listener);
+    await waitFor(() => listener.failed.length === 1, 'the refusal');
+    expect(listener.failed[0]?.error).toBeInstanceOf(ResourceAllocationException);
   });
 });
