@@ -7,6 +7,7 @@ export { HornetQConnection, type ExceptionListener, type FailoverEventListener }
 export { HornetQConnectionFactory } from './hornetq-connection-factory';
 export { HornetQMessageConsumer, type MessageListener } from './hornetq-message-consumer';
 export { HornetQMessageProducer, type SendOptions } from './hornetq-message-producer';
+export { type CompletionListener } from './completion-listener';
 export { HornetQQueueBrowser } from './hornetq-queue-browser';
 export { HornetQSession, Session } from './hornetq-session';
 export * from './message';
