@@ -281,15 +281,28 @@ export class HornetQSession implements ConsumerSession, ProducerSession {
         return await this.openConsumer(topic, queueName, null, selector, false, { sharedQueue: true });
       } catch (error) {
         const vanished = HornetQException.is(error, 'QUEUE_DOES_NOT_EXIST');
-        if (!vanished || attempt === 2) throw toJMSException(error);
+        if (vanished && attempt < 2) continue;
+        if (!durable && !vanished) await this.dropUnreadSharedQueue(queueName);
+        throw toJMSException(error);
       }
     }
   }
 
   /**
-   * HornetQ's client ignores QUEUE_EXISTS for a durable shared queue (a broker of another version
-   * might create it without ignoring an existing one); a broker that finds a mismatch answers
-   * INVALID_TRANSIENT_QUEUE_USE, never QUEUE_EXISTS, so nothing mismatched is taken here.
+   * A transient queue is deleted when its last consumer leaves, so one that never had a consumer
+   * (the broker refused ours: no consume permission) would collect the topic's messages for ever.
+   * It goes, unless consumers of other sessions are on it (the broker refuses that delete). A
+   * durable one stays whatever happens here: it may hold another replica's messages.
+   */
+  private async dropUnreadSharedQueue(queueName: string): Promise<void> {
+    await this.core.deleteQueue(queueName).catch(() => undefined);
+  }
+
+  /**
+   * HornetQ's client ignores QUEUE_EXISTS for a durable shared queue. HornetQ 2.4, Artemis and our
+   * broker never answer it there (a mismatch is INVALID_TRANSIENT_QUEUE_USE), but a broker that
+   * did could mean a mismatched queue: unlike HornetQ's client, this one then looks before
+   * consuming from it.
    */
   private async createSharedQueue(
     address: string,
@@ -301,6 +314,14 @@ export class HornetQSession implements ConsumerSession, ProducerSession {
       await this.core.createSharedQueue(address, queueName, { filter, durable });
     } catch (error) {
       if (!(durable && HornetQException.is(error, 'QUEUE_EXISTS'))) throw toJMSException(error);
+      const existing = await jmsCall(() => this.core.queueQuery(queueName));
+      if (existing.exists && (existing.address !== address || existing.filter !== filter)) {
+        throw new JMSException(
+          `Queue ${queueName} already exists on another subscription (address ${String(existing.address)}, filter ${existing.filter ?? 'none'})`,
+          'INVALID_TRANSIENT_QUEUE_USE',
+          { cause: error },
+        );
+      }
     }
   }
 
