@@ -3,6 +3,7 @@ import { fromCoreMessage } from '../../../src/jms/message';
 import { InteropServer, SERVER_VERSIONS, type ServerKind } from './interop-server';
 import { JavaJmsContext, type JavaJmsConsumer } from './java-jms-context';
 import {
+  JavaError,
   JmsDriver,
   type AsyncSend,
   type DestinationRef,
@@ -181,9 +182,11 @@ export function describeJavaJms2Scenarios(kind: ServerKind): void {
     });
 
     test('a shared durable subscription is split between a Java consumer and ours, keeps what comes while nobody reads it, and goes at unsubscribe', async () => {
-      const ctx = await context({ clientId: 'jms2-java' });
+      // No client id: two connections cannot have the same one, and a subscription is shared
+      // between processes by its name alone.
+      const ctx = await context();
       const javaShare = await ctx.createSharedDurableConsumer(topicRef('prices'), 'split-durable');
-      const node = await nodeShare(await nodeSession(), 'jms2-java.split-durable');
+      const node = await nodeShare(await nodeSession(), 'split-durable');
       await ctx.send(topicRef('prices'), { body: 'price' }, { count: 20, sequenceProperty: 'seq' });
       expectSplit(await drainShares(javaShare, node), 20);
 
@@ -195,7 +198,7 @@ export function describeJavaJms2Scenarios(kind: ServerKind): void {
       expect(await back.receive(NOTHING_MORE_MS)).toBeNull();
       await back.close();
       await ctx.unsubscribe('split-durable');
-      const query = await (await nodeSession()).core.queueQuery('jms2-java.split-durable');
+      const query = await (await nodeSession()).core.queueQuery('split-durable');
       expect(query.exists).toBe(false);
       await ctx.close();
     });
@@ -224,6 +227,70 @@ export function describeJavaJms2Scenarios(kind: ServerKind): void {
       const next = await later.receive(RECEIVE_MS);
       expect(next?.body).toBe('after');
       expect(await later.receive(NOTHING_MORE_MS)).toBeNull();
+      await ctx.close();
+    });
+
+    // JMS 2.0: one subscription name, one topic and one selector; asking for it with another is an
+    // error (HornetQ 2.4's server refuses the CREATE_SHARED_QUEUE with INVALID_TRANSIENT_QUEUE_USE,
+    // which its JMS client reports as a plain JMSException, a JMSRuntimeException in a context).
+    const mismatches: Array<[string, DestinationRef, string | undefined]> = [
+      ['another selector', topicRef('prices'), "colour = 'blue'"],
+      ['no selector', topicRef('prices'), undefined],
+      ['another topic', topicRef('quotes'), "colour = 'red'"],
+    ];
+    const durabilities: Array<[string, boolean]> = [
+      ['shared durable', true],
+      ['shared non-durable', false],
+    ];
+    let mismatchRuns = 0;
+    describe.each(durabilities)('a %s subscription', (_kind, durable) => {
+      test.each(mismatches)(
+        'asked for with %s while it exists: JMSRuntimeException, and the subscription is as it was',
+        async (_mismatch, topic, selector) => {
+          // A client id of its own: HornetQ's names for the subscription's queue include it.
+          const clientId = `jms2-mismatch-${mismatchRuns++}`;
+          const ctx = await context({ clientId });
+          const subscribe = (to: DestinationRef, withSelector: string | undefined) =>
+            durable
+              ? ctx.createSharedDurableConsumer(to, 'mismatch', withSelector)
+              : ctx.createSharedConsumer(to, 'mismatch', withSelector);
+          const first = await subscribe(topicRef('prices'), "colour = 'red'");
+          const queueName = durable ? `${clientId}.mismatch` : `nonDurable.${clientId}.mismatch`;
+          expect((await (await nodeSession()).core.queueQuery(queueName)).exists).toBe(true);
+          const refused = await subscribe(topic, selector).then(
+            () => null,
+            (error: unknown) => error,
+          );
+          expect(refused).toBeInstanceOf(JavaError);
+          expect((refused as JavaError).javaClass).toBe('javax.jms.JMSRuntimeException');
+          await ctx.send(topicRef('prices'), { body: 'blue', properties: { colour: ['string', 'blue'] } });
+          await ctx.send(topicRef('prices'), { body: 'red', properties: { colour: ['string', 'red'] } });
+          expect((await first.receive(RECEIVE_MS))?.body).toBe('red');
+          expect(await first.receive(NOTHING_MORE_MS)).toBeNull();
+          await first.close();
+          if (durable) await ctx.unsubscribe('mismatch');
+          await ctx.close();
+        },
+      );
+    });
+
+    test('a shared durable subscription cannot be unsubscribed while a consumer has it; once unsubscribed, its name can go to another topic', async () => {
+      const ctx = await context({ clientId: 'jms2-reuse' });
+      const consumer = await ctx.createSharedDurableConsumer(topicRef('prices'), 'reused');
+      const refused = await ctx.unsubscribe('reused').then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect((refused as JavaError).javaClass).toBe('javax.jms.IllegalStateRuntimeException');
+      await consumer.close();
+      await ctx.unsubscribe('reused');
+      const elsewhere = await ctx.createSharedDurableConsumer(topicRef('quotes'), 'reused');
+      await ctx.send(topicRef('prices'), { body: 'old topic' });
+      await ctx.send(topicRef('quotes'), { body: 'new topic' });
+      expect((await elsewhere.receive(RECEIVE_MS))?.body).toBe('new topic');
+      expect(await elsewhere.receive(NOTHING_MORE_MS)).toBeNull();
+      await elsewhere.close();
+      await ctx.unsubscribe('reused');
       await ctx.close();
     });
 
