@@ -1,5 +1,4 @@
 import { HornetQConnectionFactory, Session, type HornetQConnection, type HornetQSession } from '../../../src';
-import { fromCoreMessage } from '../../../src/jms/message';
 import { InteropServer, SERVER_VERSIONS, type ServerKind } from './interop-server';
 import { JavaJmsContext, type JavaJmsConsumer } from './java-jms-context';
 import {
@@ -75,15 +74,20 @@ export function describeJavaJms2Scenarios(kind: ServerKind): void {
       return connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
     };
 
-    /** Our client reading a subscription's queue by HornetQ's name for it, with a core consumer. */
-    const nodeShare = async (session: HornetQSession, queueName: string): Promise<NodeShare> => {
-      const consumer = await session.core.createConsumer(queueName);
+    /** Our client's consumer of the shared subscription `name` to `topic`, through its JMS 2.0 API. */
+    const nodeShare = async (
+      session: HornetQSession,
+      topic: string,
+      name: string,
+      durable: boolean,
+    ): Promise<NodeShare> => {
+      const consumer = durable
+        ? await session.createSharedDurableConsumer(session.createTopic(topic), name)
+        : await session.createSharedConsumer(session.createTopic(topic), name);
       return {
         async receive(timeoutMs) {
           const received = await consumer.receive(timeoutMs);
-          if (received === null) return null;
-          await received.acknowledge();
-          return fromCoreMessage(received.message, received.deliveryCount).getIntProperty('seq');
+          return received === null ? null : received.getIntProperty('seq');
         },
         close: () => consumer.close(),
       };
@@ -186,7 +190,7 @@ export function describeJavaJms2Scenarios(kind: ServerKind): void {
       // between processes by its name alone.
       const ctx = await context();
       const javaShare = await ctx.createSharedDurableConsumer(topicRef('prices'), 'split-durable');
-      const node = await nodeShare(await nodeSession(), 'split-durable');
+      const node = await nodeShare(await nodeSession(), 'prices', 'split-durable', true);
       await ctx.send(topicRef('prices'), { body: 'price' }, { count: 20, sequenceProperty: 'seq' });
       expectSplit(await drainShares(javaShare, node), 20);
 
@@ -207,7 +211,7 @@ export function describeJavaJms2Scenarios(kind: ServerKind): void {
       const ctx = await context();
       const session = await nodeSession();
       const javaShare = await ctx.createSharedConsumer(topicRef('quotes'), 'split-shared');
-      const node = await nodeShare(session, 'nonDurable.split-shared');
+      const node = await nodeShare(session, 'quotes', 'split-shared', false);
       await ctx.send(topicRef('quotes'), { body: 'quote' }, { count: 20, sequenceProperty: 'seq' });
       expectSplit(await drainShares(javaShare, node), 20);
 
