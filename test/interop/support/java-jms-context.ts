@@ -111,6 +111,11 @@ export class JavaJmsContext {
     await this.call('contextRollback');
   }
 
+  /** CLIENT_ACKNOWLEDGE: acknowledges every message the context has received. */
+  async acknowledge(): Promise<void> {
+    await this.call('contextAcknowledge');
+  }
+
   async close(): Promise<void> {
     await this.call('contextClose');
   }

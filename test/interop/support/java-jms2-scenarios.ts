@@ -126,7 +126,7 @@ export function describeJavaJms2Scenarios(kind: ServerKind): void {
 
     beforeAll(async () => {
       server = await InteropServer.start(kind, {
-        queues: ['ctxBodies', 'ctxTx', 'delayed', 'delayedSession', 'completions'],
+        queues: ['ctxBodies', 'ctxTx', 'ctxAck', 'delayedTx', 'delayed', 'delayedSession', 'completions'],
         topics: ['prices', 'quotes'],
       });
       driver = await JmsDriver.start();
@@ -182,6 +182,57 @@ export function describeJavaJms2Scenarios(kind: ServerKind): void {
       await tx.commit();
       expect(await consumer.receive(NOTHING_MORE_MS)).toBeNull();
       await tx.close();
+      await auto.close();
+    });
+
+    test('a CLIENT_ACKNOWLEDGE JMSContext: what it did not acknowledge comes again to the next consumer, what it did does not', async () => {
+      const sender = await context();
+      await sender.send(queueRef('ctxAck'), { body: 'ack me' }, { count: 2, sequenceProperty: 'seq' });
+      const unacknowledged = await context({ sessionMode: 'CLIENT_ACKNOWLEDGE' });
+      const first = await unacknowledged.createConsumer(queueRef('ctxAck'));
+      expect((await first.receiveMany(2, RECEIVE_MS)).map(seqOf)).toEqual([0, 1]);
+      await unacknowledged.close();
+      const acknowledging = await context({ sessionMode: 'CLIENT_ACKNOWLEDGE' });
+      const second = await acknowledging.createConsumer(queueRef('ctxAck'));
+      const again = await second.receiveMany(2, RECEIVE_MS);
+      expect(again.map((m) => [seqOf(m), m.JMSRedelivered])).toEqual([
+        [0, true],
+        [1, true],
+      ]);
+      await acknowledging.acknowledge();
+      await acknowledging.close();
+      const last = await (await context()).createConsumer(queueRef('ctxAck'));
+      expect(await last.receive(NOTHING_MORE_MS)).toBeNull();
+      await sender.close();
+    });
+
+    test('a transacted JMSContext sends with a delivery delay: the delay counts from the send, the message comes at commit or at its JMSDeliveryTime, whichever is later', async () => {
+      const auto = await context();
+      const tx = await auto.createContext('SESSION_TRANSACTED');
+      const consumer = await auto.createConsumer(queueRef('delayedTx'));
+      const [early] = await tx.send(
+        queueRef('delayedTx'),
+        { body: 'due before the commit' },
+        { deliveryDelay: 300 },
+      );
+      const [late] = await tx.send(
+        queueRef('delayedTx'),
+        { body: 'due after the commit' },
+        { deliveryDelay: 3000 },
+      );
+      if (early === undefined || late === undefined) throw new Error('the driver answered no sent message');
+      const untilDue = early.JMSDeliveryTime + 200 - Date.now();
+      if (untilDue > 0) await new Promise((resolve) => setTimeout(resolve, untilDue));
+      expect(await consumer.receive(NOTHING_MORE_MS)).toBeNull();
+      await tx.commit();
+      expect(await consumer.receive(RECEIVE_MS)).toMatchObject({
+        body: 'due before the commit',
+        JMSDeliveryTime: early.JMSDeliveryTime,
+      });
+      const second = await consumer.receive(RECEIVE_MS);
+      const receivedBy = Date.now();
+      expect(second).toMatchObject({ body: 'due after the commit', JMSDeliveryTime: late.JMSDeliveryTime });
+      expect(receivedBy).toBeGreaterThanOrEqual(late.JMSDeliveryTime - 5);
       await auto.close();
     });
 
