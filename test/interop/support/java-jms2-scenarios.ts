@@ -1,4 +1,5 @@
 import { HornetQConnectionFactory, Session, type HornetQConnection, type HornetQSession } from '../../../src';
+import { FaultProxy } from '../../support/fault-proxy';
 import { InteropServer, SERVER_VERSIONS, type ServerKind } from './interop-server';
 import { JavaJmsContext, type JavaJmsConsumer } from './java-jms-context';
 import {
@@ -48,7 +49,6 @@ export function describeJavaJms2Scenarios(kind: ServerKind): void {
     let server: InteropServer | null = null;
     let driver: JmsDriver | null = null;
     const nodeConnections: HornetQConnection[] = [];
-    const contexts: JavaJmsContext[] = [];
 
     const java = (): JmsDriver => {
       if (driver === null) throw new Error('the driver did not start');
@@ -58,14 +58,9 @@ export function describeJavaJms2Scenarios(kind: ServerKind): void {
       if (server === null) throw new Error('the server did not start');
       return server.port;
     };
-    /** A Java context (closed after the file unless the test closes it). */
-    const context = async (
-      options: Omit<Parameters<typeof JavaJmsContext.create>[1], 'port'> = {},
-    ): Promise<JavaJmsContext> => {
-      const created = await JavaJmsContext.create(java(), { port: port(), ...options });
-      contexts.push(created);
-      return created;
-    };
+    /** A Java context on the server (the driver closes what a test leaves open when it exits, after the file). */
+    const context = (options: Omit<Parameters<typeof JavaJmsContext.create>[1], 'port'> = {}) =>
+      JavaJmsContext.create(java(), { port: port(), ...options });
     const nodeSession = async (): Promise<HornetQSession> => {
       const factory = new HornetQConnectionFactory({ host: '127.0.0.1', port: port() });
       const connection = await factory.createConnection();
@@ -327,6 +322,38 @@ export function describeJavaJms2Scenarios(kind: ServerKind): void {
           await ctx.close();
         },
       );
+    });
+
+    test("a shared non-durable subscription goes when its last consumer's connection is cut, and nothing it would have kept comes to a later consumer", async () => {
+      const proxy = await FaultProxy.start({ targetHost: '127.0.0.1', targetPort: port() });
+      try {
+        // No confirmation window, so no reattach. HornetQ 2.4.7 keeps a vanished client's session
+        // (and so the subscription) until the connection TTL runs out (ours frees it when the
+        // socket closes): a short one.
+        const cutOff = await JavaJmsContext.create(java(), {
+          port: proxy.port,
+          factory: { connectionTTL: 2000 },
+        });
+        await cutOff.createSharedConsumer(topicRef('quotes'), 'cut-shared');
+        const session = await nodeSession();
+        expect((await session.core.queueQuery('nonDurable.cut-shared')).exists).toBe(true);
+        expect(proxy.cut()).toBe(1);
+        const deadline = Date.now() + RECEIVE_MS;
+        while ((await session.core.queueQuery('nonDurable.cut-shared')).exists) {
+          if (Date.now() > deadline)
+            throw new Error(`nonDurable.cut-shared still exists ${RECEIVE_MS} ms after the cut`);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        const ctx = await context();
+        await ctx.send(topicRef('quotes'), { body: 'while nobody subscribes' });
+        const later = await ctx.createSharedConsumer(topicRef('quotes'), 'cut-shared');
+        await ctx.send(topicRef('quotes'), { body: 'after' });
+        expect((await later.receive(RECEIVE_MS))?.body).toBe('after');
+        expect(await later.receive(NOTHING_MORE_MS)).toBeNull();
+        await ctx.close();
+      } finally {
+        await proxy.close();
+      }
     });
 
     test('a shared durable subscription cannot be unsubscribed while a consumer has it; once unsubscribed, its name can go to another topic', async () => {
