@@ -121,7 +121,16 @@ export function describeJavaJms2Scenarios(kind: ServerKind): void {
 
     beforeAll(async () => {
       server = await InteropServer.start(kind, {
-        queues: ['ctxBodies', 'ctxTx', 'ctxAck', 'delayedTx', 'delayed', 'delayedSession', 'completions'],
+        queues: [
+          'ctxBodies',
+          'ctxTx',
+          'ctxAck',
+          'delayedTx',
+          'delayed',
+          'delayedSession',
+          'delayedFromNode',
+          'completions',
+        ],
         topics: ['prices', 'quotes'],
       });
       driver = await JmsDriver.start();
@@ -419,6 +428,27 @@ export function describeJavaJms2Scenarios(kind: ServerKind): void {
         await ctx.close();
       },
     );
+
+    test("our producer's delivery delay: the Java consumer gets the message not before the JMSDeliveryTime our client stamped, and reads that time", async () => {
+      const ctx = await context();
+      const consumer = await ctx.createConsumer(queueRef('delayedFromNode'));
+      const session = await nodeSession();
+      const producer = await session.createProducer(session.createQueue('delayedFromNode'));
+      producer.setDeliveryDelay(1000);
+      const delayed = session.createTextMessage('delayed by our client');
+      await producer.send(delayed);
+      producer.setDeliveryDelay(0);
+      await producer.send(session.createTextMessage('not delayed'));
+      const deliveryTime = delayed.getJMSDeliveryTime();
+      expect(deliveryTime - delayed.getJMSTimestamp()).toBeGreaterThanOrEqual(1000);
+      expect(await consumer.receive(RECEIVE_MS)).toMatchObject({ body: 'not delayed', JMSDeliveryTime: 0 });
+      const second = await consumer.receive(RECEIVE_MS);
+      const receivedBy = Date.now();
+      expect(second).toMatchObject({ body: 'delayed by our client', JMSDeliveryTime: deliveryTime });
+      expect(receivedBy).toBeGreaterThanOrEqual(deliveryTime - 5);
+      await producer.close();
+      await ctx.close();
+    });
 
     // HornetQ's client calls a CompletionListener when the broker confirms the send
     // (PACKETS_CONFIRMED: once per confirmation window, and when the session closes), or at once,
