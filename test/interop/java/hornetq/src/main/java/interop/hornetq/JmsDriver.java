@@ -39,7 +39,8 @@ import org.hornetq.utils.VersionLoader;
  * "connect", ...}}); one answer line per command ({@code {"id": 1, "ok": true, ...}} or {@code
  * {"id": 1, "ok": false, "error": {class, message, cause}}}), plus event lines without an id
  * (ready, exception, failover). Commands run one at a time, in order. The operations and their
- * fields are listed in test/interop/support/jms-driver.ts. Exits when stdin closes.
+ * fields are listed in test/interop/support/jms-driver.ts; JMS 2.0's JMSContext ones (JmsContexts)
+ * in test/interop/support/java-jms-context.ts. Exits when stdin closes.
  */
 public final class JmsDriver {
   private final PrintStream out;
