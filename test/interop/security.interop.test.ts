@@ -135,6 +135,31 @@ describe('security: logins and permissions as HornetQ Java clients see them', ()
       await close();
     });
 
+    // JMS 2.0's asynchronous send: HornetQ's server confirms a refused one-way send like any
+    // other (it only logs the refusal), so HornetQ's Java client completes it: onException is
+    // never called. Our broker answers that client the same way; our own client hears refusals.
+    test('a user without send, sending with a CompletionListener: the Java client hears onCompletion, never onException, and nothing is queued', async () => {
+      const connection = await java().connect({
+        port: port(),
+        ...credentials('receiver'),
+        factory: { confirmationWindowSize: 10 },
+      });
+      const session = await java().createSession(connection);
+      const { sent, listener } = await java().sendAsync(
+        session,
+        queueRef(QUEUE),
+        { class: 'TextMessage', body: 'not allowed' },
+        { count: 3 },
+      );
+      const completions = await java().completions(listener, 3, RECEIVE_MS);
+      expect(completions).toEqual({ completed: sent.map((m) => m.JMSMessageID), failed: [] });
+      await java().closeConnection(connection);
+      const reader = await javaSession(credentials('app'));
+      const consumer = await java().createConsumer(reader.session, queueRef(QUEUE));
+      expect(await java().receive(consumer, NOTHING_MORE_MS)).toBeNull();
+      await reader.close();
+    });
+
     test('a user without consume: JMSSecurityException at createConsumer', async () => {
       const { session, close } = await javaSession(credentials('sender'));
       await expectSecurityException(

@@ -1,6 +1,8 @@
 import type { CoreMessage } from '../../core/protocol';
+import { PropertyKind } from '../../core/protocol/typed-properties';
 import type { QueueTarget } from '../paging/queue-target';
 import type { StorageManager, StoredQueue } from '../storage/storage-manager';
+import { MessageHeader } from './message-headers';
 import { MessageReference, RoutedMessage } from './message-reference';
 import type { Queue } from './queue';
 
@@ -31,6 +33,7 @@ export function loadStoredQueues(
   for (const stored of storage.loadQueues()) {
     const queue = target.addQueue(stored);
     for (const { message, deliveryCount, scheduledDeliveryTime } of storage.loadReferences(stored.name)) {
+      restampScheduledDelivery(message, scheduledDeliveryTime, now);
       let shared = routed.get(message.messageId);
       if (shared === undefined) {
         if (target.pageOut(message, { queue, deliveryCount, scheduledTime: scheduledDeliveryTime })) continue;
@@ -44,4 +47,20 @@ export function loadStoredQueues(
       else queue.addTail(reference);
     }
   }
+}
+
+/**
+ * A message's _HQ_SCHED_DELIVERY after loading, as HornetQ 2.4's journal loader leaves it: gone
+ * when the stored time has passed (the broker was down through it), so a JMS 2.0 client reads
+ * JMSDeliveryTime 0 as on HornetQ; the stored time when it is still ahead (a redelivery delay's
+ * too); untouched when nothing was scheduled.
+ */
+function restampScheduledDelivery(message: CoreMessage, scheduledTime: number, now: number): void {
+  if (scheduledTime === 0) return;
+  if (scheduledTime <= now) message.properties.delete(MessageHeader.SCHEDULED_DELIVERY_TIME);
+  else
+    message.properties.set(MessageHeader.SCHEDULED_DELIVERY_TIME, {
+      kind: PropertyKind.LONG,
+      value: scheduledTime,
+    });
 }

@@ -59,6 +59,8 @@ export interface ReceivedJavaMessage {
   JMSPriority: number;
   JMSExpiration: number;
   JMSTimestamp: number;
+  /** JMS 2.0: when the message may be delivered (HornetQ's _HQ_SCHED_DELIVERY), 0 without a delivery delay. */
+  JMSDeliveryTime: number;
   JMSRedelivered: boolean;
   properties: Record<string, JavaTyped>;
   body: unknown;
@@ -68,6 +70,8 @@ export interface SentJavaMessage {
   JMSMessageID: string | null;
   JMSTimestamp: number;
   JMSExpiration: number;
+  /** JMS 2.0: the sending client's clock plus the producer's delivery delay; 0 without one. */
+  JMSDeliveryTime: number;
   /** How long producer.send took, in ms (the message built and the JSON read before it). */
   sendMs: number;
 }
@@ -82,6 +86,20 @@ export interface SendOptions {
   sequenceProperty?: string;
   disableMessageID?: boolean;
   disableMessageTimestamp?: boolean;
+  /** JMS 2.0: the producer's delivery delay in ms. */
+  deliveryDelay?: number;
+}
+
+/** What an asynchronous send (JMS 2.0, with a CompletionListener) answers: the messages and the listener's handle. */
+export interface AsyncSend {
+  sent: SentJavaMessage[];
+  listener: string;
+}
+
+/** What a CompletionListener was called with: the ids it completed, and the failures, in call order. */
+export interface Completions {
+  completed: string[];
+  failed: Array<{ JMSMessageID: string; error: JavaErrorInfo }>;
 }
 
 export type AckMode =
@@ -148,7 +166,7 @@ interface Pending {
 /** A JVM's start plus HornetQ's class loading, on a loaded 2-core machine. */
 const READY_TIMEOUT_MS = 120_000;
 /** The default bound of a command that does not wait by itself (receive adds its own timeout). */
-const CALL_TIMEOUT_MS = 60_000;
+export const CALL_TIMEOUT_MS = 60_000;
 /** The most events kept (a failing link can produce many). */
 const MAX_EVENTS = 1000;
 
@@ -246,6 +264,30 @@ export class JmsDriver {
     return (await this.call('send', { session, destination, message, ...options })).sent as SentJavaMessage[];
   }
 
+  /**
+   * JMS 2.0's send(..., CompletionListener): every copy with one listener, whose calls
+   * `completions` reports. The answer comes when the send calls returned, not their completions.
+   */
+  async sendAsync(
+    session: string,
+    destination: DestinationRef,
+    message: OutgoingJavaMessage,
+    options: SendOptions = {},
+  ): Promise<AsyncSend> {
+    const answer = await this.call('send', { session, destination, message, ...options, async: true });
+    return { sent: answer.sent as SentJavaMessage[], listener: answer.listener as string };
+  }
+
+  /** Waits up to `timeoutMs` for `count` calls of an asynchronous send's listener; what it got by then. */
+  async completions(listener: string, count: number, timeoutMs: number): Promise<Completions> {
+    const answer = await this.call(
+      'completions',
+      { listener, count, timeout: timeoutMs },
+      timeoutMs + CALL_TIMEOUT_MS,
+    );
+    return { completed: answer.completed as string[], failed: answer.failed as Completions['failed'] };
+  }
+
   async createConsumer(
     session: string,
     destination: DestinationRef,
@@ -272,6 +314,17 @@ export class JmsDriver {
     options: { selector?: string } = {},
   ): Promise<string> {
     return (await this.call('createSharedConsumer', { session, destination: topic, name, ...options }))
+      .consumer as string;
+  }
+
+  /** JMS 2.0's createSharedDurableConsumer: a shared durable subscription of `topic` named `name`. */
+  async createSharedDurableConsumer(
+    session: string,
+    topic: DestinationRef,
+    name: string,
+    options: { selector?: string } = {},
+  ): Promise<string> {
+    return (await this.call('createSharedDurableConsumer', { session, destination: topic, name, ...options }))
       .consumer as string;
   }
 

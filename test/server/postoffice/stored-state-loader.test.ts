@@ -1,4 +1,6 @@
 import { CoreMessage } from '../../../src/core/protocol/core-message';
+import { PropertyKind } from '../../../src/core/protocol/typed-properties';
+import { MessageHeader } from '../../../src/server/postoffice/message-headers';
 import { REFERENCE_MEMORY_ESTIMATE } from '../../../src/server/postoffice/message-reference';
 import { Queue } from '../../../src/server/postoffice/queue';
 import { loadStoredQueues } from '../../../src/server/postoffice/stored-state-loader';
@@ -77,5 +79,35 @@ describe('loadStoredQueues', () => {
     expect(
       orders.scheduledSnapshot().map(({ reference, time }) => [reference.message.messageId, time]),
     ).toEqual([[later.messageId, NOW + 60_000]]);
+  });
+
+  it("leaves _HQ_SCHED_DELIVERY as HornetQ 2.4's loader does: gone once passed, the stored time while ahead", () => {
+    const storage = new InMemoryStorage();
+    storage.storeQueue({ name: 'orders', address: 'orders', filter: null });
+    const stamp = (m: CoreMessage, time: number) =>
+      m.properties.set(MessageHeader.SCHEDULED_DELIVERY_TIME, { kind: PropertyKind.LONG, value: time });
+    const passed = durableMessage(storage, 'orders');
+    const ahead = durableMessage(storage, 'orders');
+    const redelivered = durableMessage(storage, 'orders');
+    const unscheduled = durableMessage(storage, 'orders');
+    stamp(passed, NOW - 1000);
+    stamp(ahead, NOW + 60_000);
+    // Sent with a time already past: never scheduled, so nothing stored to change it.
+    stamp(unscheduled, NOW - 5000);
+    for (const m of [passed, ahead, redelivered, unscheduled]) storage.storeMessage(m, ['orders']);
+    storage.updateScheduledDeliveryTime('orders', passed.messageId, NOW - 1000);
+    storage.updateScheduledDeliveryTime('orders', ahead.messageId, NOW + 60_000);
+    storage.updateScheduledDeliveryTime('orders', redelivered.messageId, NOW + 30_000);
+    const orders = load(storage).queues.get('orders') as Queue;
+    const loaded = [
+      ...orders.snapshot().map((r) => r.message),
+      ...orders.scheduledSnapshot().map(({ reference }) => reference.message),
+    ];
+    const stamped = (id: number) =>
+      loaded.find((m) => m.messageId === id)?.properties.get(MessageHeader.SCHEDULED_DELIVERY_TIME)?.value;
+    expect(stamped(passed.messageId)).toBeUndefined();
+    expect(stamped(ahead.messageId)).toBe(NOW + 60_000);
+    expect(stamped(redelivered.messageId)).toBe(NOW + 30_000);
+    expect(stamped(unscheduled.messageId)).toBe(NOW - 5000);
   });
 });

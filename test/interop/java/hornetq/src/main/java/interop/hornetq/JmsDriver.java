@@ -12,8 +12,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
+import javax.jms.CompletionListener;
 import javax.jms.Connection;
-import javax.jms.DeliveryMode;
 import javax.jms.Destination;
 import javax.jms.Message;
 import javax.jms.MessageConsumer;
@@ -39,7 +39,8 @@ import org.hornetq.utils.VersionLoader;
  * "connect", ...}}); one answer line per command ({@code {"id": 1, "ok": true, ...}} or {@code
  * {"id": 1, "ok": false, "error": {class, message, cause}}}), plus event lines without an id
  * (ready, exception, failover). Commands run one at a time, in order. The operations and their
- * fields are listed in test/interop/support/jms-driver.ts. Exits when stdin closes.
+ * fields are listed in test/interop/support/jms-driver.ts; JMS 2.0's JMSContext ones (JmsContexts)
+ * in test/interop/support/java-jms-context.ts. Exits when stdin closes.
  */
 public final class JmsDriver {
   private final PrintStream out;
@@ -53,6 +54,8 @@ public final class JmsDriver {
   /** Which session each consumer belongs to: an acknowledge names the session. */
   private final Map<String, String> consumerSessions = new HashMap<>();
   private final Map<String, Destination> temporaries = new HashMap<>();
+  private final Completions completions = new Completions();
+  private final JmsContexts contexts = new JmsContexts(this::newHandle, completions);
   private int nextHandle = 1;
 
   private JmsDriver(PrintStream out) {
@@ -101,10 +104,13 @@ public final class JmsDriver {
       case "start" -> connection(c).start();
       case "stop" -> connection(c).stop();
       case "createSession" -> answer.put("session", createSession(c));
-      case "send" -> answer.set("sent", send(c));
+      case "send" -> send(c, answer);
       case "createConsumer" -> answer.put("consumer", createConsumer(c));
       case "createDurableSubscriber" -> answer.put("consumer", createDurableSubscriber(c));
-      case "createSharedConsumer" -> answer.put("consumer", createSharedConsumer(c));
+      case "createSharedConsumer" -> answer.put("consumer", createSharedConsumer(c, false));
+      case "createSharedDurableConsumer" -> answer.put("consumer", createSharedConsumer(c, true));
+      case "createContext" -> answer.put("context", contexts.create(factory(c), c));
+      case "completions" -> answer.setAll(completions.await(text(c, "listener"), c.path("count").asInt(), c.path("timeout").asLong(0)));
       case "unsubscribe" -> session(c).unsubscribe(text(c, "name"));
       case "receive" -> receive(c, answer, c.path("timeout").asLong(0));
       case "receiveNoWait" -> receive(c, answer, -1);
@@ -121,11 +127,29 @@ public final class JmsDriver {
       case "closeConnection" -> closeConnection(text(c, "connection"));
       case "topology" -> answer.set("members", topology(c));
       case "exit" -> closeAll();
-      default -> throw new IllegalArgumentException("unknown op '" + op + "'");
+      default -> {
+        if (!contexts.run(op, c, answer)) throw new IllegalArgumentException("unknown op '" + op + "'");
+      }
     }
   }
 
   private String connect(JsonNode c) throws Exception {
+    HornetQConnectionFactory factory = factory(c);
+    Connection connection =
+        c.has("username") ? factory.createConnection(text(c, "username"), c.path("password").asText(null)) : factory.createConnection();
+    String id = newHandle("c");
+    connections.put(id, connection);
+    factories.put(id, factory);
+    if (c.has("clientId")) connection.setClientID(text(c, "clientId"));
+    connection.setExceptionListener(
+        e -> event(TaggedJson.object().put("event", "exception").put("connection", id).set("error", DriverErrors.describe(e))));
+    ((HornetQConnection) connection)
+        .setFailoverListener(type -> event(TaggedJson.object().put("event", "failover").put("connection", id).put("type", type.name())));
+    return id;
+  }
+
+  /** A connection factory for the command's host, port, transport params, ha and factory settings. */
+  private static HornetQConnectionFactory factory(JsonNode c) throws ReflectiveOperationException {
     Map<String, Object> params = new HashMap<>();
     params.put(TransportConstants.HOST_PROP_NAME, c.path("host").asText("127.0.0.1"));
     params.put(TransportConstants.PORT_PROP_NAME, c.path("port").asInt());
@@ -138,17 +162,7 @@ public final class JmsDriver {
             ? HornetQJMSClient.createConnectionFactoryWithHA(JMSFactoryType.CF, connector)
             : HornetQJMSClient.createConnectionFactoryWithoutHA(JMSFactoryType.CF, connector);
     FactorySettings.apply(factory, c.path("factory"));
-    Connection connection =
-        c.has("username") ? factory.createConnection(text(c, "username"), c.path("password").asText(null)) : factory.createConnection();
-    String id = newHandle("c");
-    connections.put(id, connection);
-    factories.put(id, factory);
-    if (c.has("clientId")) connection.setClientID(text(c, "clientId"));
-    connection.setExceptionListener(
-        e -> event(TaggedJson.object().put("event", "exception").put("connection", id).set("error", DriverErrors.describe(e))));
-    ((HornetQConnection) connection)
-        .setFailoverListener(type -> event(TaggedJson.object().put("event", "failover").put("connection", id).put("type", type.name())));
-    return id;
+    return factory;
   }
 
   /**
@@ -182,7 +196,8 @@ public final class JmsDriver {
     return id;
   }
 
-  private static int ackMode(String name) {
+  /** A Session's acknowledge mode (a JMSContext's session mode: the same constants) by name. */
+  static int ackMode(String name) {
     return switch (name) {
       case "AUTO_ACKNOWLEDGE" -> Session.AUTO_ACKNOWLEDGE;
       case "CLIENT_ACKNOWLEDGE" -> Session.CLIENT_ACKNOWLEDGE;
@@ -195,9 +210,11 @@ public final class JmsDriver {
   /**
    * Sends `message` `count` times (default 1) through the session's one anonymous producer; with
    * `sequenceProperty`, each copy carries its index as that int property. Each answer says how
-   * long its producer.send took (`sendMs`: a durable send returns on the broker's answer).
+   * long its producer.send took (`sendMs`: a durable send returns on the broker's answer). The
+   * producer has the command's `deliveryDelay` (0 if none); with `async`, each send goes with one
+   * CompletionListener, whose handle the answer gives as `listener`.
    */
-  private ArrayNode send(JsonNode c) throws Exception {
+  private void send(JsonNode c, ObjectNode answer) throws Exception {
     String sessionId = text(c, "session");
     Session session = session(c);
     MessageProducer producer = producers.get(sessionId);
@@ -207,25 +224,27 @@ public final class JmsDriver {
     }
     producer.setDisableMessageID(c.path("disableMessageID").asBoolean(false));
     producer.setDisableMessageTimestamp(c.path("disableMessageTimestamp").asBoolean(false));
-    Destination destination = destination(c.path("destination"));
-    int deliveryMode = "NON_PERSISTENT".equals(c.path("deliveryMode").asText()) ? DeliveryMode.NON_PERSISTENT : DeliveryMode.PERSISTENT;
-    int priority = c.path("priority").asInt(Message.DEFAULT_PRIORITY);
-    long timeToLive = c.path("timeToLive").asLong(Message.DEFAULT_TIME_TO_LIVE);
-    int count = c.path("count").asInt(1);
-    String sequenceProperty = c.path("sequenceProperty").asText(null);
-    ArrayNode sent = TaggedJson.NODES.arrayNode();
-    for (int i = 0; i < count; i++) {
-      Message message = JmsMessages.build(session, c.path("message"));
-      if (sequenceProperty != null) message.setIntProperty(sequenceProperty, i);
-      long sendStarted = System.nanoTime();
-      producer.send(destination, message, deliveryMode, priority, timeToLive);
-      double sendMs = (System.nanoTime() - sendStarted) / 1e6;
-      ObjectNode one = sent.addObject().put("JMSMessageID", message.getJMSMessageID());
-      one.put("sendMs", sendMs);
-      one.set("JMSTimestamp", TaggedJson.longValue(message.getJMSTimestamp()));
-      one.set("JMSExpiration", TaggedJson.longValue(message.getJMSExpiration()));
+    SendSettings settings = SendSettings.of(c);
+    producer.setDeliveryDelay(settings.deliveryDelay());
+    CompletionListener completion = null;
+    if (c.path("async").asBoolean(false)) {
+      String listener = newHandle("l");
+      completion = completions.create(listener);
+      answer.put("listener", listener);
     }
-    return sent;
+    Destination destination = destination(c.path("destination"));
+    ArrayNode sent = answer.putArray("sent");
+    for (int i = 0; i < settings.count(); i++) {
+      Message message = JmsMessages.build(session, c.path("message"));
+      if (settings.sequenceProperty() != null) message.setIntProperty(settings.sequenceProperty(), i);
+      long sendStarted = System.nanoTime();
+      if (completion == null) {
+        producer.send(destination, message, settings.deliveryMode(), settings.priority(), settings.timeToLive());
+      } else {
+        producer.send(destination, message, settings.deliveryMode(), settings.priority(), settings.timeToLive(), completion);
+      }
+      sent.add(SendSettings.describeSent(message, (System.nanoTime() - sendStarted) / 1e6));
+    }
   }
 
   private String createConsumer(JsonNode c) throws Exception {
@@ -243,11 +262,15 @@ public final class JmsDriver {
     return register(text(c, "session"), consumer);
   }
 
-  /** JMS 2.0: a shared non-durable subscription (HornetQ 2.4: CREATE_SHARED_QUEUE, durable false). */
-  private String createSharedConsumer(JsonNode c) throws Exception {
+  /** JMS 2.0: a shared subscription, durable or not (HornetQ 2.4: CREATE_SHARED_QUEUE). */
+  private String createSharedConsumer(JsonNode c, boolean durable) throws Exception {
     Session session = session(c);
     Topic topic = (Topic) destination(c.path("destination"));
-    MessageConsumer consumer = session.createSharedConsumer(topic, text(c, "name"), c.path("selector").asText(null));
+    String selector = c.path("selector").asText(null);
+    MessageConsumer consumer =
+        durable
+            ? session.createSharedDurableConsumer(topic, text(c, "name"), selector)
+            : session.createSharedConsumer(topic, text(c, "name"), selector);
     return register(text(c, "session"), consumer);
   }
 
@@ -341,6 +364,8 @@ public final class JmsDriver {
 
   /** Closes every connection (and with it its sessions and consumers); failures are only reported. */
   private void closeAll() {
+    contexts.closeAll();
+    completions.clear();
     for (Connection connection : connections.values()) {
       try {
         connection.close();
@@ -357,7 +382,7 @@ public final class JmsDriver {
     temporaries.clear();
   }
 
-  private static Destination destination(JsonNode node) {
+  static Destination destination(JsonNode node) {
     if (node.isMissingNode() || node.isNull()) throw new IllegalArgumentException("the command needs a destination");
     return JmsDestinations.parse(node);
   }

@@ -9,6 +9,7 @@ import java.util.Iterator;
 import java.util.Map;
 import javax.jms.BytesMessage;
 import javax.jms.DeliveryMode;
+import javax.jms.JMSContext;
 import javax.jms.JMSException;
 import javax.jms.MapMessage;
 import javax.jms.Message;
@@ -29,17 +30,92 @@ import org.hornetq.jms.client.HornetQMessage;
 final class JmsMessages {
   private JmsMessages() {}
 
+  /** The message factory methods a Session and a JMSContext both have (JMS gives them no common type). */
+  interface Creator {
+    Message message() throws JMSException;
+
+    TextMessage text(String text) throws JMSException;
+
+    BytesMessage bytes() throws JMSException;
+
+    MapMessage map() throws JMSException;
+
+    StreamMessage stream() throws JMSException;
+
+    ObjectMessage object(Serializable object) throws JMSException;
+  }
+
   static Message build(Session session, JsonNode spec) throws JMSException {
+    return build(
+        new Creator() {
+          public Message message() throws JMSException {
+            return session.createMessage();
+          }
+
+          public TextMessage text(String text) throws JMSException {
+            return session.createTextMessage(text);
+          }
+
+          public BytesMessage bytes() throws JMSException {
+            return session.createBytesMessage();
+          }
+
+          public MapMessage map() throws JMSException {
+            return session.createMapMessage();
+          }
+
+          public StreamMessage stream() throws JMSException {
+            return session.createStreamMessage();
+          }
+
+          public ObjectMessage object(Serializable object) throws JMSException {
+            return session.createObjectMessage(object);
+          }
+        },
+        spec);
+  }
+
+  static Message build(JMSContext context, JsonNode spec) throws JMSException {
+    return build(
+        new Creator() {
+          public Message message() {
+            return context.createMessage();
+          }
+
+          public TextMessage text(String text) {
+            return context.createTextMessage(text);
+          }
+
+          public BytesMessage bytes() {
+            return context.createBytesMessage();
+          }
+
+          public MapMessage map() {
+            return context.createMapMessage();
+          }
+
+          public StreamMessage stream() {
+            return context.createStreamMessage();
+          }
+
+          public ObjectMessage object(Serializable object) {
+            return context.createObjectMessage(object);
+          }
+        },
+        spec);
+  }
+
+  static Message build(Creator creator, JsonNode spec) throws JMSException {
     String type = spec.path("class").asText("TextMessage");
     JsonNode body = spec.path("body");
     Message message =
         switch (type) {
-          case "Message" -> session.createMessage();
-          case "TextMessage" -> session.createTextMessage(body.isNull() || body.isMissingNode() ? null : body.asText());
-          case "BytesMessage" -> bytes(session, body);
-          case "MapMessage" -> map(session, body);
-          case "StreamMessage" -> stream(session, body);
-          case "ObjectMessage" -> session.createObjectMessage(body.isMissingNode() || body.isNull() ? null : (Serializable) body.asText());
+          case "Message" -> creator.message();
+          case "TextMessage" -> creator.text(body.isNull() || body.isMissingNode() ? null : body.asText());
+          case "BytesMessage" -> bytes(creator, body);
+          case "MapMessage" -> map(creator, body);
+          case "StreamMessage" -> stream(creator, body);
+          case "ObjectMessage" -> creator.object(body.isMissingNode() || body.isNull() ? null : (Serializable) body.asText());
           default -> throw new IllegalArgumentException("unknown message class '" + type + "'");
         };
     headers(message, spec.path("headers"));
@@ -47,14 +123,14 @@ final class JmsMessages {
     return message;
   }
 
-  private static BytesMessage bytes(Session session, JsonNode body) throws JMSException {
-    BytesMessage message = session.createBytesMessage();
+  private static BytesMessage bytes(Creator creator, JsonNode body) throws JMSException {
+    BytesMessage message = creator.bytes();
     if (!body.isMissingNode() && !body.isNull()) message.writeBytes(TaggedJson.bytesFrom(body));
     return message;
   }
 
-  private static MapMessage map(Session session, JsonNode body) throws JMSException {
-    MapMessage message = session.createMapMessage();
+  private static MapMessage map(Creator creator, JsonNode body) throws JMSException {
+    MapMessage message = creator.map();
     for (Iterator<Map.Entry<String, JsonNode>> it = body.fields(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> entry = it.next();
       Object value = JmsValues.parse(entry.getValue());
@@ -65,8 +141,8 @@ final class JmsMessages {
     return message;
   }
 
-  private static StreamMessage stream(Session session, JsonNode body) throws JMSException {
-    StreamMessage message = session.createStreamMessage();
+  private static StreamMessage stream(Creator creator, JsonNode body) throws JMSException {
+    StreamMessage message = creator.stream();
     for (JsonNode typed : body) {
       Object value = JmsValues.parse(typed);
       if (value instanceof byte[] bytes) message.writeBytes(bytes);
@@ -105,6 +181,8 @@ final class JmsMessages {
     out.put("JMSPriority", message.getJMSPriority());
     out.set("JMSExpiration", TaggedJson.longValue(message.getJMSExpiration()));
     out.set("JMSTimestamp", TaggedJson.longValue(message.getJMSTimestamp()));
+    // JMS 2.0; HornetQ reads it from _HQ_SCHED_DELIVERY, 0 when the message has none.
+    out.set("JMSDeliveryTime", TaggedJson.longValue(message.getJMSDeliveryTime()));
     out.put("JMSRedelivered", message.getJMSRedelivered());
     ObjectNode properties = out.putObject("properties");
     for (Object name : Collections.list(message.getPropertyNames())) {
