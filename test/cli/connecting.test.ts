@@ -99,7 +99,7 @@ describe('connecting: --url, --host and --port with a registry factory', () => {
     const result = await runCli(['producer', '--url', 'localhost:5445']);
     expect(result).toMatchObject({ code: 1, stdout: '' });
     expect(lines(result.stderr)).toEqual([
-      "error: option '--url <url>' argument 'localhost:5445' is invalid. It has no scheme: did you mean tcp://localhost:5445?",
+      'error: --url: connection URL localhost:5445: no scheme: write tcp://localhost:5445 or tls://localhost:5445 (at position 0)',
     ]);
   });
 

@@ -1,8 +1,7 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Command, Option } from 'commander';
 import { formatProblem } from '../../jndi/configuration-exception';
-import { defaultConfigDir } from '../../jndi/config-files';
 import { readConfigFile } from '../../jndi/config/config-document';
 import type { UserDefinition, UsersConfiguration } from '../../jndi/config/users-configuration';
 import { parseUsersConfiguration, USERS_CONFIG_NAME } from '../../jndi/config/users-xml-reader';
@@ -10,6 +9,8 @@ import { writeUsersFile } from '../../jndi/config/users-xml-writer';
 import type { UserAccount, UserAccounts } from '../../server/security/file-security-manager';
 import { hashPassword } from '../../server/security/password-hash';
 import { CliError } from '../shared/cli-error';
+import { checkConfigDir, CONFIG_ENV, locateConfig } from '../shared/config-location';
+import { announceConfig } from '../shared/registry';
 import { table } from '../shared/output';
 
 /** Where a password may come from instead of the command line, which other users can see. */
@@ -49,7 +50,7 @@ export function userCommand(): Command {
 }
 
 function usersConfigOption(): Option {
-  return new Option('--config <dir>', `folder with ${USERS_CONFIG_NAME} (default: the package's config/)`);
+  return new Option('--config <dir>', `folder with ${USERS_CONFIG_NAME} (default: $${CONFIG_ENV}, else ./config when it holds ${USERS_CONFIG_NAME}, else the package's config/)`);
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -101,12 +102,11 @@ async function listUsers(options: UserOptions): Promise<void> {
   console.log(table(['USER', 'ROLES'], rows));
 }
 
-/** hornetq-users.xml in the configuration folder, which must exist (the file need not). */
+/** hornetq-users.xml in the configuration folder (locateConfig's rule), which must exist (the file need not). */
 function usersFileOf(option: string | undefined): string {
-  const dir = path.resolve(option ?? defaultConfigDir());
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-    throw new CliError(`configuration folder ${dir} does not exist`);
-  }
+  const location = locateConfig(option, [USERS_CONFIG_NAME]);
+  const dir = checkConfigDir(location, []);
+  announceConfig(location);
   return path.join(dir, USERS_CONFIG_NAME);
 }
 
