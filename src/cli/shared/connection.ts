@@ -145,7 +145,10 @@ function tlsOptionsOf(options: ConnectionOptions): TransportConfiguration {
   if (options.url?.connector['ssl-enabled'] === false) {
     throw new CliError('--ca, --cert and --key are for TLS, and --url says sslEnabled=false');
   }
-  return Object.fromEntries([['ssl-enabled', true], ...given.map(([key, file]) => [key, path.resolve(file)])]);
+  return Object.fromEntries([
+    ['ssl-enabled', true],
+    ...given.map(([key, file]) => [key, path.resolve(file)]),
+  ]);
 }
 
 type Setter<K extends keyof ConnectionUrlSettings> = (
@@ -186,12 +189,38 @@ function applySettings(factory: HornetQConnectionFactory, settings: ConnectionUr
   }
 }
 
+/** --reconnect-attempts of the commands that ride through a broker restart. */
+export interface ReconnectOptions {
+  reconnectAttempts: number;
+}
+
+/**
+ * Producer and consumer keep going when the broker goes away and comes back: they reconnect (and
+ * reattach or re-create their sessions) until it is back, or give up after N attempts.
+ */
+export function addReconnectOption(command: Command): Command {
+  return command.addOption(
+    new Option(
+      '--reconnect-attempts <n>',
+      'when the connection fails, reconnect this many times before giving up (-1: until the broker is back, 0: never)',
+    )
+      .argParser(integerIn(-1))
+      .default(-1),
+  );
+}
+
+/** The factory settings --reconnect-attempts means (a --url parameter wins over it). */
+export function reconnectSettings(options: ReconnectOptions): ConnectionUrlSettings {
+  return { reconnectAttempts: options.reconnectAttempts };
+}
+
 /** Opens a JMS connection; "no broker there" and its kin become one line naming the address. */
 export async function connect(
   options: ConnectionOptions,
   registry: Registry,
+  settings: ConnectionUrlSettings = {},
 ): Promise<{ connection: HornetQConnection; target: string }> {
-  const { factory, target } = await factoryFor(options, registry);
+  const { factory, target } = await factoryFor(options, registry, settings);
   try {
     return { connection: await factory.createConnection(options.user, options.password), target };
   } catch (error) {

@@ -13,10 +13,7 @@ import {
   type NameClassPair,
 } from '../../jndi';
 import { applyFactorySettings } from '../../jndi/config/connection-factory-settings';
-import type {
-  ConnectionFactoryDefinition,
-  JmsConfiguration,
-} from '../../jndi/config/jms-configuration';
+import type { ConnectionFactoryDefinition, JmsConfiguration } from '../../jndi/config/jms-configuration';
 import { JMS_CONFIG_NAME, resolveConfigFiles } from '../../jndi/config-files';
 import { registryOf } from '../../jndi/initial-context';
 import { logWarnings } from '../../jndi/jms-deployer';
@@ -43,9 +40,12 @@ export function configDirOf(option: string | undefined): string {
   return checkConfigDir(locateConfig(option, [JMS_CONFIG_NAME]), [JMS_CONFIG_NAME]);
 }
 
-/** Says on stderr which configuration folder a command reads, and why that one. */
+/**
+ * Says on stderr which configuration folder a command reads, and why that one, when the user did
+ * not name it (--config): the folder the rule found is the one that may surprise.
+ */
 export function announceConfig(location: ConfigLocation): void {
-  process.stderr.write(`${configLocationLine(location)}\n`);
+  if (location.source !== '--config') process.stderr.write(`${configLocationLine(location)}\n`);
 }
 
 /** Configuration warnings go to stderr as "warning: ...", away from the command's output. */
