@@ -260,16 +260,15 @@ function addressOf(error: unknown): string {
 }
 
 /**
- * tcp://host:port of each TCP acceptor, with the port it really got (0 in the file means any),
- * whether it takes an HTTP upgrade first and whether it speaks TLS.
+ * The --url that reaches each TCP acceptor: tcp:// or tls://, host, the port it really got (0 in
+ * the file means any), and whether it takes an HTTP upgrade first.
  */
 function listeningOn(server: EmbeddedJMS, config: ServerConfiguration | null): string[] {
   const tcp = tcpAcceptorsOf(config);
   if (tcp.length === 0) return [`tcp://localhost:${server.getPort()}`];
   return tcp.map(
     (acceptor) =>
-      // An upgrade acceptor's line is the --url that reaches it.
-      `tcp://${formatHost(acceptor.host)}:${server.getPort(acceptor.name)}${acceptor.httpUpgrade === undefined ? '' : '?http-upgrade-enabled=true'}${acceptor.tls === undefined ? '' : ' (TLS)'}`,
+      `${acceptor.tls === undefined ? 'tcp' : 'tls'}://${formatHost(acceptor.host)}:${server.getPort(acceptor.name)}${acceptor.httpUpgrade === undefined ? '' : '?http-upgrade-enabled=true'}`,
   );
 }
 
