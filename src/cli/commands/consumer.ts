@@ -216,10 +216,11 @@ async function consume(options: ConsumerOptions, verbose: boolean): Promise<void
     }
   } catch (error) {
     progress.stop();
-    const lost = watch?.lost ?? null;
+    const reason =
+      interrupt.interrupted || watch === null ? error : await watch.reasonFor(error, interrupt.signal);
     if (interrupt.interrupted) report(' before the interruption');
-    else if (lost !== null) report(' before the connection was lost');
-    throw interrupt.interrupted || lost === null ? error : lost;
+    else if (reason !== error) report(' before the connection was lost');
+    throw reason;
   } finally {
     interrupt.dispose();
     await connection?.close();

@@ -174,10 +174,11 @@ async function produce(options: ProducerOptions): Promise<void> {
     summary('');
   } catch (error) {
     progress.stop();
-    const lost = watch?.lost ?? null;
+    const reason =
+      interrupt.interrupted || watch === null ? error : await watch.reasonFor(error, interrupt.signal);
     if (interrupt.interrupted) summary(' before the interruption');
-    else summary(lost === null ? ' before an error' : ' before the connection was lost');
-    throw interrupt.interrupted || lost === null ? error : lost;
+    else summary(reason === error ? ' before an error' : ' before the connection was lost');
+    throw reason;
   } finally {
     interrupt.dispose();
     await connection?.close();

@@ -50,7 +50,10 @@ export function userCommand(): Command {
 }
 
 function usersConfigOption(): Option {
-  return new Option('--config <dir>', `folder with ${USERS_CONFIG_NAME} (default: $${CONFIG_ENV}, else ./config when it holds ${USERS_CONFIG_NAME}, else the package's config/)`);
+  return new Option(
+    '--config <dir>',
+    `folder with ${USERS_CONFIG_NAME} (default: $${CONFIG_ENV}, else ./config when it holds ${USERS_CONFIG_NAME}, else the package's config/)`,
+  );
 }
 
 function collect(value: string, previous: string[]): string[] {

@@ -55,6 +55,15 @@ export class FailoverWatch {
     );
   }
 
+  /**
+   * Why the command stopped: the lost connection when reconnecting gave up, else `error`. A call
+   * may fail (its session closed) just before the failover's outcome is told: that is waited for.
+   */
+  async reasonFor(error: unknown, signal: AbortSignal): Promise<unknown> {
+    if (this.inProgress) await this.settled(signal).catch(() => undefined);
+    return this.lost ?? error;
+  }
+
   /** Resolves when no failover is under way (at once if none is); rejects when `signal` aborts. */
   settled(signal: AbortSignal): Promise<void> {
     if (!this.inProgress) return Promise.resolve();
