@@ -176,8 +176,11 @@ async function produce(options: ProducerOptions): Promise<void> {
     progress.stop();
     const reason =
       interrupt.interrupted || watch === null ? error : await watch.reasonFor(error, interrupt.signal);
+    // Before a connection there is nothing to report: the error says why there was none.
     if (interrupt.interrupted) summary(' before the interruption');
-    else summary(reason === error ? ' before an error' : ' before the connection was lost');
+    else if (connection !== null) {
+      summary(reason === error ? ' before an error' : ' before the connection was lost');
+    }
     throw reason;
   } finally {
     interrupt.dispose();

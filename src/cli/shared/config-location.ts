@@ -66,7 +66,11 @@ const SOURCE_WORDS: Readonly<Record<ConfigSource, string>> = {
  */
 export function checkConfigDir(location: ConfigLocation, required: readonly string[]): string {
   const { dir } = location;
-  const chosen = location.source === 'package' ? '' : ` (${SOURCE_WORDS[location.source]})`;
+  // The user named the folder (--config) or did not choose one (the package's): no need to say.
+  const chosen =
+    location.source === 'package' || location.source === '--config'
+      ? ''
+      : ` (${SOURCE_WORDS[location.source]})`;
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
     throw new CliError(`configuration folder ${dir}${chosen} does not exist`);
   }
