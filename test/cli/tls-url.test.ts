@@ -11,24 +11,30 @@ beforeAll(() => {
 });
 afterAll(() => certs.remove());
 
-/** TLS on the netty acceptor and connector of a written config; `connectorParams` added to the connector. */
-async function tlsConfig(port: number, connectorParams = ''): Promise<string> {
+/**
+ * TLS on the netty acceptor and connector of a written config; `connectorParams` added to the
+ * connector, `acceptorParams` to the acceptor.
+ */
+async function tlsConfig(port: number, connectorParams = '', acceptorParams = ''): Promise<string> {
   const dir = await writeConfig(port);
   const file = path.join(dir, 'hornetq-configuration.xml');
   const tls = `<param key="ssl-enabled" value="true"/>`;
   const xml = (await fs.readFile(file, 'utf8'))
     .replace(
       /(<acceptor name="netty">[\s\S]*?)(<\/acceptor>)/,
-      `$1   ${tls}<param key="key-store-path" value="${certs.serverPem}"/>\n      $2`,
+      `$1   ${tls}<param key="key-store-path" value="${certs.serverPem}"/>${acceptorParams}\n      $2`,
     )
     .replace(/(<connector name="netty">[\s\S]*?)(<\/connector>)/, `$1   ${tls}${connectorParams}\n      $2`);
   await fs.writeFile(file, xml);
   return dir;
 }
 
-async function tlsBroker(connectorParams = ''): Promise<{ port: number; configDir: string }> {
+async function tlsBroker(
+  connectorParams = '',
+  acceptorParams = '',
+): Promise<{ port: number; configDir: string }> {
   const port = await freePort();
-  const configDir = await tlsConfig(port, connectorParams);
+  const configDir = await tlsConfig(port, connectorParams, acceptorParams);
   const server = spawnCli(['server', '--config', configDir, '--data-dir', configDir]);
   await server.waitForOutput(new RegExp(`listening on tls://127\\.0\\.0\\.1:${port}`));
   return { port, configDir };
@@ -48,6 +54,48 @@ describe('the CLI over TLS', () => {
     const untrusted = await runCli(['producer', '--url', url, '--count', '1', '--reconnect-attempts', '0']);
     expect(untrusted.code).toBe(1);
     expect(untrusted.stderr).toMatch(/cannot connect to tls:\/\/127\.0\.0\.1:\d+: .*certificate/i);
+  });
+
+  test('--cert and --key for a broker that needs a client certificate; without them it refuses', async () => {
+    const { port } = await tlsBroker(
+      '',
+      `<param key="need-client-auth" value="true"/><param key="trust-store-path" value="${certs.caPem}"/>`,
+    );
+    const url = `tls://127.0.0.1:${port}`;
+    const crt = path.join(certs.dir, 'client.crt');
+    const key = path.join(certs.dir, 'client.key');
+    const sent = await runCli([
+      'producer',
+      '--url',
+      url,
+      '--ca',
+      certs.caPem,
+      '--cert',
+      crt,
+      '--key',
+      key,
+      '--count',
+      '2',
+    ]);
+    expect(sent).toMatchObject({ code: 0 });
+    expect(sent.stdout).toMatch(/^sent 2 messages in .* to queue:\/\/ExampleQueue$/m);
+    const anonymous = await runCli([
+      'producer',
+      '--url',
+      url,
+      '--ca',
+      certs.caPem,
+      '--count',
+      '1',
+      '--reconnect-attempts',
+      '0',
+    ]);
+    expect(anonymous.code).toBe(1);
+    expect(anonymous.stderr).toMatch(/^error: cannot connect to tls:\/\/127\.0\.0\.1:\d+: /m);
+    const keyAlone = await runCli(['producer', '--url', url, '--key', key]);
+    expect(lines(keyAlone.stderr)).toEqual([
+      'error: --key is the private key of --cert: give --cert FILE too',
+    ]);
   });
 
   test("Artemis' spelling in the URL: tcp://...?sslEnabled=true&trustStorePath=...", async () => {

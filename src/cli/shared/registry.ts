@@ -14,7 +14,7 @@ import {
 } from '../../jndi';
 import { applyFactorySettings } from '../../jndi/config/connection-factory-settings';
 import type { ConnectionFactoryDefinition, JmsConfiguration } from '../../jndi/config/jms-configuration';
-import { JMS_CONFIG_NAME, resolveConfigFiles } from '../../jndi/config-files';
+import { defaultConfigDir, JMS_CONFIG_NAME, resolveConfigFiles } from '../../jndi/config-files';
 import { registryOf } from '../../jndi/initial-context';
 import { logWarnings } from '../../jndi/jms-deployer';
 import { JmsDeployment } from '../../jndi/jms-deployment';
@@ -42,10 +42,13 @@ export function configDirOf(option: string | undefined): string {
 
 /**
  * Says on stderr which configuration folder a command reads, and why that one, when the user did
- * not name it (--config): the folder the rule found is the one that may surprise.
+ * not name it (--config): the folder the rule found is the one that may surprise. Run inside the
+ * package's own checkout, ./config is the package's folder: nothing surprising to say there.
  */
 export function announceConfig(location: ConfigLocation): void {
-  if (location.source !== '--config') process.stderr.write(`${configLocationLine(location)}\n`);
+  if (location.source === '--config') return;
+  if (location.source === './config' && location.dir === defaultConfigDir()) return;
+  process.stderr.write(`${configLocationLine(location)}\n`);
 }
 
 /** Configuration warnings go to stderr as "warning: ...", away from the command's output. */
