@@ -19,7 +19,11 @@ describe('which configuration the commands read: --config, HORNETQ_CONFIG, ./con
   test("after `config init`, `user add` writes ./config/hornetq-users.xml, not the package's", async () => {
     const project = await tempDir();
     const place = { cwd: project, env: NO_ENV };
-    expect(await runCli(['config', 'init'], undefined, place)).toMatchObject({ code: 0 });
+    const init = await runCli(['config', 'init'], undefined, place);
+    expect(init.code).toBe(0);
+    expect(lines(init.stdout)).toContain(
+      'next: hornetq config check && hornetq server (every command run here reads ./config)',
+    );
     const added = await runCli(
       ['user', 'add', 'bob', '--password', 'pw', '--role', 'reader'],
       undefined,

@@ -16,8 +16,8 @@ import { NodeFileSystem } from '../../server/storage/journal/node-file-system';
 import type { StorageCheckReport } from '../../server/storage/journal-storage-manager';
 import { CliError } from '../shared/cli-error';
 import { dataDirectoryOf } from '../shared/data-directory';
-import { checkConfigDir, locateConfig } from '../shared/config-location';
-import { announceConfig, configOption } from '../shared/registry';
+import { announceConfig, checkConfigDir, locateConfig } from '../shared/config-location';
+import { configOption } from '../shared/registry';
 
 /** Exit code of `data check` when it found damage (1 stays for mistakes: a bad option, no such folder). */
 export const DAMAGE_EXIT_CODE = 2;

@@ -9,8 +9,7 @@ import { writeUsersFile } from '../../jndi/config/users-xml-writer';
 import type { UserAccount, UserAccounts } from '../../server/security/file-security-manager';
 import { hashPassword } from '../../server/security/password-hash';
 import { CliError } from '../shared/cli-error';
-import { checkConfigDir, CONFIG_ENV, locateConfig } from '../shared/config-location';
-import { announceConfig } from '../shared/registry';
+import { announceConfig, checkConfigDir, CONFIG_ENV, locateConfig } from '../shared/config-location';
 import { table } from '../shared/output';
 
 /** Where a password may come from instead of the command line, which other users can see. */

@@ -61,6 +61,17 @@ const SOURCE_WORDS: Readonly<Record<ConfigSource, string>> = {
 };
 
 /**
+ * Says on stderr which configuration folder a command reads, and why that one, when the user did
+ * not name it (--config): the folder the rule found is the one that may surprise. Run inside the
+ * package's own checkout, ./config is the package's folder: nothing surprising to say there.
+ */
+export function announceConfig(location: ConfigLocation): void {
+  if (location.source === '--config') return;
+  if (location.source === './config' && location.dir === defaultConfigDir()) return;
+  process.stderr.write(`${configLocationLine(location)}\n`);
+}
+
+/**
  * The folder, checked: it must exist and hold `required` (none for a command that creates its
  * file). The message says how the folder was chosen, since a user may not have chosen it.
  */

@@ -14,16 +14,16 @@ import {
 } from '../../jndi';
 import { applyFactorySettings } from '../../jndi/config/connection-factory-settings';
 import type { ConnectionFactoryDefinition, JmsConfiguration } from '../../jndi/config/jms-configuration';
-import { defaultConfigDir, JMS_CONFIG_NAME, resolveConfigFiles } from '../../jndi/config-files';
+import { JMS_CONFIG_NAME, resolveConfigFiles } from '../../jndi/config-files';
 import { registryOf } from '../../jndi/initial-context';
 import { logWarnings } from '../../jndi/jms-deployer';
 import { JmsDeployment } from '../../jndi/jms-deployment';
 import { CliError } from './cli-error';
 import { connectorStoresOf, isStoresLeftOutWarning } from './connector-stores';
 import {
+  announceConfig,
   checkConfigDir,
   CONFIG_ENV,
-  configLocationLine,
   locateConfig,
   type ConfigLocation,
 } from './config-location';
@@ -38,17 +38,6 @@ export function configOption(): Option {
 /** The configuration folder to use (locateConfig's rule), checked: a missing folder or file is the user's mistake. */
 export function configDirOf(option: string | undefined): string {
   return checkConfigDir(locateConfig(option, [JMS_CONFIG_NAME]), [JMS_CONFIG_NAME]);
-}
-
-/**
- * Says on stderr which configuration folder a command reads, and why that one, when the user did
- * not name it (--config): the folder the rule found is the one that may surprise. Run inside the
- * package's own checkout, ./config is the package's folder: nothing surprising to say there.
- */
-export function announceConfig(location: ConfigLocation): void {
-  if (location.source === '--config') return;
-  if (location.source === './config' && location.dir === defaultConfigDir()) return;
-  process.stderr.write(`${configLocationLine(location)}\n`);
 }
 
 /** Configuration warnings go to stderr as "warning: ...", away from the command's output. */
