@@ -13,7 +13,7 @@ describe('hornetq config init', () => {
     expect(result.code).toBe(0);
     expect(lines(result.stdout)).toEqual([
       `wrote ${FILES.join(', ')} to ${dir}`,
-      `next: hornetq config check ${dir} && hornetq server --config ${dir}`,
+      `next: hornetq config check ${dir} && hornetq server --config ${dir} (or set HORNETQ_CONFIG=${dir})`,
     ]);
     expect(result.stderr).toMatch(
       /^warning: .*hornetq-users\.xml has the demo user .*hornetq user remove demo/,

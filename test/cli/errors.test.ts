@@ -88,11 +88,11 @@ describe('hornetq errors', () => {
     ],
     [
       ['producer', '--url', 'http://localhost:5445'],
-      "error: option '--url <url>' argument 'http://localhost:5445' is invalid. Only tcp:// URLs are supported, not http://.",
+      "error: --url: connection URL http://localhost:5445: scheme 'http' is not tcp or tls (at position 0)",
     ],
     [
       ['producer', '--url', 'localhost'],
-      "error: option '--url <url>' argument 'localhost' is invalid. It has no scheme: did you mean tcp://localhost?",
+      'error: --url: connection URL localhost: no scheme: write tcp://localhost or tls://localhost (at position 0)',
     ],
     [
       ['producer', '--url', 'tcp://localhost:5445', '--port', '5446'],

@@ -78,9 +78,16 @@ export class CliProcess {
 const live = new Set<CliProcess>();
 const folders: string[] = [];
 
+/** Where a command runs: the repository and the test's environment unless a test says otherwise. */
+export interface RunPlace {
+  cwd?: string;
+  /** Added to (or, with undefined, removed from) the test process's environment. */
+  env?: Record<string, string | undefined>;
+}
+
 /** Starts `hornetq ...args` without waiting for it. */
-export function spawnCli(args: string[]): CliProcess {
-  return spawnProgram(process.execPath, [CLI, ...args]);
+export function spawnCli(args: string[], place: RunPlace = {}): CliProcess {
+  return spawnProgram(process.execPath, [CLI, ...args], place);
 }
 
 /**
@@ -90,12 +97,13 @@ export function spawnCli(args: string[]): CliProcess {
  */
 export const DEMO_LOGIN = Object.freeze({ HORNETQ_USER: 'demo', HORNETQ_PASSWORD: 'demo' });
 
-function spawnProgram(program: string, args: string[]): CliProcess {
-  const child = spawn(program, args, {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...DEMO_LOGIN },
-  });
+function spawnProgram(program: string, args: string[], place: RunPlace = {}): CliProcess {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...DEMO_LOGIN };
+  for (const [name, value] of Object.entries(place.env ?? {})) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
+  const child = spawn(program, args, { cwd: place.cwd ?? ROOT, stdio: ['ignore', 'pipe', 'pipe'], env });
   const cli = new CliProcess(child);
   live.add(cli);
   void cli.result.finally(() => live.delete(cli)).catch(() => undefined);
@@ -103,8 +111,12 @@ function spawnProgram(program: string, args: string[]): CliProcess {
 }
 
 /** Runs `hornetq ...args` to its end; a process still running after the timeout is killed and fails the test. */
-export function runCli(args: string[], timeoutMs = COMMAND_TIMEOUT_MS): Promise<CliResult> {
-  return runProgram(process.execPath, [CLI, ...args], timeoutMs);
+export function runCli(
+  args: string[],
+  timeoutMs = COMMAND_TIMEOUT_MS,
+  place: RunPlace = {},
+): Promise<CliResult> {
+  return runProgram(process.execPath, [CLI, ...args], timeoutMs, place);
 }
 
 /** Runs any program to its end, as runCli does. */
@@ -112,8 +124,9 @@ export async function runProgram(
   program: string,
   args: string[],
   timeoutMs = COMMAND_TIMEOUT_MS,
+  place: RunPlace = {},
 ): Promise<CliResult> {
-  const cli = spawnProgram(program, args);
+  const cli = spawnProgram(program, args, place);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {

@@ -183,7 +183,7 @@ describe('TLS between our client and our broker', () => {
   test("the client's stores are checked at connect, with the same messages", async () => {
     const broker = await tlsBroker();
     expect(await refusal(broker, { 'trust-store-path': certs.fakeJks })).toMatch(
-      /trust-store-path '.*keystore\.jks' is a Java JKS keystore.*keytool -importkeystore/,
+      /trust-store-path '.*keystore\.jks' is a Java JKS keystore.*give a PEM bundle of the CA certificates instead, exported with: keytool -exportcert -rfc/,
     );
     const wrong = await refusal(broker, {
       'key-store-path': certs.clientP12,

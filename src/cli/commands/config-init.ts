@@ -5,6 +5,7 @@ import { defaultConfigDir, JMS_CONFIG_NAME, SERVER_CONFIG_NAME } from '../../jnd
 import { USERS_CONFIG_NAME } from '../../jndi/config/users-xml-reader';
 import { USERS_FILE_MODE } from '../../jndi/config/users-xml-writer';
 import { CliError } from '../shared/cli-error';
+import { CONFIG_ENV, LOCAL_CONFIG_DIR } from '../shared/config-location';
 
 const FILES = [SERVER_CONFIG_NAME, JMS_CONFIG_NAME, USERS_CONFIG_NAME] as const;
 
@@ -19,7 +20,7 @@ interface InitOptions {
 export function configInitCommand(): Command {
   return new Command('init')
     .description(`copy the package's ${FILES.join(', ')} into DIR, to edit and run with --config DIR`)
-    .argument('[dir]', 'where to write them', 'config')
+    .argument('[dir]', 'where to write them (./config is where every command looks)', LOCAL_CONFIG_DIR)
     .option('--force', 'overwrite files that are already there')
     .action(async (dir: string, options: InitOptions) => configInit(dir, options.force === true));
 }
@@ -42,7 +43,12 @@ async function configInit(dirOption: string, force: boolean): Promise<void> {
   // The package's copy is readable by all (npm installs it so); this one gets passwords added.
   await fs.chmod(path.join(target, USERS_CONFIG_NAME), USERS_FILE_MODE);
   console.log(`wrote ${FILES.join(', ')} to ${target}`);
-  console.log(`next: hornetq config check ${dirOption} && hornetq server --config ${dirOption}`);
+  // Run from the folder holding ./config, every command finds it; from elsewhere it must be named.
+  console.log(
+    target === path.resolve(LOCAL_CONFIG_DIR)
+      ? 'next: hornetq config check && hornetq server (every command run here reads ./config)'
+      : `next: hornetq config check ${dirOption} && hornetq server --config ${dirOption} (or set ${CONFIG_ENV}=${target})`,
+  );
   // The shipped users file is for trying things out; say so where the copy is made.
   process.stderr.write(
     `warning: ${path.join(target, USERS_CONFIG_NAME)} has the demo user (password demo, every permission): ` +

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Command, Option } from 'commander';
 import { silentLogger } from '../../core/remoting/logger';
 import { loadServerConfiguration } from '../../jndi';
-import { SERVER_CONFIG_NAME } from '../../jndi/config-files';
+import { JMS_CONFIG_NAME, SERVER_CONFIG_NAME } from '../../jndi/config-files';
 import { DataDirectoryLockedError } from '../../server/lock/data-directory-locked-error';
 import { FileLock } from '../../server/lock/file-lock';
 import { SERVER_LOCK_FILE, ServerLockFile } from '../../server/lock/server-lock-file';
@@ -16,7 +16,8 @@ import { NodeFileSystem } from '../../server/storage/journal/node-file-system';
 import type { StorageCheckReport } from '../../server/storage/journal-storage-manager';
 import { CliError } from '../shared/cli-error';
 import { dataDirectoryOf } from '../shared/data-directory';
-import { configDirOf, configOption } from '../shared/registry';
+import { announceConfig, checkConfigDir, locateConfig } from '../shared/config-location';
+import { configOption } from '../shared/registry';
 
 /** Exit code of `data check` when it found damage (1 stays for mistakes: a bad option, no such folder). */
 export const DAMAGE_EXIT_CODE = 2;
@@ -44,7 +45,9 @@ export function dataCommand(): Command {
 }
 
 async function dataCheck(options: DataCheckOptions): Promise<void> {
-  const configDir = configDirOf(options.config);
+  const location = locateConfig(options.config, [JMS_CONFIG_NAME]);
+  const configDir = checkConfigDir(location, [JMS_CONFIG_NAME]);
+  announceConfig(location);
   const serverFile = path.join(configDir, SERVER_CONFIG_NAME);
   const { dataDirectory, dataDirPlaceholder } = dataDirectoryOf(options.dataDir);
   const env = { ...dataDirPlaceholder, ...process.env };

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { Command, Option } from 'commander';
 import {
@@ -8,7 +9,14 @@ import {
   type HornetQSession,
 } from '../../jms';
 import { CliError, systemErrorCode } from '../shared/cli-error';
-import { addConnectionOptions, connect, type ConnectionOptions } from '../shared/connection';
+import {
+  addConnectionOptions,
+  addReconnectOption,
+  connect,
+  reconnectSettings,
+  type ConnectionOptions,
+  type ReconnectOptions,
+} from '../shared/connection';
 import {
   DEFAULT_DESTINATION,
   DESTINATION_HELP,
@@ -16,6 +24,7 @@ import {
   onDestination,
   resolveDestination,
 } from '../shared/destination';
+import { FailoverWatch, isFailoverError } from '../shared/failover-watch';
 import { InterruptWatch } from '../shared/interrupt';
 import { integerIn, positiveNumber } from '../shared/options';
 import { countAndRate, progressBar } from '../shared/output';
@@ -26,7 +35,7 @@ import { setTypedMapEntry, setTypedProperty } from '../shared/typed-setters';
 
 type BodyType = 'text' | 'bytes' | 'map';
 
-interface ProducerOptions extends ConnectionOptions {
+interface ProducerOptions extends ConnectionOptions, ReconnectOptions {
   destination: string;
   count: number;
   size: number;
@@ -47,6 +56,20 @@ interface ProducerOptions extends ConnectionOptions {
 
 /** Property carrying each message's number (from 0), so that consumers and browsers can tell them apart. */
 export const SEQUENCE_PROPERTY = 'seq';
+
+/**
+ * HornetQ's duplicate-detection property: each message carries `<run id>:<seq>`, the same on every
+ * attempt, so that a send repeated after a failover is dropped by the broker if the first arrived.
+ */
+const DUPLICATE_ID_PROPERTY = '_HQ_DUPL_ID';
+
+/** What the producer did, kept across failovers. */
+interface SendCounts {
+  /** Sends the broker has answered (or, transacted, that are in a committed transaction). */
+  confirmed: number;
+  /** Sends or commits made again after a failover interrupted them. */
+  retried: number;
+}
 
 export function producerCommand(): Command {
   const command = new Command('producer')
@@ -82,24 +105,34 @@ export function producerCommand(): Command {
     .option('--priority <0-9>', 'JMS priority (4 unless given)', integerIn(0, 9))
     .option('--correlation-id <id>', 'JMSCorrelationID of every message')
     .option('--reply-to <destination>', `JMSReplyTo of every message: ${DESTINATION_HELP}`);
-  return addConnectionOptions(command).action(async (options: ProducerOptions) => produce(options));
+  return addReconnectOption(addConnectionOptions(command)).action(async (options: ProducerOptions) =>
+    produce(options),
+  );
 }
 
 async function produce(options: ProducerOptions): Promise<void> {
   const registry = new Registry(options.config);
   const interrupt = new InterruptWatch();
   let connection: HornetQConnection | null = null;
-  let sent = 0;
+  let watch: FailoverWatch | null = null;
+  const counts: SendCounts = { confirmed: 0, retried: 0 };
+  let target = options.destination;
   const startedAt = performance.now();
   const progress = progressBar('sending', options.count);
+  const summary = (reason: string): void =>
+    console.log(
+      `sent ${countAndRate(counts.confirmed, performance.now() - startedAt)} to ${target}${failoverDetails(counts, watch)}${reason}`,
+    );
   try {
     checkProperties(options.property ?? []);
     const makeBody = await bodyMaker(options);
     const destination = await resolveDestination(options.destination, registry);
+    target = destinationUrl(destination);
     const replyTo =
       options.replyTo === undefined ? null : await resolveDestination(options.replyTo, registry);
-    const opened = await connect(options, registry);
+    const opened = await connect(options, registry, reconnectSettings(options));
     connection = opened.connection;
+    watch = new FailoverWatch(connection, (line) => progress.log(line));
     const transacted = options.txBatch !== undefined;
     const session = await connection.createSession(transacted);
     const producer = await onDestination(destination, opened.target, () =>
@@ -110,41 +143,82 @@ async function produce(options: ProducerOptions): Promise<void> {
     );
     if (options.priority !== undefined) producer.setPriority(options.priority);
     if (options.ttl !== undefined) producer.setTimeToLive(options.ttl);
-    const pacer = new Pacer(options.rate ?? null, interrupt.signal);
-    let uncommitted = 0;
-    for (let seq = 0; seq < options.count; seq++) {
-      await pacer.due(seq);
-      interrupt.check();
+    const runId = randomUUID();
+    const messageOf = (seq: number): HornetQMessage => {
       const message = makeBody(session, seq);
       message.setIntProperty(SEQUENCE_PROPERTY, seq);
+      message.setStringProperty(DUPLICATE_ID_PROPERTY, `${runId}:${seq}`);
       for (const { name, typed } of options.property ?? []) setTypedProperty(message, name, typed);
       if (options.correlationId !== undefined) message.setJMSCorrelationID(options.correlationId);
       if (replyTo !== null) message.setJMSReplyTo(replyTo);
-      await producer.send(message);
-      if (transacted && ++uncommitted === options.txBatch) {
-        await session.commit();
-        uncommitted = 0;
-      }
-      if (!transacted || uncommitted === 0) sent = seq + 1;
-      progress.update(seq + 1);
+      return message;
+    };
+    const pacer = new Pacer(options.rate ?? null, interrupt.signal);
+    const retrying = retrier(watch, interrupt, counts);
+    const batch = options.txBatch ?? 1;
+    for (let first = 0; first < options.count; first += batch) {
+      const last = Math.min(first + batch, options.count);
+      // A transaction a failover rolled back is sent again whole, with the same duplicate ids.
+      await retrying(async () => {
+        for (let seq = first; seq < last; seq++) {
+          await pacer.due(seq);
+          interrupt.check();
+          await producer.send(messageOf(seq));
+        }
+        if (transacted) await session.commit();
+      });
+      counts.confirmed = last;
+      progress.update(last);
     }
-    if (transacted && uncommitted > 0) await session.commit();
-    sent = options.count;
     progress.stop();
-    console.log(
-      `sent ${countAndRate(sent, performance.now() - startedAt)} to ${destinationUrl(destination)}`,
-    );
+    summary('');
   } catch (error) {
     progress.stop();
-    if (interrupt.interrupted) {
-      console.log(`sent ${countAndRate(sent, performance.now() - startedAt)} before the interruption`);
+    const reason =
+      interrupt.interrupted || watch === null ? error : await watch.reasonFor(error, interrupt.signal);
+    // Before a connection there is nothing to report: the error says why there was none.
+    if (interrupt.interrupted) summary(' before the interruption');
+    else if (connection !== null) {
+      summary(reason === error ? ' before an error' : ' before the connection was lost');
     }
-    throw error;
+    throw reason;
   } finally {
     interrupt.dispose();
     await connection?.close();
     await registry.close();
   }
+}
+
+/**
+ * Makes a call, and makes it again each time a failover cut it off, once the failover is over:
+ * safe for sends, whose duplicate ids make the broker drop a second copy. Gives up when
+ * reconnecting did, or on any other error.
+ */
+function retrier(
+  watch: FailoverWatch,
+  interrupt: InterruptWatch,
+  counts: SendCounts,
+): (call: () => Promise<void>) => Promise<void> {
+  return async (call) => {
+    for (;;) {
+      try {
+        return await call();
+      } catch (error) {
+        interrupt.check();
+        if (!isFailoverError(error) || watch.lost !== null) throw error;
+        counts.retried++;
+        await watch.settled(interrupt.signal);
+        if (watch.lost !== null) throw error;
+      }
+    }
+  };
+}
+
+/** What failovers did, when there were any: said after the count. */
+function failoverDetails(counts: SendCounts, watch: FailoverWatch | null): string {
+  const failures = watch?.failures ?? 0;
+  if (failures === 0) return '';
+  return ` across ${failures} failover${failures === 1 ? '' : 's'} (${counts.retried} retried with the same duplicate id)`;
 }
 
 /** A property JMS refuses (its name is no identifier, or a JMSX name it keeps) is found before connecting. */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Command, Option } from 'commander';
 import { EmbeddedJMS, loadServerConfiguration, type ServerConfiguration } from '../../jndi';
 import { MetricsServer, type DamageKind, type HaConfiguration } from '../../server';
-import { SERVER_CONFIG_NAME } from '../../jndi/config-files';
+import { JMS_CONFIG_NAME, SERVER_CONFIG_NAME } from '../../jndi/config-files';
 import { CliError, errorLine, systemErrorCode } from '../shared/cli-error';
 import {
   checkListenOverrides,
@@ -16,7 +16,8 @@ import { createLogger, LOG_LEVELS, type LogLevel } from '../shared/logger';
 import { integerIn } from '../shared/options';
 import { dataDirectoryOf } from '../shared/data-directory';
 import { acceptDamageOption } from '../shared/damage-kinds';
-import { configDirOf, configOption } from '../shared/registry';
+import { checkConfigDir, configLocationLine, locateConfig } from '../shared/config-location';
+import { configOption } from '../shared/registry';
 
 interface ServerOptions {
   config?: string;
@@ -110,7 +111,9 @@ export function serverCommand(): Command {
 
 /** Starts the broker, says where it listens, and resolves once a signal has stopped it. */
 async function runServer(options: ServerOptions): Promise<void> {
-  const configDir = configDirOf(options.config);
+  // The client commands' rule: a `hornetq producer` run beside this broker reads the same files.
+  const location = locateConfig(options.config, [JMS_CONFIG_NAME]);
+  const configDir = checkConfigDir(location, [JMS_CONFIG_NAME]);
   const serverFile = path.join(configDir, SERVER_CONFIG_NAME);
   const { dataDirectory, dataDirPlaceholder } = dataDirectoryOf(options.dataDir);
   const env = { ...dataDirPlaceholder, ...process.env, ...listenPlaceholders(options) };
@@ -118,6 +121,7 @@ async function runServer(options: ServerOptions): Promise<void> {
   checkListenOverrides(options, config, serverFile);
   checkMetricsOptions(options);
   const logger = createLogger(options.logLevel);
+  logger.info({ configDir, source: location.source }, configLocationLine(location));
   const server = new EmbeddedJMS({
     configDir,
     logger,
@@ -256,16 +260,15 @@ function addressOf(error: unknown): string {
 }
 
 /**
- * tcp://host:port of each TCP acceptor, with the port it really got (0 in the file means any),
- * whether it takes an HTTP upgrade first and whether it speaks TLS.
+ * The --url that reaches each TCP acceptor: tcp:// or tls://, host, the port it really got (0 in
+ * the file means any), and whether it takes an HTTP upgrade first.
  */
 function listeningOn(server: EmbeddedJMS, config: ServerConfiguration | null): string[] {
   const tcp = tcpAcceptorsOf(config);
   if (tcp.length === 0) return [`tcp://localhost:${server.getPort()}`];
   return tcp.map(
     (acceptor) =>
-      // An upgrade acceptor's line is the --url that reaches it.
-      `tcp://${formatHost(acceptor.host)}:${server.getPort(acceptor.name)}${acceptor.httpUpgrade === undefined ? '' : '?http-upgrade-enabled=true'}${acceptor.tls === undefined ? '' : ' (TLS)'}`,
+      `${acceptor.tls === undefined ? 'tcp' : 'tls'}://${formatHost(acceptor.host)}:${server.getPort(acceptor.name)}${acceptor.httpUpgrade === undefined ? '' : '?http-upgrade-enabled=true'}`,
   );
 }
 

@@ -1,8 +1,7 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Command, Option } from 'commander';
 import { formatProblem } from '../../jndi/configuration-exception';
-import { defaultConfigDir } from '../../jndi/config-files';
 import { readConfigFile } from '../../jndi/config/config-document';
 import { rolesMeantBy } from '../../jndi/config/role-names';
 import type { UserDefinition, UsersConfiguration } from '../../jndi/config/users-configuration';
@@ -11,6 +10,7 @@ import { writeUsersFile, type UsersFileMode } from '../../jndi/config/users-xml-
 import type { UserAccount, UserAccounts } from '../../server/security/file-security-manager';
 import { hashPassword } from '../../server/security/password-hash';
 import { CliError } from '../shared/cli-error';
+import { announceConfig, checkConfigDir, CONFIG_ENV, locateConfig } from '../shared/config-location';
 import { table } from '../shared/output';
 
 /** Where a password may come from instead of the command line, which other users can see. */
@@ -50,7 +50,10 @@ export function userCommand(): Command {
 }
 
 function usersConfigOption(): Option {
-  return new Option('--config <dir>', `folder with ${USERS_CONFIG_NAME} (default: the package's config/)`);
+  return new Option(
+    '--config <dir>',
+    `folder with ${USERS_CONFIG_NAME} (default: $${CONFIG_ENV}, else ./config when it holds ${USERS_CONFIG_NAME}, else the package's config/)`,
+  );
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -117,12 +120,11 @@ function octal(mode: number): string {
   return `0${mode.toString(8).padStart(3, '0')}`;
 }
 
-/** hornetq-users.xml in the configuration folder, which must exist (the file need not). */
+/** hornetq-users.xml in the configuration folder (locateConfig's rule), which must exist (the file need not). */
 function usersFileOf(option: string | undefined): string {
-  const dir = path.resolve(option ?? defaultConfigDir());
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-    throw new CliError(`configuration folder ${dir} does not exist`);
-  }
+  const location = locateConfig(option, [USERS_CONFIG_NAME]);
+  const dir = checkConfigDir(location, []);
+  announceConfig(location);
   return path.join(dir, USERS_CONFIG_NAME);
 }
 

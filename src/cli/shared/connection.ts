@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { Command, Option } from 'commander';
 import {
   CONNECT_TIMEOUT_PARAM,
@@ -7,6 +8,11 @@ import {
   describeConnector,
   type TransportConfiguration,
 } from '../../core/client';
+import {
+  parseConnectionUrl,
+  type ConnectionUrlSettings,
+  type ParsedConnectionUrl,
+} from '../../core/client/connection-url';
 import { HornetQException, type ErrorCodeName } from '../../core/protocol';
 import {
   HornetQConnectionFactory,
@@ -15,12 +21,18 @@ import {
   type HornetQConnection,
 } from '../../jms';
 import { CliError, errorLine, systemErrorCode } from './cli-error';
-import { integerIn, parsePort, parseUrl, type BrokerUrl } from './options';
+import { integerIn, parsePort } from './options';
 import { configOption, Registry } from './registry';
 
 /** The options of every command that talks to a broker. */
 export interface ConnectionOptions {
-  url?: BrokerUrl;
+  url?: ParsedConnectionUrl;
+  /** --ca: a PEM bundle of the CAs the broker's certificate must lead to (trust-store-path). */
+  ca?: string;
+  /** --cert: this client's certificate (key-store-path: PEM, with its key unless --key, or PKCS#12). */
+  cert?: string;
+  /** --key: the PEM private key of --cert (key-path). */
+  key?: string;
   host?: string;
   port?: number;
   config?: string;
@@ -44,13 +56,19 @@ export function addConnectionOptions(command: Command): Command {
     .addOption(
       new Option(
         '--url <url>',
-        "broker to connect to, e.g. tcp://localhost:5445 (behind a web port: tcp://host:8080?http-upgrade-enabled=true&http-upgrade-endpoint=http-acceptor): replaces the host and port of --factory's connector, keeping its settings",
+        "broker to connect to: tcp://host:port or tls://host:port, with connector and factory parameters in Artemis' or HornetQ's spelling (tls://host:5446?trustStorePath=ca.pem&reconnectAttempts=-1; behind a web port: tcp://host:8080?httpUpgradeEnabled=true&httpUpgradeEndpoint=http-acceptor); replaces the address of --factory's connector, keeping its other settings",
       )
-        .argParser(parseUrl)
+        .argParser(urlOption)
         .conflicts(['host', 'port']),
     )
     .option('--host <host>', "broker host: replaces the host of --factory's connector")
     .option('--port <port>', "broker port: replaces the port of --factory's connector", parsePort)
+    .option('--ca <file>', "PEM bundle of the CAs to trust for the broker's certificate (turns TLS on)")
+    .option(
+      '--cert <file>',
+      'client certificate for a broker that asks for one: PEM (with its key unless --key) or PKCS#12 (turns TLS on)',
+    )
+    .option('--key <file>', 'PEM private key of --cert')
     .addOption(configOption())
     .option(
       '--factory <name>',
@@ -71,33 +89,138 @@ export function addConnectionOptions(command: Command): Command {
     );
 }
 
-/** Whom to connect to and how: the registry's factory, or a plain one for --url / --host / --port. */
+/**
+ * --url's value read by parseConnectionUrl. Its error is a CliError, not commander's
+ * InvalidArgumentError, whose message would repeat the URL as given, passwords included.
+ */
+function urlOption(value: string): ParsedConnectionUrl {
+  try {
+    return parseConnectionUrl(value);
+  } catch (error) {
+    throw new CliError(`--url: ${(error as Error).message}`, 1, { cause: error });
+  }
+}
+
+/**
+ * Whom to connect to and how: the registry's factory, or a plain one for --url / --host / --port,
+ * with --ca/--cert/--key, then `settings` (the command's own: reconnection for producer and
+ * consumer), then --url's factory parameters, each over the one before.
+ */
 export async function factoryFor(
   options: ConnectionOptions,
   registry: Registry,
+  settings: ConnectionUrlSettings = {},
 ): Promise<{ factory: HornetQConnectionFactory; target: string }> {
   const address = addressOf(options);
-  const timeout = { [CONNECT_TIMEOUT_PARAM]: options.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT_MS };
+  const dial = {
+    [CONNECT_TIMEOUT_PARAM]: options.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    ...tlsOptionsOf(options),
+  };
   const name = options.factory ?? DEFAULT_FACTORY;
+  const ha = options.url?.settings.ha;
   const factory =
     address === null
       ? await registry.connectionFactoryWith(
           name,
-          (await registry.connectionFactory(name))
-            .getStaticConnectors()
-            .map((connector) => ({ ...connector, ...timeout })),
+          (await registry.connectorsOf(name)).map((connector) => ({ ...connector, ...dial })),
         )
-      : await factoryAt({ ...address, ...timeout }, options, registry);
+      : await factoryAt({ ...address, ...dial }, options, registry, ha);
+  applySettings(factory, { ...settings, ...options.url?.settings });
   const target = factory.getStaticConnectors().map(describeConnector).join(', ');
   return { factory, target };
+}
+
+/** --ca, --cert and --key as connector params; any of them turns TLS on. */
+function tlsOptionsOf(options: ConnectionOptions): TransportConfiguration {
+  if (options.key !== undefined && options.cert === undefined) {
+    throw new CliError('--key is the private key of --cert: give --cert FILE too');
+  }
+  const files: Array<[string, string | undefined]> = [
+    ['trust-store-path', options.ca],
+    ['key-store-path', options.cert],
+    ['key-path', options.key],
+  ];
+  const given = files.filter((entry): entry is [string, string] => entry[1] !== undefined);
+  if (given.length === 0) return {};
+  if (options.url?.connector['ssl-enabled'] === false) {
+    throw new CliError('--ca, --cert and --key are for TLS, and --url says sslEnabled=false');
+  }
+  return Object.fromEntries([
+    ['ssl-enabled', true],
+    ...given.map(([key, file]) => [key, path.resolve(file)]),
+  ]);
+}
+
+type Setter<K extends keyof ConnectionUrlSettings> = (
+  factory: HornetQConnectionFactory,
+  value: NonNullable<ConnectionUrlSettings[K]>,
+) => void;
+
+/** How each URL setting reaches a factory; `ha` is given when the factory is made. */
+const SETTERS: { [K in Exclude<keyof ConnectionUrlSettings, 'ha'>]-?: Setter<K> } = {
+  reconnectAttempts: (f, v) => f.setReconnectAttempts(v),
+  retryInterval: (f, v) => f.setRetryInterval(v),
+  retryIntervalMultiplier: (f, v) => f.setRetryIntervalMultiplier(v),
+  maxRetryInterval: (f, v) => f.setMaxRetryInterval(v),
+  retryJitter: (f, v) => f.setRetryJitter(v),
+  initialConnectAttempts: (f, v) => f.setInitialConnectAttempts(v),
+  failoverOnInitialConnection: (f, v) => f.setFailoverOnInitialConnection(v),
+  connectionTTL: (f, v) => f.setConnectionTTL(v),
+  clientFailureCheckPeriod: (f, v) => f.setClientFailureCheckPeriod(v),
+  callTimeout: (f, v) => f.setCallTimeout(v),
+  callFailoverTimeout: (f, v) => f.setCallFailoverTimeout(v),
+  confirmationWindowSize: (f, v) => f.setConfirmationWindowSize(v),
+  consumerWindowSize: (f, v) => f.setConsumerWindowSize(v),
+  consumerMaxRate: (f, v) => f.setConsumerMaxRate(v),
+  producerWindowSize: (f, v) => f.setProducerWindowSize(v),
+  producerMaxRate: (f, v) => f.setProducerMaxRate(v),
+  minLargeMessageSize: (f, v) => f.setMinLargeMessageSize(v),
+  blockOnAcknowledge: (f, v) => f.setBlockOnAcknowledge(v),
+  blockOnDurableSend: (f, v) => f.setBlockOnDurableSend(v),
+  blockOnNonDurableSend: (f, v) => f.setBlockOnNonDurableSend(v),
+  preAcknowledge: (f, v) => f.setPreAcknowledge(v),
+  duplicateIdOnDurableSend: (f, v) => f.setDuplicateIdOnDurableSend(v),
+};
+
+function applySettings(factory: HornetQConnectionFactory, settings: ConnectionUrlSettings): void {
+  for (const key of Object.keys(SETTERS) as Array<keyof typeof SETTERS>) {
+    const value = settings[key];
+    if (value !== undefined) (SETTERS[key] as Setter<typeof key>)(factory, value as never);
+  }
+}
+
+/** --reconnect-attempts of the commands that ride through a broker restart. */
+export interface ReconnectOptions {
+  reconnectAttempts: number;
+}
+
+/**
+ * Producer and consumer keep going when the broker goes away and comes back: they reconnect (and
+ * reattach or re-create their sessions) until it is back, or give up after N attempts.
+ */
+export function addReconnectOption(command: Command): Command {
+  return command.addOption(
+    new Option(
+      '--reconnect-attempts <n>',
+      'when the connection fails, reconnect this many times before giving up (-1: until the broker is back, 0: never)',
+    )
+      .argParser(integerIn(-1))
+      .default(-1),
+  );
+}
+
+/** The factory settings --reconnect-attempts means (a --url parameter wins over it). */
+export function reconnectSettings(options: ReconnectOptions): ConnectionUrlSettings {
+  return { reconnectAttempts: options.reconnectAttempts };
 }
 
 /** Opens a JMS connection; "no broker there" and its kin become one line naming the address. */
 export async function connect(
   options: ConnectionOptions,
   registry: Registry,
+  settings: ConnectionUrlSettings = {},
 ): Promise<{ connection: HornetQConnection; target: string }> {
-  const { factory, target } = await factoryFor(options, registry);
+  const { factory, target } = await factoryFor(options, registry, settings);
   try {
     return { connection: await factory.createConnection(options.user, options.password), target };
   } catch (error) {
@@ -113,9 +236,7 @@ export async function connect(
 
 /** Where --url or --host/--port point; null when they are not given. */
 function addressOf(options: ConnectionOptions): Address | null {
-  if (options.url !== undefined) {
-    return { host: options.url.host, port: options.url.port, ...options.url.params };
-  }
+  if (options.url !== undefined) return options.url.connector;
   if (options.host === undefined && options.port === undefined) return null;
   return {
     ...(options.host === undefined ? {} : { host: options.host }),
@@ -132,6 +253,7 @@ async function factoryAt(
   address: TransportConfiguration,
   options: ConnectionOptions,
   registry: Registry,
+  ha: boolean | undefined,
 ): Promise<HornetQConnectionFactory> {
   const name = options.factory ?? DEFAULT_FACTORY;
   const template = await registry.connectionFactory(name).catch((error: unknown) => {
@@ -143,17 +265,22 @@ async function factoryAt(
     );
     return null;
   });
-  if (template === null) return new HornetQConnectionFactory(withAddress(undefined, address));
-  return registry.connectionFactoryWith(name, [withAddress(template.getStaticConnectors()[0], address)]);
+  if (template === null) return new HornetQConnectionFactory(ha ?? false, withAddress(undefined, address));
+  const [first] = await registry.connectorsOf(name);
+  return registry.connectionFactoryWith(name, [withAddress(first, address)], ha);
 }
 
-/** The factory's first connector at the new address; TLS and its other parameters stay. */
+/**
+ * The factory's first connector at the new address, its other parameters kept; its TLS settings
+ * only when the new address is TLS too (a tcp:// URL means a plain connection).
+ */
 function withAddress(
   connector: TransportConfiguration | undefined,
   address: TransportConfiguration,
 ): TransportConfiguration {
   // An in-vm connector has nothing a TCP one could keep.
-  const kept = connector === undefined || connector['server-id'] !== undefined ? {} : connector;
+  const whole = connector === undefined || connector['server-id'] !== undefined ? {} : connector;
+  const kept = address['ssl-enabled'] === true ? whole : withoutTls(whole);
   return {
     ...kept,
     ...address,
@@ -161,6 +288,22 @@ function withAddress(
     port: address.port ?? kept.port ?? DEFAULT_PORT,
   };
 }
+
+function withoutTls(connector: TransportConfiguration): TransportConfiguration {
+  return Object.fromEntries(Object.entries(connector).filter(([key]) => !TLS_PARAMS.has(key)));
+}
+
+const TLS_PARAMS = new Set([
+  'ssl-enabled',
+  'key-store-path',
+  'key-store-password',
+  'key-path',
+  'trust-store-path',
+  'trust-store-password',
+  'enabled-protocols',
+  'enabled-cipher-suites',
+  'verify-host',
+]);
 
 /**
  * What to do about a refused login: a broker with security enabled (HornetQ's default, and the

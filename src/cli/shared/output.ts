@@ -4,9 +4,15 @@ import { Presets, SingleBar } from 'cli-progress';
 export interface Progress {
   update(value: number): void;
   stop(): void;
+  /** One line on stderr (above the bar, which redraws at its next update). */
+  log(line: string): void;
 }
 
-const SILENT: Progress = { update: () => undefined, stop: () => undefined };
+const SILENT: Progress = {
+  update: () => undefined,
+  stop: () => undefined,
+  log: (line) => process.stderr.write(`${line}\n`),
+};
 
 /** A progress bar on stderr, so that stdout keeps only results. `total` 0 means unknown. */
 export function progressBar(
@@ -34,6 +40,8 @@ export function progressBar(
     update: (value) =>
       bar.update(value, { speed: Math.round(perSecond(value, performance.now() - startedAt)) }),
     stop: () => bar.stop(),
+    // Erases the bar's line first, so that the text does not run into it.
+    log: (line) => stream.write(`\r\x1b[K${line}\n`),
   };
 }
 

@@ -1,4 +1,3 @@
-import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Option } from 'commander';
 import type { TransportConfiguration } from '../../core/client';
@@ -14,30 +13,31 @@ import {
   type NameClassPair,
 } from '../../jndi';
 import { applyFactorySettings } from '../../jndi/config/connection-factory-settings';
-import type { JmsConfiguration } from '../../jndi/config/jms-configuration';
-import { defaultConfigDir, JMS_CONFIG_NAME, resolveConfigFiles } from '../../jndi/config-files';
+import type { ConnectionFactoryDefinition, JmsConfiguration } from '../../jndi/config/jms-configuration';
+import { JMS_CONFIG_NAME, resolveConfigFiles } from '../../jndi/config-files';
 import { registryOf } from '../../jndi/initial-context';
 import { logWarnings } from '../../jndi/jms-deployer';
 import { JmsDeployment } from '../../jndi/jms-deployment';
 import { CliError } from './cli-error';
+import { connectorStoresOf, isStoresLeftOutWarning } from './connector-stores';
+import {
+  announceConfig,
+  checkConfigDir,
+  CONFIG_ENV,
+  locateConfig,
+  type ConfigLocation,
+} from './config-location';
 
 export function configOption(): Option {
   return new Option(
     '--config <dir>',
-    `folder with ${JMS_CONFIG_NAME} and hornetq-configuration.xml (default: the package's config/)`,
+    `folder with ${JMS_CONFIG_NAME} and hornetq-configuration.xml (default: $${CONFIG_ENV}, else ./config when it holds the files, else the package's config/)`,
   );
 }
 
-/** The configuration folder to use, checked: a missing folder or file is the user's mistake. */
+/** The configuration folder to use (locateConfig's rule), checked: a missing folder or file is the user's mistake. */
 export function configDirOf(option: string | undefined): string {
-  const dir = path.resolve(option ?? defaultConfigDir());
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-    throw new CliError(`configuration folder ${dir} does not exist`);
-  }
-  if (!existsSync(path.join(dir, JMS_CONFIG_NAME))) {
-    throw new CliError(`configuration folder ${dir} has no ${JMS_CONFIG_NAME}`);
-  }
-  return dir;
+  return checkConfigDir(locateConfig(option, [JMS_CONFIG_NAME]), [JMS_CONFIG_NAME]);
 }
 
 /** Configuration warnings go to stderr as "warning: ...", away from the command's output. */
@@ -58,6 +58,8 @@ export function displayName(name: string): string {
 interface LoadedRegistry {
   readonly context: InitialContext;
   readonly jms: JmsConfiguration;
+  /** The client stores of hornetq-configuration.xml's TLS connectors, by connector name. */
+  readonly stores: ReadonlyMap<string, TransportConfiguration>;
 }
 
 /**
@@ -67,12 +69,16 @@ interface LoadedRegistry {
  */
 export class Registry {
   private loaded: Promise<LoadedRegistry> | null = null;
+  /** Chosen when the registry is made, so that every message names the same folder. */
+  readonly location: ConfigLocation;
 
-  constructor(private readonly configOption: string | undefined) {}
+  constructor(configOption: string | undefined) {
+    this.location = locateConfig(configOption, [JMS_CONFIG_NAME]);
+  }
 
   /** Where the registry comes from, for messages. */
   get file(): string {
-    return path.join(path.resolve(this.configOption ?? defaultConfigDir()), JMS_CONFIG_NAME);
+    return path.join(this.location.dir, JMS_CONFIG_NAME);
   }
 
   async load(): Promise<InitialContext> {
@@ -97,7 +103,30 @@ export class Registry {
   async connectionFactoryWith(
     name: string,
     connectors: TransportConfiguration[],
+    ha?: boolean,
   ): Promise<HornetQConnectionFactory> {
+    const definition = await this.definition(name);
+    return applyFactorySettings(
+      new HornetQConnectionFactory(ha ?? definition.ha, ...connectors),
+      definition.settings,
+    );
+  }
+
+  /**
+   * The connectors the factory bound at `name` is defined with, each with the client stores its
+   * `<connector>` names in hornetq-configuration.xml (which the registry's own factory lacks).
+   */
+  async connectorsOf(name: string): Promise<TransportConfiguration[]> {
+    const definition = await this.definition(name);
+    const { stores } = await this.read();
+    return definition.connectors.map((connector, index) => {
+      const connectorName = definition.connectorNames[index];
+      const own = connectorName === undefined ? undefined : stores.get(connectorName);
+      return { ...connector, ...own };
+    });
+  }
+
+  private async definition(name: string): Promise<ConnectionFactoryDefinition> {
     // Checked first: a name that is unknown or bound to something else gets the usual message.
     await this.connectionFactory(name);
     const { jms } = await this.read();
@@ -106,10 +135,7 @@ export class Registry {
       factory.entries.some((entry) => normalizeName(entry.name) === wanted),
     );
     if (definition === undefined) throw new CliError(`${name} is not defined in ${this.file}`);
-    return applyFactorySettings(
-      new HornetQConnectionFactory(definition.ha, ...connectors),
-      definition.settings,
-    );
+    return definition;
   }
 
   async destination(name: string): Promise<HornetQQueue | HornetQTopic> {
@@ -125,7 +151,11 @@ export class Registry {
   }
 
   private read(): Promise<LoadedRegistry> {
-    this.loaded ??= Promise.resolve().then(() => readRegistry(configDirOf(this.configOption)));
+    this.loaded ??= Promise.resolve().then(() => {
+      const dir = checkConfigDir(this.location, [JMS_CONFIG_NAME]);
+      announceConfig(this.location);
+      return readRegistry(dir);
+    });
     return this.loaded;
   }
 
@@ -157,12 +187,16 @@ export class Registry {
 async function readRegistry(configDir: string): Promise<LoadedRegistry> {
   const { jmsConfig, serverConfig } = resolveConfigFiles({ configDir });
   const server = serverConfig === null ? null : await loadServerConfiguration(serverConfig);
-  logWarnings(warningLogger, server?.warnings ?? []);
+  logWarnings(
+    warningLogger,
+    (server?.warnings ?? []).filter((warning) => !isStoresLeftOutWarning(warning)),
+  );
   const jms = await loadJmsConfiguration(jmsConfig, { server });
   logWarnings(warningLogger, jms.warnings);
   const context = new InitialContext();
   new JmsDeployment(registryOf(context), jmsConfig).apply(jms);
-  return { context, jms };
+  const stores = serverConfig === null ? new Map() : await connectorStoresOf(serverConfig);
+  return { context, jms, stores };
 }
 
 function isDestinationClass(className: string): boolean {

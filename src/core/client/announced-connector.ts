@@ -16,6 +16,7 @@ const ARTEMIS_NAMES: Readonly<Record<string, string>> = {
 const OWN_TLS_KEYS = [
   'key-store-path',
   'key-store-password',
+  'key-path',
   'trust-store-path',
   'trust-store-password',
   'enabled-protocols',

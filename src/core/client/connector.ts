@@ -22,6 +22,8 @@ export interface TransportConfiguration {
   /** This client's certificate and key, for a broker with need-client-auth (PKCS#12, or PEM with both). */
   'key-store-path'?: string;
   'key-store-password'?: string;
+  /** Ours: the private key of a PEM key-store-path that holds the certificate chain alone. */
+  'key-path'?: string;
   /** A PEM bundle of the CAs the broker's certificate must lead to; Node's own CAs when absent. */
   'trust-store-path'?: string;
   'trust-store-password'?: string;
@@ -88,6 +90,7 @@ export function describeConnector(connector: TransportConfiguration): string {
 const TLS_TEXT_KEYS = [
   'key-store-path',
   'key-store-password',
+  'key-path',
   'trust-store-path',
   'trust-store-password',
   'enabled-protocols',
@@ -167,6 +170,7 @@ function clientTls(connector: TransportConfiguration): TlsConnectOptions {
     {
       keyStorePath: text('key-store-path'),
       keyStorePassword: text('key-store-password'),
+      privateKeyPath: text('key-path'),
       trustStorePath: text('trust-store-path'),
       trustStorePassword: text('trust-store-password'),
       enabledProtocols: protocols === undefined ? undefined : splitTlsList(protocols),

@@ -26,7 +26,15 @@ export function loadTls(settings: TlsSettings, owner: string): LoadedTls {
     ...cipherList(settings.enabledCipherSuites),
   };
   if (settings.keyStorePath !== undefined) {
-    Object.assign(options, keyStoreOptions(settings.keyStorePath, settings.keyStorePassword, owner));
+    Object.assign(
+      options,
+      keyStoreOptions(settings.keyStorePath, settings.keyStorePassword, settings.privateKeyPath, owner),
+    );
+  } else if (settings.privateKeyPath !== undefined) {
+    throw new TlsConfigurationError(
+      owner,
+      'key-path needs key-store-path: the certificate the key belongs to',
+    );
   }
   if (settings.trustStorePath !== undefined) options.ca = trustStore(settings.trustStorePath, owner);
   try {
@@ -71,11 +79,14 @@ function cipherList(suites: readonly string[] | undefined): Pick<tls.SecureConte
 function keyStoreOptions(
   file: string,
   password: string | undefined,
+  keyFile: string | undefined,
   owner: string,
 ): tls.SecureContextOptions {
   const data = readStore('key-store-path', file, owner);
   const passphrase = password === undefined || password === '' ? {} : { passphrase: password };
-  if (storeFormat('key-store-path', file, data, owner) === 'pkcs12') return { pfx: data, ...passphrase };
+  const format = storeFormat('key-store-path', file, data, owner);
+  if (keyFile !== undefined) return separateKeyOptions(file, data, format, keyFile, passphrase, owner);
+  if (format === 'pkcs12') return { pfx: data, ...passphrase };
   const text = data.toString('latin1');
   if (!PEM_CERTIFICATE.test(text) || !PEM_PRIVATE_KEY.test(text)) {
     throw new TlsConfigurationError(
@@ -84,6 +95,28 @@ function keyStoreOptions(
     );
   }
   return { cert: data, key: data, ...passphrase };
+}
+
+/** A PEM certificate chain in key-store-path and its PEM private key in key-path. */
+function separateKeyOptions(
+  file: string,
+  data: Buffer,
+  format: 'pkcs12' | 'pem',
+  keyFile: string,
+  passphrase: { passphrase?: string },
+  owner: string,
+): tls.SecureContextOptions {
+  if (format === 'pkcs12' || !PEM_CERTIFICATE.test(data.toString('latin1'))) {
+    throw new TlsConfigurationError(
+      owner,
+      `key-path is for a PEM certificate chain, and key-store-path '${file}' holds none (a PKCS#12 store carries its key itself)`,
+    );
+  }
+  const key = readStore('key-path', keyFile, owner);
+  if (!PEM_PRIVATE_KEY.test(key.toString('latin1'))) {
+    throw new TlsConfigurationError(owner, `key-path '${keyFile}' holds no PEM private key`);
+  }
+  return { cert: data, key, ...passphrase };
 }
 
 /** A PEM bundle of CA certificates; a PKCS#12 trust store has no key, which Node's `pfx` needs. */
@@ -116,6 +149,12 @@ function storeFormat(param: string, file: string, data: Buffer, owner: string): 
   const magic = data.length >= 4 ? data.readUInt32BE(0) : 0;
   if (magic === JKS_MAGIC || magic === JCEKS_MAGIC) {
     const kind = magic === JKS_MAGIC ? 'JKS' : 'JCEKS';
+    if (param === 'trust-store-path') {
+      throw new TlsConfigurationError(
+        owner,
+        `${param} '${file}' is a Java ${kind} keystore, which Node cannot read; give a PEM bundle of the CA certificates instead, exported with: keytool -exportcert -rfc -keystore ${file} -alias <alias> -file ${withExtension(file, '.pem')}`,
+      );
+    }
     throw new TlsConfigurationError(
       owner,
       `${param} '${file}' is a Java ${kind} keystore, which Node cannot read; convert it to PKCS#12 with: keytool -importkeystore -srckeystore ${file} -destkeystore ${withExtension(file, '.p12')} -deststoretype PKCS12`,

@@ -11,6 +11,11 @@ export interface TlsSettings {
   keyStorePath?: string | undefined;
   /** key-store-password: the PKCS#12 password, or the passphrase of an encrypted PEM key. */
   keyStorePassword?: string | undefined;
+  /**
+   * Ours (key-path): the PEM private key of a PEM key-store-path that holds only the certificate
+   * chain, as `openssl req` and most CAs hand them out; key-store-password is its passphrase.
+   */
+  privateKeyPath?: string | undefined;
   /** trust-store-path: a PEM bundle of the CA certificates the peer's chain must lead to. */
   trustStorePath?: string | undefined;
   /** trust-store-password: accepted for HornetQ's sake; a PEM bundle needs none. */

@@ -45,6 +45,29 @@ describe('TLS stores and the TLS transport', () => {
     ).toBeDefined();
   });
 
+  test('key-path: a PEM certificate with its key in a file of its own; refused without a PEM certificate or key', () => {
+    const crt = path.join(certs.dir, 'client.crt');
+    const key = path.join(certs.dir, 'client.key');
+    const options = loadTls({ keyStorePath: crt, privateKeyPath: key }, 'x').options;
+    expect(options.cert).toEqual(fs.readFileSync(crt));
+    expect(options.key).toEqual(fs.readFileSync(key));
+    expect(problem({ keyStorePath: crt, privateKeyPath: crt })).toBe(
+      `acceptor 'a': key-path '${crt}' holds no PEM private key`,
+    );
+    expect(problem({ keyStorePath: certs.clientP12, privateKeyPath: key })).toBe(
+      `acceptor 'a': key-path is for a PEM certificate chain, and key-store-path '${certs.clientP12}' holds none (a PKCS#12 store carries its key itself)`,
+    );
+    expect(problem({ privateKeyPath: key })).toBe(
+      "acceptor 'a': key-path needs key-store-path: the certificate the key belongs to",
+    );
+  });
+
+  test('a Java keystore as trust store is refused, saying to give a PEM bundle', () => {
+    expect(problem({ trustStorePath: certs.fakeJks })).toBe(
+      `acceptor 'a': trust-store-path '${certs.fakeJks}' is a Java JKS keystore, which Node cannot read; give a PEM bundle of the CA certificates instead, exported with: keytool -exportcert -rfc -keystore ${certs.fakeJks} -alias <alias> -file ${path.join(certs.dir, 'keystore.pem')}`,
+    );
+  });
+
   test('a Java keystore (JKS, JCEKS) is refused with the keytool command, even when named .p12', () => {
     expect(problem({ keyStorePath: certs.fakeJks })).toBe(
       `acceptor 'a': key-store-path '${certs.fakeJks}' is a Java JKS keystore, which Node cannot read; convert it to PKCS#12 with: keytool -importkeystore -srckeystore ${certs.fakeJks} -destkeystore ${path.join(certs.dir, 'keystore.p12')} -deststoretype PKCS12`,
