@@ -28,7 +28,10 @@ export function configCommand(): Command {
     .description(
       `check ${SERVER_CONFIG_NAME}, ${JMS_CONFIG_NAME} and ${USERS_CONFIG_NAME} without starting a broker`,
     )
-    .argument('[dir]', "the configuration folder (default: the package's config/)")
+    .argument(
+      '[dir]',
+      "the configuration folder (default: $HORNETQ_CONFIG, else ./config when it holds the files, else the package's config/)",
+    )
     .action(async (dir: string | undefined) => configCheck(dir));
   return new Command('config').addCommand(configInitCommand()).addCommand(check);
 }
