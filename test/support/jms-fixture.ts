@@ -311,8 +311,6 @@ export function foreignTextMessage(text: string, properties: Record<string, unkn
     setObjectProperty: set,
     acknowledge: () => Promise.resolve(),
     clearBody: () => void (body = null),
-    getBody: () => body as never,
-    isBodyAssignableTo: (type) => body === null || type === String || type === Object,
     getText: () => body,
     setText: (value) => void (body = value),
   };

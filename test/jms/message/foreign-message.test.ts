@@ -75,8 +75,6 @@ function foreignBase(properties: Record<string, unknown> = {}): Message {
     setObjectProperty: (n, v) => void props.set(n, v),
     acknowledge: () => Promise.resolve(),
     clearBody: () => undefined,
-    getBody: () => null,
-    isBodyAssignableTo: () => true,
   };
 }
 
