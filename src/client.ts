@@ -27,6 +27,7 @@ export {
   type RandomSource,
   type SessionFailureListener,
   type SessionSettings,
+  type SharedQueueOptions,
   type TopologyEndpoint,
   type TopologyEvent,
   type TopologyListener,

@@ -17,6 +17,8 @@ export interface SendOptions extends AbortOptions {
   deliveryMode?: number;
   priority?: number;
   timeToLive?: number;
+  /** Overrides the producer's delivery delay (ms) for this send. */
+  deliveryDelay?: number;
 }
 
 /** What a producer needs from its session and connection. */
@@ -50,6 +52,7 @@ export class HornetQMessageProducer {
   private deliveryMode: number = Message.DEFAULT_DELIVERY_MODE;
   private priority: number = Message.DEFAULT_PRIORITY;
   private timeToLive: number = Message.DEFAULT_TIME_TO_LIVE;
+  private deliveryDelay = DEFAULT_DELIVERY_DELAY;
   private disableMessageID = false;
   private disableMessageTimestamp = false;
   private isClosed = false;
@@ -91,10 +94,12 @@ export class HornetQMessageProducer {
     const mode = options?.deliveryMode ?? this.deliveryMode;
     const priority = options?.priority ?? this.priority;
     const timeToLive = options?.timeToLive ?? this.timeToLive;
+    const deliveryDelay = options?.deliveryDelay ?? this.deliveryDelay;
     checkDeliveryMode(mode);
     checkPriority(priority);
     checkTimeToLive(timeToLive);
-    const headers = this.headersFor(destination, mode, priority, timeToLive);
+    checkDeliveryDelay(deliveryDelay);
+    const headers = this.headersFor(destination, { mode, priority, timeToLive, deliveryDelay });
     stamp(message, headers);
     const ours = toHornetQMessage(message);
     // A foreign message is copied: the copy that travels carries the very values the caller sees.
@@ -142,6 +147,21 @@ export class HornetQMessageProducer {
     this.checkOpen();
     checkTimeToLive(ms);
     this.timeToLive = ms;
+  }
+  /**
+   * JMS 2.0: the least time (ms) between a send and the message's delivery; 0 (the default) for
+   * none. As in HornetQ, the send stamps JMSDeliveryTime ('_HQ_SCHED_DELIVERY') with this
+   * process's clock plus the delay, and the broker holds the message until then by its own clock:
+   * a skew between the two clocks shifts the delivery.
+   */
+  getDeliveryDelay(): number {
+    this.checkOpen();
+    return this.deliveryDelay;
+  }
+  setDeliveryDelay(ms: number): void {
+    this.checkOpen();
+    checkDeliveryDelay(ms);
+    this.deliveryDelay = ms;
   }
   getDisableMessageID(): boolean {
     this.checkOpen();
@@ -199,13 +219,16 @@ export class HornetQMessageProducer {
   }
 
   /** The headers JMS says a send sets, computed once per send. */
-  private headersFor(destination: Destination, mode: number, priority: number, ttl: number): SendHeaders {
+  private headersFor(destination: Destination, settings: SendSettings): SendHeaders {
+    const { mode, priority, timeToLive, deliveryDelay } = settings;
     const now = Date.now();
     return {
       destination,
       mode,
       priority,
-      expiration: ttl > 0 ? now + ttl : 0,
+      expiration: timeToLive > 0 ? now + timeToLive : 0,
+      // HornetQ stamps it only for a delay: an undelayed message carries no JMSDeliveryTime (0).
+      deliveryTime: deliveryDelay > 0 ? now + deliveryDelay : null,
       timestamp: this.disableMessageTimestamp ? 0 : now,
       userId: this.disableMessageID ? null : newUserId(),
     };
@@ -216,11 +239,23 @@ export class HornetQMessageProducer {
   }
 }
 
+/** JMS 2.0's Message.DEFAULT_DELIVERY_DELAY. */
+const DEFAULT_DELIVERY_DELAY = 0;
+
+interface SendSettings {
+  mode: number;
+  priority: number;
+  timeToLive: number;
+  deliveryDelay: number;
+}
+
 interface SendHeaders {
   destination: Destination;
   mode: number;
   priority: number;
   expiration: number;
+  /** Epoch ms before which the broker does not deliver the message; null for no delay. */
+  deliveryTime: number | null;
   timestamp: number;
   /** The core userId: a canonical lowercase UUID, or null when message ids are disabled. */
   userId: string | null;
@@ -232,8 +267,15 @@ function stamp(message: JMSMessage, headers: SendHeaders): void {
   message.setJMSPriority(headers.priority);
   message.setJMSExpiration(headers.expiration);
   message.setJMSTimestamp(headers.timestamp);
+  if (headers.deliveryTime !== null) setDeliveryTime(message, headers.deliveryTime);
   if (message instanceof HornetQMessage) message.assignMessageID(headers.userId);
   else message.setJMSMessageID(headers.userId === null ? null : `ID:${headers.userId}`);
+}
+
+/** A message of another provider may lack JMS 2.0's setter: its copy that travels has it. */
+function setDeliveryTime(message: JMSMessage, deliveryTime: number): void {
+  const setter = (message as Partial<HornetQMessage>).setJMSDeliveryTime;
+  if (typeof setter === 'function') setter.call(message, deliveryTime);
 }
 
 function isMessage(value: unknown): value is JMSMessage {
@@ -257,4 +299,9 @@ export function checkPriority(priority: number): void {
 export function checkTimeToLive(ms: number): void {
   if (!Number.isSafeInteger(ms) || ms < 0)
     throw new JMSException(`Illegal time to live ${ms}: must be an integer >= 0`);
+}
+
+function checkDeliveryDelay(ms: number): void {
+  if (!Number.isSafeInteger(ms) || ms < 0)
+    throw new JMSException(`Illegal delivery delay ${ms}: must be an integer >= 0 (ms)`);
 }

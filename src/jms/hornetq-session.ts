@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { HornetQException } from '../core/protocol';
 import {
   abortable,
   isAbortOf,
@@ -17,6 +18,7 @@ import {
   type TemporaryTopic,
   type Topic,
 } from './destination';
+import { subscriptionQueueName } from './destination/subscription-queue-name';
 import { IllegalStateException, InvalidDestinationException, JMSException } from './exceptions';
 import { jmsCall, toJMSException } from './jms-error';
 import { currentListenerConsumer, insideListenerOf } from './listener-context';
@@ -185,9 +187,55 @@ export class HornetQSession implements ConsumerSession, ProducerSession {
     return this.openOnNewQueue(topic, queueName, selector, noLocal);
   }
 
+  /** JMS 2.0's name for createDurableSubscriber: an unshared durable subscription. */
+  createDurableConsumer(
+    topic: Topic,
+    name: string,
+    messageSelector?: string | null,
+    noLocal = false,
+  ): Promise<HornetQMessageConsumer> {
+    return this.createDurableSubscriber(topic, name, messageSelector, noLocal);
+  }
+
+  /**
+   * A consumer of the shared non-durable subscription `name` to `topic` (JMS 2.0): every consumer
+   * of that name (and client id, if the connection has one), in any connection or process, shares
+   * one queue, and the broker hands each message to one of them in turn. The subscription begins
+   * with its first consumer and ends with its last. Joining it with another topic or selector
+   * throws a JMSException.
+   */
+  createSharedConsumer(
+    topic: Topic,
+    name: string,
+    messageSelector?: string | null,
+  ): Promise<HornetQMessageConsumer> {
+    return this.createSharedSubscriber(topic, name, messageSelector, false);
+  }
+
+  /**
+   * A consumer of the shared durable subscription `name` to `topic` (JMS 2.0): as
+   * createSharedConsumer, but the subscription keeps what is published while it has no consumer,
+   * until unsubscribe(name). A client id is optional. It is the same subscription as an unshared
+   * durable one of the same name and client id (as on HornetQ): createDurableSubscriber is
+   * refused with IllegalStateException while shared consumers are open.
+   */
+  createSharedDurableConsumer(
+    topic: Topic,
+    name: string,
+    messageSelector?: string | null,
+  ): Promise<HornetQMessageConsumer> {
+    return this.createSharedSubscriber(topic, name, messageSelector, true);
+  }
+
+  /**
+   * Deletes the durable subscription `name`, shared or not. Refused with IllegalStateException
+   * while it has a consumer, in this process or any other.
+   */
   async unsubscribe(name: string): Promise<void> {
     this.checkOpen();
-    const queueName = this.durableQueueName(name);
+    checkSubscriptionName(name);
+    // No client id is needed: a shared durable subscription may have none (HornetQ's rule too).
+    const queueName = subscriptionQueueName(true, this.connection.clientID, name);
     const existing = await jmsCall(() => this.core.queueQuery(queueName));
     if (!existing.exists)
       throw new InvalidDestinationException(`There is no durable subscription named ${name}`);
@@ -195,6 +243,65 @@ export class HornetQSession implements ConsumerSession, ProducerSession {
       throw new IllegalStateException(`Cannot unsubscribe ${name} while it has an active subscriber`);
     }
     await jmsCall(() => this.core.deleteQueue(queueName));
+  }
+
+  /**
+   * As HornetQ 2.4's internalCreateSharedConsumer: the topic must exist (a binding on its address),
+   * then CREATE_SHARED_QUEUE, which the broker answers alike when the queue is there with the same
+   * topic and selector, and refuses (INVALID_TRANSIENT_QUEUE_USE, a JMSException here) when not.
+   */
+  private async createSharedSubscriber(
+    topic: Topic,
+    name: string,
+    messageSelector: string | null | undefined,
+    durable: boolean,
+  ): Promise<HornetQMessageConsumer> {
+    this.checkOpen();
+    const address = this.requireDestination(topic);
+    if (!isTopicAddress(address)) {
+      throw new InvalidDestinationException(`A shared subscription needs a topic, not ${String(topic)}`);
+    }
+    checkSubscriptionName(name);
+    const selector = checkedSelector(messageSelector);
+    this.checkTemporaryOwner(address);
+    const bindings = await jmsCall(() => this.core.bindingQuery(address));
+    if (!bindings.exists) throw new InvalidDestinationException(`Topic ${address} does not exist`);
+    if (durable && address.startsWith(AddressPrefix.TEMP_TOPIC)) {
+      throw new InvalidDestinationException(
+        `Cannot create a durable subscription on a temporary topic (${address})`,
+      );
+    }
+    const queueName = subscriptionQueueName(durable, this.connection.clientID, name);
+    const filter = selector === null ? null : toHornetQFilter(selector);
+    // A non-durable queue goes with its last consumer, and a durable one with an unsubscribe: if
+    // that happened between the create and the consumer, the queue is made again, once.
+    for (let attempt = 1; ; attempt++) {
+      await this.createSharedQueue(address, queueName, filter, durable);
+      try {
+        return await this.openConsumer(topic, queueName, null, selector, false);
+      } catch (error) {
+        const vanished = HornetQException.is(error, 'QUEUE_DOES_NOT_EXIST');
+        if (!vanished || attempt === 2) throw toJMSException(error);
+      }
+    }
+  }
+
+  /**
+   * HornetQ's client ignores QUEUE_EXISTS for a durable shared queue (a broker of another version
+   * might create it without ignoring an existing one); a broker that finds a mismatch answers
+   * INVALID_TRANSIENT_QUEUE_USE, never QUEUE_EXISTS, so nothing mismatched is taken here.
+   */
+  private async createSharedQueue(
+    address: string,
+    queueName: string,
+    filter: string | null,
+    durable: boolean,
+  ): Promise<void> {
+    try {
+      await this.core.createSharedQueue(address, queueName, { filter, durable });
+    } catch (error) {
+      if (!(durable && HornetQException.is(error, 'QUEUE_EXISTS'))) throw toJMSException(error);
+    }
   }
 
   async createBrowser(queue: Queue, messageSelector?: string | null): Promise<HornetQQueueBrowser> {
@@ -506,16 +613,14 @@ export class HornetQSession implements ConsumerSession, ProducerSession {
     return `${disjunction ? `(${translated})` : translated} AND ${notLocal}`;
   }
 
-  /** HornetQ's durable subscription queue: clientID.name, with '.' and '\' escaped. */
+  /** An unshared durable subscription's queue, which needs a client id: clientID.name. */
   private durableQueueName(name: string): string {
     const clientID = this.connection.clientID;
     if (clientID === null) {
       throw new IllegalStateException('Cannot use a durable subscription - the client ID has not been set');
     }
-    if (typeof name !== 'string' || name.length === 0) {
-      throw new JMSException('A durable subscription needs a non-empty name');
-    }
-    return `${escapeName(clientID)}.${escapeName(name)}`;
+    checkSubscriptionName(name);
+    return subscriptionQueueName(true, clientID, name);
   }
 
   private requireDestination(destination: Destination | null | undefined): string {
@@ -572,6 +677,8 @@ function quoted(value: string): string {
   return `'${value.replace(/'/g, "''")}'`;
 }
 
-function escapeName(name: string): string {
-  return name.replace(/[\\.]/g, (c) => `\\${c}`);
+function checkSubscriptionName(name: string): void {
+  if (typeof name !== 'string' || name.length === 0) {
+    throw new JMSException('A subscription needs a non-empty name');
+  }
 }

@@ -35,6 +35,13 @@ export interface CreateQueueOptions {
   temporary?: boolean;
 }
 
+/** A queue several consumers share: a JMS 2.0 shared subscription's. */
+export interface SharedQueueOptions {
+  filter?: string | null;
+  /** A durable one is stored; a non-durable one is deleted by the broker with its last consumer. */
+  durable: boolean;
+}
+
 export interface CreateConsumerOptions {
   filter?: string | null;
   browseOnly?: boolean;
@@ -125,6 +132,17 @@ export class ClientSession {
       options.durable ?? true,
       options.temporary ?? false,
     );
+  }
+
+  /**
+   * Creates a queue that consumers of any session may share (CREATE_SHARED_QUEUE, HornetQ 2.4 and
+   * later): nothing happens if it exists on the same address with the same filter, and the broker
+   * refuses with INVALID_TRANSIENT_QUEUE_USE if it exists on another address or with another
+   * filter. Unlike a temporary queue, a non-durable one belongs to no connection: it lives while it
+   * has consumers.
+   */
+  async createSharedQueue(address: string, queueName: string, options: SharedQueueOptions): Promise<void> {
+    await this.context.createSharedQueue(address, queueName, options.filter ?? null, options.durable);
   }
 
   async deleteQueue(queueName: string): Promise<void> {

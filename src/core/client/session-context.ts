@@ -262,6 +262,22 @@ export class SessionContext {
     if (temporary) this.host.temporaryQueueCreated({ address, name: queueName, filter, temporary });
   }
 
+  async createSharedQueue(
+    address: string,
+    queueName: string,
+    filter: string | null,
+    durable: boolean,
+  ): Promise<void> {
+    await this.call({
+      type: PacketType.CREATE_SHARED_QUEUE,
+      address,
+      queueName,
+      filter,
+      durable,
+      requiresResponse: true,
+    });
+  }
+
   async deleteQueue(queueName: string): Promise<void> {
     await this.call({ type: PacketType.DELETE_QUEUE, queueName });
     this.host.temporaryQueueDeleted(queueName);

@@ -331,12 +331,32 @@ export class HornetQMessage implements Message {
     this.core.priority = priority;
   }
 
-  /** JMS 2.0: when a scheduled message becomes deliverable ('_HQ_SCHED_DELIVERY'), 0 if it is not scheduled. */
+  /**
+   * JMS 2.0: the earliest time (epoch ms) the broker delivers the message, as HornetQ keeps it: the
+   * '_HQ_SCHED_DELIVERY' property, which a producer with a delivery delay sets. 0 when the message
+   * has none (HornetQ sets it only for a delay), or when the property holds no long.
+   */
   getJMSDeliveryTime(): number {
     const typed = this.core.properties.get(MessageProperty.SCHEDULED_DELIVERY_TIME);
-    return typed === undefined || typed.kind === PropertyKind.NULL
-      ? 0
-      : convert.readLongValue(typed, MessageProperty.SCHEDULED_DELIVERY_TIME);
+    if (typed === undefined || typed.kind === PropertyKind.NULL) return 0;
+    try {
+      return convert.readLongValue(typed, MessageProperty.SCHEDULED_DELIVERY_TIME);
+    } catch {
+      // HornetQ's getJMSDeliveryTime answers 0 for a value that is no long, rather than failing.
+      return 0;
+    }
+  }
+
+  /**
+   * Sets '_HQ_SCHED_DELIVERY', as HornetQ's setJMSDeliveryTime does: a header setter, so a received
+   * message takes it too. A producer overwrites it when it sends with a delay; without one, the
+   * value set here travels and the broker holds the message until then (HornetQ's behaviour).
+   */
+  setJMSDeliveryTime(deliveryTime: number): void {
+    this.core.properties.set(MessageProperty.SCHEDULED_DELIVERY_TIME, {
+      kind: PropertyKind.LONG,
+      value: checkLongHeader('JMSDeliveryTime', deliveryTime),
+    });
   }
 
   // ───────────── properties ─────────────

@@ -501,8 +501,11 @@ export class ServerSession implements SessionOperations {
 
   /**
    * A queue several consumers share (JMS 2.0 shared subscriptions): created if absent, taken as it
-   * is if it exists with the same address and filter (HornetQ's rule), refused otherwise. A
-   * non-durable one is transient, as on HornetQ 2.4: it goes with its last consumer.
+   * is if it exists with the same address and filter (HornetQ's rule). A non-durable one is
+   * transient, as on HornetQ 2.4: it goes with its last consumer. A queue of that name on another
+   * address or with another filter is refused as HornetQ 2.4 refuses it, with
+   * INVALID_TRANSIENT_QUEUE_USE and not QUEUE_EXISTS: HornetQ's JMS client ignores QUEUE_EXISTS
+   * for a shared durable subscription and would then consume from the mismatched queue.
    */
   createSharedQueue(packet: CreateSharedQueue): void {
     // HornetQ asks createNonDurableQueue for a durable one too: the permission of what is made here.
@@ -515,11 +518,18 @@ export class ServerSession implements SessionOperations {
       else this.postOffice.createTransientQueue(definition);
       return;
     }
-    const filter = packet.filter === '' ? null : packet.filter;
-    if (existing.address !== packet.address || (existing.filter?.expression ?? null) !== filter) {
+    if (existing.address !== packet.address) {
       throw new HornetQException(
-        'QUEUE_EXISTS',
-        `queue ${packet.queueName} exists on address ${existing.address} with filter ${existing.filter?.expression ?? 'none'}; a shared queue of that name needs the same address and filter`,
+        'INVALID_TRANSIENT_QUEUE_USE',
+        `Queue ${packet.queueName} already exists on another subscription (address ${existing.address}, not ${packet.address})`,
+      );
+    }
+    const filter = packet.filter === '' ? null : packet.filter;
+    const existingFilter = existing.filter?.expression ?? null;
+    if (existingFilter !== filter) {
+      throw new HornetQException(
+        'INVALID_TRANSIENT_QUEUE_USE',
+        `Queue ${packet.queueName} has a different filter than requested (${existingFilter ?? 'none'}, not ${filter ?? 'none'})`,
       );
     }
   }

@@ -37,12 +37,15 @@ async function publish(texts: string[], topic = T1()): Promise<void> {
 }
 
 describe('I1 a durable subscription needs a client id', () => {
-  test('createDurableSubscriber and unsubscribe without a client id throw IllegalStateException (testDurableSubscriptionClientIDNotSet)', async () => {
+  test('createDurableSubscriber without a client id throws IllegalStateException (testDurableSubscriptionClientIDNotSet); unsubscribe looks for a subscription of that name alone (JMS 2.0: a shared durable one needs no client id)', async () => {
     const { session } = await fx.open();
     const error = await failureOf(session.createDurableSubscriber(T1(), 'no-client-id'));
     expect(error).toBeInstanceOf(IllegalStateException);
     expect(error).toBeInstanceOf(JMSException);
-    expect(await failureOf(session.unsubscribe('no-client-id'))).toBeInstanceOf(IllegalStateException);
+    expect(await failureOf(session.createDurableConsumer(T1(), 'no-client-id'))).toBeInstanceOf(
+      IllegalStateException,
+    );
+    expect(await failureOf(session.unsubscribe('no-client-id'))).toBeInstanceOf(InvalidDestinationException);
     expect(fx.queuesOn('jms.topic.Topic1')).toEqual([]);
   });
 

@@ -159,6 +159,40 @@ describe('scheduled delivery: _HQ_SCHED_DELIVERY (LONG)', () => {
   });
 });
 
+describe('JMSDeliveryTime reads and writes _HQ_SCHED_DELIVERY (HornetQMessage.java 2.4, JMS 2.0)', () => {
+  it('setJMSDeliveryTime stores a LONG that travels and is hidden; a received message takes it too (a header)', () => {
+    const message = new HornetQMessage();
+    message.setJMSDeliveryTime(1_700_000_009_000);
+    expect(message.getCoreMessage().properties.get(MessageProperty.SCHEDULED_DELIVERY_TIME)).toEqual({
+      kind: PropertyKind.LONG,
+      value: 1_700_000_009_000,
+    });
+    const received = transfer(message);
+    expect(received.getJMSDeliveryTime()).toBe(1_700_000_009_000);
+    expect(received.getPropertyNames()).toEqual(['JMSXDeliveryCount']);
+    received.setJMSDeliveryTime(5);
+    expect(received.getJMSDeliveryTime()).toBe(5);
+  });
+
+  it('a value that is no integer is refused, naming the header', () => {
+    const message = new HornetQMessage();
+    for (const bad of [1.5, Number.NaN, 2 ** 60]) {
+      expect(() => message.setJMSDeliveryTime(bad)).toThrow(/JMSDeliveryTime must be a safe integer/);
+    }
+    expect(message.getJMSDeliveryTime()).toBe(0);
+  });
+
+  it('a peer value that is no long reads as 0, as HornetQ answers it; a numeric string reads as its long', () => {
+    const message = new HornetQMessage();
+    message
+      .getCoreMessage()
+      .properties.set('_HQ_SCHED_DELIVERY', { kind: PropertyKind.STRING, value: 'soon' });
+    expect(transfer(message).getJMSDeliveryTime()).toBe(0);
+    message.getCoreMessage().properties.set('_HQ_SCHED_DELIVERY', { kind: PropertyKind.STRING, value: '42' });
+    expect(transfer(message).getJMSDeliveryTime()).toBe(42);
+  });
+});
+
 describe('duplicate detection: _HQ_DUPL_ID (STRING)', () => {
   it('round-trips as a string and is never listed', () => {
     const message = new HornetQMessage();

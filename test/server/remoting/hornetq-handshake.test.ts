@@ -455,7 +455,7 @@ describe('session packets', () => {
     expect(await other.request(RAW_SESSION_CHANNEL, claim)).toEqual({ type: PacketType.NULL_RESPONSE });
   });
 
-  it('creates a shared queue once and takes it again alike; another filter is QUEUE_EXISTS', async () => {
+  it('creates a shared queue once and takes it again alike; another filter or address is INVALID_TRANSIENT_QUEUE_USE, as on HornetQ 2.4', async () => {
     const broker = await env.startBroker();
     const client = await raw(broker);
     await client.createSession();
@@ -471,7 +471,13 @@ describe('session packets', () => {
     expect(await client.request(RAW_SESSION_CHANNEL, shared)).toEqual({ type: PacketType.NULL_RESPONSE });
     expect(await client.request(RAW_SESSION_CHANNEL, { ...shared, filter: "color = 'red'" })).toMatchObject({
       type: PacketType.EXCEPTION,
-      code: 'QUEUE_EXISTS',
+      code: 'INVALID_TRANSIENT_QUEUE_USE',
+      message: expect.stringContaining('Queue shared has a different filter than requested'),
+    });
+    expect(await client.request(RAW_SESSION_CHANNEL, { ...shared, address: 'jms.topic.u' })).toMatchObject({
+      type: PacketType.EXCEPTION,
+      code: 'INVALID_TRANSIENT_QUEUE_USE',
+      message: expect.stringContaining('Queue shared already exists on another subscription'),
     });
     expect(broker.listQueues().filter((queue) => queue.name === 'shared')).toHaveLength(1);
   });
