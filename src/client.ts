@@ -6,6 +6,8 @@ export * from './jms';
 export {
   ClientConsumer,
   ClientProducer,
+  type ConfirmedSend,
+  type ProducerSendOptions,
   ClientSession,
   ClientSessionFactory,
   DEFAULT_CLIENT_OPTIONS,
@@ -51,4 +53,4 @@ export {
   type QueueStats,
   type TypedValue,
 } from './core/protocol';
-export { TlsConfigurationError, type Logger, type TlsSettings } from './core/remoting';
+export { TlsConfigurationError, type ConfirmationWaiter, type Logger, type TlsSettings } from './core/remoting';

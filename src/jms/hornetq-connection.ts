@@ -27,7 +27,7 @@ import {
 import { IllegalStateException, InvalidClientIDException, JMSException } from './exceptions';
 import { HornetQSession, Session, type SessionConnection } from './hornetq-session';
 import { jmsCall, toJMSException } from './jms-error';
-import { insideListenerOf } from './listener-context';
+import { insideCompletionListenerOf, insideListenerOf } from './listener-context';
 
 export type ExceptionListener = (exception: JMSException) => void;
 // The core client's listener type: one name for the same function in both APIs.
@@ -203,6 +203,8 @@ export class HornetQConnection implements SessionConnection {
     if (this.isClosed) return;
     if (insideListenerOf(this))
       throw new IllegalStateException('A MessageListener may not close its own connection');
+    if (insideCompletionListenerOf(this))
+      throw new IllegalStateException('A CompletionListener may not close its own connection');
     this.isClosed = true;
     // A session closes through the broker, so it waits for a failover in progress to end; one that
     // cannot end (broker gone, unlimited reconnect attempts) must not hold close() for ever.

@@ -3,7 +3,9 @@ import { abortable, type AbortOptions, type ClientProducer } from '../core/clien
 import { MessageHeader, PropertyKind } from '../core/protocol';
 import { addressOfDestination, type Destination } from './destination';
 import { IllegalStateException, InvalidDestinationException, JMSException } from './exceptions';
-import { jmsCall } from './jms-error';
+import { isCompletionListener, type CompletionListener } from './completion-listener';
+import { jmsCall, toJMSException } from './jms-error';
+import { insideCompletionListenerOf, runInCompletionListener } from './listener-context';
 import { newUserId } from '../core/protocol/user-id';
 import {
   DeliveryMode,
@@ -19,6 +21,13 @@ export interface SendOptions extends AbortOptions {
   timeToLive?: number;
   /** Overrides the producer's delivery delay (ms) for this send. */
   deliveryDelay?: number;
+  /**
+   * Resolve once the broker has confirmed this very send (it has the message, stored when
+   * persistent), reject when it refused it (JMSSecurityException, ResourceAllocationException,
+   * ...). The send goes without waiting for an answer, so many can be in flight at once; needs
+   * the connection factory's confirmationWindowSize >= 0 (IllegalStateException otherwise).
+   */
+  confirm?: boolean;
 }
 
 /** What a producer needs from its session and connection. */
@@ -31,6 +40,8 @@ export interface ProducerSession {
   /** JMSXGroupID for every message (the factory's group-id), or null. */
   readonly groupID: string | null;
   readonly autoGroup: boolean;
+  /** The connection the session belongs to: its completion listeners may not close it. */
+  readonly jmsConnection: object;
   /** Rejects with InvalidDestinationException if a queue does not exist. */
   checkDestination(address: string): Promise<void>;
   producerClosed(producer: HornetQMessageProducer): void;
@@ -57,6 +68,8 @@ export class HornetQMessageProducer {
   private disableMessageTimestamp = false;
   private isClosed = false;
   private readonly autoGroupID: string | null;
+  /** Sends with a CompletionListener whose listener has not returned yet. */
+  private readonly completions = new Set<Promise<void>>();
 
   /** @internal (HornetQSession.createProducer makes producers) */
   constructor(
@@ -73,22 +86,34 @@ export class HornetQMessageProducer {
    * no header; a send still waiting to go (the destination check, producer-max-rate, a failover,
    * producer credits) is withdrawn unsent; a send written already (block-on-durable-send waiting
    * for the broker) is not withdrawn: it is in the resend buffer and may arrive.
+   *
+   * With a CompletionListener (JMS 2.0's asynchronous send) the promise resolves once the send is
+   * on the connection, and the listener hears once the broker confirmed or refused it (see
+   * CompletionListener); it needs confirmationWindowSize >= 0, as `confirm: true` does.
    */
   send(message: JMSMessage, options?: SendOptions): Promise<void>;
+  send(message: JMSMessage, listener: CompletionListener, options?: AbortOptions): Promise<void>;
   send(destination: Destination, message: JMSMessage, options?: SendOptions): Promise<void>;
+  send(
+    destination: Destination,
+    message: JMSMessage,
+    listener: CompletionListener,
+    options?: AbortOptions,
+  ): Promise<void>;
   async send(
     first: JMSMessage | Destination,
-    second?: JMSMessage | SendOptions,
-    third?: SendOptions,
+    ...rest: Array<JMSMessage | SendOptions | CompletionListener | undefined>
   ): Promise<void> {
     this.checkOpen();
-    const explicit = isMessage(first) ? undefined : (first as Destination | null);
-    const message = (isMessage(first) ? first : second) as JMSMessage | undefined;
-    const options = (isMessage(first) ? second : third) as SendOptions | undefined;
+    const messageFirst = isMessage(first);
+    const explicit = messageFirst ? undefined : (first as Destination | null);
+    const message = (messageFirst ? first : rest.shift()) as JMSMessage | undefined;
+    const listener = isCompletionListener(rest[0]) ? (rest.shift() as CompletionListener) : null;
+    const options = rest[0] as SendOptions | undefined;
     if (message === undefined || message === null) throw new JMSException('Cannot send a null message');
     const signal = options?.signal;
     signal?.throwIfAborted();
-    const destination = this.target(explicit, isMessage(first));
+    const destination = this.target(explicit, messageFirst);
     const address = addressOfDestination(destination);
     await abortable(this.session.checkDestination(address), signal);
     const mode = options?.deliveryMode ?? this.deliveryMode;
@@ -113,7 +138,43 @@ export class HornetQMessageProducer {
     if (group !== null && !core.properties.has(MessageHeader.GROUP_ID)) {
       core.properties.set(MessageHeader.GROUP_ID, { kind: PropertyKind.STRING, value: group });
     }
-    await jmsCall(() => this.core.send(core, address, { signal }), signal);
+    if (listener === null) {
+      await jmsCall(
+        () => this.core.send(core, address, { signal, confirm: options?.confirm === true }),
+        signal,
+      );
+      return;
+    }
+    const { written, confirmed } = this.core.sendConfirmed(core, address, { signal });
+    await jmsCall(() => written, signal);
+    this.completeLater(confirmed, message, listener);
+  }
+
+  /** Calls `listener` once the broker confirmed or refused the send; close() waits for it. */
+  private completeLater(confirmed: Promise<void>, message: JMSMessage, listener: CompletionListener): void {
+    const completion = confirmed.then(
+      () => this.inCompletionListener(() => listener.onCompletion(message)),
+      (error: unknown) =>
+        this.inCompletionListener(() => listener.onException(message, toJMSException(error))),
+    );
+    this.completions.add(completion);
+    void completion.then(() => this.completions.delete(completion));
+  }
+
+  private inCompletionListener(callback: () => void): void {
+    try {
+      runInCompletionListener(this, this.session, this.session.jmsConnection, callback);
+    } catch {
+      // The listener's own failure: the send is complete all the same, and nobody else waits on it.
+    }
+  }
+
+  /**
+   * Resolves once every send made with a CompletionListener so far has had its listener called
+   * and returned (JMS 2.0: closing the session or connection waits for them too).
+   */
+  async completionsDone(): Promise<void> {
+    while (this.completions.size > 0) await Promise.all([...this.completions]);
   }
 
   getDestination(): Destination | null {
@@ -181,14 +242,23 @@ export class HornetQMessageProducer {
   }
 
   /**
-   * Closes; idempotent. Nothing waits for the broker, so `signal` cannot cut anything short: as
-   * every close, it rejects with the signal's reason if the signal has aborted, closed all the same.
+   * Closes; idempotent. It first waits for the sends made with a CompletionListener to complete
+   * and their listeners to return (JMS 2.0); an abort of `signal` stops that wait (the producer
+   * closes all the same, and the listeners are still called). From inside one of its own
+   * completion listeners it throws IllegalStateException. Otherwise nothing waits for the broker:
+   * as every close, it rejects with the signal's reason if the signal has aborted.
    */
   async close({ signal }: AbortOptions = {}): Promise<void> {
     if (this.isClosed) return;
+    if (insideCompletionListenerOf(this))
+      throw new IllegalStateException('A CompletionListener may not close its own producer');
     this.isClosed = true;
-    this.core.close();
-    this.session.producerClosed(this);
+    try {
+      await abortable(this.completionsDone(), signal);
+    } finally {
+      this.core.close();
+      this.session.producerClosed(this);
+    }
     signal?.throwIfAborted();
   }
 

@@ -21,7 +21,7 @@ import {
 import { subscriptionQueueName } from './destination/subscription-queue-name';
 import { IllegalStateException, InvalidDestinationException, JMSException } from './exceptions';
 import { jmsCall, toJMSException } from './jms-error';
-import { currentListenerConsumer, insideListenerOf } from './listener-context';
+import { currentListenerConsumer, insideCompletionListenerOf, insideListenerOf } from './listener-context';
 import {
   HornetQBytesMessage,
   HornetQMapMessage,
@@ -105,6 +105,11 @@ export class HornetQSession implements ConsumerSession, ProducerSession {
 
   get connectionStamp(): string {
     return this.connection.stamp;
+  }
+
+  /** @internal (its producers' completion listeners may not close it) */
+  get jmsConnection(): object {
+    return this.connection;
   }
 
   get groupID(): string | null {
@@ -384,6 +389,7 @@ export class HornetQSession implements ConsumerSession, ProducerSession {
 
   async commit(): Promise<void> {
     this.checkOpen();
+    this.checkNotInCompletionListener('commit');
     if (this.mode !== Session.SESSION_TRANSACTED)
       throw new IllegalStateException('Session is not transacted');
     await jmsCall(() => this.core.commit());
@@ -391,6 +397,7 @@ export class HornetQSession implements ConsumerSession, ProducerSession {
 
   async rollback(): Promise<void> {
     this.checkOpen();
+    this.checkNotInCompletionListener('roll back');
     if (this.mode !== Session.SESSION_TRANSACTED)
       throw new IllegalStateException('Session is not transacted');
     this.rollbacks++;
@@ -527,13 +534,21 @@ export class HornetQSession implements ConsumerSession, ProducerSession {
     if (this.isClosed) return;
     if (insideListenerOf(this))
       throw new IllegalStateException('A MessageListener may not close its own session');
+    this.checkNotInCompletionListener('close');
     this.isClosed = true;
-    for (const producer of this.producers) producer.closeLocally();
+    const producers = [...this.producers];
+    for (const producer of producers) producer.closeLocally();
     for (const browser of this.browsers) browser.closeLocally();
     const consumers = [...this.consumers];
     try {
       // JMS 1.1 §4.4.1: close waits for listener calls in progress.
       await abortable(Promise.all(consumers.map((consumer) => consumer.idle())), signal).catch(
+        (error: unknown) => {
+          if (!isAbortOf(error, signal)) throw error;
+        },
+      );
+      // JMS 2.0: close waits for the sends with a CompletionListener and for their listeners.
+      await abortable(Promise.all(producers.map((producer) => producer.completionsDone())), signal).catch(
         (error: unknown) => {
           if (!isAbortOf(error, signal)) throw error;
         },
@@ -642,6 +657,12 @@ export class HornetQSession implements ConsumerSession, ProducerSession {
         `Cannot consume from temporary destination ${address}: it belongs to another connection`,
       );
     }
+  }
+
+  /** JMS 2.0: a completion listener would wait for itself. */
+  private checkNotInCompletionListener(operation: string): void {
+    if (insideCompletionListenerOf(this))
+      throw new IllegalStateException(`A CompletionListener may not ${operation} its own session`);
   }
 
   private checkOpen(): void {

@@ -20,6 +20,7 @@ export {
   type TopicSubscriber,
 } from './hornetq-message-consumer';
 export { HornetQMessageProducer, type MessageProducer, type SendOptions } from './hornetq-message-producer';
+export { type CompletionListener } from './completion-listener';
 export { HornetQQueueBrowser, type QueueBrowser } from './hornetq-queue-browser';
 export { HornetQSession, Session } from './hornetq-session';
 export * from './message';

@@ -86,13 +86,26 @@ function rawSend(raw: RawClient, address = QUEUE, duplicateId?: string): void {
   raw.send(RAW_SESSION_CHANNEL, { type: PacketType.SESS_SEND, message, requiresResponse: false });
 }
 
-/** Errors the broker sent the raw session: answers, and (our extension) errors of one-way sends. */
-function exceptions(
-  raw: RawClient,
-): Array<Extract<Packet, { type: typeof PacketType.EXCEPTION | typeof PacketType.SESS_ASYNC_EXCEPTION }>> {
+type ErrorPacket = Extract<
+  Packet,
+  {
+    type:
+      | typeof PacketType.EXCEPTION
+      | typeof PacketType.SESS_ASYNC_EXCEPTION
+      | typeof PacketType.SESS_SEND_REFUSED;
+  }
+>;
+
+/**
+ * Errors the broker sent the raw session: answers, and (our extension) errors of one-way sends,
+ * which name the refused send from extension version 2 on (SESS_SEND_REFUSED).
+ */
+function exceptions(raw: RawClient): ErrorPacket[] {
   return raw.frames.flatMap((frame) =>
     frame.channelId === RAW_SESSION_CHANNEL &&
-    (frame.packet.type === PacketType.EXCEPTION || frame.packet.type === PacketType.SESS_ASYNC_EXCEPTION)
+    (frame.packet.type === PacketType.EXCEPTION ||
+      frame.packet.type === PacketType.SESS_ASYNC_EXCEPTION ||
+      frame.packet.type === PacketType.SESS_SEND_REFUSED)
       ? [frame.packet]
       : [],
   );
@@ -106,6 +119,48 @@ async function roundTrip(raw: RawClient): Promise<void> {
   raw.send(RAW_SESSION_CHANNEL, { type: PacketType.SESS_QUEUEQUERY, queueName: QUEUE });
   await waitFor(() => answers() > before || raw.closed, 'the broker to answer a query sent after the rest');
 }
+
+describe('a refused one-way send, told to our client', () => {
+  const env = useTestBrokers();
+
+  test.each([
+    [2, 'SESS_SEND_REFUSED, naming the command of each refused send'],
+    [1, 'SESS_ASYNC_EXCEPTION, which names nothing'],
+  ])('extension version %i: %s', async (version) => {
+    const broker = await startWith(env, { addressFullPolicy: 'FAIL' });
+    const raw = env.track(await RawClient.connect(broker.getPort()));
+    raw.send(
+      1,
+      createSessionPacket(RAW_SESSION_CHANNEL, {
+        reattachSecret: newReattachSecret(),
+        extensionVersion: version,
+        windowSize: 1024,
+      }),
+    );
+    await waitFor(() => raw.has(PacketType.CREATESESSION_RESP), 'the raw session to be created');
+    // Commands 0 to 29 on the session's channel; the address holds about 16 of them.
+    for (let i = 0; i < 30; i++) rawSend(raw);
+    await roundTrip(raw);
+    const stored = broker.listQueues().find((queue) => queue.name === QUEUE)?.messageCount ?? 0;
+    expect(stored).toBeGreaterThan(0);
+    expect(stored).toBeLessThan(30);
+    const refusals = exceptions(raw);
+    if (version === 2) {
+      expect(refusals).toEqual(
+        Array.from({ length: 30 - stored }, (_, i) => ({
+          type: PacketType.SESS_SEND_REFUSED,
+          commandId: stored + i,
+          code: 'ADDRESS_FULL',
+          message: expect.any(String),
+        })),
+      );
+    } else {
+      expect(refusals).toHaveLength(30 - stored);
+      for (const refusal of refusals)
+        expect(refusal).toMatchObject({ type: PacketType.SESS_ASYNC_EXCEPTION, code: 'ADDRESS_FULL' });
+    }
+  });
+});
 
 describe('transacted sends count in their address from the send', () => {
   const env = useTestBrokers();

@@ -32,6 +32,8 @@ export interface RawSessionOptions {
   defaultAddress?: string;
   /** Our extension's trailer with this reattach secret, as our client sends it; none when absent. */
   reattachSecret?: Buffer;
+  /** The extension version the trailer offers (EXTENSION_VERSION, as our client, by default). */
+  extensionVersion?: number;
 }
 
 /** A CREATESESSION as a well-behaved client sends it, for a session on `channelId`. */
@@ -56,7 +58,7 @@ export function createSessionPacket(
     extension:
       options.reattachSecret === undefined
         ? null
-        : { version: EXTENSION_VERSION, reattachSecret: options.reattachSecret },
+        : { version: options.extensionVersion ?? EXTENSION_VERSION, reattachSecret: options.reattachSecret },
   };
 }
 

@@ -6,7 +6,7 @@ import {
   type QueueQueryResponse,
   type QueueStats,
 } from '../protocol';
-import type { Logger } from '../remoting';
+import type { ConfirmationWaiter, Logger } from '../remoting';
 import { abortable, type AbortOptions } from './abortable';
 import type { ClientOptions } from './client-options';
 import { ClientConsumer, type ConsumerSettings } from './client-consumer';
@@ -361,8 +361,9 @@ export class ClientSession {
     address: string,
     pacing?: Promise<void>,
     signal?: AbortSignal,
+    confirmation?: ConfirmationWaiter,
   ): Promise<void> {
-    return this.context.sendMessage(message, address, pacing, signal);
+    return this.context.sendMessage(message, address, pacing, signal, confirmation);
   }
 
   /** @internal (its consumers acknowledge through it) */

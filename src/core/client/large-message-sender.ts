@@ -1,7 +1,7 @@
 import { HornetQException, type CoreMessage, type Packet } from '../protocol';
 import { largeBodyChunks } from '../protocol/large-body-chunks';
 import { PacketType } from '../protocol/packet-type';
-import type { Channel } from '../remoting';
+import type { Channel, ConfirmationWaiter } from '../remoting';
 import type { ClientOptions } from './client-options';
 import type { SendGate } from './send-gate';
 import type { SessionCalls } from './session-calls';
@@ -46,10 +46,16 @@ export class LargeMessageSender {
 
   /**
    * Sends `message` (its address set) as head and chunks; a blocking one waits for the last
-   * chunk's answer. An abort of `signal` while the head waits for credits withdraws it, and
+   * chunk's answer, and a confirmed one's confirmation settles on the last chunk's (as HornetQ's
+   * send acknowledgement does: the broker has the message only once the last chunk is in). An abort of `signal` while the head waits for credits withdraws it, and
    * nothing is sent; once the head is out it has no effect, since the broker needs every chunk.
    */
-  async transmit(message: CoreMessage, blocking: boolean, signal?: AbortSignal): Promise<void> {
+  async transmit(
+    message: CoreMessage,
+    blocking: boolean,
+    signal?: AbortSignal,
+    confirmation?: ConfirmationWaiter,
+  ): Promise<void> {
     const generation = this.generation;
     const body = message.body;
     const head = message.copy();
@@ -77,7 +83,7 @@ export class LargeMessageSender {
       await this.gate.submit<unknown>(address, chunk.length, () =>
         last && blocking
           ? this.calls.call(packet, `the last chunk of a blocking large message to ${address}`)
-          : this.channel.send(packet),
+          : this.channel.send(packet, undefined, last ? confirmation : undefined),
       );
     }
   }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { MessageHeader, PropertyKind, type CoreMessage, type Packet } from '../protocol';
 import { SEND_FRAME_OVERHEAD } from '../protocol/packet-codec';
 import { PacketType } from '../protocol/packet-type';
-import type { Channel } from '../remoting';
+import type { Channel, ConfirmationWaiter } from '../remoting';
 import { abortable } from './abortable';
 import type { ClientOptions } from './client-options';
 import { LargeMessageSender, type LargeMessageLimits } from './large-message-sender';
@@ -55,18 +55,31 @@ export class MessageSender {
    * goes on the wire after every send made before it. An abort of `signal` while the send waits
    * (for pacing, a failover, a large message, credits or room) withdraws it unsent; once written,
    * only the wait for the broker's answer stops (see ClientProducer.send).
+   *
+   * With `confirmation` the send goes one-way whatever block-on-*-send say, and `confirmation`
+   * settles when the broker confirms (or refuses) its command, the last chunk's for a large
+   * message; the promise returned resolves once the send is written.
    */
-  send(message: CoreMessage, address: string, pacing?: Promise<void>, signal?: AbortSignal): Promise<void> {
+  send(
+    message: CoreMessage,
+    address: string,
+    pacing?: Promise<void>,
+    signal?: AbortSignal,
+    confirmation?: ConfirmationWaiter,
+  ): Promise<void> {
     if (signal?.aborted === true) return Promise.reject(signal.reason);
     message.address = address;
-    const blocking = message.durable ? this.settings.blockOnDurableSend : this.settings.blockOnNonDurableSend;
+    const blocking =
+      confirmation === undefined &&
+      (message.durable ? this.settings.blockOnDurableSend : this.settings.blockOnNonDurableSend);
+    const way: SendWay = { blocking, confirmation };
     const stamp = this.needsDuplicateId(message);
     if (this.large.isLarge(message.body)) {
       const copy = message.copy();
       if (stamp) copy.properties.set(MessageHeader.DUPLICATE_DETECTION_ID, newDuplicateId());
       return pacing === undefined
-        ? this.sendLarge(copy, blocking, signal)
-        : abortable(pacing, signal).then(() => this.sendLarge(copy, blocking, signal));
+        ? this.sendLarge(copy, way, signal)
+        : abortable(pacing, signal).then(() => this.sendLarge(copy, way, signal));
     }
     const packet: Packet = { type: PacketType.SESS_SEND, message, requiresResponse: blocking };
     let frame: Buffer;
@@ -80,9 +93,9 @@ export class MessageSender {
       if (stamp) message.properties.delete(MessageHeader.DUPLICATE_DETECTION_ID);
     }
     if (pacing !== undefined) {
-      return abortable(pacing, signal).then(() => this.sendEncoded(packet, frame, blocking, signal));
+      return abortable(pacing, signal).then(() => this.sendEncoded(packet, frame, way, signal));
     }
-    return this.sendEncoded(packet, frame, blocking, signal);
+    return this.sendEncoded(packet, frame, way, signal);
   }
 
   private needsDuplicateId(message: CoreMessage): boolean {
@@ -103,11 +116,11 @@ export class MessageSender {
    * send); during a failover or a large message, sends wait, and while any waits, later ones
    * queue behind it so that none overtakes another.
    */
-  private sendEncoded(packet: Packet, frame: Buffer, blocking: boolean, signal?: AbortSignal): Promise<void> {
+  private sendEncoded(packet: Packet, frame: Buffer, way: SendWay, signal?: AbortSignal): Promise<void> {
     if (this.waitingSends === 0 && this.largeSend === null && !this.session.failingOver) {
-      return this.submit(packet, frame, blocking, signal);
+      return this.submit(packet, frame, way, signal);
     }
-    return this.sendWhenReady(packet, frame, blocking, signal);
+    return this.sendWhenReady(packet, frame, way, signal);
   }
 
   /**
@@ -118,7 +131,7 @@ export class MessageSender {
   private async sendWhenReady(
     packet: Packet,
     frame: Buffer,
-    blocking: boolean,
+    way: SendWay,
     signal: AbortSignal | undefined,
   ): Promise<void> {
     this.waitingSends++;
@@ -127,7 +140,7 @@ export class MessageSender {
     } finally {
       this.waitingSends--;
     }
-    await this.submit(packet, frame, blocking, signal);
+    await this.submit(packet, frame, way, signal);
   }
 
   /** Waits out a failover and a large message under way; an abort of `signal` ends the wait. */
@@ -138,13 +151,14 @@ export class MessageSender {
     } while (this.session.failingOver);
   }
 
-  private submit(packet: Packet, frame: Buffer, blocking: boolean, signal?: AbortSignal): Promise<void> {
+  private submit(packet: Packet, frame: Buffer, way: SendWay, signal?: AbortSignal): Promise<void> {
     this.session.workDone();
     const address = (packet as { message: CoreMessage }).message.address;
+    const { blocking, confirmation } = way;
     if (!blocking && this.gate.tryTake(address, frame.length - SEND_FRAME_OVERHEAD)) {
       // The common non-blocking send: written now, and answered with one shared settled promise.
       try {
-        this.channel.send(packet, frame);
+        this.channel.send(packet, frame, confirmation);
       } catch (error) {
         return Promise.reject(error);
       }
@@ -157,7 +171,7 @@ export class MessageSender {
         () =>
           blocking
             ? this.calls.call(packet, `a blocking send to ${address}`, frame)
-            : this.channel.send(packet, frame),
+            : this.channel.send(packet, frame, confirmation),
         signal,
       )
       .then(ignore);
@@ -168,12 +182,12 @@ export class MessageSender {
    * head is written withdraws the message; after, its chunks still all go (a head without its
    * chunks would leave the broker waiting for them), and only the caller stops waiting.
    */
-  private async sendLarge(message: CoreMessage, blocking: boolean, signal?: AbortSignal): Promise<void> {
+  private async sendLarge(message: CoreMessage, way: SendWay, signal?: AbortSignal): Promise<void> {
     this.large.checkSize(message.body);
     await abortable(this.session.ready(), signal);
     while (this.largeSend !== null) await abortable(this.largeSend, signal);
     this.session.workDone();
-    const transmission = this.large.transmit(message, blocking, signal);
+    const transmission = this.large.transmit(message, way.blocking, signal, way.confirmation);
     // Cleared when the transmission ends, not when the caller stops waiting for it (an abort).
     const ended = (): void => {
       if (this.largeSend === done) this.largeSend = null;
@@ -182,6 +196,13 @@ export class MessageSender {
     this.largeSend = done;
     await abortable(transmission, signal);
   }
+}
+
+/** How a send goes: blocking (waits for the answer), or one-way, its confirmation awaited or not. */
+export interface SendWay {
+  readonly blocking: boolean;
+  /** Settles on the broker's confirmation of the send (its last chunk's, for a large message). */
+  readonly confirmation: ConfirmationWaiter | undefined;
 }
 
 function ignore(): void {}

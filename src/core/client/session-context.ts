@@ -17,7 +17,7 @@ import {
 } from '../protocol';
 import { MessageHeader } from '../protocol/message-header';
 import { PacketType } from '../protocol/packet-type';
-import type { Channel, Logger, RemotingConnection } from '../remoting';
+import type { Channel, ConfirmationWaiter, Logger, RemotingConnection } from '../remoting';
 import { abortable } from './abortable';
 import type { ClientOptions } from './client-options';
 import type { FailoverWatch } from './held-call';
@@ -379,9 +379,19 @@ export class SessionContext {
     address: string,
     pacing?: Promise<void>,
     signal?: AbortSignal,
+    confirmation?: ConfirmationWaiter,
   ): Promise<void> {
     if (this.isClosed) return Promise.reject(closedSession(this.name));
-    return this.sender.send(message, address, pacing, signal);
+    if (confirmation !== undefined && this.channel.confirmationWindowSize < 0) {
+      // HornetQ completes such a send at once, unacknowledged (its warning 212053): refused here.
+      return Promise.reject(
+        new HornetQException(
+          'ILLEGAL_STATE',
+          `A send with confirm: true needs confirmation-window-size (confirmationWindowSize) >= 0; session ${this.name} has -1, so the broker confirms nothing`,
+        ),
+      );
+    }
+    return this.sender.send(message, address, pacing, signal, confirmation);
   }
 
   sendAcknowledgement(packet: Acknowledge): Promise<void> {
@@ -422,7 +432,7 @@ export class SessionContext {
     this.isClosed = true;
     this.gate.close(reason);
     this.channel.returnBlocking(reason);
-    this.channel.close();
+    this.channel.close(reason);
     this.host.closed();
   }
 
@@ -634,6 +644,12 @@ export class SessionContext {
         // Ours: a one-way packet the broker refused (a HornetQ broker only logs such failures).
         session.reportAsyncError(new HornetQException(packet.code, packet.message ?? packet.code));
         break;
+      case PacketType.SESS_SEND_REFUSED: {
+        // Ours (version 2): the refused send's caller hears it, if it waits for its confirmation.
+        const refusal = new HornetQException(packet.code, packet.message ?? packet.code);
+        if (!this.channel.refuseCommand(packet.commandId, refusal)) session.reportAsyncError(refusal);
+        break;
+      }
       default:
         this.logger.warn(
           { type: packet.type },

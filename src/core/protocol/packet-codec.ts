@@ -176,6 +176,10 @@ function encodeBody(w: BufferWriter, p: Packet): void {
     case PacketType.SESS_ASYNC_EXCEPTION:
       w.writeInt(ErrorCode[p.code]);
       return w.writeNullableHqString(p.message);
+    case PacketType.SESS_SEND_REFUSED:
+      w.writeInt(p.commandId);
+      w.writeInt(ErrorCode[p.code]);
+      return w.writeNullableHqString(p.message);
     case PacketType.NULL_RESPONSE:
     case PacketType.SESS_COMMIT:
     case PacketType.SESS_START:
@@ -329,6 +333,13 @@ function decodeBody(type: number, r: BufferReader): Packet {
     case PacketType.EXCEPTION:
     case PacketType.SESS_ASYNC_EXCEPTION:
       return { type, code: errorCodeFromNumber(r.readInt()), message: r.readNullableHqString() };
+    case PacketType.SESS_SEND_REFUSED:
+      return {
+        type,
+        commandId: r.readInt(),
+        code: errorCodeFromNumber(r.readInt()),
+        message: r.readNullableHqString(),
+      };
     case PacketType.NULL_RESPONSE:
     case PacketType.SESS_COMMIT:
     case PacketType.SESS_START:

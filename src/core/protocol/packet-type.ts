@@ -59,6 +59,8 @@ export const PacketType = {
   SESS_QUEUE_STATS_RESP: 141,
   SESS_DELIVERY_REFUSED: 142,
   SESS_ASYNC_EXCEPTION: 143,
+  /** Extension version 2: names the refused command (see SendRefused). */
+  SESS_SEND_REFUSED: 144,
 } as const;
 
 export type PacketType = (typeof PacketType)[keyof typeof PacketType];

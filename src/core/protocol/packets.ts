@@ -38,6 +38,18 @@ export interface AsyncException {
   code: ErrorCodeName;
   message: string | null;
 }
+/**
+ * Ours, extension version 2: the broker refused a one-way send (SESS_SEND, or a large message's
+ * last chunk), named by its command id (its place in the client's command stream on this
+ * channel), so that the client can fail that very send. The broker writes it before any
+ * confirmation that covers the command, so a refused send is never taken for a confirmed one.
+ */
+export interface SendRefused {
+  type: typeof PacketType.SESS_SEND_REFUSED;
+  commandId: number;
+  code: ErrorCodeName;
+  message: string | null;
+}
 export interface NullResponse {
   type: typeof PacketType.NULL_RESPONSE;
 }
@@ -53,7 +65,13 @@ export interface PacketsConfirmed {
  * starts with EXTENSION_MAGIC and the extension's version.
  */
 export const EXTENSION_MAGIC = 0x4e48_5131; // 'NHQ1'
-export const EXTENSION_VERSION = 1;
+/**
+ * 1: the reattach secret, producer registration, queue statistics, refused deliveries,
+ * SESS_ASYNC_EXCEPTION. 2: SESS_SEND_REFUSED, which names the refused send.
+ */
+export const EXTENSION_VERSION = 2;
+/** The first extension version whose broker names a refused send (SESS_SEND_REFUSED). */
+export const SEND_REFUSED_VERSION = 2;
 
 /** What our client appends to CREATESESSION. */
 export interface ClientSessionExtension {
@@ -431,6 +449,7 @@ export type Packet =
   | DisconnectConsumer
   | ExceptionPacket
   | AsyncException
+  | SendRefused
   | NullResponse
   | PacketsConfirmed
   | CreateSession

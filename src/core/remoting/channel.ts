@@ -5,6 +5,7 @@ import { PacketType } from '../protocol/packet-type';
 import { isResponse, requiresConfirmation } from '../protocol/packets';
 import type { RemotingConnection } from './remoting-connection';
 import { ResendBuffer } from './resend-buffer';
+import { SendConfirmations, type ConfirmationWaiter } from './send-confirmations';
 
 /** Packets handled before a confirmation goes out even if they add up to less than the window. */
 export const MAX_UNCONFIRMED_COMMANDS = 1024;
@@ -91,6 +92,8 @@ interface HeldSend {
   readonly frame: Buffer;
   /** A settled call is a tombstone: the answer to the resend must settle nothing else. */
   readonly call: PendingCall | null;
+  /** A caller waiting for the command's confirmation: it waits on for the resend's. */
+  readonly confirmation: ConfirmationWaiter | null;
 }
 
 /** What Channel.reset kept to send again on the new command stream; opaque to its caller. */
@@ -142,6 +145,8 @@ interface AnswerCount {
 export class Channel {
   private handler: PacketHandler | null = null;
   private readonly resendBuffer: ResendBuffer | null;
+  /** Sends whose callers wait for the peer to confirm their command (see send's `confirmation`). */
+  private readonly confirmations = new SendConfirmations();
   /** Where this channel's frames are encoded (see RemotingConnection.encode). */
   private readonly slab = new FrameSlab();
   private readonly resendLimit: number;
@@ -316,6 +321,8 @@ export class Channel {
     // While answers are held (a check cut off), some may be theirs: the next check settles them.
     if (this.answerCount === null) this.settleConfirmedCalls(executed);
     this.resendBuffer.clearUpTo(executed);
+    // Confirmed by the peer's own count: a refusal among them came before its reattach answer.
+    this.confirmations.confirmUpTo(executed);
     this.limitReported = false;
     let count = 0;
     for (const frame of this.resendBuffer.frames()) {
@@ -337,7 +344,12 @@ export class Channel {
    * resendHeld (which it must: their calls settle only there).
    */
   reset(error: Error, resend?: (packet: Packet) => boolean): HeldSends {
+    // Answered is executed, and stored with all before it (see answeredThrough); a refusal of one
+    // of them came before the answer. Unless the numbering broke: then no answer can be placed.
+    if (this.brokenNumbering === null) this.confirmations.confirmUpTo(this.answeredThrough);
     const held = resend === undefined ? NOTHING_HELD : this.takeForResend(resend);
+    // The commands not kept are gone with the peer's session: whether it stored them is unknown.
+    this.confirmations.rejectAll(error);
     this.holding = false;
     this.returnBlocking(error);
     this.brokenNumbering = null;
@@ -391,10 +403,12 @@ export class Channel {
     for (const [index, command] of held.commands.entries()) {
       let requestId: number;
       try {
-        requestId = this.send(command.packet, command.frame);
+        requestId = this.send(command.packet, command.frame, command.confirmation ?? undefined);
       } catch (error) {
-        for (const { call } of held.commands.slice(index))
+        for (const { call, confirmation } of held.commands.slice(index)) {
           if (call !== null && !call.settled) call.reject(error as Error);
+          confirmation?.reject(error as Error);
+        }
         return index;
       }
       if (command.call === null) continue;
@@ -425,7 +439,12 @@ export class Channel {
       if (!resend(packet)) continue;
       const waiting = calls.get(id);
       if (waiting !== undefined) kept.add(waiting);
-      commands.push({ packet, frame, call: waiting ?? (expectsAnswer(packet) ? tombstoneOf(packet) : null) });
+      commands.push({
+        packet,
+        frame,
+        call: waiting ?? (expectsAnswer(packet) ? tombstoneOf(packet) : null),
+        confirmation: this.confirmations.take(id) ?? null,
+      });
     }
     if (kept.size > 0) {
       this.pendingCalls = this.pendingCalls.slice(this.pendingHead).filter((call) => !kept.has(call));
@@ -441,10 +460,14 @@ export class Channel {
 
   /**
    * Sends a packet; returns its command id, or -1 when it is not counted. `frame` is the packet
-   * already encoded for this channel, when the caller had to encode it early.
+   * already encoded for this channel, when the caller had to encode it early. `confirmation`
+   * settles when the peer confirms this very command (resolve), refuses it (refuseCommand), or
+   * when its fate can no longer be known (a re-creation that does not send it again, a close);
+   * it needs a resend buffer (confirmation-window-size >= 0) and a counted packet.
    */
-  send(packet: Packet, frame: Buffer = this.encode(packet)): number {
+  send(packet: Packet, frame: Buffer = this.encode(packet), confirmation?: ConfirmationWaiter): number {
     if (this.isClosed) throw new HornetQException('OBJECT_CLOSED', `channel ${this.id} is closed`);
+    if (confirmation !== undefined) this.checkConfirmable(packet);
     // A frame encoded before the channel was renumbered names the old id (read as the codec
     // writes it: a long after the length and the type).
     if (this.renumbered && frame.readBigInt64BE(5) !== BigInt(this.channelId)) frame = this.encode(packet);
@@ -456,8 +479,37 @@ export class Channel {
         this.checkUnconfirmedLimit(this.resendBuffer);
       }
     }
+    if (confirmation !== undefined) this.confirmations.expect(commandId, confirmation);
     if (!this.holding) this.conn.writeFrame(frame);
     return commandId;
+  }
+
+  private checkConfirmable(packet: Packet): void {
+    if (this.resendBuffer === null) {
+      throw new HornetQException(
+        'ILLEGAL_STATE',
+        `A send confirmed by the broker needs confirmation-window-size >= 0 (confirmationWindowSize), and channel ${this.id} has -1: the broker confirms nothing on it`,
+      );
+    }
+    if (!requiresConfirmation(packet)) {
+      throw new HornetQException(
+        'ILLEGAL_STATE',
+        `${packetTypeName(packet.type)} is never confirmed by the peer`,
+      );
+    }
+  }
+
+  /** Callers waiting for the peer to confirm their sends. */
+  get awaitedConfirmations(): number {
+    return this.confirmations.size;
+  }
+
+  /**
+   * The peer refused command `commandId` (our extension names it): a caller waiting for its
+   * confirmation rejects with `error`. False when nobody waits for it (a send that did not ask).
+   */
+  refuseCommand(commandId: number, error: Error): boolean {
+    return this.confirmations.refuse(commandId, error);
   }
 
   /**
@@ -654,6 +706,7 @@ export class Channel {
         return;
       }
       this.resendBuffer.clearUpTo(packet.commandId);
+      this.confirmations.confirmUpTo(packet.commandId);
       this.limitReported = false;
       this.wakeCapacityWaiters();
       return;
@@ -736,11 +789,15 @@ export class Channel {
     for (const call of queued) call.reject(error);
   }
 
-  /** Releases the channel: pending calls fail with OBJECT_CLOSED, senders waiting for room are woken. */
-  close(): void {
+  /**
+   * Releases the channel: pending calls and sends waiting for their confirmation fail with
+   * `reason` (OBJECT_CLOSED by default), senders waiting for room are woken.
+   */
+  close(reason: Error = new HornetQException('OBJECT_CLOSED', `channel ${this.id} was closed`)): void {
     if (this.isClosed) return;
     this.isClosed = true;
-    this.returnBlocking(new HornetQException('OBJECT_CLOSED', `channel ${this.id} was closed`));
+    this.returnBlocking(reason);
+    this.confirmations.rejectAll(reason);
     this.wakeCapacityWaiters(true);
     this.conn.removeChannel(this.id);
   }

@@ -11,3 +11,4 @@ export * from './transport';
 export * from './in-vm-registry';
 export * from './tls-context';
 export * from './tls-settings';
+export * from './send-confirmations';

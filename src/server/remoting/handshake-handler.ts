@@ -389,6 +389,8 @@ export class HandshakeHandler {
         name: packet.name,
         // A copy: the decoded packet's bytes may be a view of a socket read.
         reattachSecret: packet.extension === null ? null : Buffer.from(packet.extension.reattachSecret),
+        extensionVersion:
+          packet.extension === null ? 0 : Math.min(packet.extension.version, EXTENSION_VERSION),
         username: user,
         guard,
         autoCommitSends: packet.autoCommitSends,

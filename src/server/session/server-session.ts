@@ -40,6 +40,11 @@ export interface ServerSessionOptions {
    * extension (a HornetQ Java client's), which also never hears an extension packet.
    */
   reattachSecret: Buffer | null;
+  /**
+   * The extension version negotiated at CREATESESSION (0 without the extension; 1 when not
+   * given): from 2 on, a refused one-way send is told in SESS_SEND_REFUSED, naming its command.
+   */
+  extensionVersion?: number;
   /** Who the session logged in as (as CREATESESSION named it when security is disabled). */
   username: string | null;
   /** What the session may do: asked before every operation that needs a permission. */
@@ -110,6 +115,7 @@ export const MAX_HELD_ANSWERS = MAX_UNCONFIRMED_COMMANDS;
 export class ServerSession implements SessionOperations {
   readonly name: string;
   readonly reattachSecret: Buffer | null;
+  readonly extensionVersion: number;
   readonly username: string | null;
   private readonly guard: SessionGuard;
   /** What the client attached with SESS_ADD_METADATA(2) (the JMS layer's `jms-session`, ...). */
@@ -147,6 +153,7 @@ export class ServerSession implements SessionOperations {
     this.name = options.name;
     this.defaultAddress = options.defaultAddress;
     this.reattachSecret = options.reattachSecret;
+    this.extensionVersion = options.reattachSecret === null ? 0 : (options.extensionVersion ?? 1);
     this.username = options.username;
     this.guard = options.guard;
     this.consumers = new SessionConsumers(options.name);
@@ -223,7 +230,7 @@ export class ServerSession implements SessionOperations {
 
   private handlePacket(packet: Packet, commandId: number, size: number): void {
     const mark = this.answers.mark();
-    const response = this.handler.handle(packet);
+    const response = this.handler.handle(packet, commandId);
     const closing = this.closed;
     this.answers.settle(mark, () => this.answer(commandId, size, response, closing));
     if (this.answers.size >= MAX_HELD_ANSWERS && !this.holdingReads) this.holdReads();
@@ -244,9 +251,13 @@ export class ServerSession implements SessionOperations {
   private answer(commandId: number, size: number, response: Packet | null, closing: boolean): void {
     // Closed meanwhile (its client vanished): nobody is left to answer.
     if (this.channel.closed) return;
+    // A refusal goes out before any confirmation that covers its command: a client waiting for
+    // the send's confirmation must hear of the refusal first, or it would take the send as done.
+    const refusal = response?.type === PacketType.SESS_SEND_REFUSED;
+    if (refusal) this.channel.send(response);
     this.channel.confirm(commandId, size);
     this.flushConfirmationsSoon();
-    if (response !== null) this.channel.send(response);
+    if (response !== null && !refusal) this.channel.send(response);
     if (closing) this.release();
   }
 

@@ -11,6 +11,7 @@ import {
   type SendLargeMessage,
 } from '../../core/protocol';
 import { PacketType } from '../../core/protocol/packet-type';
+import { SEND_REFUSED_VERSION } from '../../core/protocol/packets';
 import type { Logger } from '../../core/remoting';
 
 /**
@@ -23,6 +24,8 @@ export interface SessionOperations {
   readonly isClosed: boolean;
   /** Created with our extension: its client is ours and may hear extension packets. */
   readonly extended: boolean;
+  /** The extension version its client negotiated (0 without the extension). */
+  readonly extensionVersion: number;
   send(packet: SessionSend): void;
   beginLargeMessage(packet: SendLargeMessage): void;
   continueLargeMessage(packet: SendContinuation): void;
@@ -101,6 +104,15 @@ function isExtensionRequest(packet: Packet): boolean {
   );
 }
 
+/** A packet that carries (part of) a message to send: a refusal of it is a refused send. */
+function isSend(packet: Packet): boolean {
+  return (
+    packet.type === PacketType.SESS_SEND ||
+    packet.type === PacketType.SESS_SEND_LARGE ||
+    packet.type === PacketType.SESS_SEND_CONTINUATION
+  );
+}
+
 /** The answer to a request that has nothing to say but that it was done (it has no fields). */
 const NULL_RESPONSE: Packet = Object.freeze({ type: PacketType.NULL_RESPONSE });
 
@@ -115,13 +127,16 @@ export class SessionPacketHandler {
     private readonly logger: Logger,
   ) {}
 
-  /** Handles one packet; returns what to answer, or null for one-way packets. */
-  handle(packet: Packet): Packet | null {
+  /**
+   * Handles one packet (`commandId`: its number in the client's command stream, -1 when not
+   * counted); returns what to answer, or null for one-way packets.
+   */
+  handle(packet: Packet, commandId = -1): Packet | null {
     let outcome: Packet | void;
     try {
       outcome = this.dispatch(packet);
     } catch (error) {
-      return this.failureResponse(packet, error);
+      return this.failureResponse(packet, commandId, error);
     }
     if (!expectsResponse(packet)) return null;
     return outcome === undefined ? NULL_RESPONSE : outcome;
@@ -205,9 +220,10 @@ export class SessionPacketHandler {
    * answer: a HornetQ client takes every EXCEPTION as the answer to the call it waits on, so the
    * broker sends it nothing and logs the failure (as HornetQ's ServerSessionPacketHandler does);
    * a client of ours (an extended session) hears of it in SESS_ASYNC_EXCEPTION, which answers
-   * nothing.
+   * nothing, and from extension version 2 on a refused send in SESS_SEND_REFUSED, which names
+   * its command, so that a client waiting for that send's confirmation can fail it.
    */
-  private failureResponse(packet: Packet, error: unknown): Packet | null {
+  private failureResponse(packet: Packet, commandId: number, error: unknown): Packet | null {
     const name = this.session.name;
     const failure =
       error instanceof HornetQException
@@ -226,8 +242,10 @@ export class SessionPacketHandler {
       { session: name, code: failure.code },
       `${packetTypeName(packet.type)} failed: ${failure.message}`,
     );
-    return this.session.extended
-      ? { type: PacketType.SESS_ASYNC_EXCEPTION, code: failure.code, message: failure.message }
-      : null;
+    if (!this.session.extended) return null;
+    if (this.session.extensionVersion >= SEND_REFUSED_VERSION && isSend(packet) && commandId >= 0) {
+      return { type: PacketType.SESS_SEND_REFUSED, commandId, code: failure.code, message: failure.message };
+    }
+    return { type: PacketType.SESS_ASYNC_EXCEPTION, code: failure.code, message: failure.message };
   }
 }

@@ -215,6 +215,12 @@ export const packetArbitraries: Record<PacketType, fc.Arbitrary<Packet>> = {
     code: errorCodeName,
     message: nullableText,
   }),
+  [PacketType.SESS_SEND_REFUSED]: fc.record({
+    type: fc.constant(PacketType.SESS_SEND_REFUSED),
+    commandId: int32,
+    code: errorCodeName,
+    message: nullableText,
+  }),
   [PacketType.NULL_RESPONSE]: fc.record({ type: fc.constant(PacketType.NULL_RESPONSE) }),
   [PacketType.PACKETS_CONFIRMED]: fc.record({
     type: fc.constant(PacketType.PACKETS_CONFIRMED),

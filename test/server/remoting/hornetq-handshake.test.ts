@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   CoreMessage,
+  EXTENSION_VERSION,
   PacketType,
   encodePacket,
   type Packet,
@@ -145,8 +146,18 @@ describe('CREATESESSION', () => {
     expect(answer).toEqual({
       type: PacketType.CREATESESSION_RESP,
       serverVersion: 124,
-      extension: { version: 1 },
+      extension: { version: EXTENSION_VERSION },
     });
+  });
+
+  it('negotiates the lower extension version: a version 1 client gets version 1', async () => {
+    const broker = await env.startBroker();
+    const client = await raw(broker);
+    const answer = await client.createSession(RAW_SESSION_CHANNEL, {
+      reattachSecret: newReattachSecret(),
+      extensionVersion: 1,
+    });
+    expect(answer).toMatchObject({ type: PacketType.CREATESESSION_RESP, extension: { version: 1 } });
   });
 
   it('refuses an XA session with a clear error', async () => {
