@@ -18,7 +18,7 @@ import type { HornetQMessageProducer } from './hornetq-message-producer';
 import type { HornetQQueueBrowser } from './hornetq-queue-browser';
 import { Session, type HornetQSession } from './hornetq-session';
 import { runtimeCall, runtimeCallSync } from './jms-runtime-error';
-import { insideListenerOf } from './listener-context';
+import { insideCompletionListenerOf, insideListenerOf } from './listener-context';
 import {
   HornetQBytesMessage,
   HornetQMapMessage,
@@ -133,6 +133,9 @@ export class HornetQJMSContext implements ProducerContext {
     if (insideListenerOf(this.connection)) {
       throw new IllegalStateRuntimeException('A MessageListener may not close its own context');
     }
+    if (insideCompletionListenerOf(this.connection)) {
+      throw new IllegalStateRuntimeException('A CompletionListener may not close its own context');
+    }
     this.isClosed = true;
     const session = await this.session?.catch(() => null);
     try {
@@ -221,12 +224,31 @@ export class HornetQJMSContext implements ProducerContext {
     messageSelector?: string | null,
     noLocal = false,
   ): Promise<HornetQJMSConsumer> {
-    return this.consumerOf((session) =>
-      session.createDurableSubscriber(topic, name, messageSelector, noLocal),
-    );
+    return this.consumerOf((session) => session.createDurableConsumer(topic, name, messageSelector, noLocal));
   }
 
-  /** Deletes a durable subscription that has no active consumer. */
+  /**
+   * A consumer of the shared non-durable subscription `name` on `topic` (HornetQSession's): each
+   * message goes to one of its consumers, on any connection; it ends with its last consumer.
+   */
+  async createSharedConsumer(
+    topic: Topic,
+    name: string,
+    messageSelector?: string | null,
+  ): Promise<HornetQJMSConsumer> {
+    return this.consumerOf((session) => session.createSharedConsumer(topic, name, messageSelector));
+  }
+
+  /** As createSharedConsumer, but the subscription keeps messages until unsubscribe(name). */
+  async createSharedDurableConsumer(
+    topic: Topic,
+    name: string,
+    messageSelector?: string | null,
+  ): Promise<HornetQJMSConsumer> {
+    return this.consumerOf((session) => session.createSharedDurableConsumer(topic, name, messageSelector));
+  }
+
+  /** Deletes a durable subscription (shared or not) that has no active consumer. */
   async unsubscribe(name: string): Promise<void> {
     await this.withSession((session) => session.unsubscribe(name));
   }

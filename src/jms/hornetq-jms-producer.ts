@@ -1,7 +1,9 @@
 import type { AbortOptions } from '../core/client';
+import type { CompletionListener } from './completion-listener';
 import type { Destination } from './destination';
 import { JMSRuntimeException, MessageFormatRuntimeException } from './exceptions';
 import {
+  checkDeliveryDelay,
   checkDeliveryMode,
   checkPriority,
   checkTimeToLive,
@@ -53,12 +55,16 @@ export interface ProducerContext {
  * JMS 2.0's JMSProducer, as HornetQ's HornetQJMSProducer: fluent setters (each returns the
  * producer) for the send settings, message headers and properties it puts on every message it
  * sends; `send(destination, body)` resolves when the send is done (as MessageProducer.send) and
- * rejects with JMSRuntimeException or a subclass. Nothing to close.
+ * rejects with JMSRuntimeException or a subclass. With `setAsync(listener)` a send resolves once
+ * it is on the connection and the CompletionListener hears when the broker confirmed or refused
+ * it (MessageProducer.send with a listener; needs confirmationWindowSize >= 0). Nothing to close.
  */
 export class HornetQJMSProducer {
   private deliveryMode: number = Message.DEFAULT_DELIVERY_MODE;
   private priority: number = Message.DEFAULT_PRIORITY;
   private timeToLive: number = Message.DEFAULT_TIME_TO_LIVE;
+  private deliveryDelay = 0;
+  private completionListener: CompletionListener | null = null;
   private disableMessageID = false;
   private disableMessageTimestamp = false;
   /** Values as given; checked when set, typed on each message as setObjectProperty types them. */
@@ -79,14 +85,18 @@ export class HornetQJMSProducer {
     this.context.checkOpen();
     const message = runtimeCallSync(() => messageFor(body));
     runtimeCallSync(() => this.stamp(message));
+    const settings = {
+      deliveryMode: this.deliveryMode,
+      priority: this.priority,
+      timeToLive: this.timeToLive,
+      deliveryDelay: this.deliveryDelay,
+      signal,
+    };
+    const listener = this.completionListener;
     await runtimeCall(async () => {
       const producer = await this.context.producer(this.disableMessageID, this.disableMessageTimestamp);
-      await producer.send(destination, message, {
-        deliveryMode: this.deliveryMode,
-        priority: this.priority,
-        timeToLive: this.timeToLive,
-        signal,
-      });
+      if (listener === null) await producer.send(destination, message, settings);
+      else await producer.send(destination, message, listener, settings);
     }, signal);
     return this;
   }
@@ -116,6 +126,23 @@ export class HornetQJMSProducer {
   }
   getTimeToLive(): number {
     return this.timeToLive;
+  }
+  /** Each message is delivered no sooner than this many ms after it was sent (this process's clock). */
+  setDeliveryDelay(deliveryDelay: number): this {
+    runtimeCallSync(() => checkDeliveryDelay(deliveryDelay));
+    this.deliveryDelay = deliveryDelay;
+    return this;
+  }
+  getDeliveryDelay(): number {
+    return this.deliveryDelay;
+  }
+  /** A listener makes the following sends asynchronous (see the class); null makes them synchronous again. */
+  setAsync(completionListener: CompletionListener | null): this {
+    this.completionListener = completionListener;
+    return this;
+  }
+  getAsync(): CompletionListener | null {
+    return this.completionListener;
   }
   setDisableMessageID(disabled: boolean): this {
     this.disableMessageID = disabled;

@@ -30,6 +30,9 @@ export interface SendOptions extends AbortOptions {
   confirm?: boolean;
 }
 
+/** A send's options beside a CompletionListener: all but `confirm`. */
+export type ListenerSendOptions = Omit<SendOptions, 'confirm'>;
+
 /** What a producer needs from its session and connection. */
 export interface ProducerSession {
   /**
@@ -89,16 +92,18 @@ export class HornetQMessageProducer {
    *
    * With a CompletionListener (JMS 2.0's asynchronous send) the promise resolves once the send is
    * on the connection, and the listener hears once the broker confirmed or refused it (see
-   * CompletionListener); it needs confirmationWindowSize >= 0, as `confirm: true` does.
+   * CompletionListener); it needs confirmationWindowSize >= 0, as `confirm: true` does. The send
+   * settings may be given with a listener too (JMS 2.0's send(destination, message, deliveryMode,
+   * priority, timeToLive, completionListener)); `confirm` is what the listener already is.
    */
   send(message: JMSMessage, options?: SendOptions): Promise<void>;
-  send(message: JMSMessage, listener: CompletionListener, options?: AbortOptions): Promise<void>;
+  send(message: JMSMessage, listener: CompletionListener, options?: ListenerSendOptions): Promise<void>;
   send(destination: Destination, message: JMSMessage, options?: SendOptions): Promise<void>;
   send(
     destination: Destination,
     message: JMSMessage,
     listener: CompletionListener,
-    options?: AbortOptions,
+    options?: ListenerSendOptions,
   ): Promise<void>;
   async send(
     first: JMSMessage | Destination,
@@ -371,7 +376,7 @@ export function checkTimeToLive(ms: number): void {
     throw new JMSException(`Illegal time to live ${ms}: must be an integer >= 0`);
 }
 
-function checkDeliveryDelay(ms: number): void {
+export function checkDeliveryDelay(ms: number): void {
   if (!Number.isSafeInteger(ms) || ms < 0)
     throw new JMSException(`Illegal delivery delay ${ms}: must be an integer >= 0 (ms)`);
 }
