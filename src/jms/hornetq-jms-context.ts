@@ -82,6 +82,7 @@ export class HornetQJMSContext implements ProducerContext {
   // ───────────── the connection ─────────────
 
   getClientID(): string | null {
+    this.checkOpen();
     return runtimeCallSync(() => this.connection.getClientID());
   }
 
@@ -92,14 +93,17 @@ export class HornetQJMSContext implements ProducerContext {
   }
 
   getMetaData(): HornetQConnectionMetaData {
+    this.checkOpen();
     return runtimeCallSync(() => this.connection.getMetaData());
   }
 
   getExceptionListener(): ExceptionListener | null {
+    this.checkOpen();
     return runtimeCallSync(() => this.connection.getExceptionListener());
   }
 
   setExceptionListener(listener: ExceptionListener | null): void {
+    this.checkOpen();
     runtimeCallSync(() => this.connection.setExceptionListener(listener));
   }
 

@@ -451,6 +451,8 @@ describe('the context in Node', () => {
     await context.close();
     expect(() => context.createTextMessage('x')).toThrow(IllegalStateRuntimeException);
     expect(() => context.createProducer()).toThrow(IllegalStateRuntimeException);
+    expect(() => context.getClientID()).toThrow(IllegalStateRuntimeException);
+    expect(() => context.setExceptionListener(null)).toThrow(IllegalStateRuntimeException);
     await expect(context.createConsumer(Q1())).rejects.toBeInstanceOf(IllegalStateRuntimeException);
     await expect(context.commit()).rejects.toBeInstanceOf(IllegalStateRuntimeException);
     await expect(context.acknowledge()).rejects.toBeInstanceOf(IllegalStateRuntimeException);
