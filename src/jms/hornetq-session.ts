@@ -283,7 +283,7 @@ export class HornetQSession implements ConsumerSession, ProducerSession {
     for (let attempt = 1; ; attempt++) {
       await this.createSharedQueue(address, queueName, filter, durable);
       try {
-        return await this.openConsumer(topic, queueName, null, selector, false);
+        return await this.openConsumer(topic, queueName, null, selector, false, { sharedQueue: true });
       } catch (error) {
         const vanished = HornetQException.is(error, 'QUEUE_DOES_NOT_EXIST');
         if (!vanished || attempt === 2) throw toJMSException(error);
@@ -292,9 +292,10 @@ export class HornetQSession implements ConsumerSession, ProducerSession {
   }
 
   /**
-   * HornetQ's client ignores QUEUE_EXISTS for a durable shared queue (a broker of another version
-   * might create it without ignoring an existing one); a broker that finds a mismatch answers
-   * INVALID_TRANSIENT_QUEUE_USE, never QUEUE_EXISTS, so nothing mismatched is taken here.
+   * HornetQ's client ignores QUEUE_EXISTS for a durable shared queue. HornetQ 2.4, Artemis and our
+   * broker never answer it there (a mismatch is INVALID_TRANSIENT_QUEUE_USE), but a broker that
+   * did could mean a mismatched queue: unlike HornetQ's client, this one then looks before
+   * consuming from it.
    */
   private async createSharedQueue(
     address: string,
@@ -306,6 +307,14 @@ export class HornetQSession implements ConsumerSession, ProducerSession {
       await this.core.createSharedQueue(address, queueName, { filter, durable });
     } catch (error) {
       if (!(durable && HornetQException.is(error, 'QUEUE_EXISTS'))) throw toJMSException(error);
+      const existing = await jmsCall(() => this.core.queueQuery(queueName));
+      if (existing.exists && (existing.address !== address || existing.filter !== filter)) {
+        throw new JMSException(
+          `Queue ${queueName} already exists on another subscription (address ${String(existing.address)}, filter ${existing.filter ?? 'none'})`,
+          'INVALID_TRANSIENT_QUEUE_USE',
+          { cause: error },
+        );
+      }
     }
   }
 
@@ -603,8 +612,9 @@ export class HornetQSession implements ConsumerSession, ProducerSession {
     filter: string | null,
     selector: string | null,
     noLocal: boolean,
+    { sharedQueue = false }: { sharedQueue?: boolean } = {},
   ): Promise<HornetQMessageConsumer> {
-    const core = await jmsCall(() => this.core.createConsumer(queueName, { filter }));
+    const core = await jmsCall(() => this.core.createConsumer(queueName, { filter, sharedQueue }));
     const consumer = new HornetQMessageConsumer(this, core, destination, selector, noLocal);
     this.consumers.add(consumer);
     return consumer;

@@ -12,13 +12,15 @@ import {
   type Message,
 } from '../../src';
 import { InteropServer, SERVER_VERSIONS, type ServerKind } from './support/interop-server';
-import { NOTHING_MORE_MS, RECEIVE_MS, textOf } from './support/scenario-context';
+import { JmsDriver } from './support/jms-driver';
+import { NOTHING_MORE_MS, RECEIVE_MS, textOf, topicRef } from './support/scenario-context';
 
 /**
  * Issue 27 items 1 and 2 on real servers: our client's JMS 2.0 shared subscriptions (split
  * between two connections, as two replicas of a service would, kept or dropped as their kind
  * says, refused on a mismatch, unsubscribed) and delivery delay (honoured by the server), against
- * HornetQ 2.4.7, Artemis 2.40.0 and our broker.
+ * HornetQ 2.4.7, Artemis 2.40.0 and our broker; and one subscription shared by HornetQ 2.4.7's
+ * Java client and ours, which needs the same queue name on both sides.
  */
 
 const TOPICS = {
@@ -27,6 +29,7 @@ const TOPICS = {
   mismatchA: 'sharedMismatchA',
   mismatchB: 'sharedMismatchB',
   delayed: 'delayedTopic',
+  withJava: 'sharedWithJava',
 } as const;
 const DELAY_QUEUE = 'delayQueue';
 const DELAY_MS = 1000;
@@ -77,14 +80,17 @@ describe.each<ServerKind>(['hornetq', 'artemis', 'ours'])(
   'JMS 2.0 shared subscriptions and delivery delay of our client against %s',
   (kind) => {
     let server: InteropServer | null = null;
+    let java: JmsDriver | null = null;
     const connections: HornetQConnection[] = [];
 
     beforeAll(async () => {
       server = await InteropServer.start(kind, { queues: [DELAY_QUEUE], topics: Object.values(TOPICS) });
+      java = await JmsDriver.start();
     });
 
     afterAll(async () => {
       await Promise.allSettled(connections.map((connection) => connection.close()));
+      await java?.close();
       await server?.stop();
     });
 
@@ -240,6 +246,42 @@ describe.each<ServerKind>(['hornetq', 'artemis', 'ours'])(
         expect(textOf(message)).toBe('later');
         expect(Date.now() - before).toBeGreaterThanOrEqual(DELAY_MS - CLOCK_SLACK_MS);
       }
+    });
+
+    test("one subscription shared by HornetQ 2.4.7's Java client and ours: the same queue, each gets a share, none lost or twice", async () => {
+      if (server === null || java === null) throw new Error('the server or the Java driver did not start');
+      const javaConnection = await java.connect({ port: server.port });
+      await java.start(javaConnection);
+      const javaSession = await java.createSession(javaConnection);
+      const javaConsumer = await java.createSharedConsumer(
+        javaSession,
+        topicRef(TOPICS.withJava),
+        'with-java',
+      );
+      const session = await replica();
+      const nodeConsumer = await session.createSharedConsumer(new HornetQTopic(TOPICS.withJava), 'with-java');
+      expect(await session.core.queueQuery('nonDurable.with-java')).toMatchObject({
+        exists: true,
+        consumerCount: 2,
+      });
+
+      const sent = numbered('j', 20);
+      await publish(TOPICS.withJava, sent);
+      const fromNode: string[] = [];
+      const fromJava: string[] = [];
+      for (let quiet = 0; fromNode.length + fromJava.length < sent.length && quiet < 20;) {
+        const [node, javaMessage] = await Promise.all([
+          nodeConsumer.receive(100),
+          java.receive(javaConsumer, 100),
+        ]);
+        if (node !== null) fromNode.push(textOf(node) ?? '<null>');
+        if (javaMessage !== null) fromJava.push(String(javaMessage.body));
+        quiet = node === null && javaMessage === null ? quiet + 1 : 0;
+      }
+      expect(fromNode.length).toBeGreaterThan(0);
+      expect(fromJava.length).toBeGreaterThan(0);
+      expect([...fromNode, ...fromJava].sort()).toEqual([...sent].sort());
+      await java.closeConnection(javaConnection);
     });
   },
 );

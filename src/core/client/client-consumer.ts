@@ -33,6 +33,8 @@ export interface ConsumerSettings {
   preAcknowledge: boolean;
   /** consumer-max-rate: messages a second handed to the application, -1 for no limit. */
   maxRate: number;
+  /** The queue was made by createSharedQueue: a broker that lost it gets it back as one. */
+  sharedQueue: boolean;
 }
 
 interface Waiter {
@@ -145,6 +147,7 @@ export class ClientConsumer {
       name: this.settings.queueName,
       filter: queue.filter,
       temporary: queue.temporary,
+      shared: this.settings.sharedQueue,
     };
   }
 

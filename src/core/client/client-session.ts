@@ -47,6 +47,12 @@ export interface CreateConsumerOptions {
   browseOnly?: boolean;
   /** Overrides the factory's consumerWindowSize for this consumer. */
   windowSize?: number;
+  /**
+   * The queue is a shared one (createSharedQueue). If a broker loses it (a restart, a failover to
+   * a backup that did not have it), the session re-creates it shared, so that a non-durable one
+   * still goes with its last consumer.
+   */
+  sharedQueue?: boolean;
 }
 
 /**
@@ -212,6 +218,7 @@ export class ClientSession {
       maxLargeMessageBytes: this.options.maxLargeMessageBytes,
       preAcknowledge: this.settings.preAcknowledge,
       maxRate: this.options.consumerMaxRate,
+      sharedQueue: options.sharedQueue ?? false,
     };
     const consumer = new ClientConsumer(settings, this);
     // Registered before the broker answers: deliveries may follow the answer immediately.

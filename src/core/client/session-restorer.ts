@@ -10,6 +10,11 @@ export interface QueueToRestore {
   filter: string | null;
   /** Temporary queues come back temporary; a non-durable subscription comes back as it was. */
   temporary: boolean;
+  /**
+   * A shared non-durable subscription's queue comes back shared (CREATE_SHARED_QUEUE): transient,
+   * so that it still goes with its last consumer, and belonging to no connection.
+   */
+  shared?: boolean;
 }
 
 /** A consumer as a re-creation sees it. */
@@ -107,6 +112,18 @@ export class SessionRestorer {
   }
 
   private async restoreQueue(queue: QueueToRestore): Promise<void> {
+    if (queue.shared === true) {
+      // Answered alike when another client of the subscription has re-created it already.
+      await this.calls.callWithinTimeout({
+        type: PacketType.CREATE_SHARED_QUEUE,
+        address: queue.address,
+        queueName: queue.name,
+        filter: queue.filter,
+        durable: false,
+        requiresResponse: true,
+      });
+      return;
+    }
     try {
       await this.calls.callWithinTimeout({
         type: PacketType.CREATE_QUEUE,

@@ -17,6 +17,11 @@ class Session {
         if (this.existing.has(packet.queueName)) {
           return Promise.reject(new HornetQException('QUEUE_EXISTS', packet.queueName));
         }
+      } else if (packet.type === PacketType.CREATE_SHARED_QUEUE) {
+        this.log.push(`create-shared-queue ${packet.queueName} durable=${String(packet.durable)}`);
+        if (this.existing.has(packet.queueName)) {
+          return Promise.reject(new HornetQException('INVALID_TRANSIENT_QUEUE_USE', packet.queueName));
+        }
       } else if (packet.type === PacketType.SESS_UNIQUE_ADD_METADATA) {
         this.log.push(`metadata ${packet.key}=${packet.data}`);
       }
@@ -101,6 +106,27 @@ describe('SessionRestorer', () => {
       'consumer 3',
       'reset-credits',
     ]);
+  });
+
+  it("re-creates a shared subscription's queue shared and non-durable (transient), once per consumer; a refusal ends the restore", async () => {
+    const session = new Session();
+    const shared: QueueToRestore = { ...SUBSCRIPTION, name: 'nonDurable.sub', shared: true };
+    const consumers = new Map([session.consumer(0, shared), session.consumer(1, shared)]);
+    await session.restorer().restore([], consumers, new Set(), true);
+    expect(session.log).toEqual([
+      'create-shared-queue nonDurable.sub durable=false',
+      'create-shared-queue nonDurable.sub durable=false',
+      'consumer 0',
+      'consumer 1',
+      'reset-credits',
+    ]);
+
+    const refused = new Session();
+    refused.existing.add('nonDurable.sub');
+    await expect(
+      refused.restorer().restore([], new Map([refused.consumer(0, shared)]), new Set(), true),
+    ).rejects.toMatchObject({ code: 'INVALID_TRANSIENT_QUEUE_USE' });
+    expect(refused.log).toEqual(['create-shared-queue nonDurable.sub durable=false']);
   });
 
   it('a queue the broker still has is not an error; any other failure ends the restore', async () => {
