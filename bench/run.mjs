@@ -5,6 +5,7 @@
 // run so that noise on this shared machine spreads over all of them; the others run once.
 //   node bench/run.mjs [--runs 3] [--scenarios a,b] [--np-messages 200000] ...   (--help)
 import baseline from './scenarios/baseline.mjs';
+import confirmedSend from './scenarios/confirmed-send.mjs';
 import connections from './scenarios/connections.mjs';
 import failover from './scenarios/failover.mjs';
 import haFailover from './scenarios/ha-failover.mjs';
@@ -28,6 +29,7 @@ const ALL = [
   pThroughput,
   reattachOverhead,
   securityOverhead,
+  confirmedSend,
   fanOut,
   latency,
   resume,

@@ -93,6 +93,17 @@ export function summarize(lines, options) {
       rate('ours security-overhead p security off'),
     ),
     login_p50_ms: loginMedians(lines),
+    confirmed_send_msgs_per_s: rate('ours confirmed-send confirmed'),
+    blocking_send_msgs_per_s: rate('ours confirmed-send blocking'),
+    non_blocking_send_msgs_per_s: rate('ours confirmed-send non-blocking'),
+    confirmed_over_blocking: ratio(
+      rate('ours confirmed-send confirmed'),
+      rate('ours confirmed-send blocking'),
+    ),
+    non_blocking_over_blocking: ratio(
+      rate('ours confirmed-send non-blocking'),
+      rate('ours confirmed-send blocking'),
+    ),
     fan_out_deliveries_per_s: rate('ours fan-out np'),
     fan_out_over_baseline_np: ratio(rate('ours fan-out np'), relayNp),
     latency_at_msgs_per_s: latency?.target_msgs_per_s ?? null,
@@ -193,6 +204,18 @@ function table(described, relayNp, relayP, json) {
     ['reattach overhead p (1 − windowed/unwindowed)', json.reattach_overhead_p],
     ['security overhead np (1 − on/off)', json.security_overhead_np],
     ['security overhead p (1 − on/off)', json.security_overhead_p],
+    [
+      'durable sends msgs/s: confirmed (window) / blocking (one at a time) / non-blocking',
+      joined(
+        json.confirmed_send_msgs_per_s,
+        json.blocking_send_msgs_per_s,
+        json.non_blocking_send_msgs_per_s,
+      ),
+    ],
+    [
+      'durable sends × blocking: confirmed / non-blocking',
+      joined(json.confirmed_over_blocking, json.non_blocking_over_blocking),
+    ],
     [
       'login p50 ms: security off / plain password / scrypt',
       json.login_p50_ms === null

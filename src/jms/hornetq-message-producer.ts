@@ -30,9 +30,6 @@ export interface SendOptions extends AbortOptions {
   confirm?: boolean;
 }
 
-/** A send's options beside a CompletionListener: all but `confirm`. */
-export type ListenerSendOptions = Omit<SendOptions, 'confirm'>;
-
 /** What a producer needs from its session and connection. */
 export interface ProducerSession {
   /**
@@ -97,13 +94,17 @@ export class HornetQMessageProducer {
    * priority, timeToLive, completionListener)); `confirm` is what the listener already is.
    */
   send(message: JMSMessage, options?: SendOptions): Promise<void>;
-  send(message: JMSMessage, listener: CompletionListener, options?: ListenerSendOptions): Promise<void>;
+  send(
+    message: JMSMessage,
+    listener: CompletionListener,
+    options?: Omit<SendOptions, 'confirm'>,
+  ): Promise<void>;
   send(destination: Destination, message: JMSMessage, options?: SendOptions): Promise<void>;
   send(
     destination: Destination,
     message: JMSMessage,
     listener: CompletionListener,
-    options?: ListenerSendOptions,
+    options?: Omit<SendOptions, 'confirm'>,
   ): Promise<void>;
   async send(
     first: JMSMessage | Destination,

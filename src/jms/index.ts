@@ -19,12 +19,7 @@ export {
   type MessageListener,
   type TopicSubscriber,
 } from './hornetq-message-consumer';
-export {
-  HornetQMessageProducer,
-  type ListenerSendOptions,
-  type MessageProducer,
-  type SendOptions,
-} from './hornetq-message-producer';
+export { HornetQMessageProducer, type MessageProducer, type SendOptions } from './hornetq-message-producer';
 export { type CompletionListener } from './completion-listener';
 export { HornetQQueueBrowser, type QueueBrowser } from './hornetq-queue-browser';
 export { HornetQSession, Session } from './hornetq-session';

@@ -5,7 +5,11 @@ import { CoreMessage } from '../../../src/core/protocol/core-message';
 import { HornetQException } from '../../../src/core/protocol/hornetq-exception';
 import { encodePacket } from '../../../src/core/protocol/packet-codec';
 import { PacketType } from '../../../src/core/protocol/packet-type';
-import { FORCED_DELIVERY_SEQUENCE_PROPERTY, type Packet } from '../../../src/core/protocol/packets';
+import {
+  EXTENSION_VERSION,
+  FORCED_DELIVERY_SEQUENCE_PROPERTY,
+  type Packet,
+} from '../../../src/core/protocol/packets';
 import { PropertyKind } from '../../../src/core/protocol/typed-properties';
 import { MAX_UNANSWERED_TIMED_OUT_CALLS } from '../../../src/core/remoting/channel';
 import { ScriptedBroker, type ScriptedBrokerOptions } from './scripted-broker';
@@ -96,7 +100,7 @@ describe('ClientSessionFactory handshake', () => {
     expect(first.name).toBe(a?.name);
     expect(second.name).toBe(b?.name);
     expect(a?.name).not.toBe(b?.name);
-    expect(a?.extension?.version).toBe(1);
+    expect(a?.extension?.version).toBe(EXTENSION_VERSION);
     expect(a?.extension?.reattachSecret).toHaveLength(16);
     expect(a?.extension?.reattachSecret.equals(b?.extension?.reattachSecret ?? Buffer.alloc(0))).toBe(false);
   });
