@@ -286,9 +286,21 @@ export class HornetQSession implements ConsumerSession, ProducerSession {
         return await this.openConsumer(topic, queueName, null, selector, false, { sharedQueue: true });
       } catch (error) {
         const vanished = HornetQException.is(error, 'QUEUE_DOES_NOT_EXIST');
-        if (!vanished || attempt === 2) throw toJMSException(error);
+        if (vanished && attempt < 2) continue;
+        if (!durable && !vanished) await this.dropUnreadSharedQueue(queueName);
+        throw toJMSException(error);
       }
     }
+  }
+
+  /**
+   * A transient queue is deleted when its last consumer leaves, so one that never had a consumer
+   * (the broker refused ours: no consume permission) would collect the topic's messages for ever.
+   * It goes, unless consumers of other sessions are on it (the broker refuses that delete). A
+   * durable one stays whatever happens here: it may hold another replica's messages.
+   */
+  private async dropUnreadSharedQueue(queueName: string): Promise<void> {
+    await this.core.deleteQueue(queueName).catch(() => undefined);
   }
 
   /**

@@ -26,11 +26,15 @@ const QUEUE_MAKER = {
 describe('a subscription refused for want of consume', () => {
   const env = useTestBrokers();
 
-  async function connect(): Promise<{ connection: HornetQConnection; subscriptionQueues: () => string[] }> {
+  async function connect({ deployedTopic = false } = {}): Promise<{
+    connection: HornetQConnection;
+    subscriptionQueues: () => string[];
+  }> {
     const broker = await env.startBroker({
       ...securedBrokerConfig([SUBSCRIBER], [setting('jms.topic.#', QUEUE_MAKER)]),
-      // Our JMS client needs no binding on a topic; the broker here has no filters to give a marker one.
-      queues: [],
+      // Our JMS client needs no binding on a topic (but for a shared subscription, as HornetQ's);
+      // the broker here has no filters to give the binding queue a marker one.
+      queues: deployedTopic ? [{ name: TOPIC, address: TOPIC, filter: null, durable: false }] : [],
     });
     const factory = new HornetQConnectionFactory({ host: '127.0.0.1', port: broker.getPort() });
     env.track(factory);
@@ -59,5 +63,19 @@ describe('a subscription refused for want of consume', () => {
     const session = await connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
     await expect(session.createConsumer(topic())).rejects.toThrow(JMSSecurityException);
     expect(subscriptionQueues()).toEqual([]);
+  });
+
+  test('createSharedConsumer: JMSSecurityException, and the transient queue it made goes (it would never have a consumer to go with)', async () => {
+    const { connection, subscriptionQueues } = await connect({ deployedTopic: true });
+    const session = await connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+    await expect(session.createSharedConsumer(topic(), 'audit')).rejects.toThrow(JMSSecurityException);
+    expect(subscriptionQueues()).toEqual([]);
+  });
+
+  test('createSharedDurableConsumer: JMSSecurityException, and the durable subscription stays (it may hold what other consumers left)', async () => {
+    const { connection, subscriptionQueues } = await connect({ deployedTopic: true });
+    const session = await connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+    await expect(session.createSharedDurableConsumer(topic(), 'audit')).rejects.toThrow(JMSSecurityException);
+    expect(subscriptionQueues()).toEqual(['client-1.audit']);
   });
 });
