@@ -242,7 +242,10 @@ describe('across a re-creation', () => {
     const { results, delivered } = await sendThroughRecreation(false);
     const released = results.filter((each) => !each.ok);
     expect(released.length).toBeGreaterThan(0);
-    for (const each of released) expect(each).toMatchObject({ code: 'UNBLOCKED' });
+    for (const each of released) {
+      expect(each).toMatchObject({ code: 'UNBLOCKED' });
+      expect(String((each as { error: Error }).error.message)).toContain('before it confirmed this send');
+    }
     const resolved = results.flatMap((each, seq) => (each.ok ? [seq] : []));
     const stored = new Set(delivered);
     expect(resolved.filter((seq) => !stored.has(seq))).toEqual([]);

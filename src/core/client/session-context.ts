@@ -575,6 +575,10 @@ export class SessionContext {
           'the broker lost the session, so whether it applied the call is not known',
       ),
       this.resendsDurableSends() ? isStampedDurableSend : undefined,
+      new HornetQException(
+        'UNBLOCKED',
+        'Connection failure detected. The broker lost the session before it confirmed this send, so whether it has the message is not known: send it again with a duplicate id to be safe (duplicate-id-on-durable-send does so for durable sends)',
+      ),
     );
     let resent: number;
     try {

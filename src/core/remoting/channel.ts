@@ -341,15 +341,16 @@ export class Channel {
    * `resend` picks, among the commands the peer neither confirmed nor answered, those to keep:
    * they are taken out with the calls waiting for their answers (which are not released), and
    * go again as commands of the new stream, in their order, when the caller hands them to
-   * resendHeld (which it must: their calls settle only there).
+   * resendHeld (which it must: their calls settle only there). Sends waiting for their
+   * confirmation go with their commands when kept, and fail with `unconfirmed` otherwise.
    */
-  reset(error: Error, resend?: (packet: Packet) => boolean): HeldSends {
+  reset(error: Error, resend?: (packet: Packet) => boolean, unconfirmed: Error = error): HeldSends {
     // Answered is executed, and stored with all before it (see answeredThrough); a refusal of one
     // of them came before the answer. Unless the numbering broke: then no answer can be placed.
     if (this.brokenNumbering === null) this.confirmations.confirmUpTo(this.answeredThrough);
     const held = resend === undefined ? NOTHING_HELD : this.takeForResend(resend);
     // The commands not kept are gone with the peer's session: whether it stored them is unknown.
-    this.confirmations.rejectAll(error);
+    this.confirmations.rejectAll(unconfirmed);
     this.holding = false;
     this.returnBlocking(error);
     this.brokenNumbering = null;
