@@ -1,6 +1,8 @@
 /**
- * 'hornetq-js/client': the JMS 1.1 API and the core client beneath it, for services that connect
- * to a broker and run none. It loads no broker, no XML loaders and no third-party package.
+ * 'hornetq-js/client': the JMS API (1.1's classic API and 2.0's JMSContext, under the javax.jms
+ * interface names too: `import type { MessageConsumer } from 'hornetq-js/client'`) and the core
+ * client beneath it, for services that connect to a broker and run none. It loads no broker, no
+ * XML loaders and no third-party package.
  */
 export * from './jms';
 export {
@@ -53,4 +55,9 @@ export {
   type QueueStats,
   type TypedValue,
 } from './core/protocol';
-export { TlsConfigurationError, type ConfirmationWaiter, type Logger, type TlsSettings } from './core/remoting';
+export {
+  TlsConfigurationError,
+  type ConfirmationWaiter,
+  type Logger,
+  type TlsSettings,
+} from './core/remoting';

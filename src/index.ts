@@ -1,5 +1,6 @@
 /**
- * The public entry point: the JMS 1.1 API (HornetQConnectionFactory and what it makes), the
+ * The public entry point: the JMS API (HornetQConnectionFactory and what it makes: JMS 1.1's
+ * classic API and JMS 2.0's, JMSContext included, also under the javax.jms interface names), the
  * broker, the core client beneath JMS for services that want it directly, and the naming registry
  * (InitialContext, EmbeddedJMS) that loads hornetq-jms.xml and hornetq-configuration.xml.
  * 'hornetq-js/client' is the client part alone; 'hornetq-js/container' the inversify container.

@@ -1,3 +1,6 @@
+/** The JMS interface name, for code written against javax.jms (the class is its only implementation). */
+export type ConnectionMetaData = HornetQConnectionMetaData;
+
 /** What JMS says about this provider (HornetQ 2.4's answers: it implements JMS 2.0's classic API). */
 export class HornetQConnectionMetaData {
   getJMSVersion(): string {

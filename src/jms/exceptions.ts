@@ -19,7 +19,7 @@ export class JMSException extends Error {
   constructor(message: string, errorCode: string | null = null, options?: { cause?: unknown }) {
     super(message, options);
     this.errorCode = errorCode;
-    this.code = errorCode ?? defaultCode(new.target);
+    this.code = errorCode ?? defaultCode(new.target, JmsErrorCode.JMSException);
     brandError(this, new.target);
   }
 
@@ -39,13 +39,13 @@ export class JMSException extends Error {
 }
 
 /** The code of the nearest class that has one: an application's subclass takes its parent's. */
-function defaultCode(leaf: ClassOf<JMSException>): string {
+function defaultCode(leaf: ClassOf<Error>, root: string): string {
   for (let type: unknown = leaf; typeof type === 'function'; type = Object.getPrototypeOf(type)) {
     const brand = ownBrand(type);
     if (brand !== null && Object.hasOwn(JmsErrorCode, brand))
       return JmsErrorCode[brand as JmsExceptionClassName];
   }
-  return JmsErrorCode.JMSException;
+  return root;
 }
 
 export class IllegalStateException extends JMSException {
@@ -83,6 +83,66 @@ export class TransactionInProgressException extends JMSException {
 }
 export class TransactionRolledBackException extends JMSException {
   static override readonly brand: string = 'TransactionRolledBackException';
+}
+
+/**
+ * JMS 2.0's unchecked exceptions: what JMSContext, JMSProducer and JMSConsumer throw where the
+ * classic API throws the checked class of the same name without "Runtime" (the context converts
+ * them as HornetQ's JmsExceptionUtils does, keeping the message, the error code and the cause).
+ * In JavaScript nothing is checked; the two families stay apart so that code ported from Java
+ * catches what it caught there. `code` and `is()` as on JMSException.
+ */
+export class JMSRuntimeException extends Error {
+  static readonly brand: string = 'JMSRuntimeException';
+  readonly errorCode: string | null;
+  readonly code: string;
+
+  constructor(message: string, errorCode: string | null = null, options?: { cause?: unknown }) {
+    super(message, options);
+    this.errorCode = errorCode;
+    this.code = errorCode ?? defaultCode(new.target, JmsErrorCode.JMSRuntimeException);
+    brandError(this, new.target);
+  }
+
+  getErrorCode(): string | null {
+    return this.errorCode;
+  }
+
+  /** True for an instance of the class it is called on (or of a subclass), from any copy of this package. */
+  static is<C extends ClassOf<JMSRuntimeException>>(this: C, value: unknown): value is InstanceOf<C> {
+    return hasBrand(value, this);
+  }
+}
+
+export class IllegalStateRuntimeException extends JMSRuntimeException {
+  static override readonly brand: string = 'IllegalStateRuntimeException';
+}
+export class InvalidClientIDRuntimeException extends JMSRuntimeException {
+  static override readonly brand: string = 'InvalidClientIDRuntimeException';
+}
+export class InvalidDestinationRuntimeException extends JMSRuntimeException {
+  static override readonly brand: string = 'InvalidDestinationRuntimeException';
+}
+export class InvalidSelectorRuntimeException extends JMSRuntimeException {
+  static override readonly brand: string = 'InvalidSelectorRuntimeException';
+}
+export class JMSSecurityRuntimeException extends JMSRuntimeException {
+  static override readonly brand: string = 'JMSSecurityRuntimeException';
+}
+export class MessageFormatRuntimeException extends JMSRuntimeException {
+  static override readonly brand: string = 'MessageFormatRuntimeException';
+}
+export class MessageNotWriteableRuntimeException extends JMSRuntimeException {
+  static override readonly brand: string = 'MessageNotWriteableRuntimeException';
+}
+export class ResourceAllocationRuntimeException extends JMSRuntimeException {
+  static override readonly brand: string = 'ResourceAllocationRuntimeException';
+}
+export class TransactionInProgressRuntimeException extends JMSRuntimeException {
+  static override readonly brand: string = 'TransactionInProgressRuntimeException';
+}
+export class TransactionRolledBackRuntimeException extends JMSRuntimeException {
+  static override readonly brand: string = 'TransactionRolledBackRuntimeException';
 }
 
 /**

@@ -14,8 +14,14 @@ import {
 } from './connection-factory-config';
 import { IllegalStateException, JMSException } from './exceptions';
 import { HornetQConnection } from './hornetq-connection';
+import { checkSessionMode, HornetQJMSContext, JMSContext } from './hornetq-jms-context';
+import { runtimeCall } from './jms-runtime-error';
+import { SharedConnection } from './shared-connection';
 
 const USED = 'Cannot set attribute on HornetQConnectionFactory after it has been used';
+
+/** The JMS interface name, for code written against javax.jms (the class is its only implementation). */
+export type ConnectionFactory = HornetQConnectionFactory;
 
 /**
  * Creates JMS connections to the brokers named by its connectors, with HornetQ's settings and
@@ -69,6 +75,32 @@ export class HornetQConnectionFactory {
     );
     this.connections.add(connection);
     return connection;
+  }
+
+  /**
+   * JMS 2.0: a JMSContext on a connection of its own (see HornetQJMSContext), in `sessionMode`
+   * (default AUTO_ACKNOWLEDGE). As JMS 2.0's overloads: `createContext()`,
+   * `createContext(sessionMode)`, `createContext(userName, password)`, `createContext(userName,
+   * password, sessionMode)`, each with AbortOptions last, which abort the connect as for
+   * createConnection. Failures are JMSRuntimeException and its subclasses (bad credentials:
+   * JMSSecurityRuntimeException; a session mode other than the four: JMSRuntimeException).
+   */
+  createContext(options?: AbortOptions): Promise<HornetQJMSContext>;
+  createContext(sessionMode: number, options?: AbortOptions): Promise<HornetQJMSContext>;
+  createContext(
+    userName: string | undefined,
+    password: string | undefined,
+    sessionMode?: number,
+    options?: AbortOptions,
+  ): Promise<HornetQJMSContext>;
+  async createContext(...args: unknown[]): Promise<HornetQJMSContext> {
+    const { userName, password, sessionMode, options } = contextArguments(args);
+    checkSessionMode(sessionMode);
+    const connection = await runtimeCall(
+      () => this.createConnection(userName, password, options),
+      options.signal,
+    );
+    return new HornetQJMSContext(connection, new SharedConnection(connection), sessionMode);
   }
 
   /**
@@ -350,6 +382,39 @@ export class HornetQConnectionFactory {
     if (problem !== null) throw new JMSException(problem, 'INVALID_CONFIGURATION');
     this.unused[name] = value;
   }
+}
+
+interface ContextArguments {
+  userName: string | undefined;
+  password: string | undefined;
+  sessionMode: number;
+  options: AbortOptions;
+}
+
+/** Which createContext overload was called: told apart by the first argument's type. */
+function contextArguments(args: unknown[]): ContextArguments {
+  const [first, second, third, fourth] = args;
+  const defaults = { userName: undefined, password: undefined, sessionMode: JMSContext.AUTO_ACKNOWLEDGE };
+  if (args.length === 0) return { ...defaults, options: {} };
+  if (typeof first === 'object' && first !== null) return { ...defaults, options: first as AbortOptions };
+  if (typeof first === 'number') return { ...defaults, sessionMode: first, options: optionsOf(second) };
+  return {
+    userName: optionalString(first, 'userName'),
+    password: optionalString(second, 'password'),
+    sessionMode: third === undefined ? JMSContext.AUTO_ACKNOWLEDGE : (third as number),
+    options: optionsOf(fourth),
+  };
+}
+
+function optionalString(value: unknown, name: string): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string')
+    throw new TypeError(`createContext: ${name} must be a string, got ${typeof value}`);
+  return value;
+}
+
+function optionsOf(value: unknown): AbortOptions {
+  return typeof value === 'object' && value !== null ? (value as AbortOptions) : {};
 }
 
 function textProblem(name: string, value: unknown): string | null {

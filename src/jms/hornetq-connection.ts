@@ -54,6 +54,9 @@ const JMS_SESSION_KEY = 'jms-session';
 /** HornetQ's filter of the temporary queue a temporary topic gets (HornetQSession's REJECTING_FILTER). */
 export const TEMPORARY_TOPIC_FILTER = '_HQX=-1';
 
+/** The JMS interface name, for code written against javax.jms (the class is its only implementation). */
+export type Connection = HornetQConnection;
+
 /**
  * A JMS connection: one core session factory (one broker connection, with its failover) and an
  * administrative core session that authenticates the user at once, holds the client id on the

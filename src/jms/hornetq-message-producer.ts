@@ -50,6 +50,9 @@ export interface ProducerSession {
 /** Property that marks the connection a message was sent from (HornetQ's name). */
 export const CONNECTION_STAMP_PROPERTY = MessageHeader.CONNECTION_ID;
 
+/** The JMS interface name, for code written against javax.jms (the class is its only implementation). */
+export type MessageProducer = HornetQMessageProducer;
+
 /**
  * A JMS producer over a core producer: sets the headers JMS says a send sets (destination,
  * delivery mode, priority, expiration, message id, timestamp) on the message the caller passed,
@@ -86,7 +89,9 @@ export class HornetQMessageProducer {
    *
    * With a CompletionListener (JMS 2.0's asynchronous send) the promise resolves once the send is
    * on the connection, and the listener hears once the broker confirmed or refused it (see
-   * CompletionListener); it needs confirmationWindowSize >= 0, as `confirm: true` does.
+   * CompletionListener); it needs confirmationWindowSize >= 0, as `confirm: true` does. The send
+   * settings may be given with a listener too (JMS 2.0's send(destination, message, deliveryMode,
+   * priority, timeToLive, completionListener)); `confirm` is what the listener already is.
    */
   send(message: JMSMessage, options?: SendOptions): Promise<void>;
   send(
@@ -355,24 +360,24 @@ function isMessage(value: unknown): value is JMSMessage {
   );
 }
 
-function checkDeliveryMode(mode: number): void {
+export function checkDeliveryMode(mode: number): void {
   if (mode !== DeliveryMode.PERSISTENT && mode !== DeliveryMode.NON_PERSISTENT) {
     throw new JMSException(`Illegal delivery mode ${mode}: must be PERSISTENT (2) or NON_PERSISTENT (1)`);
   }
 }
 
-function checkPriority(priority: number): void {
+export function checkPriority(priority: number): void {
   if (!Number.isInteger(priority) || priority < 0 || priority > 9) {
     throw new JMSException(`Illegal priority ${priority}: must be an integer 0..9`);
   }
 }
 
-function checkTimeToLive(ms: number): void {
+export function checkTimeToLive(ms: number): void {
   if (!Number.isSafeInteger(ms) || ms < 0)
     throw new JMSException(`Illegal time to live ${ms}: must be an integer >= 0`);
 }
 
-function checkDeliveryDelay(ms: number): void {
+export function checkDeliveryDelay(ms: number): void {
   if (!Number.isSafeInteger(ms) || ms < 0)
     throw new JMSException(`Illegal delivery delay ${ms}: must be an integer >= 0 (ms)`);
 }

@@ -5,6 +5,9 @@ import { jmsCall } from './jms-error';
 import { fromCoreMessage, type Message } from './message';
 import { toHornetQFilter } from './selector/selector-translator';
 
+/** The JMS interface name, for code written against javax.jms (the class is its only implementation). */
+export type QueueBrowser = HornetQQueueBrowser;
+
 /**
  * Looks at a queue without consuming. Each enumeration is a fresh pass from the head of the queue
  * (a browse-only consumer on the broker) and is lazy: it sees what the queue holds as it goes.

@@ -48,6 +48,11 @@ export const Session = {
   CLIENT_ACKNOWLEDGE: 2,
   DUPS_OK_ACKNOWLEDGE: 3,
 } as const;
+/**
+ * The JMS interface name, for code written against javax.jms; as there, `Session` also holds the
+ * acknowledgement-mode constants (the class is the interface's only implementation).
+ */
+export type Session = HornetQSession;
 
 /** What a session needs from its connection. */
 export interface SessionConnection {
@@ -449,6 +454,22 @@ export class HornetQSession implements ConsumerSession, ProducerSession {
   }
 
   /**
+   * receiveBody could not give the body (JMS 2.0): in AUTO and DUPS_OK the message is taken back
+   * unacknowledged, as for a listener that threw, so it comes again at once marked redelivered;
+   * in CLIENT_ACKNOWLEDGE and a transacted session it joins the session's unacknowledged work, as
+   * the specification says, for the next acknowledge/commit or recover/rollback to settle.
+   */
+  async refused(consumer: HornetQMessageConsumer, received: ReceivedMessage): Promise<void> {
+    if (this.isClosed || consumer.closed) return;
+    if (this.acknowledgesFirst) {
+      await this.consumed(consumer, received);
+      return;
+    }
+    this.rollbacks++;
+    await jmsCall(() => this.core.rollback([consumer.core]));
+  }
+
+  /**
    * Runs a listener as HornetQ's JMSMessageListenerWrapper does. A transacted or CLIENT_ACKNOWLEDGE
    * session acknowledges the message into its transaction first, so that a commit or acknowledge()
    * inside the listener covers it, and a listener that throws simply gets the next message (JMS 1.1
@@ -569,7 +590,11 @@ export class HornetQSession implements ConsumerSession, ProducerSession {
     await this.close();
   }
 
-  private async acknowledgeConsumed(): Promise<void> {
+  /**
+   * What a received message's acknowledge() does: in CLIENT_ACKNOWLEDGE, acknowledges everything
+   * the session has consumed; in other modes nothing. JMSContext.acknowledge() calls it directly.
+   */
+  async acknowledgeConsumed(): Promise<void> {
     this.checkOpen();
     if (this.mode === Session.CLIENT_ACKNOWLEDGE) await jmsCall(() => this.core.commit());
   }

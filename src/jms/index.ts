@@ -1,14 +1,27 @@
 export { DEFAULT_CONNECTION_FACTORY_CONFIG, type ConnectionFactoryConfig } from './connection-factory-config';
-export { HornetQConnectionMetaData } from './connection-metadata';
+export { HornetQConnectionMetaData, type ConnectionMetaData } from './connection-metadata';
 export * from './destination';
 export * from './exceptions';
 export { JmsErrorCode } from './jms-error-code';
-export { HornetQConnection, type ExceptionListener, type FailoverEventListener } from './hornetq-connection';
-export { HornetQConnectionFactory } from './hornetq-connection-factory';
-export { HornetQMessageConsumer, type MessageListener } from './hornetq-message-consumer';
-export { HornetQMessageProducer, type SendOptions } from './hornetq-message-producer';
+export {
+  HornetQConnection,
+  type Connection,
+  type ExceptionListener,
+  type FailoverEventListener,
+} from './hornetq-connection';
+export { HornetQConnectionFactory, type ConnectionFactory } from './hornetq-connection-factory';
+export { HornetQJMSConsumer, type JMSConsumer } from './hornetq-jms-consumer';
+export { HornetQJMSContext, JMSContext } from './hornetq-jms-context';
+export { HornetQJMSProducer, type JMSProducer, type ProducerBody } from './hornetq-jms-producer';
+export {
+  HornetQMessageConsumer,
+  type MessageConsumer,
+  type MessageListener,
+  type TopicSubscriber,
+} from './hornetq-message-consumer';
+export { HornetQMessageProducer, type MessageProducer, type SendOptions } from './hornetq-message-producer';
 export { type CompletionListener } from './completion-listener';
-export { HornetQQueueBrowser } from './hornetq-queue-browser';
+export { HornetQQueueBrowser, type QueueBrowser } from './hornetq-queue-browser';
 export { HornetQSession, Session } from './hornetq-session';
 export * from './message';
 export { parseSelector, selectorFilterFactory, type Selector } from './selector';

@@ -17,6 +17,18 @@ export const JmsErrorCode = {
   ResourceAllocationException: 'ERR_JMS_RESOURCE_ALLOCATION',
   TransactionInProgressException: 'ERR_JMS_TRANSACTION_IN_PROGRESS',
   TransactionRolledBackException: 'ERR_JMS_TRANSACTION_ROLLED_BACK',
+  // JMS 2.0's unchecked twins, which JMSContext, JMSProducer and JMSConsumer throw.
+  JMSRuntimeException: 'ERR_JMS_RUNTIME',
+  IllegalStateRuntimeException: 'ERR_JMS_ILLEGAL_STATE_RUNTIME',
+  InvalidClientIDRuntimeException: 'ERR_JMS_INVALID_CLIENT_ID_RUNTIME',
+  InvalidDestinationRuntimeException: 'ERR_JMS_INVALID_DESTINATION_RUNTIME',
+  InvalidSelectorRuntimeException: 'ERR_JMS_INVALID_SELECTOR_RUNTIME',
+  JMSSecurityRuntimeException: 'ERR_JMS_SECURITY_RUNTIME',
+  MessageFormatRuntimeException: 'ERR_JMS_MESSAGE_FORMAT_RUNTIME',
+  MessageNotWriteableRuntimeException: 'ERR_JMS_MESSAGE_NOT_WRITEABLE_RUNTIME',
+  ResourceAllocationRuntimeException: 'ERR_JMS_RESOURCE_ALLOCATION_RUNTIME',
+  TransactionInProgressRuntimeException: 'ERR_JMS_TRANSACTION_IN_PROGRESS_RUNTIME',
+  TransactionRolledBackRuntimeException: 'ERR_JMS_TRANSACTION_ROLLED_BACK_RUNTIME',
   /** NumberFormatException (not a JMSException): a value that does not convert to a number type. */
   NumberFormatException: 'ERR_NUMBER_FORMAT',
 } as const;

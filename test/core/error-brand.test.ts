@@ -38,6 +38,17 @@ import {
   TlsConfigurationError,
   TransactionInProgressException,
   TransactionRolledBackException,
+  JMSRuntimeException,
+  IllegalStateRuntimeException,
+  InvalidClientIDRuntimeException,
+  InvalidDestinationRuntimeException,
+  InvalidSelectorRuntimeException,
+  JMSSecurityRuntimeException,
+  MessageFormatRuntimeException,
+  MessageNotWriteableRuntimeException,
+  ResourceAllocationRuntimeException,
+  TransactionInProgressRuntimeException,
+  TransactionRolledBackRuntimeException,
 } from '../../src';
 import { InVmRegistry } from '../../src/core/remoting';
 import { failureOf, useJmsFixture } from '../support/jms-fixture';
@@ -81,6 +92,19 @@ const JMS_SUBCLASSES: Array<[string, string]> = [
   ['TransactionInProgressException', 'ERR_JMS_TRANSACTION_IN_PROGRESS'],
   ['TransactionRolledBackException', 'ERR_JMS_TRANSACTION_ROLLED_BACK'],
 ];
+/** JMS 2.0's unchecked family: a parallel tree under JMSRuntimeException, no kin of JMSException. */
+const JMS_RUNTIME_SUBCLASSES: Array<[string, string]> = [
+  ['IllegalStateRuntimeException', 'ERR_JMS_ILLEGAL_STATE_RUNTIME'],
+  ['InvalidClientIDRuntimeException', 'ERR_JMS_INVALID_CLIENT_ID_RUNTIME'],
+  ['InvalidDestinationRuntimeException', 'ERR_JMS_INVALID_DESTINATION_RUNTIME'],
+  ['InvalidSelectorRuntimeException', 'ERR_JMS_INVALID_SELECTOR_RUNTIME'],
+  ['JMSSecurityRuntimeException', 'ERR_JMS_SECURITY_RUNTIME'],
+  ['MessageFormatRuntimeException', 'ERR_JMS_MESSAGE_FORMAT_RUNTIME'],
+  ['MessageNotWriteableRuntimeException', 'ERR_JMS_MESSAGE_NOT_WRITEABLE_RUNTIME'],
+  ['ResourceAllocationRuntimeException', 'ERR_JMS_RESOURCE_ALLOCATION_RUNTIME'],
+  ['TransactionInProgressRuntimeException', 'ERR_JMS_TRANSACTION_IN_PROGRESS_RUNTIME'],
+  ['TransactionRolledBackRuntimeException', 'ERR_JMS_TRANSACTION_ROLLED_BACK_RUNTIME'],
+];
 
 const ROWS: Row[] = [
   {
@@ -111,6 +135,14 @@ const ROWS: Row[] = [
     make: build('failed'),
     code,
     parents: ['JMSException'],
+  })),
+  { name: 'JMSRuntimeException', module: JMS, make: build('failed'), code: 'ERR_JMS_RUNTIME', parents: [] },
+  ...JMS_RUNTIME_SUBCLASSES.map(([name, code]) => ({
+    name,
+    module: JMS,
+    make: build('failed'),
+    code,
+    parents: ['JMSRuntimeException'],
   })),
   { name: 'NumberFormatException', module: JMS, make: build("'x'"), code: 'ERR_NUMBER_FORMAT', parents: [] },
   {
@@ -217,6 +249,17 @@ const CLASSES: Record<string, AnyClass> = {
   ResourceAllocationException,
   TransactionInProgressException,
   TransactionRolledBackException,
+  JMSRuntimeException,
+  IllegalStateRuntimeException,
+  InvalidClientIDRuntimeException,
+  InvalidDestinationRuntimeException,
+  InvalidSelectorRuntimeException,
+  JMSSecurityRuntimeException,
+  MessageFormatRuntimeException,
+  MessageNotWriteableRuntimeException,
+  ResourceAllocationRuntimeException,
+  TransactionInProgressRuntimeException,
+  TransactionRolledBackRuntimeException,
   NumberFormatException,
   JournalCorruptionError,
   PageCorruptError,

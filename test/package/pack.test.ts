@@ -212,7 +212,7 @@ test('strict TypeScript accepts the published declarations from ESM and CommonJS
         types: ['node'],
         typeRoots: [path.join(ROOT, 'node_modules', '@types')],
       },
-      files: ['typed.mts', 'typed.cts'],
+      files: ['typed.mts', 'typed.cts', 'jms-names.mts'],
     }),
   );
   const usage = (importLine: string) => `${importLine}
@@ -240,6 +240,7 @@ export const broker: typeof EmbeddedJMS = EmbeddedJMS;
       `import ${names} from 'hornetq-js';\nimport { createContainer } from 'hornetq-js/container';\nexport const c = createContainer();`,
     ),
   );
+  await fs.writeFile(path.join(appDir, 'jms-names.mts'), JMS_NAMES_USAGE);
   const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
   await expect(run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: appDir })).resolves.toBeDefined();
 
@@ -263,6 +264,47 @@ test('every type a public signature uses can be imported from one of the entry p
   const result = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: appDir });
   expect(JSON.parse(result.stdout)).toEqual([]);
 }, 60_000);
+
+/**
+ * Code typed with the javax.jms interface names only, imported from the client entry point
+ * (issue 27: `import type { MessageConsumer } from 'hornetq-js/client'` was TS2305).
+ */
+const JMS_NAMES_USAGE = `import { JMSContext as Modes } from 'hornetq-js/client';
+import type {
+  BytesMessage, CompletionListener, Connection, ConnectionFactory, ConnectionMetaData, Destination,
+  ExceptionListener, JMSConsumer, JMSContext, JMSProducer, MapMessage, Message, MessageConsumer,
+  MessageListener, MessageProducer, ObjectMessage, Queue, QueueBrowser, Session, StreamMessage,
+  TemporaryQueue, TemporaryTopic, TextMessage, Topic, TopicSubscriber,
+} from 'hornetq-js/client';
+export async function classic(factory: ConnectionFactory, queue: Queue): Promise<Message | null> {
+  const connection: Connection = await factory.createConnection();
+  const metaData: ConnectionMetaData = connection.getMetaData();
+  const onError: ExceptionListener = () => undefined;
+  connection.setExceptionListener(onError);
+  const session: Session = await connection.createSession(false, 1);
+  const producer: MessageProducer = await session.createProducer(queue);
+  await producer.send(session.createTextMessage(metaData.getJMSVersion()));
+  const browser: QueueBrowser = await session.createBrowser(queue);
+  await browser.close();
+  const consumer: MessageConsumer = await session.createConsumer(queue);
+  const onMessage: MessageListener = () => undefined;
+  consumer.setMessageListener(onMessage);
+  const temporary: TemporaryQueue | TemporaryTopic = await session.createTemporaryQueue();
+  void temporary;
+  return consumer.receiveNoWait();
+}
+export async function simplified(factory: ConnectionFactory, topic: Topic, to: Destination): Promise<string | null> {
+  await using context: JMSContext = await factory.createContext(Modes.SESSION_TRANSACTED);
+  const listener: CompletionListener = { onCompletion: () => undefined, onException: () => undefined };
+  const producer: JMSProducer = context.createProducer().setAsync(listener).setDeliveryDelay(10);
+  await producer.send(to, new Map<string, unknown>([['k', 1]]));
+  const consumer: JMSConsumer = await context.createSharedConsumer(topic, 'replicas');
+  const body: string | null = await consumer.receiveBody(String, 1000);
+  await context.commit();
+  return body;
+}
+export type Bodies = [TextMessage, BytesMessage, MapMessage, ObjectMessage, StreamMessage, TopicSubscriber];
+`;
 
 /** The fenced block after the README's `<!-- quick-start:FLAVOUR ... -->` marker. */
 async function quickStartBlock(flavour: 'esm' | 'cjs' | 'shared'): Promise<string> {

@@ -14,6 +14,7 @@ import {
   MessageNotReadableException,
   MessageNotWriteableException,
 } from '../exceptions';
+import type { BodyType } from './body-type';
 import * as convert from './conversions';
 import { HornetQMessage } from './hornetq-message';
 import type { BytesMessage } from './message';
@@ -63,6 +64,21 @@ export class HornetQBytesMessage extends HornetQMessage implements BytesMessage 
     this.writtenLength = 0;
     this.body = EMPTY;
     this.position = 0;
+  }
+
+  /** Even an empty body is only bytes, as HornetQ decides (its BodyTest: not a String). */
+  protected override bodyAssignableTo(type: BodyType): boolean {
+    return type === Buffer || type === Uint8Array || type === Object;
+  }
+
+  /** The whole body, in either mode, without moving the read position; null when it is empty. */
+  protected override bodyValue(): unknown {
+    const bytes = this.writing ? this.written.subarray(0, this.writtenLength) : this.body;
+    return bytes.length === 0 ? null : Buffer.from(bytes);
+  }
+
+  protected override kindName(): string {
+    return 'BytesMessage';
   }
 
   /** The total body length; only in read mode. */

@@ -3,6 +3,7 @@ import { MessageType } from '../../core/protocol/core-message';
 import { TypedProperties, type TypedValue } from '../../core/protocol/typed-properties';
 import { MessageNotWriteableException } from '../exceptions';
 import { decodeBody } from './body-codec';
+import type { BodyType } from './body-type';
 import * as convert from './conversions';
 import { HornetQMessage } from './hornetq-message';
 import type { MapMessage } from './message';
@@ -131,6 +132,22 @@ export class HornetQMapMessage extends HornetQMessage implements MapMessage {
    */
   setObject(name: string, value: unknown): void {
     this.set(name, value, (v, what) => convert.objectValue(v, what, true));
+  }
+
+  /** An empty map is no body, assignable to anything. */
+  protected override bodyAssignableTo(type: BodyType): boolean {
+    return this.map().size === 0 || type === Map || type === Object;
+  }
+
+  /** A Map of name → value as getObject reads each entry; null for an empty map. */
+  protected override bodyValue(): unknown {
+    const entries = this.map();
+    if (entries.size === 0) return null;
+    return new Map([...entries].map(([name, typed]) => [name, convert.readObjectValue(typed)]));
+  }
+
+  protected override kindName(): string {
+    return 'MapMessage';
   }
 
   override clearBody(): void {

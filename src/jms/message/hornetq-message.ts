@@ -4,6 +4,7 @@ import { PropertyKind, type TypedValue } from '../../core/protocol/typed-propert
 import type { Destination } from '../destination/destination';
 import { addressOfDestination, destinationFromAddress } from '../destination/destination-codec';
 import { JMSException, MessageFormatException, MessageNotWriteableException } from '../exceptions';
+import { bodyTypeName, type BodyOf, type BodyType } from './body-type';
 import * as convert from './conversions';
 import { DeliveryMode, Message } from './message';
 import { checkPropertyName, isHeaderProperty, isInternalProperty, MessageProperty } from './property-names';
@@ -141,6 +142,43 @@ export class HornetQMessage implements Message {
 
   clearBody(): void {
     this.bodyReadOnly = false;
+  }
+
+  // ───────────── JMS 2.0 body access (see body-type.ts) ─────────────
+
+  /**
+   * The body as `type` (`getBody(String)`, `getBody(Buffer)`, `getBody(Map)`, `getBody(Object)`),
+   * null when the message has none; a body not assignable to it is a MessageFormatException.
+   * A Bytes body is read whole without moving the read position.
+   */
+  getBody<T extends BodyType>(type: T): BodyOf<T> | null {
+    if (!this.isBodyAssignableTo(type)) {
+      throw new MessageFormatException(
+        `the body of this ${this.kindName()} is not assignable to ${bodyTypeName(type)}`,
+      );
+    }
+    return this.bodyValue() as BodyOf<T> | null;
+  }
+
+  /** Whether getBody(type) would return the body; a Message without a body type is assignable to anything. */
+  isBodyAssignableTo(type: BodyType): boolean {
+    bodyTypeName(type);
+    return this.bodyAssignableTo(type);
+  }
+
+  /** The subclass's rule for isBodyAssignableTo (type already checked). */
+  protected bodyAssignableTo(_type: BodyType): boolean {
+    return true;
+  }
+
+  /** The body getBody returns, once assignable; null for none. */
+  protected bodyValue(): unknown {
+    return null;
+  }
+
+  /** How messages of this class are named in errors. */
+  protected kindName(): string {
+    return 'Message';
   }
 
   // ───────────── headers ─────────────

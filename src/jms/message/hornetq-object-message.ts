@@ -1,6 +1,7 @@
 import { type CoreMessage, MessageType } from '../../core/protocol/core-message';
 import { PropertyKind } from '../../core/protocol/typed-properties';
 import { MessageFormatException, MessageNotWriteableException } from '../exceptions';
+import { isBodyValueOf, type BodyType } from './body-type';
 import { HornetQMessage } from './hornetq-message';
 import type { ObjectMessage } from './message';
 import { MessageProperty } from './property-names';
@@ -74,6 +75,31 @@ export class HornetQObjectMessage extends HornetQMessage implements ObjectMessag
       this.json = JSON.stringify(value);
     }
     this.pending = null;
+  }
+
+  /**
+   * Object always; else as Java's Class.isInstance on the value (String, Number, Boolean, Array).
+   * No object is no body, assignable to anything; a body that does not decode is assignable to
+   * nothing but Object, as in HornetQ (getBody(Object) then throws the decoding error).
+   */
+  protected override bodyAssignableTo(type: BodyType): boolean {
+    if (type === Object) return true;
+    let value: unknown;
+    try {
+      value = this.getObject();
+    } catch (error) {
+      if (MessageFormatException.is(error)) return false;
+      throw error;
+    }
+    return value === null || isBodyValueOf(value, type);
+  }
+
+  protected override bodyValue(): unknown {
+    return this.getObject();
+  }
+
+  protected override kindName(): string {
+    return 'ObjectMessage';
   }
 
   override clearBody(): void {

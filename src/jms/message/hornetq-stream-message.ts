@@ -14,6 +14,7 @@ import {
   MessageNotWriteableException,
 } from '../exceptions';
 import { decodeBody } from './body-codec';
+import type { BodyType } from './body-type';
 import * as convert from './conversions';
 import { HornetQMessage } from './hornetq-message';
 import type { StreamMessage } from './message';
@@ -56,6 +57,15 @@ export class HornetQStreamMessage extends HornetQMessage implements StreamMessag
     this.writing = false;
     this.position = 0;
     this.bytesRead = null;
+  }
+
+  /** JMS 2.0: a StreamMessage's body is assignable to nothing, not even Object. */
+  protected override bodyAssignableTo(_type: BodyType): boolean {
+    return false;
+  }
+
+  protected override kindName(): string {
+    return 'StreamMessage';
   }
 
   override clearBody(): void {

@@ -2,6 +2,7 @@ import { BufferWriter } from '../../core/protocol/buffer-writer';
 import { MessageType } from '../../core/protocol/core-message';
 import { MessageFormatException, MessageNotWriteableException } from '../exceptions';
 import { decodeBody } from './body-codec';
+import type { BodyType } from './body-type';
 import { HornetQMessage } from './hornetq-message';
 import type { TextMessage } from './message';
 
@@ -43,6 +44,19 @@ export class HornetQTextMessage extends HornetQMessage implements TextMessage {
     }
     this.text = text;
     this.pending = null;
+  }
+
+  /** A text is a String (and an Object); a null text is no body, assignable to anything. */
+  protected override bodyAssignableTo(type: BodyType): boolean {
+    return this.getText() === null || type === String || type === Object;
+  }
+
+  protected override bodyValue(): unknown {
+    return this.getText();
+  }
+
+  protected override kindName(): string {
+    return 'TextMessage';
   }
 
   override clearBody(): void {

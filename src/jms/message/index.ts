@@ -1,3 +1,4 @@
+export type { BodyOf, BodyType } from './body-type';
 export { fromCoreMessage } from './from-core-message';
 export { toHornetQMessage } from './foreign-message';
 export { HornetQBytesMessage } from './hornetq-bytes-message';

@@ -1,4 +1,5 @@
 import type { Destination } from '../destination/destination';
+import type { BodyOf, BodyType } from './body-type';
 
 /** JMS delivery modes; a message's mode maps onto the core message's `durable` flag. */
 export const DeliveryMode = { NON_PERSISTENT: 1, PERSISTENT: 2 } as const;
@@ -61,6 +62,15 @@ export interface Message {
   /** CLIENT_ACKNOWLEDGE: acknowledges every message the session has consumed so far. */
   acknowledge(): Promise<void>;
   clearBody(): void;
+  /**
+   * JMS 2.0: the body as `type` (String, Buffer, Map, Object...; see body-type.ts), null for none.
+   * Every message of this package has both methods. They are declared optional only so that a
+   * message typed against the JMS 1.1 contract (an application's own Message, or a listener
+   * typed with it) still fits this interface; `isMessage(m)` narrows to HornetQMessage, where
+   * they are required.
+   */
+  getBody?<T extends BodyType>(type: T): BodyOf<T> | null;
+  isBodyAssignableTo?(type: BodyType): boolean;
 }
 
 export interface TextMessage extends Message {
