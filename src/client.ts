@@ -14,10 +14,13 @@ export {
   DEFAULT_LOAD_BALANCING_POLICY,
   FailoverEventType,
   KEY_STICKY_POLICY,
+  maskConnectionUrl,
+  parseConnectionUrl,
   ReceivedMessage,
   ServerLocator,
   type AbortOptions,
   type ClientOptions,
+  type ConnectionUrlSettings,
   type ConsumerSettings,
   type CreateConsumerOptions,
   type CreateQueueOptions,
@@ -25,6 +28,7 @@ export {
   type FailoverStatistics,
   type LocatorConnectOptions,
   type MessageHandler,
+  type ParsedConnectionUrl,
   type QueueInfo as CoreQueueInfo,
   type RandomSource,
   type SessionFailureListener,
@@ -53,4 +57,9 @@ export {
   type QueueStats,
   type TypedValue,
 } from './core/protocol';
-export { TlsConfigurationError, type ConfirmationWaiter, type Logger, type TlsSettings } from './core/remoting';
+export {
+  TlsConfigurationError,
+  type ConfirmationWaiter,
+  type Logger,
+  type TlsSettings,
+} from './core/remoting';

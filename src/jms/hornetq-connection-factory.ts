@@ -1,5 +1,6 @@
 import {
   clientOptionProblem,
+  parseConnectionUrl,
   ServerLocator,
   type AbortOptions,
   type TransportConfiguration,
@@ -38,9 +39,22 @@ export class HornetQConnectionFactory {
    * then the backup the cluster topology names for it, and re-created there (ClientOptions.ha).
    */
   constructor(ha: boolean, ...connectors: TransportConfiguration[]);
-  constructor(...args: Array<boolean | TransportConfiguration>) {
+  /**
+   * From a connection URL, as Artemis' and nats' clients take one:
+   * `tcp://host:5445?ha=true&reconnectAttempts=-1`, or `tls://host:5443?trustStorePath=ca.pem`
+   * (parseConnectionUrl: Artemis' or HornetQ's parameter names). A URL that cannot be read throws
+   * here, a RangeError (ERR_INVALID_ARG_VALUE) naming the parameter and its position.
+   */
+  constructor(url: string);
+  constructor(...args: Array<boolean | string | TransportConfiguration>) {
+    if (typeof args[0] === 'string') {
+      const { connector, settings } = parseConnectionUrl(args[0]);
+      Object.assign(this.config, settings);
+      this.connectors = [connector];
+      return;
+    }
     this.config.ha = args[0] === true;
-    const connectors = args.filter((arg): arg is TransportConfiguration => typeof arg !== 'boolean');
+    const connectors = args.filter((arg): arg is TransportConfiguration => typeof arg === 'object');
     this.connectors =
       connectors.length > 0 ? connectors.map((c) => ({ ...c })) : [{ host: 'localhost', port: 5445 }];
   }
