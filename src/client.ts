@@ -20,6 +20,7 @@ export {
   ServerLocator,
   type AbortOptions,
   type ClientOptions,
+  type ClientTlsOptions,
   type ConnectionUrlSettings,
   type ConsumerSettings,
   type CreateConsumerOptions,

@@ -3,6 +3,7 @@ import {
   parseConnectionUrl,
   ServerLocator,
   type AbortOptions,
+  type ClientTlsOptions,
   type TransportConfiguration,
 } from '../core/client';
 import {
@@ -15,6 +16,11 @@ import {
 } from './connection-factory-config';
 import { IllegalStateException, JMSException } from './exceptions';
 import { HornetQConnection } from './hornetq-connection';
+
+/** What a connection URL cannot carry: TLS material held in memory. */
+export interface ConnectionUrlOptions {
+  tls?: ClientTlsOptions;
+}
 
 const USED = 'Cannot set attribute on HornetQConnectionFactory after it has been used';
 
@@ -43,18 +49,23 @@ export class HornetQConnectionFactory {
    * From a connection URL, as Artemis' and nats' clients take one:
    * `tcp://host:5445?ha=true&reconnectAttempts=-1`, or `tls://host:5443?trustStorePath=ca.pem`
    * (parseConnectionUrl: Artemis' or HornetQ's parameter names). A URL that cannot be read throws
-   * here, a RangeError (ERR_INVALID_ARG_VALUE) naming the parameter and its position.
+   * here, a RangeError (ERR_INVALID_ARG_VALUE) naming the parameter and its position. TLS material
+   * held in memory goes in `options.tls` (see ClientTlsOptions), beside or instead of the URL's paths.
    */
-  constructor(url: string);
-  constructor(...args: Array<boolean | string | TransportConfiguration>) {
+  constructor(url: string, options?: ConnectionUrlOptions);
+  constructor(...args: Array<boolean | string | TransportConfiguration | ConnectionUrlOptions | undefined>) {
     if (typeof args[0] === 'string') {
       const { connector, settings } = parseConnectionUrl(args[0]);
       Object.assign(this.config, settings);
+      const tls = (args[1] as ConnectionUrlOptions | undefined)?.tls;
+      if (tls !== undefined) this.config.tls = tls;
       this.connectors = [connector];
       return;
     }
     this.config.ha = args[0] === true;
-    const connectors = args.filter((arg): arg is TransportConfiguration => typeof arg === 'object');
+    const connectors = args.filter(
+      (arg): arg is TransportConfiguration => typeof arg === 'object' && arg !== null,
+    );
     this.connectors =
       connectors.length > 0 ? connectors.map((c) => ({ ...c })) : [{ host: 'localhost', port: 5445 }];
   }

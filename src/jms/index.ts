@@ -4,7 +4,7 @@ export * from './destination';
 export * from './exceptions';
 export { JmsErrorCode } from './jms-error-code';
 export { HornetQConnection, type ExceptionListener, type FailoverEventListener } from './hornetq-connection';
-export { HornetQConnectionFactory } from './hornetq-connection-factory';
+export { HornetQConnectionFactory, type ConnectionUrlOptions } from './hornetq-connection-factory';
 export { HornetQMessageConsumer, type MessageListener } from './hornetq-message-consumer';
 export { HornetQMessageProducer, type SendOptions } from './hornetq-message-producer';
 export { type CompletionListener } from './completion-listener';

@@ -1,6 +1,7 @@
 import { DEFAULT_MAX_FRAME_BYTES } from '../protocol';
 import { invalidValue } from '../protocol/argument-errors';
 import type { Logger } from '../remoting';
+import type { ClientTlsOptions } from './client-tls-options';
 import { connectorTlsProblems, type TransportConfiguration } from './connector';
 import { DEFAULT_LOAD_BALANCING_POLICY, loadBalancingPolicyProblem } from './load-balancing-policy';
 
@@ -58,6 +59,8 @@ export interface ClientOptions {
   retryJitter: number;
   maxFrameBytes: number;
   logger: Logger | null;
+  /** Ours: TLS material in memory for every TLS connector (see ClientTlsOptions). */
+  tls?: ClientTlsOptions | undefined;
 }
 
 /** HornetQ's defaults (HornetQClient.DEFAULT_*). */

@@ -73,7 +73,7 @@ export class CancellableDelay {
 export async function connectWithRetry(
   connectors: readonly TransportConfiguration[],
   policy: RetryPolicy,
-  options: Pick<ClientOptions, 'callTimeout'>,
+  options: Pick<ClientOptions, 'callTimeout' | 'tls'>,
   delay: CancellableDelay,
   signal?: AbortSignal,
 ): Promise<{ transport: Transport; connector: TransportConfiguration }> {
@@ -85,7 +85,7 @@ export async function connectWithRetry(
       if (delay.isCancelled) throw new HornetQException('OBJECT_CLOSED', 'The session factory is closed');
       try {
         const timeoutMs = connectTimeoutOf(connector, options.callTimeout);
-        return { transport: await connectTransport(connector, timeoutMs, signal), connector };
+        return { transport: await connectTransport(connector, timeoutMs, signal, options.tls), connector };
       } catch (error) {
         lastError = error;
       }
