@@ -1,7 +1,7 @@
 import { DEFAULT_MAX_FRAME_BYTES } from '../protocol';
 import { invalidValue } from '../protocol/argument-errors';
 import type { Logger } from '../remoting';
-import type { ClientTlsOptions } from './client-tls-options';
+import { clientTlsProblems, type ClientTlsOptions } from './client-tls-options';
 import { connectorTlsProblems, type TransportConfiguration } from './connector';
 import { DEFAULT_LOAD_BALANCING_POLICY, loadBalancingPolicyProblem } from './load-balancing-policy';
 
@@ -147,6 +147,7 @@ export function resolveClientOptions(options: Partial<ClientOptions>): ClientOpt
   if (policyProblem !== null) problems.push(policyProblem);
   if (resolved.connectors.length === 0) problems.push('connectors must name at least one broker');
   for (const connector of resolved.connectors) problems.push(...connectorTlsProblems(connector));
+  problems.push(...clientTlsProblems(resolved.tls));
   if (problems.length > 0) throw invalidValue(`invalid client options: ${problems.join('; ')}`);
   return resolved;
 }

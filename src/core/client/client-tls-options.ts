@@ -19,3 +19,19 @@ export interface ClientTlsOptions {
   /** The passphrase of an encrypted `key` or of `pfx` (the connector's key-store-password when absent). */
   passphrase?: string;
 }
+
+const KEYS: ReadonlyArray<keyof ClientTlsOptions> = ['ca', 'cert', 'key', 'pfx', 'passphrase'];
+
+/**
+ * What is wrong with `tls` for a caller the types did not check (JavaScript, JSON): a key that is
+ * not one of them. The values are checked where they are read, at the first TLS connect.
+ */
+export function clientTlsProblems(tls: unknown): string[] {
+  if (tls === undefined) return [];
+  if (typeof tls !== 'object' || tls === null || Array.isArray(tls)) {
+    return [`tls must be an object with ${KEYS.join(', ')} (actual: ${tls === null ? 'null' : typeof tls})`];
+  }
+  return Object.keys(tls)
+    .filter((key) => !(KEYS as readonly string[]).includes(key))
+    .map((key) => `tls has no option '${key}' (the options: ${KEYS.join(', ')})`);
+}

@@ -91,8 +91,8 @@ function inMemoryOptions(settings: TlsSettings, owner: string): tls.SecureContex
       `${cert === undefined ? 'key' : 'cert'} needs ${cert === undefined ? 'cert' : 'key'}: give the certificate chain and its private key together`,
     );
   }
-  pemOf('cert', cert, PEM_CERTIFICATE, 'a PEM certificate', owner);
-  pemOf('key', key, PEM_PRIVATE_KEY, 'a PEM private key', owner);
+  pemOf('cert', cert, PEM_CERTIFICATE, 'PEM certificate', owner);
+  pemOf('key', key, PEM_PRIVATE_KEY, 'PEM private key', owner);
   return { cert, key, ...passphrase };
 }
 
@@ -100,7 +100,7 @@ function inMemoryCa(ca: TlsMaterial | readonly TlsMaterial[], owner: string): Tl
   const list = Array.isArray(ca) ? [...(ca as readonly TlsMaterial[])] : [ca as TlsMaterial];
   if (list.length === 0) throw new TlsConfigurationError(owner, 'ca is an empty list');
   list.forEach((item, index) =>
-    pemOf(list.length === 1 ? 'ca' : `ca[${index}]`, item, PEM_CERTIFICATE, 'a PEM certificate', owner),
+    pemOf(list.length === 1 ? 'ca' : `ca[${index}]`, item, PEM_CERTIFICATE, 'PEM certificate', owner),
   );
   return list;
 }
