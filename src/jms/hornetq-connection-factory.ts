@@ -19,7 +19,7 @@ import { HornetQConnection } from './hornetq-connection';
 
 /** What a connection URL cannot carry: TLS material held in memory. */
 export interface ConnectionUrlOptions {
-  tls?: ClientTlsOptions;
+  tls?: ClientTlsOptions | undefined;
 }
 
 const USED = 'Cannot set attribute on HornetQConnectionFactory after it has been used';

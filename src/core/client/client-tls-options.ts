@@ -9,15 +9,15 @@ import type { TlsMaterial } from '../remoting';
  */
 export interface ClientTlsOptions {
   /** The PEM CA certificates the broker's chain must lead to (one bundle, or several). */
-  ca?: TlsMaterial | readonly TlsMaterial[];
+  ca?: TlsMaterial | readonly TlsMaterial[] | undefined;
   /** This client's PEM certificate chain, for a broker with need-client-auth; with `key`. */
-  cert?: TlsMaterial;
+  cert?: TlsMaterial | undefined;
   /** The PEM private key of `cert`. */
-  key?: TlsMaterial;
+  key?: TlsMaterial | undefined;
   /** This client's certificate and key as a PKCS#12 store (its bytes), instead of cert and key. */
-  pfx?: Buffer;
+  pfx?: Buffer | undefined;
   /** The passphrase of an encrypted `key` or of `pfx` (the connector's key-store-password when absent). */
-  passphrase?: string;
+  passphrase?: string | undefined;
 }
 
 const KEYS: ReadonlyArray<keyof ClientTlsOptions> = ['ca', 'cert', 'key', 'pfx', 'passphrase'];
