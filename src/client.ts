@@ -21,6 +21,7 @@ export {
   type AbortOptions,
   type ClientOptions,
   type ClientTlsOptions,
+  type ConnectionUrlSettingName,
   type ConnectionUrlSettings,
   type ConsumerSettings,
   type CreateConsumerOptions,
@@ -62,5 +63,6 @@ export {
   TlsConfigurationError,
   type ConfirmationWaiter,
   type Logger,
+  type TlsMaterial,
   type TlsSettings,
 } from './core/remoting';

@@ -222,6 +222,18 @@ describe('connection URLs and TLS from code', () => {
     expect(error.message).toContain(`connect with tls://127.0.0.1:${broker.getPort()}`);
   });
 
+  test('a plain client answered with a TLS alert (as some TLS servers answer plain bytes): TLS_REQUIRED', async () => {
+    // A fatal protocol_version alert record, TLS 1.2 framing, then the close.
+    const alert = Buffer.from([0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 0x46]);
+    // Read what the client sends (paused, the socket would never see the client's end, nor close).
+    const alerting = net.createServer((socket) => socket.resume().end(alert));
+    await new Promise<void>((resolve) => alerting.listen(0, '127.0.0.1', resolve));
+    env.track({ close: () => new Promise<void>((resolve) => alerting.close(() => resolve())) });
+    const port = (alerting.address() as net.AddressInfo).port;
+    const error = await refusal(new HornetQConnectionFactory(`tcp://127.0.0.1:${port}?callTimeout=5000`));
+    expect(error.errorCode).toBe('TLS_REQUIRED');
+  });
+
   test('a plain port that drops the connection without a word stays NOT_CONNECTED', async () => {
     const dropping = net.createServer((socket) => socket.destroy());
     await new Promise<void>((resolve) => dropping.listen(0, '127.0.0.1', resolve));
