@@ -1,5 +1,6 @@
 import {
   clientOptionProblem,
+  clientTlsProblems,
   parseConnectionUrl,
   ServerLocator,
   type AbortOptions,
@@ -141,6 +142,16 @@ export class HornetQConnectionFactory {
 
   isHA(): boolean {
     return this.config.ha;
+  }
+  /**
+   * Ours: TLS material held in memory for this factory's TLS connectors (see ClientTlsOptions), for
+   * a factory looked up or made from connectors; a URL's factory takes it as its second argument.
+   */
+  getTlsOptions(): ClientTlsOptions | undefined {
+    return this.config.tls;
+  }
+  setTlsOptions(tls: ClientTlsOptions | undefined): void {
+    this.set('tls', tls);
   }
 
   getConfirmationWindowSize(): number {
@@ -363,7 +374,10 @@ export class HornetQConnectionFactory {
   private set<K extends keyof ConnectionFactoryConfig>(name: K, value: ConnectionFactoryConfig[K]): void {
     if (this.used) throw new IllegalStateException(USED);
     const problem =
-      clientOptionProblem(name, value) ?? batchSizeProblem(name, value) ?? textProblem(name, value);
+      clientOptionProblem(name, value) ??
+      batchSizeProblem(name, value) ??
+      textProblem(name, value) ??
+      tlsProblem(name, value);
     if (problem !== null) throw new JMSException(problem, 'INVALID_CONFIGURATION');
     this.config[name] = value;
   }
@@ -375,6 +389,12 @@ export class HornetQConnectionFactory {
     if (problem !== null) throw new JMSException(problem, 'INVALID_CONFIGURATION');
     this.unused[name] = value;
   }
+}
+
+function tlsProblem(name: string, value: unknown): string | null {
+  if (name !== 'tls') return null;
+  const problems = clientTlsProblems(value);
+  return problems.length === 0 ? null : problems.join('; ');
 }
 
 function textProblem(name: string, value: unknown): string | null {

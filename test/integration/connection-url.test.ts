@@ -153,6 +153,21 @@ describe('connection URLs and TLS from code', () => {
     );
   });
 
+  test('a factory made from connectors (or looked up) takes in-memory material through setTlsOptions', async () => {
+    const broker = await startBroker({});
+    const factory = new HornetQConnectionFactory({
+      host: 'localhost',
+      port: broker.getPort(),
+      'ssl-enabled': true,
+    });
+    const tls = { ca: fs.readFileSync(certs.caPem) };
+    factory.setTlsOptions(tls);
+    expect(factory.getTlsOptions()).toBe(tls);
+    // @ts-expect-error: 'cacert' is not a TLS option; a JavaScript caller is refused at the setter.
+    expect(() => factory.setTlsOptions({ cacert: 'x' })).toThrow(/tls has no option 'cacert'/);
+    await roundTrip(await open(factory));
+  });
+
   test('in-memory material that cannot be used is refused naming the option, never its content', async () => {
     const broker = await startBroker({});
     const url = `tls://localhost:${broker.getPort()}?trustStorePath=${encodeURIComponent(certs.caPem)}`;
