@@ -1,7 +1,10 @@
 import {
   clientOptionProblem,
+  clientTlsProblems,
+  parseConnectionUrl,
   ServerLocator,
   type AbortOptions,
+  type ClientTlsOptions,
   type TransportConfiguration,
 } from '../core/client';
 import {
@@ -17,6 +20,11 @@ import { HornetQConnection } from './hornetq-connection';
 import { checkSessionMode, HornetQJMSContext, JMSContext } from './hornetq-jms-context';
 import { runtimeCall } from './jms-runtime-error';
 import { SharedConnection } from './shared-connection';
+
+/** What a connection URL cannot carry: TLS material held in memory. */
+export interface ConnectionUrlOptions {
+  tls?: ClientTlsOptions | undefined;
+}
 
 const USED = 'Cannot set attribute on HornetQConnectionFactory after it has been used';
 
@@ -44,9 +52,27 @@ export class HornetQConnectionFactory {
    * then the backup the cluster topology names for it, and re-created there (ClientOptions.ha).
    */
   constructor(ha: boolean, ...connectors: TransportConfiguration[]);
-  constructor(...args: Array<boolean | TransportConfiguration>) {
+  /**
+   * From a connection URL, as Artemis' and nats' clients take one:
+   * `tcp://host:5445?ha=true&reconnectAttempts=-1`, or `tls://host:5443?trustStorePath=ca.pem`
+   * (parseConnectionUrl: Artemis' or HornetQ's parameter names). A URL that cannot be read throws
+   * here, a RangeError (ERR_INVALID_ARG_VALUE) naming the parameter and its position. TLS material
+   * held in memory goes in `options.tls` (see ClientTlsOptions), beside or instead of the URL's paths.
+   */
+  constructor(url: string, options?: ConnectionUrlOptions);
+  constructor(...args: Array<boolean | string | TransportConfiguration | ConnectionUrlOptions | undefined>) {
+    if (typeof args[0] === 'string') {
+      const { connector, settings } = parseConnectionUrl(args[0]);
+      Object.assign(this.config, settings);
+      const tls = (args[1] as ConnectionUrlOptions | undefined)?.tls;
+      if (tls !== undefined) this.config.tls = tls;
+      this.connectors = [connector];
+      return;
+    }
     this.config.ha = args[0] === true;
-    const connectors = args.filter((arg): arg is TransportConfiguration => typeof arg !== 'boolean');
+    const connectors = args.filter(
+      (arg): arg is TransportConfiguration => typeof arg === 'object' && arg !== null,
+    );
     this.connectors =
       connectors.length > 0 ? connectors.map((c) => ({ ...c })) : [{ host: 'localhost', port: 5445 }];
   }
@@ -148,6 +174,16 @@ export class HornetQConnectionFactory {
 
   isHA(): boolean {
     return this.config.ha;
+  }
+  /**
+   * Ours: TLS material held in memory for this factory's TLS connectors (see ClientTlsOptions), for
+   * a factory looked up or made from connectors; a URL's factory takes it as its second argument.
+   */
+  getTlsOptions(): ClientTlsOptions | undefined {
+    return this.config.tls;
+  }
+  setTlsOptions(tls: ClientTlsOptions | undefined): void {
+    this.set('tls', tls);
   }
 
   getConfirmationWindowSize(): number {
@@ -370,7 +406,10 @@ export class HornetQConnectionFactory {
   private set<K extends keyof ConnectionFactoryConfig>(name: K, value: ConnectionFactoryConfig[K]): void {
     if (this.used) throw new IllegalStateException(USED);
     const problem =
-      clientOptionProblem(name, value) ?? batchSizeProblem(name, value) ?? textProblem(name, value);
+      clientOptionProblem(name, value) ??
+      batchSizeProblem(name, value) ??
+      textProblem(name, value) ??
+      tlsProblem(name, value);
     if (problem !== null) throw new JMSException(problem, 'INVALID_CONFIGURATION');
     this.config[name] = value;
   }
@@ -415,6 +454,12 @@ function optionalString(value: unknown, name: string): string | undefined {
 
 function optionsOf(value: unknown): AbortOptions {
   return typeof value === 'object' && value !== null ? (value as AbortOptions) : {};
+}
+
+function tlsProblem(name: string, value: unknown): string | null {
+  if (name !== 'tls') return null;
+  const problems = clientTlsProblems(value);
+  return problems.length === 0 ? null : problems.join('; ');
 }
 
 function textProblem(name: string, value: unknown): string | null {

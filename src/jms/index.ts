@@ -9,7 +9,11 @@ export {
   type ExceptionListener,
   type FailoverEventListener,
 } from './hornetq-connection';
-export { HornetQConnectionFactory, type ConnectionFactory } from './hornetq-connection-factory';
+export {
+  HornetQConnectionFactory,
+  type ConnectionFactory,
+  type ConnectionUrlOptions,
+} from './hornetq-connection-factory';
 export { HornetQJMSConsumer, type JMSConsumer } from './hornetq-jms-consumer';
 export { HornetQJMSContext, JMSContext } from './hornetq-jms-context';
 export { HornetQJMSProducer, type JMSProducer, type ProducerBody } from './hornetq-jms-producer';

@@ -1,6 +1,7 @@
 import { DEFAULT_MAX_FRAME_BYTES } from '../protocol';
 import { invalidValue } from '../protocol/argument-errors';
 import type { Logger } from '../remoting';
+import { clientTlsProblems, type ClientTlsOptions } from './client-tls-options';
 import { connectorTlsProblems, type TransportConfiguration } from './connector';
 import { DEFAULT_LOAD_BALANCING_POLICY, loadBalancingPolicyProblem } from './load-balancing-policy';
 
@@ -58,6 +59,8 @@ export interface ClientOptions {
   retryJitter: number;
   maxFrameBytes: number;
   logger: Logger | null;
+  /** Ours: TLS material in memory for every TLS connector (see ClientTlsOptions). */
+  tls?: ClientTlsOptions | undefined;
 }
 
 /** HornetQ's defaults (HornetQClient.DEFAULT_*). */
@@ -144,6 +147,7 @@ export function resolveClientOptions(options: Partial<ClientOptions>): ClientOpt
   if (policyProblem !== null) problems.push(policyProblem);
   if (resolved.connectors.length === 0) problems.push('connectors must name at least one broker');
   for (const connector of resolved.connectors) problems.push(...connectorTlsProblems(connector));
+  problems.push(...clientTlsProblems(resolved.tls));
   if (problems.length > 0) throw invalidValue(`invalid client options: ${problems.join('; ')}`);
   return resolved;
 }

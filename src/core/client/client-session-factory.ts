@@ -51,6 +51,7 @@ import {
   type TopologySnapshot,
 } from './topology';
 import { applyDisconnect, applyTopologyChange } from './topology-feed';
+import { plainClientOnTlsPort } from './tls-required';
 import { TopologyWait } from './topology-wait';
 
 /**
@@ -173,7 +174,7 @@ export class ClientSessionFactory {
       await abortable(factory.topologyWait?.received ?? Promise.resolve(), signal);
     } catch (error) {
       await factory.close({ signal });
-      throw factory.notABroker(error) ?? error;
+      throw (await factory.tlsRequired(error, signal)) ?? factory.notABroker(error) ?? error;
     }
     return factory;
   }
@@ -486,6 +487,16 @@ export class ClientSessionFactory {
   /** `await using`: close() without a signal. */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
+  }
+
+  /** A failure before the broker's first answer because the port wants TLS; null otherwise. */
+  private async tlsRequired(
+    error: unknown,
+    signal: AbortSignal | undefined,
+  ): Promise<HornetQException | null> {
+    if (this.peer === null || signal?.aborted === true) return null;
+    const timeoutMs = connectTimeoutOf(this.connector, this.options.callTimeout);
+    return plainClientOnTlsPort(error, this.connector, this.peer.firstBytesReceived, timeoutMs);
   }
 
   /**

@@ -15,9 +15,10 @@ export interface ParsedConnectionUrl {
 }
 
 /** The session-factory settings a URL may carry. */
-export type ConnectionUrlSettings = Partial<Pick<ClientOptions, FactoryKey>>;
+export type ConnectionUrlSettings = Partial<Pick<ClientOptions, ConnectionUrlSettingName>>;
 
-type FactoryKey =
+/** The factory settings a URL may set, by ClientOptions' names. */
+export type ConnectionUrlSettingName =
   | 'ha'
   | 'reconnectAttempts'
   | 'retryInterval'
@@ -59,7 +60,11 @@ const connectorParam = (key: string, kind: ValueKind, secret = false): UrlParam 
   kind,
   ...(secret ? { secret } : {}),
 });
-const settingParam = (key: FactoryKey, kind: ValueKind): UrlParam => ({ target: 'settings', key, kind });
+const settingParam = (key: ConnectionUrlSettingName, kind: ValueKind): UrlParam => ({
+  target: 'settings',
+  key,
+  kind,
+});
 
 /** HornetQ's connector parameter name, then Artemis' URL spelling of it. */
 const CONNECTOR_PARAMS: ReadonlyArray<[string, string, UrlParam]> = [
@@ -78,7 +83,7 @@ const CONNECTOR_PARAMS: ReadonlyArray<[string, string, UrlParam]> = [
 ];
 
 /** hornetq-jms.xml's element name, then the setter's (Artemis' URL spelling). */
-const FACTORY_PARAMS: ReadonlyArray<[string, FactoryKey, ValueKind]> = [
+const FACTORY_PARAMS: ReadonlyArray<[string, ConnectionUrlSettingName, ValueKind]> = [
   ['ha', 'ha', 'boolean'],
   ['reconnect-attempts', 'reconnectAttempts', 'integer'],
   ['retry-interval', 'retryInterval', 'integer'],

@@ -8,6 +8,7 @@ import {
   type TlsConnectOptions,
   type Transport,
 } from '../remoting';
+import type { ClientTlsOptions } from './client-tls-options';
 
 /**
  * Where a client connects, with the keys of a connector's params in hornetq-configuration.xml:
@@ -126,9 +127,13 @@ export function connectorTlsProblems(connector: TransportConfiguration): string[
 
 /**
  * Each connector's stores are read once, at its first connect; reconnects reuse the context (and
- * keep no password: the context holds the key already decrypted).
+ * keep no password: the context holds the key already decrypted). The in-memory material it was
+ * made with is kept beside it, so that the same connector dialled with other material gets its own.
  */
-const contexts = new WeakMap<TransportConfiguration, TlsConnectOptions>();
+const contexts = new WeakMap<
+  TransportConfiguration,
+  { material: ClientTlsOptions | undefined; options: TlsConnectOptions }
+>();
 
 /**
  * Opens a transport to the connector's broker; rejects with why it could not, or with the reason
@@ -138,6 +143,7 @@ export async function connectTransport(
   connector: TransportConfiguration,
   timeoutMs: number,
   signal?: AbortSignal,
+  material?: ClientTlsOptions,
 ): Promise<Transport> {
   signal?.throwIfAborted();
   if (isInVm(connector)) {
@@ -154,12 +160,15 @@ export async function connectTransport(
     ? { host, port, endpoint: httpUpgradeEndpointOf(connector), flavour: 'hornetq' }
     : undefined;
   if (!isTls(connector)) return TcpTransport.connect(host, port, timeoutMs, signal, upgrade);
-  return TcpTransport.connectTls(host, port, timeoutMs, clientTls(connector), signal, upgrade);
+  return TcpTransport.connectTls(host, port, timeoutMs, clientTls(connector, material), signal, upgrade);
 }
 
-function clientTls(connector: TransportConfiguration): TlsConnectOptions {
+function clientTls(
+  connector: TransportConfiguration,
+  material: ClientTlsOptions | undefined,
+): TlsConnectOptions {
   const known = contexts.get(connector);
-  if (known !== undefined) return known;
+  if (known !== undefined && known.material === material) return known.options;
   const text = (key: string): string | undefined => {
     const value = connector[key];
     return value === undefined ? undefined : String(value);
@@ -169,16 +178,20 @@ function clientTls(connector: TransportConfiguration): TlsConnectOptions {
   const { context } = loadTls(
     {
       keyStorePath: text('key-store-path'),
-      keyStorePassword: text('key-store-password'),
+      keyStorePassword: material?.passphrase ?? text('key-store-password'),
       privateKeyPath: text('key-path'),
       trustStorePath: text('trust-store-path'),
       trustStorePassword: text('trust-store-password'),
       enabledProtocols: protocols === undefined ? undefined : splitTlsList(protocols),
       enabledCipherSuites: suites === undefined ? undefined : splitTlsList(suites),
+      ca: material?.ca,
+      cert: material?.cert,
+      key: material?.key,
+      pfx: material?.pfx,
     },
     `connector ${describeConnector(connector)}`,
   );
   const options = { context, verifyHost: connector['verify-host'] !== false };
-  contexts.set(connector, options);
+  contexts.set(connector, { material, options });
   return options;
 }

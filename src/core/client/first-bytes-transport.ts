@@ -19,6 +19,11 @@ export class FirstBytesTransport implements Transport {
     return printable ? this.first.toString('latin1') : `0x${this.first.toString('hex')}`;
   }
 
+  /** The first bytes themselves (up to four), empty before any came. */
+  get firstBytesReceived(): Buffer {
+    return this.first;
+  }
+
   get remoteAddress(): string {
     return this.inner.remoteAddress;
   }

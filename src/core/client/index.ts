@@ -4,6 +4,8 @@ export * from './client-options';
 export * from './client-producer';
 export * from './client-session';
 export * from './client-session-factory';
+export * from './client-tls-options';
+export * from './connection-url';
 export * from './connector';
 export * from './load-balancing-policy';
 export * from './server-locator';

@@ -1,4 +1,4 @@
-import { HornetQException } from '../protocol';
+import { HornetQException, type ErrorCodeName } from '../protocol';
 import type { Transport } from '../remoting';
 import type { ClientOptions } from './client-options';
 import {
@@ -73,7 +73,7 @@ export class CancellableDelay {
 export async function connectWithRetry(
   connectors: readonly TransportConfiguration[],
   policy: RetryPolicy,
-  options: Pick<ClientOptions, 'callTimeout'>,
+  options: Pick<ClientOptions, 'callTimeout' | 'tls'>,
   delay: CancellableDelay,
   signal?: AbortSignal,
 ): Promise<{ transport: Transport; connector: TransportConfiguration }> {
@@ -85,7 +85,7 @@ export async function connectWithRetry(
       if (delay.isCancelled) throw new HornetQException('OBJECT_CLOSED', 'The session factory is closed');
       try {
         const timeoutMs = connectTimeoutOf(connector, options.callTimeout);
-        return { transport: await connectTransport(connector, timeoutMs, signal), connector };
+        return { transport: await connectTransport(connector, timeoutMs, signal, options.tls), connector };
       } catch (error) {
         lastError = error;
       }
@@ -97,7 +97,26 @@ export async function connectWithRetry(
   if (delay.isCancelled) throw new HornetQException('OBJECT_CLOSED', 'The session factory is closed');
   const tried = connectors.map(describeConnector).join(', ');
   const reason = lastError instanceof Error ? lastError.message : String(lastError);
-  throw new HornetQException('NOT_CONNECTED', `Cannot connect to server(s) ${tried}: ${reason}`, {
-    cause: lastError,
-  });
+  throw new HornetQException(
+    connectFailureCode(lastError),
+    `Cannot connect to server(s) ${tried}: ${reason}`,
+    {
+      cause: lastError,
+    },
+  );
+}
+
+/**
+ * The codes a failed connect may carry: NOT_CONNECTED, or one that says the cause is not a broker
+ * that is away (its certificate refused, a TLS port dialled in plain text).
+ */
+export const CONNECT_FAILURE_CODES: ReadonlySet<ErrorCodeName> = new Set<ErrorCodeName>([
+  'NOT_CONNECTED',
+  'TLS_VERIFICATION_FAILED',
+  'TLS_REQUIRED',
+]);
+
+/** The code of a connect that failed with `error`: its own when it has one of those, else NOT_CONNECTED. */
+export function connectFailureCode(error: unknown): ErrorCodeName {
+  return HornetQException.is(error) && CONNECT_FAILURE_CODES.has(error.code) ? error.code : 'NOT_CONNECTED';
 }

@@ -4,6 +4,7 @@ import { connectorForEndpoint, sameServer } from './announced-connector';
 import { resolveClientOptions, type ClientOptions } from './client-options';
 import { ClientSessionFactory } from './client-session-factory';
 import { describeConnector, type TransportConfiguration } from './connector';
+import { CONNECT_FAILURE_CODES, connectFailureCode } from './retry-schedule';
 import { loadBalancingPolicy, type LoadBalancingPolicy, type RandomSource } from './load-balancing-policy';
 import {
   endpointFromConnector,
@@ -73,7 +74,8 @@ export class ServerLocator {
   /**
    * Connects a new factory to the server the policy picks, the next one if it cannot be reached,
    * each with initial-connect-attempts rounds (and, with `ha` and failover-on-initial-connection,
-   * its backup after it in every round). Rejects with NOT_CONNECTED after one pass over all.
+   * its backup after it in every round). Rejects with NOT_CONNECTED after one pass over all (or
+   * with TLS_VERIFICATION_FAILED or TLS_REQUIRED when that was every server's answer).
    */
   async createSessionFactory({
     signal,
@@ -84,6 +86,7 @@ export class ServerLocator {
     const first = this.policy.select(picked.length, key);
     const candidates = [...picked.slice(first), ...picked.slice(0, first), ...this.staticFallback(picked)];
     const failures: string[] = [];
+    const codes = new Set<string>();
     let lastError: unknown = null;
     for (const { live, backup } of candidates) {
       const useBackup = this.options.ha && this.options.failoverOnInitialConnection && backup !== null;
@@ -95,14 +98,16 @@ export class ServerLocator {
           signal,
         );
       } catch (error) {
-        if (!HornetQException.is(error, 'NOT_CONNECTED')) throw error;
+        if (!HornetQException.is(error) || !CONNECT_FAILURE_CODES.has(error.code)) throw error;
         lastError = error;
         failures.push(error.message);
+        codes.add(error.code);
       }
     }
     if (candidates.length === 1) throw lastError;
+    // One cause everywhere (every certificate refused, say) keeps its code.
     throw new HornetQException(
-      'NOT_CONNECTED',
+      codes.size === 1 ? connectFailureCode(lastError) : 'NOT_CONNECTED',
       `Cannot connect to any of ${candidates.length} servers: ${failures.join('; ')}`,
       { cause: lastError },
     );

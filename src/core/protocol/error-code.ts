@@ -38,6 +38,14 @@ export const ErrorCode = {
    * TRANSACTION_OUTCOME_UNKNOWN instead.)
    */
   CALL_OUTCOME_UNKNOWN: 1001,
+  /**
+   * Ours, client only: the broker's TLS certificate did not pass this client's check (a CA it does
+   * not trust, a host name it does not name, expired or not yet valid). Not a broker that is down:
+   * the certificate or the trust store must change.
+   */
+  TLS_VERIFICATION_FAILED: 1002,
+  /** Ours, client only: a plain (tcp://) connection to a port that speaks TLS; use tls://. */
+  TLS_REQUIRED: 1003,
   GENERIC_EXCEPTION: 999,
 } as const;
 

@@ -11,4 +11,6 @@ export * from './transport';
 export * from './in-vm-registry';
 export * from './tls-context';
 export * from './tls-settings';
+export * from './tls-probe';
+export * from './tls-verification';
 export * from './send-confirmations';

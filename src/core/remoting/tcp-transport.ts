@@ -1,7 +1,8 @@
 import net from 'node:net';
 import tls from 'node:tls';
-import { HORNETQ_PREAMBLE } from '../protocol';
+import { HORNETQ_PREAMBLE, HornetQException } from '../protocol';
 import { ClientUpgradeHandshake, type HttpUpgradeRequest } from './http-upgrade';
+import { isTlsVerificationFailure } from './tls-verification';
 import type { Transport, TransportHandlers } from './transport';
 
 /** How a client checks the broker over TLS: the chain always, the host name unless told not to. */
@@ -88,8 +89,16 @@ export class TcpTransport implements Transport {
       ...(net.isIP(host) === 0 ? { servername: host } : {}),
       ...(options.verifyHost ? {} : { checkServerIdentity: () => undefined }),
     });
-    const failed = (error: Error): Error =>
-      new Error(`TLS connection to ${host}:${port} failed: ${describeTlsError(error)}`, { cause: error });
+    const failed = (error: Error): Error => {
+      const message = `TLS connection to ${host}:${port} failed: ${describeTlsError(error)}`;
+      return isTlsVerificationFailure(error)
+        ? new HornetQException(
+            'TLS_VERIFICATION_FAILED',
+            `${message}; the broker's certificate did not pass verification (trust-store-path or ca, its host names, its dates)`,
+            { cause: error },
+          )
+        : new Error(message, { cause: error });
+    };
     return whenReady(socket, 'secureConnect', timeoutMs, signal, upgrade, {
       timedOut: () => failed(new Error(`no TLS handshake within ${timeoutMs} ms`)),
       failed,

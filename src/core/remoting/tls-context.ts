@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import tls from 'node:tls';
-import { TlsConfigurationError, type TlsSettings } from './tls-settings';
+import { TlsConfigurationError, type TlsMaterial, type TlsSettings } from './tls-settings';
 
 /** The options a node:tls server or client is made with, and the context they make, checked once. */
 export interface LoadedTls {
@@ -25,7 +25,10 @@ export function loadTls(settings: TlsSettings, owner: string): LoadedTls {
     ...protocolRange(settings.enabledProtocols, owner),
     ...cipherList(settings.enabledCipherSuites),
   };
-  if (settings.keyStorePath !== undefined) {
+  const inMemory = inMemoryOptions(settings, owner);
+  if (inMemory !== null) {
+    Object.assign(options, inMemory);
+  } else if (settings.keyStorePath !== undefined) {
     Object.assign(
       options,
       keyStoreOptions(settings.keyStorePath, settings.keyStorePassword, settings.privateKeyPath, owner),
@@ -36,12 +39,79 @@ export function loadTls(settings: TlsSettings, owner: string): LoadedTls {
       'key-path needs key-store-path: the certificate the key belongs to',
     );
   }
-  if (settings.trustStorePath !== undefined) options.ca = trustStore(settings.trustStorePath, owner);
+  if (settings.ca !== undefined) {
+    if (settings.trustStorePath !== undefined) {
+      throw new TlsConfigurationError(
+        owner,
+        'give the CA certificates once: ca or trust-store-path, not both',
+      );
+    }
+    options.ca = inMemoryCa(settings.ca, owner);
+  } else if (settings.trustStorePath !== undefined) {
+    options.ca = trustStore(settings.trustStorePath, owner);
+  }
   try {
     return { options, context: tls.createSecureContext(options) };
   } catch (error) {
     throw new TlsConfigurationError(owner, contextProblem(error, settings), { cause: error });
   }
+}
+
+/**
+ * This end's certificate and key given in memory (cert and key, or pfx), or null when they come
+ * from key-store-path or not at all. Each part is checked for what it must hold; a message names
+ * the option, never its content.
+ */
+function inMemoryOptions(settings: TlsSettings, owner: string): tls.SecureContextOptions | null {
+  const { cert, key, pfx } = settings;
+  if (cert === undefined && key === undefined && pfx === undefined) return null;
+  if (settings.keyStorePath !== undefined || settings.privateKeyPath !== undefined) {
+    throw new TlsConfigurationError(
+      owner,
+      "give this side's certificate once: cert and key, or pfx, or key-store-path, not two of them",
+    );
+  }
+  const password = settings.keyStorePassword;
+  const passphrase = password === undefined || password === '' ? {} : { passphrase: password };
+  if (pfx !== undefined) {
+    if (cert !== undefined || key !== undefined) {
+      throw new TlsConfigurationError(
+        owner,
+        'pfx carries its certificate and key: give no cert or key with it',
+      );
+    }
+    if (!Buffer.isBuffer(pfx) || pfx[0] !== 0x30) {
+      throw new TlsConfigurationError(owner, 'pfx must be the bytes of a PKCS#12 store (a Buffer)');
+    }
+    return { pfx, ...passphrase };
+  }
+  if (cert === undefined || key === undefined) {
+    throw new TlsConfigurationError(
+      owner,
+      `${cert === undefined ? 'key' : 'cert'} needs ${cert === undefined ? 'cert' : 'key'}: give the certificate chain and its private key together`,
+    );
+  }
+  pemOf('cert', cert, PEM_CERTIFICATE, 'PEM certificate', owner);
+  pemOf('key', key, PEM_PRIVATE_KEY, 'PEM private key', owner);
+  return { cert, key, ...passphrase };
+}
+
+function inMemoryCa(ca: TlsMaterial | readonly TlsMaterial[], owner: string): TlsMaterial[] {
+  const list = Array.isArray(ca) ? [...(ca as readonly TlsMaterial[])] : [ca as TlsMaterial];
+  if (list.length === 0) throw new TlsConfigurationError(owner, 'ca is an empty list');
+  list.forEach((item, index) =>
+    pemOf(list.length === 1 ? 'ca' : `ca[${index}]`, item, PEM_CERTIFICATE, 'PEM certificate', owner),
+  );
+  return list;
+}
+
+/** Checks that a string or Buffer holds the PEM block it must; says what it is not, never what it is. */
+function pemOf(name: string, value: unknown, block: RegExp, what: string, owner: string): void {
+  const text = typeof value === 'string' ? value : Buffer.isBuffer(value) ? value.toString('latin1') : null;
+  if (text === null) {
+    throw new TlsConfigurationError(owner, `${name} must be a string or a Buffer (actual: ${typeof value})`);
+  }
+  if (!block.test(text)) throw new TlsConfigurationError(owner, `${name} holds no ${what}`);
 }
 
 /** node:tls takes a lowest and a highest version, so the list must be a contiguous run of them. */
@@ -178,9 +248,15 @@ function withExtension(file: string, extension: string): string {
 function contextProblem(error: unknown, settings: TlsSettings): string {
   const code = (error as NodeJS.ErrnoException).code ?? '';
   const message = error instanceof Error ? error.message : String(error);
-  const keyStore = `key-store-path '${settings.keyStorePath ?? ''}'`;
+  const keyStore =
+    settings.pfx !== undefined
+      ? 'pfx'
+      : settings.key !== undefined
+        ? 'key'
+        : `key-store-path '${settings.keyStorePath ?? ''}'`;
   if (/mac verify failure|bad decrypt/i.test(message) || code === 'ERR_OSSL_BAD_DECRYPT') {
-    return `${keyStore}: wrong key-store-password (or none given for an encrypted store)`;
+    const password = settings.keyStorePath === undefined ? 'passphrase' : 'key-store-password';
+    return `${keyStore}: wrong ${password} (or none given for an encrypted store)`;
   }
   if (/PFX|PKCS12|asn1|header too long|wrong tag/i.test(message)) {
     return `${keyStore} cannot be read as PKCS#12 (${message})`;

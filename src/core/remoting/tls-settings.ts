@@ -1,8 +1,11 @@
 import { brandError, hasBrand } from '../protocol/brand';
 import { CoreErrorCode } from '../protocol/core-error-code';
 
+/** PEM text, as a string or the bytes of a file already read (DER is accepted only for `pfx`). */
+export type TlsMaterial = string | Buffer;
+
 /**
- * TLS material and choices for one end of a link, with HornetQ's parameter names in the messages.
+ * TLS material for one end of a link, with HornetQ's parameter names in the messages.
  * Stores are files: PKCS#12 (`.p12`/`.pfx`, or DER content) or PEM. A Java KeyStore (JKS/JCEKS)
  * cannot be read by Node and is refused with the keytool command that converts it.
  */
@@ -24,6 +27,14 @@ export interface TlsSettings {
   enabledProtocols?: readonly string[] | undefined;
   /** enabled-cipher-suites: OpenSSL names (and TLS 1.3 names); Node's defaults when absent. */
   enabledCipherSuites?: readonly string[] | undefined;
+  /** In memory, instead of trust-store-path: the PEM CA certificates the peer's chain must lead to. */
+  ca?: TlsMaterial | readonly TlsMaterial[] | undefined;
+  /** In memory, instead of key-store-path: this end's PEM certificate chain (with `key`). */
+  cert?: TlsMaterial | undefined;
+  /** In memory: the PEM private key of `cert`; keyStorePassword is its passphrase when encrypted. */
+  key?: TlsMaterial | undefined;
+  /** In memory, instead of key-store-path: a PKCS#12 store (DER bytes); keyStorePassword opens it. */
+  pfx?: Buffer | undefined;
 }
 
 /** A TLS setting that cannot be used; the message names the parameter and file, never a password. */

@@ -2,7 +2,13 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import tls from 'node:tls';
-import { loadTls, TcpTransport, TlsConfigurationError, type TlsSettings } from '../../../src/core/remoting';
+import {
+  isTlsRecordStart,
+  loadTls,
+  TcpTransport,
+  TlsConfigurationError,
+  type TlsSettings,
+} from '../../../src/core/remoting';
 import { makeTestCertificates, type TestCertificates } from '../../support/test-certificates';
 
 describe('TLS stores and the TLS transport', () => {
@@ -60,6 +66,36 @@ describe('TLS stores and the TLS transport', () => {
     expect(problem({ privateKeyPath: key })).toBe(
       "acceptor 'a': key-path needs key-store-path: the certificate the key belongs to",
     );
+  });
+
+  test('in memory: ca, cert and key, or pfx make a context; two sources for one part, or a half, are refused', () => {
+    const ca = fs.readFileSync(certs.caPem);
+    const pem = fs.readFileSync(certs.clientPem);
+    const pfx = fs.readFileSync(certs.clientP12);
+    const fromMemory = loadTls({ ca: [ca, ca.toString('utf8')], cert: pem, key: pem.toString('utf8') }, 'x');
+    expect(fromMemory.options.ca).toEqual([ca, ca.toString('utf8')]);
+    expect(loadTls({ pfx, keyStorePassword: certs.password }, 'x').options.pfx).toBe(pfx);
+    expect(problem({ ca, trustStorePath: certs.caPem })).toMatch(/ca or trust-store-path, not both/);
+    expect(problem({ cert: pem, key: pem, keyStorePath: certs.clientPem })).toMatch(
+      /cert and key, or pfx, or key-store-path, not two of them/,
+    );
+    expect(problem({ pfx, cert: pem })).toMatch(/pfx carries its certificate and key/);
+    expect(problem({ cert: pem })).toMatch(/cert needs key/);
+    expect(problem({ key: pem })).toMatch(/key needs cert/);
+    expect(problem({ ca: [] })).toMatch(/ca is an empty list/);
+    expect(problem({ ca: [ca, 'no certificate here'] })).toMatch(/ca\[1\] holds no PEM certificate/);
+    expect(problem({ pfx: pem })).toMatch(/pfx must be the bytes of a PKCS#12 store/);
+    const wrong = problem({ pfx, keyStorePassword: 'wrong-passphrase-7' });
+    expect(wrong).toMatch(/pfx: wrong passphrase/);
+    expect(wrong).not.toContain('wrong-passphrase-7');
+  });
+
+  test('the first bytes of a TLS record (alert, handshake) are told from anything else', () => {
+    expect(isTlsRecordStart(Buffer.from([0x15, 0x03, 0x03]))).toBe(true);
+    expect(isTlsRecordStart(Buffer.from([0x16, 0x03, 0x01]))).toBe(true);
+    expect(isTlsRecordStart(Buffer.from('HTTP'))).toBe(false);
+    expect(isTlsRecordStart(Buffer.from([0x15]))).toBe(false);
+    expect(isTlsRecordStart(Buffer.alloc(0))).toBe(false);
   });
 
   test('a Java keystore as trust store is refused, saying to give a PEM bundle', () => {

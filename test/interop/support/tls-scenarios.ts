@@ -165,6 +165,7 @@ export const tlsScenarios: ScenarioGroup = {
       test('our client refuses a certificate from a CA it does not trust, saying why', async () => {
         const error = await nodeRefusal(nodeConnector('untrusted'));
         expect(error).toBeInstanceOf(JMSException);
+        expect((error as JMSException).errorCode).toBe('TLS_VERIFICATION_FAILED');
         expect(error.message).toMatch(
           /TLS connection to localhost:\d+ failed: unable to verify the first certificate \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\)/,
         );
@@ -173,11 +174,20 @@ export const tlsScenarios: ScenarioGroup = {
       test('our client refuses a certificate for another host while verify-host is on (the default)', async () => {
         const error = await nodeRefusal(nodeConnector('otherHost'));
         expect(error).toBeInstanceOf(JMSException);
+        expect((error as JMSException).errorCode).toBe('TLS_VERIFICATION_FAILED');
         expect(error.message).toMatch(
           /TLS connection to localhost:\d+ failed: .*localhost.* is not in the cert's altnames: DNS:other\.example \(ERR_TLS_CERT_ALTNAME_INVALID\)/,
         );
         // Only the host name was wrong: the chain leads to the CA, so without verify-host it connects.
         await nodeConnect(nodeConnector('otherHost', { 'verify-host': false }));
+      });
+
+      test('our client in plain TCP on a TLS port is told TLS_REQUIRED, not a vanished broker', async () => {
+        const port = context.server().tlsPort(ACCEPTORS.trusted.name);
+        const error = await nodeRefusal({ host: '127.0.0.1', port });
+        expect(error).toBeInstanceOf(JMSException);
+        expect((error as JMSException).errorCode).toBe('TLS_REQUIRED');
+        expect(error.message).toContain(`connect with tls://127.0.0.1:${port}`);
       });
 
       test('need-client-auth: our client without a certificate is refused; with a PKCS#12 or PEM key store it works', async () => {
