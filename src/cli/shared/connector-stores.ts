@@ -6,7 +6,12 @@ import type { ConfigurationProblem } from '../../jndi/configuration-exception';
 import type { XmlElement } from '../../jndi/xml/xml-element';
 
 /** The params a TLS connector names for its client, which the registry keeps out of its factories. */
-const CLIENT_STORE_KEYS = ['key-store-path', 'key-store-password', 'trust-store-path', 'trust-store-password'];
+const CLIENT_STORE_KEYS = [
+  'key-store-path',
+  'key-store-password',
+  'trust-store-path',
+  'trust-store-password',
+];
 const PATH_KEYS = new Set(['key-store-path', 'trust-store-path']);
 
 /**
