@@ -149,7 +149,7 @@ describe('the DI container (inversify 7)', () => {
       { host: '127.0.0.1', port: jms.getPort('netty') },
     ]);
     expect(await roundTrip(jms, '/queue/Orders', 'over tcp')).toBe('over tcp');
-    await waitFor('the connection to go', () => jms.getConnectionCount() === 0);
+    await waitFor(() => jms.getConnectionCount() === 0, 'the connection to go');
     expect(jms.getQueueInfo('Orders')).toMatchObject({ messagesAdded: 1, messagesAcknowledged: 1 });
   });
 
@@ -308,7 +308,7 @@ describe('the DI container (inversify 7)', () => {
         '<topic name="Later"><entry name="/topic/Later"/></topic></configuration>',
       ),
     );
-    await waitFor('the redeploy', () => jms.getContext().list('topic/').length === 2);
+    await waitFor(() => jms.getContext().list('topic/').length === 2, 'the redeploy');
     expect(jms.lookup<HornetQTopic>('/topic/Later').getTopicName()).toBe('Later');
     expect(jms.lookup<HornetQQueue>('/queue/Extra').getQueueName()).toBe('Extra');
   });

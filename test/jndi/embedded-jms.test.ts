@@ -92,7 +92,7 @@ describe('EmbeddedJMS', () => {
     expect(jms.getConnectionCount()).toBe(1);
     expect(jms.getSessionCount()).toBeGreaterThanOrEqual(1);
     await connection.close();
-    await waitFor('the broker to see the connection go', () => jms.getConnectionCount() === 0);
+    await waitFor(() => jms.getConnectionCount() === 0, 'the broker to see the connection go');
     expect(jms.getSessionCount()).toBe(0);
 
     await jms.stop();
@@ -116,7 +116,7 @@ describe('EmbeddedJMS', () => {
       consumerCount: 1,
     });
     await received.acknowledge();
-    await waitFor('the acknowledgement', () => jms.getQueueInfo('Orders')?.messageCount === 0);
+    await waitFor(() => jms.getQueueInfo('Orders')?.messageCount === 0, 'the acknowledgement');
     expect(jms.getQueueInfo('Orders')?.messagesAcknowledged).toBe(1);
     await connection2.close();
     await jms.stop();
@@ -208,7 +208,7 @@ describe('EmbeddedJMS', () => {
         expect(await consumer.receive(5000)).not.toBeNull();
         await session.rollback();
       }
-      await waitFor('the dead-letter queue', () => jms.getQueueInfo('DLQ')?.messageCount === 1);
+      await waitFor(() => jms.getQueueInfo('DLQ')?.messageCount === 1, 'the dead-letter queue');
       expect(jms.getQueueInfo('Limited')?.messageCount).toBe(0);
       await connection.close();
     } finally {

@@ -71,7 +71,7 @@ describe('FileWatcher', () => {
     const saved = Date.now();
     await fs.writeFile(file, 'v2 half');
     await fs.appendFile(file, ' and the rest');
-    await waitFor('the change', () => changes.length > 0, 5_000);
+    await waitFor(() => changes.length > 0, 'the change', 5_000);
     // About 0.2 s when the machine is idle; the margin is for a busy one (polling is off here).
     expect(Date.now() - saved).toBeLessThan(2_000);
     await sleep(300);
@@ -84,7 +84,7 @@ describe('FileWatcher', () => {
     for (const version of ['v2', 'v3']) {
       await fs.writeFile(`${file}.tmp`, version);
       await fs.rename(`${file}.tmp`, file);
-      await waitFor(`${version} to be taken`, () => changes.includes(version), 5_000);
+      await waitFor(() => changes.includes(version), `${version} to be taken`, 5_000);
     }
     expect(changes).toEqual(['v2', 'v3']);
   });
@@ -106,7 +106,7 @@ describe('FileWatcher', () => {
     await fs.symlink('..v2', path.join(dir, '..data_tmp'));
     await fs.rename(path.join(dir, '..data_tmp'), path.join(dir, '..data'));
     await fs.rm(path.join(dir, '..v1'), { recursive: true });
-    await waitFor('the re-pointed file', () => changes.length > 0, 5_000);
+    await waitFor(() => changes.length > 0, 'the re-pointed file', 5_000);
     expect(changes).toEqual(['v2']);
   });
 
@@ -114,10 +114,10 @@ describe('FileWatcher', () => {
     const file = await fileWith('v1');
     const { changes, unreadable } = watch(file, 'v1');
     await fs.rm(file);
-    await waitFor('the removal to be reported', () => unreadable.length > 0, 5_000);
+    await waitFor(() => unreadable.length > 0, 'the removal to be reported', 5_000);
     expect(unreadable[0]?.message).toMatch(/ENOENT/);
     await fs.writeFile(file, 'v2');
-    await waitFor('the new file', () => changes.length > 0, 5_000);
+    await waitFor(() => changes.length > 0, 'the new file', 5_000);
     expect(changes).toEqual(['v2']);
     expect(unreadable).toHaveLength(1);
   });
@@ -134,7 +134,7 @@ describe('FileWatcher', () => {
       `cannot watch ${file} (ENOSYS: function not implemented, watch): reading it every 50 ms for changes instead`,
     ]);
     await fs.writeFile(file, 'v2');
-    await waitFor('the change, by polling', () => changes.length > 0, 5_000);
+    await waitFor(() => changes.length > 0, 'the change, by polling', 5_000);
     expect(changes).toEqual(['v2']);
   });
 
@@ -163,7 +163,7 @@ describe('FileWatcher', () => {
     expect(logger.warnings).toEqual([
       `cannot watch ${file} (EMFILE: too many open files, watch): reading it every 50 ms for changes instead`,
     ]);
-    await waitFor('the change, by polling', () => changes.length > 0, 5_000);
+    await waitFor(() => changes.length > 0, 'the change, by polling', 5_000);
     expect(changes).toEqual(['v2']);
   });
 

@@ -101,7 +101,7 @@ test('hot redeploy adds, changes and removes a factory, a queue and a topic whil
         topic('U', '/topic/U'),
       ),
     );
-    await waitFor('cf2 to be bound', () => bound(() => jms.lookup('/cf2')));
+    await waitFor(() => bound(() => jms.lookup('/cf2')), 'cf2 to be bound');
     expect(jms.lookup<HornetQConnectionFactory>('cf2').getCallTimeout()).toBe(7000);
     expect(jms.lookup('/cf')).not.toBe(cf);
     expect(jms.lookup('stable')).toBe(stable);
@@ -136,7 +136,7 @@ test('hot redeploy adds, changes and removes a factory, a queue and a topic whil
         queue('A', '/queue/A3'),
       ),
     );
-    await waitFor('the broken edit to be reported', () => logger.errors.length > 0);
+    await waitFor(() => logger.errors.length > 0, 'the broken edit to be reported');
     expect(logger.errors[0]).toContain('was not redeployed; the previous deployment stays');
     expect(logger.errors[0]).toContain(
       'hornetq-jms.xml:3: <call-timeout> must be greater than or equal to 0 (actual value: -1)',
@@ -156,7 +156,7 @@ test('hot redeploy adds, changes and removes a factory, a queue and a topic whil
         topic('T', '/topic/T2'),
       ),
     );
-    await waitFor('cf2 to be unbound', () => !bound(() => jms.lookup('cf2')));
+    await waitFor(() => !bound(() => jms.lookup('cf2')), 'cf2 to be unbound');
     expect(bound(() => jms.lookup('queue/A2'))).toBe(false);
     expect(bound(() => jms.lookup('topic/U'))).toBe(false);
     expect(jms.lookup('stable')).toBe(stable);
@@ -187,7 +187,7 @@ test('InitialContext.load with watch: redeploys until closed; the scan period is
   const context = await InitialContext.load({ configDir: dir, env: {}, logger, watch: { scanPeriodMs: 20 } });
   try {
     await edit(file, jmsFile(queue('A', 'a'), queue('B', 'b')));
-    await waitFor('b to be bound', () => bound(() => context.lookup('b')));
+    await waitFor(() => bound(() => context.lookup('b')), 'b to be bound');
     await context.close();
     await edit(file, jmsFile(queue('A', 'a'), queue('B', 'b'), queue('C', 'c')));
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -215,7 +215,7 @@ test('a redeploy that would bind over a name bound by someone else is refused as
   try {
     context.bind('mine', 'user object');
     await edit(file, jmsFile(queue('A', 'a2'), queue('B', 'mine')));
-    await waitFor('the conflict to be reported', () => logger.errors.length > 0);
+    await waitFor(() => logger.errors.length > 0, 'the conflict to be reported');
     expect(logger.errors[0]).toContain(
       'hornetq-jms.xml:3: <entry> mine cannot be bound for queue:B: mine is already bound',
     );
@@ -245,7 +245,7 @@ test('a queue whose selector changes is rebound; the broker queue keeps its filt
   try {
     const before = jms.lookup('q');
     await edit(file, jmsFile(`<queue name="Q"><entry name="q"/><selector string="x = 1"/></queue>`));
-    await waitFor('the warning', () => logger.warnings.some((w) => w.includes("queue 'Q' already exists")));
+    await waitFor(() => logger.warnings.some((w) => w.includes("queue 'Q' already exists")), 'the warning');
     expect(jms.lookup('q')).not.toBe(before);
     expect(logger.warnings.find((w) => w.includes("queue 'Q'"))).toBe(
       `queue 'Q' already exists on the broker with selector null and durable true: it keeps them (and its messages); the new selector "x = 1" and durable true apply once the queue is deleted`,
@@ -270,7 +270,7 @@ test('watch: true redeploys a changed hornetq-jms.xml within about a second (it 
     );
     const edited = Date.now();
     await edit(file, jmsFile(queue('A', '/queue/A'), queue('B', '/queue/B')));
-    await waitFor('queue B to be deployed', () => bound(() => jms.lookup('/queue/B')), 10_000);
+    await waitFor(() => bound(() => jms.lookup('/queue/B')), 'queue B to be deployed', 10_000);
     const elapsed = Date.now() - edited;
     // Within a second when the machine is idle; the margin is for a busy 2-core machine. The
     // poller needed two scans 5 s apart: never less than 5 s.
@@ -307,7 +307,7 @@ test('where hornetq-jms.xml cannot be watched, the deployer polls it at the scan
       `cannot watch ${file} (ENOSPC: System limit for number of file watchers reached, watch): reading it every 50 ms for changes instead`,
     );
     await edit(file, jmsFile(queue('A', 'a'), queue('B', 'b')));
-    await waitFor('b to be bound', () => bound(() => registry.lookup('b')));
+    await waitFor(() => bound(() => registry.lookup('b')), 'b to be bound');
     expect(registry.lookupAs('b', HornetQQueue).getQueueName()).toBe('B');
   } finally {
     deployer.undeploy();

@@ -186,8 +186,9 @@ describe('security configuration (EmbeddedJMS)', () => {
       await producer.send(session.createTextMessage('allowed'));
 
       await edit(path.join(dir, 'hornetq-configuration.xml'), serverXml(settings('nobody')));
-      await waitFor('the redeploy', () =>
-        logger.infos.some((line) => line.includes('redeployed the <security-settings>')),
+      await waitFor(
+        () => logger.infos.some((line) => line.includes('redeployed the <security-settings>')),
+        'the redeploy',
       );
       const refused = producer.send(session.createTextMessage('refused'));
       await expect(refused).rejects.toBeInstanceOf(JMSSecurityException);
@@ -208,8 +209,9 @@ describe('security configuration (EmbeddedJMS)', () => {
           ['frank', 'frank-secret', 'user'],
         ]),
       );
-      await waitFor('the redeploy', () =>
-        logger.infos.some((line) => line.includes('the next logins use its users')),
+      await waitFor(
+        () => logger.infos.some((line) => line.includes('the next logins use its users')),
+        'the redeploy',
       );
       expect(await roundTrip(jms, await connect(jms, 'frank', 'frank-secret'))).toBe('hello');
     });
@@ -225,15 +227,16 @@ describe('security configuration (EmbeddedJMS)', () => {
       );
       await edit(server, broken);
       const line = broken.split('\n').findIndex((text) => text.includes('type="fly"')) + 1;
-      await waitFor('the refused redeploy', () =>
-        logger.errors.some((text) => text.includes(`${server}:${line}:`)),
+      await waitFor(
+        () => logger.errors.some((text) => text.includes(`${server}:${line}:`)),
+        'the refused redeploy',
       );
       await edit(
         users,
         '<configuration xmlns="urn:hornetq">\n   <user name="bob" password="x">\n</configuration>\n',
       );
       const atLine = new RegExp(`${users.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:`);
-      await waitFor('the refused users redeploy', () => logger.errors.some((text) => atLine.test(text)));
+      await waitFor(() => logger.errors.some((text) => atLine.test(text)), 'the refused users redeploy');
       expect(logger.errors.join('\n')).toContain('the security settings and users in force stay');
       // bob still logs in with his password, and may still send.
       expect(await roundTrip(jms, await connect(jms, 'bob', 'bob-secret'))).toBe('hello');
@@ -243,10 +246,11 @@ describe('security configuration (EmbeddedJMS)', () => {
       const logger = captureLogger();
       const jms = await started({ configDir: dir, logger, watch: { scanPeriodMs: 50 } });
       await fs.rm(path.join(dir, 'hornetq-users.xml'));
-      await waitFor('the warning', () => logger.warnings.some((line) => line.includes('cannot be read')));
+      await waitFor(() => logger.warnings.some((line) => line.includes('cannot be read')), 'the warning');
       await edit(path.join(dir, 'hornetq-configuration.xml'), serverXml(settings(), false));
-      await waitFor('the warning', () =>
-        logger.warnings.some((line) => line.includes('security-enabled changed to false')),
+      await waitFor(
+        () => logger.warnings.some((line) => line.includes('security-enabled changed to false')),
+        'the warning',
       );
       // Security is still on, with the users read at the start.
       await expect(connect(jms)).rejects.toBeInstanceOf(JMSSecurityException);

@@ -30,13 +30,6 @@ export async function tempDir(): Promise<{ dir: string; remove: () => Promise<vo
   return { dir, remove: () => fs.rm(dir, { recursive: true, force: true }) };
 }
 
-/** Polls until `check` returns true, failing with `what` after the deadline. */
-export async function waitFor(what: string, check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+export { waitFor } from '../support/wait';
 
 export const JMS_HEAD = '<configuration xmlns="urn:hornetq">';
