@@ -85,10 +85,12 @@ describe('unfinished frames over all connections, and connections-allowed', () =
     const unfinished = frame.subarray(0, frame.length - 100);
     const before = baseline();
     const limit = 64 * MiB;
-    // 60 x 9 MiB would be 540 MiB. Besides the broker's budget: the frame the test writes from
-    // (9 MiB), the partial frame of a connection being refused, still referenced until its socket
-    // has closed (up to 9 MiB more), and 16 MiB for socket buffers and the rest of the process.
-    const bound = limit + 2 * 9 * MiB + 16 * MiB;
+    // 60 x 9 MiB would be 540 MiB: what this bound guards against. The broker's own accounting
+    // (getUnfinishedFrameBytes, asserted below) is the exact check; the process may hold more
+    // than the budget for a while: the partial frames of connections being refused stay
+    // referenced until their sockets have closed, which on a loaded machine lags (one run held
+    // 101 MiB), plus the test's own 9 MiB frame and 16 MiB for the rest of the process.
+    const bound = 2 * limit + 9 * MiB + 16 * MiB;
     const connections = await Promise.all(
       Array.from({ length: 60 }, async () => env.track(await RawClient.connect(broker.getPort()))),
     );
