@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Command, Option } from 'commander';
 import {
+  CLIENT_TLS_KEYS,
   CONNECT_TIMEOUT_PARAM,
   DEFAULT_HOST,
   DEFAULT_PORT,
@@ -293,17 +294,7 @@ function withoutTls(connector: TransportConfiguration): TransportConfiguration {
   return Object.fromEntries(Object.entries(connector).filter(([key]) => !TLS_PARAMS.has(key)));
 }
 
-const TLS_PARAMS = new Set([
-  'ssl-enabled',
-  'key-store-path',
-  'key-store-password',
-  'key-path',
-  'trust-store-path',
-  'trust-store-password',
-  'enabled-protocols',
-  'enabled-cipher-suites',
-  'verify-host',
-]);
+const TLS_PARAMS: ReadonlySet<string> = new Set(['ssl-enabled', ...CLIENT_TLS_KEYS]);
 
 /**
  * What to do about a refused login: a broker with security enabled (HornetQ's default, and the

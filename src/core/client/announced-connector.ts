@@ -1,4 +1,4 @@
-import { DEFAULT_HOST, DEFAULT_PORT, type TransportConfiguration } from './connector';
+import { CLIENT_TLS_KEYS, DEFAULT_HOST, DEFAULT_PORT, type TransportConfiguration } from './connector';
 import type { TopologyEndpoint, TopologyParamValue } from './topology';
 
 /** Artemis puts a connector's extra properties among its params under this prefix. */
@@ -11,18 +11,6 @@ const ARTEMIS_NAMES: Readonly<Record<string, string>> = {
   'http-upgrade-endpoint': 'httpUpgradeEndpoint',
   'server-id': 'serverId',
 };
-
-/** What a client must bring itself to reach a TLS endpoint: a broker announces none of it. */
-const OWN_TLS_KEYS = [
-  'key-store-path',
-  'key-store-password',
-  'key-path',
-  'trust-store-path',
-  'trust-store-password',
-  'enabled-protocols',
-  'enabled-cipher-suites',
-  'verify-host',
-] as const;
 
 /** The dial-time settings of our own connector that hold for any server of the cluster. */
 const OWN_DIAL_KEYS = ['connect-timeout-millis'] as const;
@@ -55,7 +43,7 @@ export function connectorForEndpoint(
   copyKeys(own, connector, OWN_DIAL_KEYS);
   if (booleanOf(read('ssl-enabled'))) {
     connector['ssl-enabled'] = true;
-    copyKeys(own, connector, OWN_TLS_KEYS);
+    copyKeys(own, connector, CLIENT_TLS_KEYS);
   }
   if (booleanOf(read('http-upgrade-enabled'))) {
     connector['http-upgrade-enabled'] = true;

@@ -96,7 +96,13 @@ const TLS_TEXT_KEYS = [
   'trust-store-password',
   'enabled-protocols',
   'enabled-cipher-suites',
-];
+] as const;
+
+/**
+ * A connector's TLS settings that the client brings itself, beyond 'ssl-enabled': its stores,
+ * key, protocols and host check. A broker announces none of them, and a plain connector has none.
+ */
+export const CLIENT_TLS_KEYS = [...TLS_TEXT_KEYS, 'verify-host'] as const;
 const BOOLEAN_KEYS = ['ssl-enabled', 'verify-host', 'http-upgrade-enabled'];
 const TEXT_KEYS = [...TLS_TEXT_KEYS, 'http-upgrade-endpoint'];
 
