@@ -1,11 +1,11 @@
-import { brandError, hasBrand, ownBrand, type ClassOf, type InstanceOf } from '../core/protocol/brand';
+import { brandError, hasBrand, ownBrand, type ClassOf, type InstanceOf } from '../lang/brand';
 import { JmsErrorCode, type JmsExceptionClassName } from './jms-error-code';
 
 /**
  * The JMS exception classes of the public contract. Each carries `code` as Node's errors do: the
  * error code it was given (HornetQ's name where a core error lies beneath, the same string as
  * getErrorCode()), else its class's code from JmsErrorCode. The static `is()` recognises instances
- * made by another copy of this package too (see core/protocol/brand.ts).
+ * made by another copy of this package too (see lang/brand.ts).
  */
 export class JMSException extends Error {
   static readonly brand: string = 'JMSException';

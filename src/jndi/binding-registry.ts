@@ -1,4 +1,4 @@
-import { ownBrand, type ClassOf } from '../core/protocol/brand';
+import { ownBrand, type ClassOf } from '../lang/brand';
 import { HornetQDestination } from '../jms/destination';
 import { JndiErrorCode } from './jndi-error-code';
 import { normalizeName, normalizePrefix, parentContexts } from './names';

@@ -1,4 +1,4 @@
-import { brandError, hasBrand } from '../core/protocol/brand';
+import { brandError, hasBrand } from '../lang/brand';
 import { JndiErrorCode } from './jndi-error-code';
 
 /** One thing wrong (or worth a warning) in a configuration file, and where. */

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { TransportConfiguration } from '../core/client';
-import type { ClassOf } from '../core/protocol/brand';
+import type { ClassOf } from '../lang/brand';
 import { TlsConfigurationError, type Logger } from '../core/remoting';
 import { IllegalStateException } from '../jms/exceptions';
 import type { Broker } from '../server/broker';

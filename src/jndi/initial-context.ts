@@ -1,5 +1,5 @@
-import { invalidArgType } from '../core/protocol/argument-errors';
-import type { ClassOf } from '../core/protocol/brand';
+import { invalidArgType } from '../lang/argument-errors';
+import type { ClassOf } from '../lang/brand';
 import type { Logger } from '../core/remoting';
 import { BindingRegistry, type NameClassPair } from './binding-registry';
 import { readConfigFile } from './config/config-document';

@@ -1,4 +1,4 @@
-import { brandError, hasBrand, type ClassOf, type InstanceOf } from '../core/protocol/brand';
+import { brandError, hasBrand, type ClassOf, type InstanceOf } from '../lang/brand';
 import { JndiErrorCode, type JndiErrorCodeName } from './jndi-error-code';
 
 export interface NamingExceptionOptions {

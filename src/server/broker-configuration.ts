@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { DEFAULT_MAX_FRAME_BYTES, DEFAULT_PRE_AUTH_MAX_FRAME_BYTES } from '../core/protocol';
-import { invalidValue } from '../core/protocol/argument-errors';
+import { invalidValue } from '../lang/argument-errors';
 import type { Logger, TlsSettings } from '../core/remoting';
 import { validateClusterConfiguration, type ClusterConfiguration } from './cluster/cluster-configuration';
 import { validateAddressSettings, type AddressSettings } from './postoffice/address-settings';

@@ -25,7 +25,7 @@ describe('hornetq loads only the command it runs', () => {
 
   /** What the error report needs at start to recognise a configuration error: three small modules. */
   const ERROR_TYPES = [
-    'dist/core/protocol/brand.js',
+    'dist/lang/brand.js',
     'dist/jndi/configuration-exception.js',
     'dist/jndi/jndi-error-code.js',
   ];

@@ -1,4 +1,4 @@
-import { brandError, hasBrand, type ClassOf, type InstanceOf } from '../../core/protocol/brand';
+import { brandError, hasBrand, type ClassOf, type InstanceOf } from '../../lang/brand';
 import { ConfigurationException, formatProblem } from '../../jndi/configuration-exception';
 
 /** The `code` of the command's own errors. */

@@ -1,5 +1,5 @@
 import { DEFAULT_MAX_FRAME_BYTES } from '../protocol';
-import { invalidValue } from '../protocol/argument-errors';
+import { invalidValue } from '../../lang/argument-errors';
 import type { Logger } from '../remoting';
 import { clientTlsProblems, type ClientTlsOptions } from './client-tls-options';
 import { connectorTlsProblems, type TransportConfiguration } from './connector';

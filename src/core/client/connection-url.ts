@@ -1,4 +1,4 @@
-import { invalidValue } from '../protocol/argument-errors';
+import { invalidValue } from '../../lang/argument-errors';
 import { clientOptionProblem, type ClientOptions } from './client-options';
 import { CONNECT_TIMEOUT_PARAM, DEFAULT_PORT, type TransportConfiguration } from './connector';
 

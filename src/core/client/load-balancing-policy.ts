@@ -1,4 +1,4 @@
-import { invalidValue } from '../protocol/argument-errors';
+import { invalidValue } from '../../lang/argument-errors';
 
 /**
  * How a new connection picks its server among `count` candidates (HornetQ's

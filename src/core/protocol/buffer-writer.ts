@@ -1,4 +1,4 @@
-import { outOfRange } from './argument-errors';
+import { outOfRange } from '../../lang/argument-errors';
 import { HQ_STRING_SHORT_LIMIT, HQ_STRING_UTF_LIMIT } from './hq-string';
 import { MAX_MODIFIED_UTF8_BYTES, modifiedUtf8Length, writeModifiedUtf8 } from './modified-utf8';
 import { encodeShortString } from './short-strings';

@@ -20,6 +20,6 @@ export * from './large-message-assembler';
 export * from './large-body-chunks';
 export * from './user-id';
 export * from './hq-string';
-export * from './brand';
+export * from '../../lang/brand';
 export * from './core-error-code';
-export * from './argument-errors';
+export * from '../../lang/argument-errors';

@@ -1,4 +1,4 @@
-import { outOfRange } from './argument-errors';
+import { outOfRange } from '../../lang/argument-errors';
 
 /** One piece of a large message body, as SESS_SEND_CONTINUATION / SESS_RECEIVE_CONTINUATION carry it. */
 export interface BodyChunk {

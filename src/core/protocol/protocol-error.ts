@@ -1,4 +1,4 @@
-import { brandError, hasBrand } from './brand';
+import { brandError, hasBrand } from '../../lang/brand';
 import { CoreErrorCode } from './core-error-code';
 
 /**

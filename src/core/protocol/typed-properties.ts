@@ -1,4 +1,4 @@
-import { outOfRange } from './argument-errors';
+import { outOfRange } from '../../lang/argument-errors';
 import type { BufferReader } from './buffer-reader';
 import type { BufferWriter } from './buffer-writer';
 import { ProtocolError } from './protocol-error';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { invalidValue } from './argument-errors';
+import { invalidValue } from '../../lang/argument-errors';
 
 /**
  * A message's user id (JMSMessageID without 'ID:'): HornetQ carries it as 16 raw UUID bytes and

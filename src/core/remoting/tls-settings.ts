@@ -1,4 +1,4 @@
-import { brandError, hasBrand } from '../protocol/brand';
+import { brandError, hasBrand } from '../../lang/brand';
 import { CoreErrorCode } from '../protocol/core-error-code';
 
 /** PEM text, as a string or the bytes of a file already read (DER is accepted only for `pfx`). */

@@ -1,4 +1,4 @@
-import { brandPrototypes, hasBrand, type ClassOf, type InstanceOf } from '../../core/protocol/brand';
+import { brandPrototypes, hasBrand, type ClassOf, type InstanceOf } from '../../lang/brand';
 import { InvalidDestinationException } from '../exceptions';
 
 /** Core address prefixes of the four JMS destination kinds (HornetQ's names). */

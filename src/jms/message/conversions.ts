@@ -1,4 +1,4 @@
-import { invalidArgType, outOfRange } from '../../core/protocol/argument-errors';
+import { invalidArgType, outOfRange } from '../../lang/argument-errors';
 import { PropertyKind, type TypedValue } from '../../core/protocol/typed-properties';
 import { MessageFormatException, NumberFormatException } from '../exceptions';
 

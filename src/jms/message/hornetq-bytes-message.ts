@@ -1,4 +1,4 @@
-import { invalidArgType, outOfRange } from '../../core/protocol/argument-errors';
+import { invalidArgType, outOfRange } from '../../lang/argument-errors';
 import { MessageType } from '../../core/protocol/core-message';
 import {
   MAX_MODIFIED_UTF8_BYTES,

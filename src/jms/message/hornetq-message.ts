@@ -1,4 +1,4 @@
-import { brandPrototypes } from '../../core/protocol/brand';
+import { brandPrototypes } from '../../lang/brand';
 import { CoreMessage, MessageType } from '../../core/protocol/core-message';
 import { PropertyKind, type TypedValue } from '../../core/protocol/typed-properties';
 import type { Destination } from '../destination/destination';

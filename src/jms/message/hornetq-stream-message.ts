@@ -1,4 +1,4 @@
-import { invalidArgType } from '../../core/protocol/argument-errors';
+import { invalidArgType } from '../../lang/argument-errors';
 import { BufferWriter } from '../../core/protocol/buffer-writer';
 import { MessageType } from '../../core/protocol/core-message';
 import {

@@ -1,4 +1,4 @@
-import { hasBrand } from '../../core/protocol/brand';
+import { hasBrand } from '../../lang/brand';
 import { HornetQBytesMessage } from './hornetq-bytes-message';
 import { HornetQMapMessage } from './hornetq-map-message';
 import { HornetQMessage } from './hornetq-message';

@@ -1,4 +1,4 @@
-import { invalidArgType, invalidName } from '../../core/protocol/argument-errors';
+import { invalidArgType, invalidName } from '../../lang/argument-errors';
 import { MessageHeader } from '../../core/protocol/message-header';
 
 /**

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { outOfRange } from '../../core/protocol/argument-errors';
+import { outOfRange } from '../../lang/argument-errors';
 import { StorageError } from '../storage/storage-error';
 
 /**

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Registry } from 'prom-client';
 import { HornetQException } from '../../core/protocol';
-import { invalidValue } from '../../core/protocol/argument-errors';
+import { invalidValue } from '../../lang/argument-errors';
 import { silentLogger, type Logger } from '../../core/remoting';
 import type { Broker } from '../broker';
 import { brokerHealth } from './broker-health';

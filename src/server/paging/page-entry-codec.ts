@@ -1,5 +1,5 @@
 import { BufferReader, BufferWriter, CoreMessage } from '../../core/protocol';
-import { brandError, hasBrand } from '../../core/protocol/brand';
+import { brandError, hasBrand } from '../../lang/brand';
 import { ServerErrorCode } from '../server-error-code';
 import { pageChecksum } from './page-checksum';
 

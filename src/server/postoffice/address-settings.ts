@@ -1,4 +1,4 @@
-import { invalidValue } from '../../core/protocol/argument-errors';
+import { invalidValue } from '../../lang/argument-errors';
 import { AddressMatch, matchProblem, splitAddress } from '../security/address-match';
 
 /** What happens when an address holds max-size-bytes: HornetQ's address-full-policy values. */

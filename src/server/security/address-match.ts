@@ -1,4 +1,4 @@
-import { invalidValue } from '../../core/protocol/argument-errors';
+import { invalidValue } from '../../lang/argument-errors';
 
 /** The word that matches any number of words, none included. */
 export const ANY_WORDS = '#';

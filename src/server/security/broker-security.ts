@@ -1,5 +1,5 @@
 import { HornetQException } from '../../core/protocol';
-import { invalidValue } from '../../core/protocol/argument-errors';
+import { invalidValue } from '../../lang/argument-errors';
 import type { Logger } from '../../core/remoting';
 import type { LoginMemo } from './login-memo';
 import { LoginThrottle, type LoginThrottlePolicy } from './login-throttle';

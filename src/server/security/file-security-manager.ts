@@ -1,4 +1,4 @@
-import { invalidValue } from '../../core/protocol/argument-errors';
+import { invalidValue } from '../../lang/argument-errors';
 import { DEFAULT_HASH_OPTIONS, hashPassword, storedPasswordProblem, verifyPassword } from './password-hash';
 import type { Principal, SecurityManager } from './security-manager';
 

@@ -1,4 +1,4 @@
-import { invalidValue } from '../../core/protocol/argument-errors';
+import { invalidValue } from '../../lang/argument-errors';
 
 /** How failed logins slow the next attempts for the same user name from the same source address. */
 export interface LoginThrottlePolicy {

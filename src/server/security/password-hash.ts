@@ -1,5 +1,5 @@
 import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import { invalidValue } from '../../core/protocol/argument-errors';
+import { invalidValue } from '../../lang/argument-errors';
 
 /**
  * Stored passwords, as hornetq-users.xml holds them. HornetQ keeps them in plain text; we also

@@ -1,4 +1,4 @@
-import { invalidValue } from '../../core/protocol/argument-errors';
+import { invalidValue } from '../../lang/argument-errors';
 import { AddressMatch, splitAddress } from './address-match';
 import { PERMISSIONS, type Permission } from './permission';
 

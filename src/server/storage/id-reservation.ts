@@ -1,4 +1,4 @@
-import { outOfRange } from '../../core/protocol/argument-errors';
+import { outOfRange } from '../../lang/argument-errors';
 
 /**
  * Unique, increasing ids (messages, queues and duplicate-id records share them), reserved in

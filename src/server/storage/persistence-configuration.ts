@@ -1,4 +1,4 @@
-import { invalidValue } from '../../core/protocol/argument-errors';
+import { invalidValue } from '../../lang/argument-errors';
 import { DAMAGE_KIND_NAMES, isDamageKind, type DamageKind } from './damage/damage-kind';
 
 /**

@@ -1,4 +1,4 @@
-import { outOfRange } from '../../../core/protocol/argument-errors';
+import { outOfRange } from '../../../lang/argument-errors';
 import { StorageError } from '../storage-error';
 import type {
   Journal,

@@ -1,4 +1,4 @@
-import { brandError, hasBrand } from '../../../core/protocol/brand';
+import { brandError, hasBrand } from '../../../lang/brand';
 import { ServerErrorCode } from '../../server-error-code';
 
 /** A journal file holds damage before its tail: the broker must not start on it unnoticed. */

@@ -1,4 +1,4 @@
-import { outOfRange } from '../../../core/protocol/argument-errors';
+import { outOfRange } from '../../../lang/argument-errors';
 import { crc32c } from './crc32c';
 
 /**

@@ -1,4 +1,4 @@
-import { outOfRange } from '../../../core/protocol/argument-errors';
+import { outOfRange } from '../../../lang/argument-errors';
 import type { JournalDataFile } from './journal-data-file';
 import { FILE_HEADER_SIZE } from './journal-file-header';
 import { nextFlush } from './flush-number';

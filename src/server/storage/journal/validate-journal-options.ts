@@ -1,4 +1,4 @@
-import { invalidValue } from '../../../core/protocol/argument-errors';
+import { invalidValue } from '../../../lang/argument-errors';
 import type { JournalOptions } from './journal';
 import { FILE_HEADER_SIZE } from './journal-file-header';
 import { FRAME_OVERHEAD } from './journal-record';
