@@ -150,6 +150,22 @@ describe('FrameDecoder', () => {
     });
   });
 
+  it('says the size of the frame being assembled: 0 until its length field is whole, and once the frame is', () => {
+    const decoder = new FrameDecoder();
+    const frame = encodePacket(10, { type: PacketType.SESS_FLOWTOKEN, consumerId: 1, credits: 100 });
+    decoder.feed(frame.subarray(0, 3), () => undefined);
+    expect(decoder.incompleteFrameBytes).toBe(0);
+    decoder.feed(frame.subarray(3, 5), () => undefined);
+    expect(decoder.incompleteFrameBytes).toBe(frame.length);
+    let emitted = 0;
+    decoder.feed(Buffer.concat([frame.subarray(5), frame.subarray(0, 6)]), () => emitted++);
+    expect(emitted).toBe(1);
+    expect(decoder.incompleteFrameBytes).toBe(frame.length);
+    decoder.feed(frame.subarray(6), () => emitted++);
+    expect(emitted).toBe(2);
+    expect(decoder.incompleteFrameBytes).toBe(0);
+  });
+
   describe('frame size limits', () => {
     it('refuses an oversized frame as soon as its length field is complete, before its body arrives', () => {
       const decoder = new FrameDecoder(1024);
