@@ -12,7 +12,7 @@ import { CRASH_CONFIG_DIR } from '../../integration/crash/child-broker';
  * directory another holds refuses to start with DataDirectoryLockedError naming the directory and
  * the holder, and starts once the first has stopped; node:cluster workers (which share one port,
  * so no EADDRINUSE ever stops the second) likewise. Across `hornetq server` processes and kill -9:
- * test/cli/data-directory-lock.test.ts.
+ * test/cli/commands/data-directory-lock.test.ts.
  */
 
 const directories: string[] = [];
