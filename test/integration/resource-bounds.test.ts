@@ -141,7 +141,9 @@ test('pings from a client that never reads: the broker stops reading it, holds a
 });
 
 test('a consumer without flow control that stops reading gets no more than the high-water mark lets through; the queue gives every later message to the other consumer', async () => {
-  const broker = await startBroker();
+  // The stuck consumer must stay connected while 1 000 more messages are sent, which took longer
+  // than the 2 s stall bound on two loaded cores (the stall close has its own test above).
+  const broker = await startBroker({ connectionOutputStallTimeout: 60_000 });
   const raw = await rawClient(broker);
   await raw.createSession();
   raw.consumeWithoutFlowControl(QUEUE);

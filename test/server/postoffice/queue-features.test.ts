@@ -39,6 +39,9 @@ function setUp(extra: Partial<QueueDefinition> = {}): Rig {
 
 let nextId = 1;
 
+/** How long the expiring test message lives. */
+const LIFETIME_MS = 400;
+
 function reference(
   queue: Queue,
   name: string,
@@ -113,13 +116,14 @@ describe('Queue expiry', () => {
 
   it('a cancelled message that expired meanwhile is taken out at the next delivery', async () => {
     const { queue, expired } = setUp();
-    const ref = reference(queue, 'm', { expiration: Date.now() + 30 });
+    // Long enough to be delivered before it expires on two loaded cores (30 ms was not, once).
+    const ref = reference(queue, 'm', { expiration: Date.now() + LIFETIME_MS });
     queue.addTail(ref);
     const consumer = new TestConsumer();
     queue.addConsumer(consumer);
     await tick();
     expect(consumer.labels).toEqual(['m']);
-    await sleep(40);
+    await sleep(LIFETIME_MS + 20);
     queue.cancel(ref);
     await tick();
     expect(consumer.labels).toEqual(['m']);
