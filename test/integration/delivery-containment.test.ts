@@ -1,12 +1,12 @@
 import {
   Broker,
   CoreMessage,
-  InMemoryStorage,
   PropertyKind,
   selectorFilterFactory,
   type BrokerConfiguration,
   type ClientSessionFactory,
 } from '../../src';
+import { InMemoryStorage } from '../../src/server/storage/in-memory-storage';
 import type { Filter } from '../../src/server/postoffice/filter';
 import { CapturingLogger, seqOf, sequenced, useTestBrokers, waitFor } from '../support/test-broker';
 import { queueStats } from './broker-features/support';
