@@ -1,8 +1,8 @@
 import {
-  Broker,
   CoreMessage,
   PropertyKind,
   selectorFilterFactory,
+  type Broker,
   type BrokerConfiguration,
   type ClientSessionFactory,
 } from '../../src';
@@ -38,19 +38,8 @@ describe('an exception from a delivery fails its connection alone', () => {
   const env = useTestBrokers();
   useNoUncaughtErrors();
 
-  async function startBroker(config: Partial<BrokerConfiguration>): Promise<Broker> {
-    const broker = new Broker(
-      {
-        securityEnabled: false,
-        acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port: 0 }],
-        persistenceEnabled: false,
-        ...config,
-      },
-      filterFactory,
-    );
-    await broker.start();
-    env.track({ close: () => broker.stop() });
-    return broker;
+  function startBroker(config: Partial<BrokerConfiguration>): Promise<Broker> {
+    return env.startBroker(config, { filterFactory });
   }
 
   const queues = (...names: string[]) =>

@@ -9,7 +9,7 @@ import { httpRequest, parseExposition } from '../support/http-request';
 import { FailoverRecorder, REATTACH_CLIENT } from './reattach/rig';
 import { DeferredSyncStorage } from '../support/deferred-sync-storage';
 import { FaultProxy } from '../support/fault-proxy';
-import { ADMIN, securedBrokerConfig, setting } from '../support/secured-broker';
+import { ADMIN, setting } from '../support/secured-broker';
 import { sequenced, useTestBrokers, waitFor } from '../support/test-broker';
 import { queues, text, transacted, waitForQueue } from './broker-features/support';
 
@@ -144,7 +144,7 @@ test('per-queue counts, connections, sessions and a reattach are exposed with th
 });
 
 test('refused logins are counted', async () => {
-  const broker = await env.startBroker(securedBrokerConfig([], [setting('#')]));
+  const broker = await env.startBroker({}, { security: { settings: [setting('#')] } });
   const metrics = await metricsFor(broker);
   const factory = await env.connect(broker);
   for (let i = 0; i < 2; i++) {

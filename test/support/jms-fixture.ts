@@ -13,7 +13,7 @@ import {
   type QueueStatistics,
   type TextMessage,
 } from '../../src';
-import { useTestBrokers, waitFor } from './test-broker';
+import { useTestBrokers, waitFor, type TestBrokerOptions } from './test-broker';
 
 export { waitFor } from './test-broker';
 
@@ -28,6 +28,8 @@ export interface JmsFixtureOptions {
   queues?: string[];
   /** Anything else for the broker (address settings, expiry scan period, id cache size…). */
   broker?: Partial<BrokerConfiguration>;
+  /** Security on, with these users and settings (test-broker.ts' `security` option). */
+  security?: TestBrokerOptions['security'];
 }
 
 export interface JmsFixture {
@@ -82,7 +84,7 @@ export function useJmsFixture(options: JmsFixtureOptions = {}): JmsFixture {
     }));
     broker = await kit.startBroker(
       { ...options.broker, queues: [...queues, ...(options.broker?.queues ?? [])] },
-      { selectors: true },
+      { selectors: true, ...(options.security === undefined ? {} : { security: options.security }) },
     );
   });
 

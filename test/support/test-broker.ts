@@ -107,7 +107,7 @@ export interface TestBrokerOptions {
    * broker keeps its state in memory.
    */
   readonly journal?: boolean;
-  /** The acceptor speaks TLS only, with this key store (and whatever else is given). */
+  /** The acceptor (named 'tls') speaks TLS only, with this key store and whatever else is given. */
   readonly tls?: Partial<TcpAcceptorTlsConfiguration> & { readonly keyStorePath: string };
 }
 
@@ -184,17 +184,17 @@ export function useTestBrokers(): TestBrokers {
 
   return {
     async startBroker(config = {}, options = {}) {
-      const tls =
+      const acceptor =
         options.tls === undefined
-          ? {}
-          : { tls: { needClientAuth: false, handshakeTimeout: 10_000, ...options.tls } };
+          ? { name: 'tcp' }
+          : { name: 'tls', tls: { needClientAuth: false, handshakeTimeout: 10_000, ...options.tls } };
       const security =
         options.security === undefined
           ? {}
           : securedBrokerConfig(options.security.users ?? [], options.security.settings);
       return launch(
         {
-          acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port: 0, ...tls }],
+          acceptors: [{ type: 'tcp', host: '127.0.0.1', port: 0, ...acceptor }],
           persistenceEnabled: false,
           securityEnabled: false,
           ...(options.journal === true ? await journalConfig() : {}),
