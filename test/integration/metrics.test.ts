@@ -1,7 +1,4 @@
-import fs from 'node:fs/promises';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { Broker, MetricsServer } from '../../src';
 import { EXPOSITION_CONTENT_TYPE } from '../../src/server/metrics/metrics-server';
 import { brokerHealth } from '../../src/server/metrics/broker-health';
@@ -173,22 +170,8 @@ test('two brokers in one process: each endpoint shows its own broker, both the p
 });
 
 describe('journal sync latency', () => {
-  let dataDirectory: string;
-  beforeEach(async () => {
-    dataDirectory = await fs.mkdtemp(path.join(os.tmpdir(), 'hornetq-metrics-'));
-  });
-  afterEach(async () => {
-    await env.closeAll();
-    await fs.rm(dataDirectory, { recursive: true, force: true });
-  });
-
   test('each fdatasync of the message journal is counted in the histogram', async () => {
-    const broker = await env.startBroker({
-      queues: queues(Q),
-      persistenceEnabled: true,
-      dataDirectory,
-      journalFileSize: 128 * 1024,
-    });
+    const broker = await env.startBroker({ queues: queues(Q) }, { journal: true });
     const metrics = await metricsFor(broker);
     const before = (await scrape(metrics)).get('hornetq_journal_sync_seconds_count{journal="messages"}') ?? 0;
     const producer = (await (await env.connect(broker)).createSession()).createProducer(Q);
