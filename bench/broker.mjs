@@ -12,9 +12,11 @@
 import { createInterface } from 'node:readline';
 import { clearInterval, setInterval } from 'node:timers';
 import hornetq from '../dist/index.js';
+import permission from '../dist/server/security/permission.js'; // internal: every permission's name
 import { brokerPersistence } from './lib/persistence.mjs';
 
-const { Broker, FileSecurityManager, PERMISSIONS, hashPassword } = hornetq;
+const { Broker, FileSecurityManager, hashPassword } = hornetq;
+const { PERMISSIONS } = permission;
 const queue = process.env.BENCH_QUEUE ?? 'jms.queue.bench';
 const topic = process.env.BENCH_TOPIC ?? 'jms.topic.bench';
 const subscribers = Number(process.env.BENCH_SUBSCRIBERS ?? 0);

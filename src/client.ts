@@ -4,7 +4,101 @@
  * client beneath it, for services that connect to a broker and run none. It loads no broker, no
  * XML loaders and no third-party package.
  */
-export * from './jms';
+export type { ConnectionFactoryConfig } from './jms/connection-factory-config';
+export { HornetQConnectionMetaData, type ConnectionMetaData } from './jms/connection-metadata';
+export {
+  HornetQDestination,
+  HornetQQueue,
+  HornetQTemporaryQueue,
+  HornetQTemporaryTopic,
+  HornetQTopic,
+  type AddressPrefix,
+  type Destination,
+  type Queue,
+  type TemporaryQueue,
+  type TemporaryTopic,
+  type Topic,
+} from './jms/destination';
+export {
+  IllegalStateException,
+  IllegalStateRuntimeException,
+  InvalidClientIDException,
+  InvalidClientIDRuntimeException,
+  InvalidDestinationException,
+  InvalidDestinationRuntimeException,
+  InvalidSelectorException,
+  InvalidSelectorRuntimeException,
+  JMSException,
+  JMSRuntimeException,
+  JMSSecurityException,
+  JMSSecurityRuntimeException,
+  MessageEOFException,
+  MessageFormatException,
+  MessageFormatRuntimeException,
+  MessageNotReadableException,
+  MessageNotWriteableException,
+  MessageNotWriteableRuntimeException,
+  NumberFormatException,
+  ResourceAllocationException,
+  ResourceAllocationRuntimeException,
+  TransactionInProgressException,
+  TransactionInProgressRuntimeException,
+  TransactionRolledBackException,
+  TransactionRolledBackRuntimeException,
+} from './jms/exceptions';
+export { JmsErrorCode } from './jms/jms-error-code';
+export {
+  HornetQConnection,
+  type Connection,
+  type ExceptionListener,
+  type FailoverEventListener,
+} from './jms/hornetq-connection';
+export {
+  HornetQConnectionFactory,
+  type ConnectionFactory,
+  type ConnectionUrlOptions,
+} from './jms/hornetq-connection-factory';
+export { HornetQJMSConsumer, type JMSConsumer } from './jms/hornetq-jms-consumer';
+export { HornetQJMSContext, JMSContext } from './jms/hornetq-jms-context';
+export { HornetQJMSProducer, type JMSProducer, type ProducerBody } from './jms/hornetq-jms-producer';
+export {
+  HornetQMessageConsumer,
+  type MessageConsumer,
+  type MessageListener,
+  type TopicSubscriber,
+} from './jms/hornetq-message-consumer';
+export {
+  HornetQMessageProducer,
+  type MessageProducer,
+  type SendOptions,
+} from './jms/hornetq-message-producer';
+export type { CompletionListener } from './jms/completion-listener';
+export { HornetQQueueBrowser, type QueueBrowser } from './jms/hornetq-queue-browser';
+export { HornetQSession, Session } from './jms/hornetq-session';
+export {
+  DeliveryMode,
+  HornetQBytesMessage,
+  HornetQMapMessage,
+  HornetQMessage,
+  HornetQObjectMessage,
+  HornetQStreamMessage,
+  HornetQTextMessage,
+  isBytesMessage,
+  isMapMessage,
+  isMessage,
+  isObjectMessage,
+  isStreamMessage,
+  isTextMessage,
+  Message,
+  MessageProperty,
+  type BodyOf,
+  type BodyType,
+  type BytesMessage,
+  type MapMessage,
+  type ObjectMessage,
+  type StreamMessage,
+  type TextMessage,
+} from './jms/message';
 export {
   ClientConsumer,
   ClientProducer,
@@ -12,11 +106,8 @@ export {
   type ProducerSendOptions,
   ClientSession,
   ClientSessionFactory,
-  DEFAULT_CLIENT_OPTIONS,
-  DEFAULT_LOAD_BALANCING_POLICY,
   FailoverEventType,
   KEY_STICKY_POLICY,
-  maskConnectionUrl,
   parseConnectionUrl,
   ReceivedMessage,
   ServerLocator,

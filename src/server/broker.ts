@@ -342,6 +342,7 @@ export class Broker implements BrokerServices {
    * What a backup runs while it waits for the live's lock: it announces itself, as a backup of
    * `nodeId` (the pair's, from the shared server.lock), to the live its cluster connection's
    * static connectors name. The caller starts and stops it.
+   * @internal (the broker's own backup activation, and tests, run it)
    */
   backupAnnouncer(nodeId: string): BackupAnnouncer {
     const cluster = this.config.cluster;

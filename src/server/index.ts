@@ -1,50 +1,49 @@
-export * from './broker';
-export * from './broker-configuration';
-export {
-  DEFAULT_ADDRESS_SETTINGS,
-  type AddressFullPolicy,
-  type AddressSettings,
-} from './postoffice/address-settings';
+/**
+ * The broker's public surface, by name: the Broker, what its configuration and options are made
+ * of, its errors, and the interfaces an application may implement (a SecurityManager, a
+ * StorageManager, an acceptor factory). Defaults, limits and validation stay in their modules.
+ */
+export { Broker, type BrokerState, type ConnectionStatistics, type QueueStatistics } from './broker';
+export type {
+  AcceptorConfiguration,
+  BrokerConfiguration,
+  BrokerLimits,
+  CoreQueueConfiguration,
+  HttpUpgradeAcceptorConfiguration,
+  InVmAcceptorConfiguration,
+  TcpAcceptorConfiguration,
+  TcpAcceptorTlsConfiguration,
+} from './broker-configuration';
+export type { AddressFullPolicy, AddressSettings } from './postoffice/address-settings';
 export type { Filter } from './postoffice/filter';
 export type { PageFileSystem } from './paging/page-file-system';
 export type { JournalFile, JournalFileSystem } from './storage/journal/journal-file-system';
-export { MessageHeader } from './postoffice/message-headers';
-export { defaultAcceptorFactory, type Acceptor, type AcceptorFactory } from './remoting/acceptor';
+export type { Acceptor, AcceptorFactory } from './remoting/acceptor';
 export { FileSecurityManager, type UserAccount, type UserAccounts } from './security/file-security-manager';
-export { DEFAULT_LOGIN_THROTTLE_POLICY, type LoginThrottlePolicy } from './security/login-throttle';
-export { hashPassword, verifyPassword, type HashOptions } from './security/password-hash';
-export { MANAGEMENT_ADDRESS, PERMISSIONS } from './security/permission';
+export type { LoginThrottlePolicy } from './security/login-throttle';
+export { hashPassword, type HashOptions, type ScryptParameters } from './security/password-hash';
 export type { Principal, SecurityManager } from './security/security-manager';
+export type { SecuritySetting as AddressSecuritySetting } from './security/security-store';
+export type { PersistenceConfiguration } from './storage/persistence-configuration';
 export type {
+  Durability,
+  StorageLoadReport,
   StorageManager,
   StoredDuplicateIds,
   StoredQueue,
   StoredReference,
 } from './storage/storage-manager';
-export { InMemoryStorage } from './storage/in-memory-storage';
 export type { BrokerHealth } from './metrics/broker-health';
-export { MAX_CONNECTION_SERIES } from './metrics/broker-metrics';
-export {
-  DEFAULT_METRICS_SERVER_OPTIONS,
-  EXPOSITION_CONTENT_TYPE,
-  MetricsServer,
-  type MetricsServerOptions,
-} from './metrics/metrics-server';
+export { MetricsServer, type MetricsServerOptions } from './metrics/metrics-server';
 export { ServerErrorCode } from './server-error-code';
 export { JournalCorruptionError } from './storage/journal/journal-corruption-error';
 export { StorageError } from './storage/storage-error';
 export { DataDirectoryLockedError } from './lock/data-directory-locked-error';
-export { DEFAULT_HA_CONFIGURATION, type HaConfiguration } from './ha/ha-configuration';
-export { DataDamageError } from './storage/damage/data-damage-error';
-export {
-  DAMAGE_KINDS,
-  DAMAGE_KIND_NAMES,
-  type DamageKind,
-  type DamageFinding,
-} from './storage/damage/damage-kind';
 export type { LockHolder } from './lock/lock-holder';
+export type { HaConfiguration } from './ha/ha-configuration';
+export { DataDamageError } from './storage/damage/data-damage-error';
+export type { DamageFinding, DamageKind } from './storage/damage/damage-kind';
 export { PageCorruptError } from './paging/page-entry-codec';
-export { BackupAnnouncer, type BackupAnnouncerOptions } from './cluster/backup-announcer';
 export type {
   ClusterConfiguration,
   ClusterConnectionConfiguration,

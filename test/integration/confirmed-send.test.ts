@@ -1,6 +1,6 @@
 import type { Broker, ClientProducer, ClientSessionFactory } from '../../src';
 import { DeferredSyncStorage } from '../support/deferred-sync-storage';
-import { securedBrokerConfig, setting, type TestUser } from '../support/secured-broker';
+import { setting, type TestUser } from '../support/secured-broker';
 import { range, seqOf, sequenced, waitFor } from '../support/test-broker';
 import { QUEUE, REATTACH_BROKER, outcome, sleep, useReattachKit } from './reattach/rig';
 
@@ -98,17 +98,21 @@ describe('refused sends reject, their neighbours resolve', () => {
   const CLOSED = 'closed';
 
   test('a send without permission rejects with SECURITY_EXCEPTION, a large one too; the sends around them are stored', async () => {
-    const broker = await kit.startBroker({
-      ...REATTACH_BROKER,
-      queues: [
-        { name: QUEUE, address: QUEUE, filter: null, durable: true },
-        { name: CLOSED, address: CLOSED, filter: null, durable: true },
-      ],
-      ...securedBrokerConfig(
-        [WRITER],
-        [setting('#', { send: ['writer'], consume: ['writer'] }), setting(CLOSED)],
-      ),
-    });
+    const broker = await kit.startBroker(
+      {
+        ...REATTACH_BROKER,
+        queues: [
+          { name: QUEUE, address: QUEUE, filter: null, durable: true },
+          { name: CLOSED, address: CLOSED, filter: null, durable: true },
+        ],
+      },
+      {
+        security: {
+          users: [WRITER],
+          settings: [setting('#', { send: ['writer'], consume: ['writer'] }), setting(CLOSED)],
+        },
+      },
+    );
     // A window of one byte: the broker confirms each packet the moment it is handled, so a refusal
     // that went after its confirmation would let the refused send resolve.
     const factory = await kit.connect(broker, { confirmationWindowSize: 1, minLargeMessageSize: 4096 });

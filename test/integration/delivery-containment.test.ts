@@ -1,12 +1,12 @@
 import {
-  Broker,
   CoreMessage,
-  InMemoryStorage,
   PropertyKind,
   selectorFilterFactory,
+  type Broker,
   type BrokerConfiguration,
   type ClientSessionFactory,
 } from '../../src';
+import { InMemoryStorage } from '../../src/server/storage/in-memory-storage';
 import type { Filter } from '../../src/server/postoffice/filter';
 import { CapturingLogger, seqOf, sequenced, useTestBrokers, waitFor } from '../support/test-broker';
 import { queueStats } from './broker-features/support';
@@ -38,19 +38,8 @@ describe('an exception from a delivery fails its connection alone', () => {
   const env = useTestBrokers();
   useNoUncaughtErrors();
 
-  async function startBroker(config: Partial<BrokerConfiguration>): Promise<Broker> {
-    const broker = new Broker(
-      {
-        securityEnabled: false,
-        acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port: 0 }],
-        persistenceEnabled: false,
-        ...config,
-      },
-      filterFactory,
-    );
-    await broker.start();
-    env.track({ close: () => broker.stop() });
-    return broker;
+  function startBroker(config: Partial<BrokerConfiguration>): Promise<Broker> {
+    return env.startBroker(config, { filterFactory });
   }
 
   const queues = (...names: string[]) =>

@@ -1,5 +1,4 @@
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Broker, BrokerConfiguration, ReceivedMessage } from '../../src';
 import { CapturingLogger, range, receiveCount, seqOf, sequenced, waitFor } from '../support/test-broker';
@@ -22,17 +21,8 @@ import {
 const kit = useReattachKit();
 const TOPIC = 'jms.topic.news';
 const SUBSCRIPTION = 'client-1.subscriber';
-let dataDirectory: string;
 
-beforeEach(async () => {
-  dataDirectory = await fs.mkdtemp(path.join(os.tmpdir(), 'hornetq-journal-'));
-});
-afterEach(async () => {
-  await kit.closeAll();
-  await fs.rm(dataDirectory, { recursive: true, force: true });
-});
-
-/** Small files: a test journal need not pre-create HornetQ's 2 × 10 MiB. */
+/** The reattach broker with a topic subscription, on a journal of its own (`{ journal: true }`). */
 function journalConfig(logger = new CapturingLogger()): Partial<BrokerConfiguration> {
   return {
     ...REATTACH_BROKER,
@@ -40,21 +30,13 @@ function journalConfig(logger = new CapturingLogger()): Partial<BrokerConfigurat
       ...(REATTACH_BROKER.queues ?? []),
       { name: SUBSCRIPTION, address: TOPIC, filter: null, durable: true },
     ],
-    persistenceEnabled: true,
-    dataDirectory,
-    journalFileSize: 128 * 1024,
     logger,
   };
 }
 
 /** Stops `broker` and starts a new one, with a store of its own, on the same port and directory. */
-async function restart(broker: Broker, logger = new CapturingLogger()): Promise<Broker> {
-  const port = broker.getPort();
-  await broker.stop();
-  return kit.startBroker({
-    ...journalConfig(logger),
-    acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port }],
-  });
+function restart(broker: Broker, logger = new CapturingLogger()): Promise<Broker> {
+  return kit.restart(broker, { logger });
 }
 
 async function drain(broker: Broker, queue: string, count: number): Promise<ReceivedMessage[]> {
@@ -67,7 +49,7 @@ async function drain(broker: Broker, queue: string, count: number): Promise<Rece
 }
 
 test('persistent messages survive a restart on a new store; acknowledged ones do not come back', async () => {
-  const broker = await kit.startBroker(journalConfig());
+  const broker = await kit.startBroker(journalConfig(), { journal: true });
   const session = await (await kit.connect(broker)).createSession();
   await sendRange(session.createProducer(QUEUE), 0, 10, { durable: true });
   const consumer = await session.createConsumer(QUEUE);
@@ -82,7 +64,7 @@ test('persistent messages survive a restart on a new store; acknowledged ones do
   expect(
     logger.find(
       new RegExp(
-        `message store at .*${path.basename(dataDirectory)}.*loaded 2 durable queues and 7 messages`,
+        `message store at .*${path.basename(broker.config.dataDirectory)}.*loaded 2 durable queues and 7 messages`,
         's',
       ),
       ['info'],
@@ -92,7 +74,7 @@ test('persistent messages survive a restart on a new store; acknowledged ones do
 });
 
 test('a durable subscription keeps its messages across a restart; non-persistent ones are gone', async () => {
-  const broker = await kit.startBroker(journalConfig());
+  const broker = await kit.startBroker(journalConfig(), { journal: true });
   const session = await (await kit.connect(broker)).createSession();
   const producer = session.createProducer(TOPIC);
   for (const seq of range(6)) await producer.send(sequenced(seq, { durable: seq % 2 === 0 }));
@@ -102,7 +84,7 @@ test('a durable subscription keeps its messages across a restart; non-persistent
 });
 
 test('a session re-created after the restart gets its unacknowledged messages back, redelivered with their count', async () => {
-  const broker = await kit.startBroker(journalConfig());
+  const broker = await kit.startBroker(journalConfig(), { journal: true });
   const factory = await kit.connect(broker, { ...REATTACH_CLIENT, clientFailureCheckPeriod: 100 });
   const recorder = new FailoverRecorder(factory);
   const session = await factory.createSession();
@@ -122,17 +104,20 @@ test('a session re-created after the restart gets its unacknowledged messages ba
 
 test('with persistence disabled the broker warns that nothing survives a restart, and nothing does', async () => {
   const logger = new CapturingLogger();
-  const broker = await kit.startBroker({ ...journalConfig(logger), persistenceEnabled: false });
+  const broker = await kit.startBroker(
+    { ...journalConfig(logger), persistenceEnabled: false },
+    { journal: true },
+  );
   expect(logger.find(/persistence is disabled .* nothing survives a restart/, ['warn'])).toHaveLength(1);
   const session = await (await kit.connect(broker)).createSession();
   await sendRange(session.createProducer(QUEUE), 0, 3, { durable: true });
   await broker.stop();
-  expect(await fs.readdir(dataDirectory)).toEqual([]);
+  expect(await fs.readdir(broker.config.dataDirectory)).toEqual([]);
 });
 
 test('a commit larger than one journal write (10 000 sends, then 10 000 acknowledgements) is stored whole', async () => {
   const COUNT = 10_000;
-  const broker = await kit.startBroker(journalConfig());
+  const broker = await kit.startBroker(journalConfig(), { journal: true });
   const session = await (
     await kit.connect(broker)
   ).createSession({

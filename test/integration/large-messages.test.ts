@@ -1,39 +1,30 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
-  Broker,
   ClientSessionFactory,
   CoreMessage,
   HornetQConnectionFactory,
   HornetQException,
   Session,
-  selectorFilterFactory,
+  type Broker,
   type BytesMessage,
 } from '../../src';
+import { useTestBrokers } from '../support/test-broker';
 
 const QUEUE = 'jms.queue.large';
 
 describe('large messages travel in chunks', () => {
+  const brokers = useTestBrokers();
   let broker: Broker;
-  const closers: Array<() => Promise<void>> = [];
 
   beforeEach(async () => {
-    broker = new Broker(
+    broker = await brokers.startBroker(
       {
-        securityEnabled: false,
-        acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port: 0 }],
-        persistenceEnabled: false,
         queues: [{ name: QUEUE, address: QUEUE, filter: null, durable: true }],
         // A frame cap far below the message size proves no frame carries the body whole.
         maxFrameBytes: 1024 * 1024,
       },
-      selectorFilterFactory,
+      { selectors: true },
     );
-    await broker.start();
-  });
-
-  afterEach(async () => {
-    for (const close of closers.splice(0).reverse()) await close();
-    await broker.stop();
   });
 
   async function coreFactory(options: Record<string, number> = {}): Promise<ClientSessionFactory> {
@@ -42,14 +33,14 @@ describe('large messages travel in chunks', () => {
       maxFrameBytes: 1024 * 1024,
       ...options,
     });
-    closers.push(() => factory.close());
+    brokers.track(factory);
     return factory;
   }
 
   it('a 50 MiB BytesMessage arrives byte-exact through JMS with 1 MiB frames', async () => {
     const factory = new HornetQConnectionFactory({ host: '127.0.0.1', port: broker.getPort() });
     const connection = await factory.createConnection();
-    closers.push(() => connection.close());
+    brokers.track(connection);
     const session = await connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
     const queue = session.createQueue('large');
     const body = randomBytes(50 * 1024 * 1024);
@@ -119,17 +110,13 @@ describe('large messages travel in chunks', () => {
 
   it('a body over the broker limit is refused and the session keeps working', async () => {
     await broker.stop();
-    broker = new Broker(
+    broker = await brokers.startBroker(
       {
-        securityEnabled: false,
-        acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port: 0 }],
-        persistenceEnabled: false,
         queues: [{ name: QUEUE, address: QUEUE, filter: null, durable: true }],
         maxLargeMessageBytes: 200_000,
       },
-      selectorFilterFactory,
+      { selectors: true },
     );
-    await broker.start();
     const factory = await coreFactory({ minLargeMessageSize: 50_000 });
     const session = await factory.createSession();
     const producer = session.createProducer(QUEUE);

@@ -1,14 +1,12 @@
-import fs from 'node:fs/promises';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { Broker, EXPOSITION_CONTENT_TYPE, MetricsServer } from '../../src';
+import { Broker, MetricsServer } from '../../src';
+import { EXPOSITION_CONTENT_TYPE } from '../../src/server/metrics/metrics-server';
 import { brokerHealth } from '../../src/server/metrics/broker-health';
 import { httpRequest, parseExposition } from '../support/http-request';
 import { FailoverRecorder, REATTACH_CLIENT } from './reattach/rig';
 import { DeferredSyncStorage } from '../support/deferred-sync-storage';
 import { FaultProxy } from '../support/fault-proxy';
-import { ADMIN, securedBrokerConfig, setting } from '../support/secured-broker';
+import { ADMIN, setting } from '../support/secured-broker';
 import { sequenced, useTestBrokers, waitFor } from '../support/test-broker';
 import { queues, text, transacted, waitForQueue } from './broker-features/support';
 
@@ -143,7 +141,7 @@ test('per-queue counts, connections, sessions and a reattach are exposed with th
 });
 
 test('refused logins are counted', async () => {
-  const broker = await env.startBroker(securedBrokerConfig([], [setting('#')]));
+  const broker = await env.startBroker({}, { security: { settings: [setting('#')] } });
   const metrics = await metricsFor(broker);
   const factory = await env.connect(broker);
   for (let i = 0; i < 2; i++) {
@@ -172,22 +170,8 @@ test('two brokers in one process: each endpoint shows its own broker, both the p
 });
 
 describe('journal sync latency', () => {
-  let dataDirectory: string;
-  beforeEach(async () => {
-    dataDirectory = await fs.mkdtemp(path.join(os.tmpdir(), 'hornetq-metrics-'));
-  });
-  afterEach(async () => {
-    await env.closeAll();
-    await fs.rm(dataDirectory, { recursive: true, force: true });
-  });
-
   test('each fdatasync of the message journal is counted in the histogram', async () => {
-    const broker = await env.startBroker({
-      queues: queues(Q),
-      persistenceEnabled: true,
-      dataDirectory,
-      journalFileSize: 128 * 1024,
-    });
+    const broker = await env.startBroker({ queues: queues(Q) }, { journal: true });
     const metrics = await metricsFor(broker);
     const before = (await scrape(metrics)).get('hornetq_journal_sync_seconds_count{journal="messages"}') ?? 0;
     const producer = (await (await env.connect(broker)).createSession()).createProducer(Q);

@@ -1,4 +1,4 @@
-import { InMemoryStorage } from '../../src';
+import { InMemoryStorage } from '../../src/server/storage/in-memory-storage';
 import { range, receiveCount, seqOf, sequenced, useTestBrokers } from '../support/test-broker';
 
 const QUEUE = 'jms.queue.orders';

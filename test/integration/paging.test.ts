@@ -1,7 +1,8 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InMemoryStorage, type Broker, type ClientConsumer } from '../../src';
+import { type Broker, type ClientConsumer } from '../../src';
+import { InMemoryStorage } from '../../src/server/storage/in-memory-storage';
 import { exposeGc } from '../support/heap';
 import { range, seqOf, sequenced, useTestBrokers, waitFor } from '../support/test-broker';
 

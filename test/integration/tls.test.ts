@@ -20,19 +20,7 @@ describe('TLS between our client and our broker', () => {
   const tlsBroker = (
     tls: Partial<TcpAcceptorTlsConfiguration> = {},
     logger = new CapturingLogger(),
-  ): Promise<Broker> =>
-    env.startBroker({
-      logger,
-      acceptors: [
-        {
-          name: 'tls',
-          type: 'tcp',
-          host: '127.0.0.1',
-          port: 0,
-          tls: { keyStorePath: certs.serverPem, needClientAuth: false, handshakeTimeout: 10_000, ...tls },
-        },
-      ],
-    });
+  ): Promise<Broker> => env.startBroker({ logger }, { tls: { keyStorePath: certs.serverPem, ...tls } });
 
   const connectTls = async (
     broker: Broker,

@@ -1,17 +1,13 @@
-import { Broker, HornetQConnectionFactory, Session, type TextMessage } from '../../src';
-import { selectorFilterFactory } from '../../src/jms/selector';
+import { HornetQConnectionFactory, Session, type TextMessage } from '../../src';
+import { useTestBrokers } from '../support/test-broker';
+
+const brokers = useTestBrokers();
 
 test('jms smoke', async () => {
-  const broker = new Broker(
-    {
-      securityEnabled: false,
-      acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port: 0 }],
-      persistenceEnabled: false,
-      queues: [{ name: 'jms.queue.orders', address: 'jms.queue.orders', filter: null, durable: true }],
-    },
-    selectorFilterFactory,
+  const broker = await brokers.startBroker(
+    { queues: [{ name: 'jms.queue.orders', address: 'jms.queue.orders', filter: null, durable: true }] },
+    { selectors: true },
   );
-  await broker.start();
   const cf = new HornetQConnectionFactory({ host: '127.0.0.1', port: broker.getPort() });
   const connection = await cf.createConnection();
   const session = await connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
@@ -37,5 +33,4 @@ test('jms smoke', async () => {
     'Cannot set attribute on HornetQConnectionFactory after it has been used',
   );
   await connection.close();
-  await broker.stop();
 });

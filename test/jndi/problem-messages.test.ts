@@ -1,16 +1,13 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { ConfigurationException, EmbeddedJMS, type ConfigurationProblem } from '../../src';
+import { BindingRegistry } from '../../src/jndi/binding-registry';
+import { formatProblem } from '../../src/jndi/configuration-exception';
+import { loadJmsConfiguration, parseJmsConfiguration } from '../../src/jndi/config/jms-config-parser';
 import {
-  BindingRegistry,
-  ConfigurationException,
-  EmbeddedJMS,
-  formatProblem,
-  loadJmsConfiguration,
   loadServerConfiguration,
-  parseJmsConfiguration,
   parseServerConfiguration,
-  type ConfigurationProblem,
-} from '../../src';
+} from '../../src/jndi/config/server-config-parser';
 import { JmsDeployment } from '../../src/jndi/jms-deployment';
 import { captureLogger } from './support';
 

@@ -9,8 +9,8 @@ import {
   NameAlreadyBoundException,
   NameNotFoundException,
   NamingException,
-  normalizeName,
 } from '../../src';
+import { normalizeName } from '../../src/jndi/names';
 import { captureLogger, JMS_HEAD, tempDir } from './support';
 
 describe('InitialContext registry operations', () => {

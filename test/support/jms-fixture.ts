@@ -1,10 +1,9 @@
 import {
-  Broker,
   HornetQConnectionFactory,
   HornetQQueue,
   HornetQTopic,
   Session,
-  selectorFilterFactory,
+  type Broker,
   type BrokerConfiguration,
   type Destination,
   type HornetQConnection,
@@ -14,21 +13,23 @@ import {
   type QueueStatistics,
   type TextMessage,
 } from '../../src';
-import { waitFor } from './test-broker';
+import { useTestBrokers, waitFor, type TestBrokerOptions } from './test-broker';
 
 export { waitFor } from './test-broker';
 
 /**
- * A real broker for JMS conformance tests: one TCP acceptor on 127.0.0.1 with an ephemeral port,
- * the selector filter factory installed, and JMS queues (core queue and address `jms.queue.<name>`)
- * created at start. Every test gets a fresh broker; what a test opens through the fixture
- * (factories, connections, extra resources) is closed after it, then the broker is stopped.
+ * A real broker for JMS conformance tests, started by test-broker.ts with selectors on and JMS
+ * queues (core queue and address `jms.queue.<name>`) created at start. Every test gets a fresh
+ * broker; what a test opens through the fixture (factories, connections, extra resources) is
+ * closed after it, then the broker is stopped.
  */
 export interface JmsFixtureOptions {
   /** JMS queue names to create (default: Queue1, Queue2, Queue3). */
   queues?: string[];
   /** Anything else for the broker (address settings, expiry scan period, id cache size…). */
   broker?: Partial<BrokerConfiguration>;
+  /** Security on, with these users and settings (test-broker.ts' `security` option). */
+  security?: TestBrokerOptions['security'];
 }
 
 export interface JmsFixture {
@@ -71,9 +72,8 @@ const DEFAULT_QUEUES = ['Queue1', 'Queue2', 'Queue3'];
 
 /** Call at the top of a test file or describe block. */
 export function useJmsFixture(options: JmsFixtureOptions = {}): JmsFixture {
+  const kit = useTestBrokers();
   let broker: Broker | null = null;
-  let factories: HornetQConnectionFactory[] = [];
-  let others: Array<{ close(): unknown }> = [];
 
   beforeEach(async () => {
     const queues = (options.queues ?? DEFAULT_QUEUES).map((name) => ({
@@ -82,30 +82,15 @@ export function useJmsFixture(options: JmsFixtureOptions = {}): JmsFixture {
       filter: null,
       durable: true,
     }));
-    broker = new Broker(
-      {
-        acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port: 0 }],
-        persistenceEnabled: false,
-        // Security is tested where it is the subject (test/server/security, test/integration/security*).
-        securityEnabled: false,
-        ...options.broker,
-        queues: [...queues, ...(options.broker?.queues ?? [])],
-      },
-      selectorFilterFactory,
+    broker = await kit.startBroker(
+      { ...options.broker, queues: [...queues, ...(options.broker?.queues ?? [])] },
+      { selectors: true, ...(options.security === undefined ? {} : { security: options.security }) },
     );
-    await broker.start();
   });
 
-  afterEach(async () => {
-    const openOthers = others.reverse();
-    others = [];
-    await Promise.allSettled(openOthers.map(async (resource) => resource.close()));
-    const openFactories = factories;
-    factories = [];
-    await Promise.allSettled(openFactories.map((factory) => factory.close()));
-    const running = broker;
+  afterEach(() => {
+    // useTestBrokers closes what the test opened, then the broker.
     broker = null;
-    if (running !== null) await running.stop();
   });
 
   const requireBroker = (): Broker => {
@@ -123,8 +108,7 @@ export function useJmsFixture(options: JmsFixtureOptions = {}): JmsFixture {
         port: port ?? requireBroker().getPort(),
       });
       configure?.(factory);
-      factories.push(factory);
-      return factory;
+      return kit.track(factory);
     },
     async connect(connectOptions = {}) {
       const connection = await fixture.factory(connectOptions.configure).createConnection();
@@ -163,10 +147,7 @@ export function useJmsFixture(options: JmsFixtureOptions = {}): JmsFixture {
       requireBroker()
         .listQueues()
         .filter((queue) => queue.address === address),
-    track(resource) {
-      others.push(resource);
-      return resource;
-    },
+    track: (resource) => kit.track(resource),
   };
   return fixture;
 }

@@ -13,6 +13,7 @@ export type TemporaryDestinationDeleter = () => Promise<void>;
 export class HornetQTemporaryQueue extends HornetQQueue implements TemporaryQueue {
   static override readonly brand: string = 'HornetQTemporaryQueue';
 
+  /** @internal (a temporary queue is made by a connection or a session, or decoded from an address) */
   constructor(
     name: string,
     private readonly deleter: TemporaryDestinationDeleter | null = null,

@@ -11,6 +11,7 @@ import { HornetQTopic } from './hornetq-topic';
 export class HornetQTemporaryTopic extends HornetQTopic implements TemporaryTopic {
   static override readonly brand: string = 'HornetQTemporaryTopic';
 
+  /** @internal (a temporary topic is made by a connection or a session, or decoded from an address) */
   constructor(
     name: string,
     private readonly deleter: TemporaryDestinationDeleter | null = null,

@@ -132,6 +132,7 @@ export class HornetQMessage implements Message {
     return this.deliveryCount;
   }
 
+  /** @internal (the session that received the message acknowledges through it) */
   setAcknowledger(acknowledger: Acknowledger | null): void {
     this.acknowledger = acknowledger;
   }

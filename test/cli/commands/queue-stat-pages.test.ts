@@ -1,4 +1,4 @@
-import { Broker } from '../../../src';
+import { useTestBrokers } from '../../support/test-broker';
 import { lines, runCli, useCli } from '../support';
 
 /**
@@ -7,20 +7,10 @@ import { lines, runCli, useCli } from '../support';
  */
 describe('hornetq queue stat with 100 000 queues', () => {
   useCli();
-  let broker: Broker | null = null;
-  afterEach(async () => {
-    await broker?.stop();
-    broker = null;
-  });
+  const brokers = useTestBrokers();
 
   test('lists every queue', async () => {
-    broker = new Broker({
-      securityEnabled: false,
-      acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port: 0 }],
-      persistenceEnabled: false,
-      maxQueues: 200_000,
-    });
-    await broker.start();
+    const broker = await brokers.startBroker({ maxQueues: 200_000 });
     const padding = 'p'.repeat(60);
     for (let i = 0; i < 100_000; i++) {
       const name = `jms.queue.${padding}-${i}`;

@@ -1,4 +1,5 @@
-import { HornetQException, InMemoryStorage, type ClientProducer, type ClientSession } from '../../../src';
+import { HornetQException, type ClientProducer, type ClientSession } from '../../../src';
+import { InMemoryStorage } from '../../../src/server/storage/in-memory-storage';
 import { MessageHeader } from '../../../src/core/protocol/message-header';
 import { PropertyKind } from '../../../src/core/protocol/typed-properties';
 import { DEFAULT_BROKER_LIMITS } from '../../../src/server/broker-configuration';

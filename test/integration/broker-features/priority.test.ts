@@ -1,4 +1,5 @@
-import { InMemoryStorage, type ClientSession } from '../../../src';
+import { type ClientSession } from '../../../src';
+import { InMemoryStorage } from '../../../src/server/storage/in-memory-storage';
 import { useTestBrokers } from '../../support/test-broker';
 import { bodyOf, queues, text } from './support';
 

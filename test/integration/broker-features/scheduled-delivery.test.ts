@@ -1,4 +1,4 @@
-import { InMemoryStorage } from '../../../src';
+import { InMemoryStorage } from '../../../src/server/storage/in-memory-storage';
 import { useTestBrokers } from '../../support/test-broker';
 import { bodyOf, queues, queueStats, text, transacted } from './support';
 

@@ -1,8 +1,5 @@
-import { promises as fs } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Broker, ClientSession, ClientSessionFactory } from '../../../src';
-import type { BrokerConfiguration, QueueStatistics } from '../../../src/server';
+import type { QueueStatistics } from '../../../src/server';
 import type { FaultProxy } from '../../support/fault-proxy';
 import { seqOf, sequenced, waitFor } from '../../support/test-broker';
 import { FailoverRecorder, QUEUE, REATTACH_BROKER, REATTACH_CLIENT, outcome, useReattachKit } from './rig';
@@ -33,15 +30,6 @@ const BODY = Buffer.alloc(1000, 7);
 /** Bytes each link passes toward the broker before the proxy resets it: about half of each run. */
 const WINDOWED_CUT_BYTES = 150_000;
 const BLOCKING_CUT_BYTES = 70_000;
-
-let dataDirectory: string;
-beforeEach(async () => {
-  dataDirectory = await fs.mkdtemp(path.join(os.tmpdir(), 'hornetq-exactly-once-'));
-});
-afterEach(async () => {
-  await kit.closeAll();
-  await fs.rm(dataDirectory, { recursive: true, force: true });
-});
 
 interface Producer {
   factory: ClientSessionFactory;
@@ -108,8 +96,9 @@ function countOf(seqs: readonly number[]): Map<number, number> {
   return counts;
 }
 
-function brokerConfig(): Partial<BrokerConfiguration> {
-  return { ...REATTACH_BROKER, persistenceEnabled: true, dataDirectory };
+/** The reattach broker on a journal of its own, which a restart reads back. */
+function startBroker(): Promise<Broker> {
+  return kit.startBroker(REATTACH_BROKER, { journal: true });
 }
 
 function queueOf(broker: Broker): QueueStatistics | undefined {
@@ -125,12 +114,7 @@ async function restartUnder(broker: Broker, producers: readonly Producer[]): Pro
   for (const each of producers) {
     await waitFor(() => each.recorder.count('FAILURE_DETECTED') === 1, 'the cut to be detected');
   }
-  const port = broker.getPort();
-  await broker.stop();
-  const restarted = await kit.startBroker({
-    ...brokerConfig(),
-    acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port }],
-  });
+  const restarted = await kit.restart(broker);
   for (const each of producers) {
     each.proxy.pass();
     await each.recorder.ended(1, 30_000);
@@ -145,7 +129,7 @@ async function restartUnder(broker: Broker, producers: readonly Producer[]): Pro
  * again, and what the new broker delivers.
  */
 async function sendThroughRestart(duplicateIdOnDurableSend: boolean) {
-  const broker = await kit.startBroker(brokerConfig());
+  const broker = await startBroker();
   const windowed = await producerVia(broker, false, duplicateIdOnDurableSend);
   const blocking = await producerVia(broker, true, duplicateIdOnDurableSend);
   cutAfter(windowed.proxy, WINDOWED_CUT_BYTES);
@@ -205,7 +189,7 @@ test('without it (HornetQ semantics), blocking sends in flight fail UNBLOCKED an
 }, 90_000);
 
 test('inside a transaction nothing is sent again: the transaction is rolled back, and commit says so', async () => {
-  const broker = await kit.startBroker(brokerConfig());
+  const broker = await startBroker();
   const transacted = await producerVia(broker, false, true, true);
   cutAfter(transacted.proxy, WINDOWED_CUT_BYTES);
   const sends = range(0, WINDOWED_SENDS).map((seq) => outcome(transacted.send(seq)));

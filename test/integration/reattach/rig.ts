@@ -1,6 +1,6 @@
 import {
-  Broker,
   HornetQException,
+  type Broker,
   type BrokerConfiguration,
   type ClientConsumer,
   type ClientOptions,
@@ -10,14 +10,14 @@ import {
   type ReceivedMessage,
 } from '../../../src';
 import type { FailoverEvent } from '../../../src/core/client';
-import { FaultProxy } from '../../support/fault-proxy';
+import type { FaultProxy } from '../../support/fault-proxy';
 import { seqOf, sequenced, useTestBrokers, waitFor, type TestBrokers } from '../../support/test-broker';
 
 /**
- * Shared set-up for the reattach tests: a broker with a fast TTL check, the fault proxy in front
- * of it, and a factory connected through the proxy with a 1 MiB confirmation window, unlimited
- * reconnect attempts, a short retry interval and no jitter. Everything is closed after each test
- * by useTestBrokers (factories, then proxies, then brokers).
+ * Shared set-up for the reattach tests, on test/support/test-broker.ts: a broker with a fast TTL
+ * check, the fault proxy in front of it, and a factory connected through the proxy with a 1 MiB
+ * confirmation window, unlimited reconnect attempts, a short retry interval and no jitter.
+ * Everything is closed after each test by useTestBrokers.
  */
 
 export const WINDOW = 1024 * 1024;
@@ -93,33 +93,17 @@ export interface Rig {
 export interface ReattachTestKit extends TestBrokers {
   /** Broker (REATTACH_BROKER + `broker`), proxy in front of it, factory (REATTACH_CLIENT + `client`) through it. */
   rig(options?: { broker?: Partial<BrokerConfiguration>; client?: Partial<ClientOptions> }): Promise<Rig>;
-  /** A proxy in front of `broker`, closed in teardown. */
-  proxyFor(broker: Broker): Promise<FaultProxy>;
-  /** Stops `broker` and starts a new one on the same port with the same storage (durable state kept). */
-  restart(broker: Broker): Promise<Broker>;
 }
 
 export function useReattachKit(): ReattachTestKit {
   const kit = useTestBrokers();
-  const proxyFor = async (broker: Broker): Promise<FaultProxy> =>
-    kit.track(await FaultProxy.start({ targetHost: '127.0.0.1', targetPort: broker.getPort() }));
   return {
     ...kit,
-    proxyFor,
     async rig(options = {}) {
       const broker = await kit.startBroker({ ...REATTACH_BROKER, ...options.broker });
-      const proxy = await proxyFor(broker);
+      const proxy = await kit.proxyFor(broker);
       const factory = await kit.connect(proxy.port, { ...REATTACH_CLIENT, ...options.client });
       return { broker, proxy, factory, recorder: new FailoverRecorder(factory) };
-    },
-    async restart(broker) {
-      const port = broker.getPort();
-      await broker.stop();
-      return kit.startBroker({
-        ...broker.config,
-        acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port }],
-        storage: broker.storage,
-      });
     },
   };
 }

@@ -16,13 +16,7 @@ import { MANAGEMENT_ADDRESS, PERMISSIONS, type Permission } from '../../../src/s
 import type { SecuritySetting } from '../../../src/server/security/security-store';
 import { messagesRouted, queueStates } from '../../support/broker-snapshot';
 import { RAW_SESSION_CHANNEL, RawClient } from '../../support/raw-client';
-import {
-  ADMIN,
-  securedBrokerConfig,
-  setting,
-  type Grants,
-  type TestUser,
-} from '../../support/secured-broker';
+import { ADMIN, setting, type Grants, type TestUser } from '../../support/secured-broker';
 import { seqOf, sequenced, useTestBrokers } from '../../support/test-broker';
 
 /**
@@ -567,13 +561,15 @@ const env = useTestBrokers();
 
 async function startCell(operation: Operation, varied: Need, scenario: Scenario): Promise<Cell> {
   const user = userFor(operation, varied, scenario);
-  const broker = await env.startBroker({
-    ...securedBrokerConfig([user], settingsFor(operation, varied, scenario)),
-    queues: [
-      { name: ORDERS, address: ORDERS, filter: null, durable: true },
-      { name: SCRATCH, address: SCRATCH, filter: null, durable: true },
-    ],
-  });
+  const broker = await env.startBroker(
+    {
+      queues: [
+        { name: ORDERS, address: ORDERS, filter: null, durable: true },
+        { name: SCRATCH, address: SCRATCH, filter: null, durable: true },
+      ],
+    },
+    { security: { users: [user], settings: settingsFor(operation, varied, scenario) } },
+  );
   const connectAs = async (as: TestUser, settings: Partial<SessionSettings> = {}): Promise<ClientSession> =>
     (await env.connect(broker, { minLargeMessageSize: MIN_LARGE_MESSAGE_SIZE })).createSession({
       username: as.name,

@@ -1,12 +1,11 @@
 import {
-  Broker,
   HornetQConnectionFactory,
   HornetQException,
   HornetQQueue,
   HornetQTopic,
   JMSSecurityException,
   Session,
-  selectorFilterFactory,
+  type Broker,
   type ClientSession,
 } from '../../../src';
 import { PacketType } from '../../../src/core/protocol';
@@ -14,7 +13,7 @@ import { MANAGEMENT_ADDRESS } from '../../../src/server/security/permission';
 import { messagesRouted, queueStates } from '../../support/broker-snapshot';
 import { textOf } from '../../support/jms-fixture';
 import { RAW_SESSION_CHANNEL, RawClient } from '../../support/raw-client';
-import { GUEST, securedBrokerConfig, setting, type TestUser } from '../../support/secured-broker';
+import { GUEST, setting, type TestUser } from '../../support/secured-broker';
 import { receiveCount, seqOf, sequenced, useTestBrokers } from '../../support/test-broker';
 
 /**
@@ -56,20 +55,11 @@ const SETTINGS = [
 const env = useTestBrokers();
 
 /** With JMS selectors, which JMS's temporary topics need (their marker filter). */
-async function startBroker(): Promise<Broker> {
-  const broker = new Broker(
-    {
-      acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port: 0 }],
-      persistenceEnabled: false,
-      ...securedBrokerConfig([ALICE, BOB, MALLORY, OSCAR], SETTINGS),
-      queues: [REQUESTS, ORDERS].map((name) => ({ name, address: name, filter: null, durable: true })),
-    },
-    selectorFilterFactory,
+function startBroker(): Promise<Broker> {
+  return env.startBroker(
+    { queues: [REQUESTS, ORDERS].map((name) => ({ name, address: name, filter: null, durable: true })) },
+    { selectors: true, security: { users: [ALICE, BOB, MALLORY, OSCAR], settings: SETTINGS } },
   );
-  await broker.start();
-  // Tracked before its clients: teardown closes tracked things last first, after the core factories.
-  env.track({ close: () => broker.stop() });
-  return broker;
 }
 
 async function coreSession(broker: Broker, user: TestUser | null): Promise<ClientSession> {

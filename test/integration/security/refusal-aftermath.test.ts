@@ -1,5 +1,5 @@
 import { HornetQException, type Broker, type ClientSession } from '../../../src';
-import { securedBrokerConfig, setting, type TestUser } from '../../support/secured-broker';
+import { setting, type TestUser } from '../../support/secured-broker';
 import { receiveCount, seqOf, sequenced, useTestBrokers } from '../../support/test-broker';
 
 /**
@@ -18,13 +18,15 @@ async function start(): Promise<{
   broker: Broker;
   connect: (transacted?: boolean) => Promise<ClientSession>;
 }> {
-  const broker = await env.startBroker({
-    ...securedBrokerConfig(
-      [ALICE],
-      [setting('#'), setting(SCRATCH, { send: ['client'], consume: ['client'] })],
-    ),
-    queues: [ORDERS, SCRATCH].map((name) => ({ name, address: name, filter: null, durable: true })),
-  });
+  const broker = await env.startBroker(
+    { queues: [ORDERS, SCRATCH].map((name) => ({ name, address: name, filter: null, durable: true })) },
+    {
+      security: {
+        users: [ALICE],
+        settings: [setting('#'), setting(SCRATCH, { send: ['client'], consume: ['client'] })],
+      },
+    },
+  );
   const connect = async (transacted = false): Promise<ClientSession> =>
     (await env.connect(broker, { minLargeMessageSize: MIN_LARGE_MESSAGE_SIZE })).createSession({
       username: ALICE.name,

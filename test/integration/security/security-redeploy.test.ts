@@ -1,6 +1,6 @@
 import { HornetQException, type Broker, type ClientSession } from '../../../src';
 import { messagesRouted, queueStates } from '../../support/broker-snapshot';
-import { securedBrokerConfig, setting, type Grants, type TestUser } from '../../support/secured-broker';
+import { setting, type Grants, type TestUser } from '../../support/secured-broker';
 import { receiveCount, seqOf, sequenced, useTestBrokers } from '../../support/test-broker';
 
 /**
@@ -24,10 +24,10 @@ const settingsGranting = (grants: Grants, ...more: ReturnType<typeof setting>[])
 ];
 
 async function start(grants: Grants): Promise<{ broker: Broker; session: ClientSession }> {
-  const broker = await env.startBroker({
-    ...securedBrokerConfig([WRITER], settingsGranting(grants)),
-    queues: [ORDERS, SCRATCH].map((name) => ({ name, address: name, filter: null, durable: true })),
-  });
+  const broker = await env.startBroker(
+    { queues: [ORDERS, SCRATCH].map((name) => ({ name, address: name, filter: null, durable: true })) },
+    { security: { users: [WRITER], settings: settingsGranting(grants) } },
+  );
   const session = await (
     await env.connect(broker)
   ).createSession({

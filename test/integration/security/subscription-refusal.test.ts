@@ -5,7 +5,7 @@ import {
   HornetQTopic,
   type HornetQConnection,
 } from '../../../src';
-import { securedBrokerConfig, setting, type TestUser } from '../../support/secured-broker';
+import { setting, type TestUser } from '../../support/secured-broker';
 import { useTestBrokers } from '../../support/test-broker';
 
 /**
@@ -30,12 +30,14 @@ describe('a subscription refused for want of consume', () => {
     connection: HornetQConnection;
     subscriptionQueues: () => string[];
   }> {
-    const broker = await env.startBroker({
-      ...securedBrokerConfig([SUBSCRIBER], [setting('jms.topic.#', QUEUE_MAKER)]),
-      // Our JMS client needs no binding on a topic (but for a shared subscription, as HornetQ's);
-      // the broker here has no filters to give the binding queue a marker one.
-      queues: deployedTopic ? [{ name: TOPIC, address: TOPIC, filter: null, durable: false }] : [],
-    });
+    const broker = await env.startBroker(
+      {
+        // Our JMS client needs no binding on a topic (but for a shared subscription, as HornetQ's);
+        // the broker here has no filters to give the binding queue a marker one.
+        queues: deployedTopic ? [{ name: TOPIC, address: TOPIC, filter: null, durable: false }] : [],
+      },
+      { security: { users: [SUBSCRIBER], settings: [setting('jms.topic.#', QUEUE_MAKER)] } },
+    );
     const factory = new HornetQConnectionFactory({ host: '127.0.0.1', port: broker.getPort() });
     env.track(factory);
     const connection = await factory.createConnection(SUBSCRIBER.name, SUBSCRIBER.password);

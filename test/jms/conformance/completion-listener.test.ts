@@ -11,7 +11,7 @@ import {
 } from '../../../src';
 import { DeferredSyncStorage } from '../../support/deferred-sync-storage';
 import { useJmsFixture, waitFor } from '../../support/jms-fixture';
-import { securedBrokerConfig, setting, type TestUser } from '../../support/secured-broker';
+import { setting, type TestUser } from '../../support/secured-broker';
 
 /**
  * JMS 2.0's asynchronous send (a CompletionListener) over the confirmed send: the send's promise
@@ -143,10 +143,10 @@ describe('a refused send', () => {
   const WRITER: TestUser = { name: 'writer', password: 'writer-pw', roles: ['writer'] };
   const secured = useJmsFixture({
     queues: ['Open', 'Closed'],
-    broker: securedBrokerConfig(
-      [WRITER],
-      [setting('#', { send: ['writer'], consume: ['writer'] }), setting('jms.queue.Closed')],
-    ),
+    security: {
+      users: [WRITER],
+      settings: [setting('#', { send: ['writer'], consume: ['writer'] }), setting('jms.queue.Closed')],
+    },
   });
 
   test('is told to its listener with JMSSecurityException; its neighbours complete', async () => {

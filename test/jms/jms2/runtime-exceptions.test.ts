@@ -26,7 +26,7 @@ import {
 } from '../../../src';
 import { toJMSRuntimeException } from '../../../src/jms/jms-runtime-error';
 import { useJmsFixture } from '../../support/jms-fixture';
-import { securedBrokerConfig, setting } from '../../support/secured-broker';
+import { setting } from '../../support/secured-broker';
 
 /**
  * How the context turns the checked JMSException family into JMS 2.0's unchecked one (HornetQ's
@@ -86,10 +86,10 @@ test('a core failure goes through the JMSException for its code; other errors an
 
 describe('on a secured broker', () => {
   const fx = useJmsFixture({
-    broker: securedBrokerConfig(
-      [{ name: 'reader', password: 'reader-pw', roles: ['reader'] }],
-      [setting('#', { consume: ['reader'] })],
-    ),
+    security: {
+      users: [{ name: 'reader', password: 'reader-pw', roles: ['reader'] }],
+      settings: [setting('#', { consume: ['reader'] })],
+    },
   });
 
   test('bad credentials: createContext rejects with JMSSecurityRuntimeException', async () => {

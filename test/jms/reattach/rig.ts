@@ -1,9 +1,8 @@
 import {
-  Broker,
   HornetQConnectionFactory,
   HornetQException,
   JMSException,
-  selectorFilterFactory,
+  type Broker,
   type BrokerConfiguration,
   type ClientSessionFactory,
   type FailoverEvent,
@@ -13,17 +12,17 @@ import {
   type Message,
   type QueueStatistics,
 } from '../../../src';
-import { FaultProxy } from '../../support/fault-proxy';
-import { waitFor } from '../../support/test-broker';
+import type { FaultProxy } from '../../support/fault-proxy';
+import { useTestBrokers, waitFor } from '../../support/test-broker';
 
 export { waitFor } from '../../support/test-broker';
 
 /**
- * Shared set-up for the JMS-level reattach scenarios (hornetq-spec §7.5, §7.9): a real broker on
- * 127.0.0.1 with the JMS queues and the selector filter factory, the fault proxy in front of it,
- * and HornetQConnectionFactory objects connected through the proxy. A broker can be restarted on
- * the same port with the same storage (durable state kept, sessions and non-durable queues lost).
- * Teardown closes the proxy, then the factories (their connections), then the broker.
+ * Shared set-up for the JMS-level reattach scenarios (hornetq-spec §7.5, §7.9), on
+ * test/support/test-broker.ts: a real broker with the JMS queue and selectors, the fault proxy in
+ * front of it, and HornetQConnectionFactory objects connected through the proxy. A broker can be
+ * restarted on the same port with the same storage (durable state kept, sessions and non-durable
+ * queues lost). Teardown (useTestBrokers) closes the proxy, then the factories, then the broker.
  */
 
 export const WINDOW = 1024 * 1024;
@@ -56,19 +55,14 @@ export interface JmsReattachRig {
 }
 
 export function useJmsReattach(): JmsReattachRig {
+  const kit = useTestBrokers();
   let broker: Broker | null = null;
   let proxy: FaultProxy | null = null;
-  let factories: HornetQConnectionFactory[] = [];
 
-  afterEach(async () => {
-    // The proxy goes first: a close must not wait out the call timeout on a black-holed link.
-    await proxy?.close();
-    proxy = null;
-    const open = factories;
-    factories = [];
-    await Promise.allSettled(open.map((factory) => factory.close()));
-    await broker?.stop();
+  afterEach(() => {
+    // useTestBrokers closes them (the proxy first); the next test starts its own.
     broker = null;
+    proxy = null;
   });
 
   const required = <T>(value: T | null, what: string): T => {
@@ -84,11 +78,8 @@ export function useJmsReattach(): JmsReattachRig {
       return required(proxy, 'proxy');
     },
     async start(config = {}) {
-      broker = new Broker(
+      broker = await kit.startBroker(
         {
-          securityEnabled: false,
-          acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port: 0 }],
-          persistenceEnabled: false,
           connectionTtlCheckInterval: 100,
           ...config,
           queues: [
@@ -96,38 +87,23 @@ export function useJmsReattach(): JmsReattachRig {
             ...(config.queues ?? []),
           ],
         },
-        selectorFilterFactory,
+        { selectors: true },
       );
-      await broker.start();
-      proxy = await FaultProxy.start({ targetHost: '127.0.0.1', targetPort: broker.getPort() });
+      proxy = await kit.proxyFor(broker);
     },
     factory(configure) {
       const factory = new HornetQConnectionFactory({ host: '127.0.0.1', port: rig.proxy.port });
       reattachDefaults(factory);
       configure?.(factory);
-      factories.push(factory);
-      return factory;
+      return kit.track(factory);
     },
     async connect(configure) {
       const connection = await rig.factory(configure).createConnection();
       return { connection, heard: new Heard(connection) };
     },
     async restart() {
-      const old = rig.broker;
-      const port = old.getPort();
-      await old.stop();
-      broker = null;
-      const restarted = new Broker(
-        {
-          ...old.config,
-          acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port }],
-          storage: old.storage,
-        },
-        selectorFilterFactory,
-      );
-      await restarted.start();
-      broker = restarted;
-      return restarted;
+      broker = await kit.restart(rig.broker);
+      return broker;
     },
     coreQueue: (name) => rig.broker.listQueues().find((queue) => queue.name === name),
   };

@@ -1,10 +1,8 @@
-import {
-  ConfigurationException,
-  InMemoryStorage,
-  brokerConfigurationOf,
-  parseJmsConfiguration,
-  parseServerConfiguration,
-} from '../../../src';
+import { ConfigurationException } from '../../../src';
+import { InMemoryStorage } from '../../../src/server/storage/in-memory-storage';
+import { brokerConfigurationOf } from '../../../src/jndi/config/broker-configuration-from-xml';
+import { parseJmsConfiguration } from '../../../src/jndi/config/jms-config-parser';
+import { parseServerConfiguration } from '../../../src/jndi/config/server-config-parser';
 import { silentLogger } from '../../../src/core/remoting';
 
 /** <cluster-connections>, <cluster-user> and <cluster-password> of a live/backup pair. */

@@ -1,11 +1,6 @@
 import path from 'node:path';
-import {
-  HornetQConnectionFactory,
-  HornetQQueue,
-  HornetQTopic,
-  InitialContext,
-  loadServerConfiguration,
-} from '../../../src';
+import { HornetQConnectionFactory, HornetQQueue, HornetQTopic, InitialContext } from '../../../src';
+import { loadServerConfiguration } from '../../../src/jndi/config/server-config-parser';
 import { captureLogger } from '../support';
 
 const EXAMPLES = path.resolve(__dirname, '../../fixtures/hornetq-examples');

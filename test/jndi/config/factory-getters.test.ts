@@ -1,12 +1,7 @@
 import net from 'node:net';
 import path from 'node:path';
-import {
-  HornetQConnectionFactory,
-  IllegalStateException,
-  InitialContext,
-  JMSException,
-  loadJmsConfiguration,
-} from '../../../src';
+import { HornetQConnectionFactory, IllegalStateException, InitialContext, JMSException } from '../../../src';
+import { loadJmsConfiguration } from '../../../src/jndi/config/jms-config-parser';
 import { captureLogger } from '../support';
 
 const FILE = path.resolve(__dirname, '../../fixtures/every-factory-element-hornetq-jms.xml');

@@ -1,10 +1,7 @@
-import {
-  ConfigurationException,
-  MAX_CONFIG_BYTES,
-  parseJmsConfiguration,
-  parseServerConfiguration,
-  type ServerConfiguration,
-} from '../../../src';
+import { ConfigurationException, type ServerConfiguration } from '../../../src';
+import { MAX_CONFIG_BYTES } from '../../../src/jndi/xml/safe-xml-parser';
+import { parseJmsConfiguration } from '../../../src/jndi/config/jms-config-parser';
+import { parseServerConfiguration } from '../../../src/jndi/config/server-config-parser';
 
 const FILE = 'hornetq-jms.xml';
 

@@ -1,14 +1,9 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import {
-  Broker,
-  ClientSessionFactory,
-  CoreMessage,
-  EmbeddedJMS,
-  brokerConfigurationOf,
-  parseJmsConfiguration,
-  parseServerConfiguration,
-} from '../../../src';
+import { Broker, ClientSessionFactory, CoreMessage, EmbeddedJMS } from '../../../src';
+import { brokerConfigurationOf } from '../../../src/jndi/config/broker-configuration-from-xml';
+import { parseJmsConfiguration } from '../../../src/jndi/config/jms-config-parser';
+import { parseServerConfiguration } from '../../../src/jndi/config/server-config-parser';
 import { silentLogger } from '../../../src/core/remoting';
 import { resolvedPersistence } from '../../../src/server/broker-configuration';
 import { DEFAULT_PERSISTENCE_CONFIGURATION } from '../../../src/server/storage/persistence-configuration';

@@ -1,4 +1,5 @@
-import { ConfigurationException, parseServerConfiguration } from '../../../src';
+import { ConfigurationException } from '../../../src';
+import { parseServerConfiguration } from '../../../src/jndi/config/server-config-parser';
 import { parseUsersConfiguration } from '../../../src/jndi/config/users-xml-reader';
 
 /**

@@ -3,13 +3,10 @@ import path from 'node:path';
 import { Container } from 'inversify';
 import { createContainer } from '../../../src/container';
 import {
-  defaultAcceptorFactory,
   EmbeddedJMS,
   HornetQConnectionFactory,
   InitialContext,
-  InMemoryStorage,
   selectorFilterFactory,
-  ServiceId,
   Session,
   type Acceptor,
   type AcceptorFactory,
@@ -24,6 +21,9 @@ import {
   type ServerConfigLoader,
   type TextMessage,
 } from '../../../src';
+import { defaultAcceptorFactory } from '../../../src/server/remoting/acceptor';
+import { InMemoryStorage } from '../../../src/server/storage/in-memory-storage';
+import { ServiceId } from '../../../src/jndi/container/service-ids';
 import { captureLogger, tempDir, waitFor } from '../support';
 
 /** Far from the server-ids other tests use; in-VM registrations are per process (per jest worker). */

@@ -1,4 +1,6 @@
-import { ConfigurationException, parseJmsConfiguration, parseServerConfiguration } from '../../../src';
+import { ConfigurationException } from '../../../src';
+import { parseJmsConfiguration } from '../../../src/jndi/config/jms-config-parser';
+import { parseServerConfiguration } from '../../../src/jndi/config/server-config-parser';
 import { parseUsersConfiguration } from '../../../src/jndi/config/users-xml-reader';
 
 /** The message of the ConfigurationException `parse` throws. */

@@ -1,4 +1,5 @@
-import { ConfigurationException, parseServerConfiguration } from '../../../src';
+import { ConfigurationException } from '../../../src';
+import { parseServerConfiguration } from '../../../src/jndi/config/server-config-parser';
 import {
   AddressSettingsRepository,
   MAX_PAGE_SIZE_BYTES,

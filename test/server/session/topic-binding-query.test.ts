@@ -1,4 +1,4 @@
-import { Broker, selectorFilterFactory } from '../../../src';
+import type { Broker } from '../../../src';
 import { CoreMessage, PacketType } from '../../../src/core/protocol';
 import { silentLogger } from '../../../src/core/remoting';
 import { brokerConfigurationOf } from '../../../src/jndi/config/broker-configuration-from-xml';
@@ -20,21 +20,18 @@ const JMS_XML = `<configuration xmlns="urn:hornetq">
   <topic name="news"><entry name="/topic/news"/></topic>
 </configuration>`;
 
-async function brokerFromJmsXml(): Promise<Broker> {
+function brokerFromJmsXml(): Promise<Broker> {
   const jms = parseJmsConfiguration(JMS_XML, 'hornetq-jms.xml');
   const configuration = brokerConfigurationOf(null, jms, { storage: null, dataDirectory: '.' }, silentLogger);
-  const broker = new Broker(
+  return env.startBroker(
     {
       ...configuration,
       securityEnabled: false,
       acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port: 0 }],
       persistenceEnabled: false,
     },
-    selectorFilterFactory,
+    { selectors: true },
   );
-  await broker.start();
-  env.track({ close: () => broker.stop() });
-  return broker;
 }
 
 async function plainSession(broker: Broker): Promise<RawClient> {

@@ -1,4 +1,4 @@
-import { Broker, selectorFilterFactory, type BrokerConfiguration } from '../../../src';
+import { selectorFilterFactory, type Broker, type BrokerConfiguration } from '../../../src';
 import { CoreMessage, PacketType, type Packet } from '../../../src/core/protocol';
 import type { Filter } from '../../../src/server/postoffice/filter';
 import { RAW_SESSION_CHANNEL, RawClient } from '../../support/raw-client';
@@ -28,20 +28,11 @@ function filterFactory(expression: string): Filter {
   };
 }
 
-async function startBroker(config: Partial<BrokerConfiguration> = {}): Promise<Broker> {
-  const broker = new Broker(
-    {
-      securityEnabled: false,
-      acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port: 0 }],
-      persistenceEnabled: false,
-      queues: [{ name: QUEUE, address: QUEUE, filter: null, durable: false }],
-      ...config,
-    },
-    filterFactory,
+function startBroker(config: Partial<BrokerConfiguration> = {}): Promise<Broker> {
+  return env.startBroker(
+    { queues: [{ name: QUEUE, address: QUEUE, filter: null, durable: false }], ...config },
+    { filterFactory },
   );
-  await broker.start();
-  env.track({ close: () => broker.stop() });
-  return broker;
 }
 
 /** A connection with one plain session (no extension trailer: what a Java client opens). */
