@@ -1,0 +1,4 @@
+export * from './client-settings';
+export * from './setting';
+export * from './setting-limits';
+export * from './setting-problem';
