@@ -1,0 +1,168 @@
+import {
+  allowedValues,
+  CLIENT_SETTINGS,
+  namedSettingProblem,
+  settingProblem,
+  settingsOf,
+  type DecimalSetting,
+  type IntegerSetting,
+  type Setting,
+  type TextSetting,
+} from '../../../../src/core/client';
+import { JMS_SETTINGS } from '../../../../src/jms/jms-settings';
+
+const base = {
+  element: null,
+  setter: null,
+  default: 0,
+  hornetq: null,
+  description: 'a test setting',
+} as const;
+
+const window: IntegerSetting = { ...base, kind: 'integer', javaType: 'int', min: 1, max: 100, special: [-1] };
+const multiplier: DecimalSetting = {
+  ...base,
+  kind: 'decimal',
+  javaType: 'double',
+  min: 0,
+  minInclusive: false,
+  max: Number.MAX_VALUE,
+};
+const fraction: DecimalSetting = { ...multiplier, min: 0, minInclusive: true, max: 1 };
+const name: TextSetting = {
+  ...base,
+  kind: 'text',
+  javaType: 'String',
+  default: null,
+  nullable: true,
+  nonEmpty: false,
+};
+const policy: TextSetting = { ...name, default: 'x', nullable: false, nonEmpty: true };
+
+describe('an integer setting', () => {
+  test.each([-1, 1, 50, 100])('accepts %p: a special value or one in [min, max]', (value) => {
+    expect(settingProblem(window, value)).toBeNull();
+  });
+
+  test.each([0, -2, 101, 1.5, Number.NaN, Infinity, '5', null, undefined])(
+    'refuses %p, saying what is allowed and what was given',
+    (value) => {
+      const shown = typeof value === 'string' ? `'${value}'` : String(value);
+      expect(settingProblem(window, value)).toBe(
+        `must be -1 or an integer from 1 to 100 (actual value: ${shown})`,
+      );
+    },
+  );
+
+  test('without special values, says only the range', () => {
+    expect(allowedValues({ ...window, special: [] })).toBe('an integer from 1 to 100');
+  });
+});
+
+describe('a decimal setting', () => {
+  test('above an exclusive minimum: the minimum itself is refused', () => {
+    expect(settingProblem(multiplier, 0.001)).toBeNull();
+    expect(settingProblem(multiplier, 1e300)).toBeNull();
+    expect(settingProblem(multiplier, 0)).toBe('must be a number greater than 0 (actual value: 0)');
+    expect(settingProblem(multiplier, Infinity)).toBe(
+      'must be a number greater than 0 (actual value: Infinity)',
+    );
+  });
+
+  test('between inclusive bounds: both bounds are accepted', () => {
+    expect([0, 0.5, 1].map((v) => settingProblem(fraction, v))).toEqual([null, null, null]);
+    expect(settingProblem(fraction, 1.01)).toBe('must be a number from 0 to 1 (actual value: 1.01)');
+    expect(settingProblem(fraction, -0.01)).toBe('must be a number from 0 to 1 (actual value: -0.01)');
+  });
+});
+
+describe('a boolean setting', () => {
+  const flag: Setting = { ...base, kind: 'boolean', javaType: 'boolean', default: false };
+  test('takes true and false, nothing else', () => {
+    expect([true, false].map((v) => settingProblem(flag, v))).toEqual([null, null]);
+    expect(settingProblem(flag, 'true')).toBe("must be true or false (actual value: 'true')");
+    expect(settingProblem(flag, 1)).toBe('must be true or false (actual value: 1)');
+  });
+});
+
+describe('a text setting', () => {
+  test('nullable: null and any string', () => {
+    expect([null, '', 'id'].map((v) => settingProblem(name, v))).toEqual([null, null, null]);
+    expect(settingProblem(name, 5)).toBe('must be a string or null (actual value: 5)');
+  });
+
+  test('non-empty: blank text and null are refused', () => {
+    expect(settingProblem(policy, 'RoundRobin')).toBeNull();
+    expect(settingProblem(policy, ' ')).toBe("must be a non-empty string (actual value: ' ')");
+    expect(settingProblem(policy, null)).toBe('must be a non-empty string (actual value: null)');
+  });
+});
+
+test('a named problem starts with the name, as the setters and the core options report it', () => {
+  expect(namedSettingProblem('confirmationWindowSize', window, 0)).toBe(
+    'confirmationWindowSize must be -1 or an integer from 1 to 100 (actual value: 0)',
+  );
+  expect(namedSettingProblem('confirmationWindowSize', window, 5)).toBeNull();
+});
+
+const EVERY_SETTING: Array<[string, Setting]> = [...settingsOf(CLIENT_SETTINGS), ...settingsOf(JMS_SETTINGS)];
+const INTEGER_SETTINGS = EVERY_SETTING.filter(
+  (entry): entry is [string, IntegerSetting] => entry[1].kind === 'integer',
+);
+
+describe('the tables', () => {
+  test.each(EVERY_SETTING)('%s: its default is a value it accepts', (_name, setting) => {
+    expect(settingProblem(setting, setting.default)).toBeNull();
+  });
+
+  test.each(EVERY_SETTING.filter(([, setting]) => setting.hornetq !== null))(
+    "%s: its default is HornetQ 2.4's",
+    (_name, setting) => {
+      expect(setting.default).toEqual(setting.hornetq?.default);
+    },
+  );
+
+  test.each(INTEGER_SETTINGS)(
+    '%s: accepts its bounds and special values, refuses just outside them',
+    (_name, setting) => {
+      for (const value of [setting.min, setting.max, ...setting.special])
+        expect(settingProblem(setting, value)).toBeNull();
+      for (const value of [setting.min - 1, setting.max + 1].filter((v) => !setting.special.includes(v)))
+        expect(settingProblem(setting, value)).toBe(
+          `must be ${allowedValues(setting)} (actual value: ${value})`,
+        );
+      expect(settingProblem(setting, setting.min + 0.5)).not.toBeNull();
+    },
+  );
+
+  test('no setting allows more than a Java int or Node timer does, except the large-message bound', () => {
+    const wide = INTEGER_SETTINGS.filter(([, setting]) => setting.max > 2_147_483_647).map(([n]) => n);
+    expect(wide).toEqual(['maxLargeMessageBytes']);
+  });
+
+  test("a time setting's range ends at Node's timer limit", () => {
+    const times = INTEGER_SETTINGS.filter(([, setting]) => setting.unit === 'ms');
+    expect(times.map(([, setting]) => setting.max)).toEqual(times.map(() => 2_147_483_647));
+    expect(times.length).toBeGreaterThanOrEqual(6);
+  });
+
+  test('each element and each setter belongs to one setting', () => {
+    const elements = EVERY_SETTING.map(([, s]) => s.element).filter((e) => e !== null);
+    const setters = EVERY_SETTING.map(([, s]) => s.setter).filter((s) => s !== null);
+    expect(new Set(elements).size).toBe(elements.length);
+    expect(new Set(setters).size).toBe(setters.length);
+  });
+
+  test('a setter is named after its setting', () => {
+    for (const [settingName, setting] of EVERY_SETTING)
+      if (setting.setter !== null)
+        expect(setting.setter).toBe(`set${settingName[0]?.toUpperCase()}${settingName.slice(1)}`);
+  });
+
+  test('the core-only settings are those with neither a setter nor an element', () => {
+    const coreOnly = settingsOf(CLIENT_SETTINGS)
+      .filter(([, setting]) => setting.setter === null && setting.element === null)
+      .map(([n]) => n);
+    expect(coreOnly).toEqual(['ackBatchSize', 'maxFrameBytes']);
+  });
+});
