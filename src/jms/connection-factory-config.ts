@@ -1,10 +1,10 @@
 import {
+  CLIENT_SETTINGS,
   defaultsOf,
   type ClientOptions,
   type ClientTlsOptions,
   type FactoryClientSettings,
 } from '../core/client';
-import { CLIENT_SETTINGS } from '../core/client';
 import { CONNECTION_FACTORY_SETTINGS, type ConnectionFactorySettings } from './connection-factory-settings';
 
 /** Everything a HornetQConnectionFactory can be told, with HornetQ 2.4's defaults. */
@@ -17,10 +17,11 @@ export const DEFAULT_CONNECTION_FACTORY_CONFIG: Readonly<ConnectionFactoryConfig
   defaultsOf(CONNECTION_FACTORY_SETTINGS),
 );
 
-/** The core client's options from a factory's settings (the JMS-only ones stay behind). */
+/** The core client's options from a factory's settings: the session factory's, and TLS (the JMS-only ones stay behind). */
 export function clientOptionsOf(config: ConnectionFactoryConfig): Partial<ClientOptions> {
-  const core: Partial<Record<keyof FactoryClientSettings, unknown>> = {};
-  for (const name of Object.keys(CLIENT_SETTINGS) as Array<keyof FactoryClientSettings>)
-    if (name in config) core[name] = config[name];
-  return { ...(core as Partial<ClientOptions>), ...(config.tls === undefined ? {} : { tls: config.tls }) };
+  const names = Object.keys(CLIENT_SETTINGS).filter((name) => name in config) as Array<
+    keyof FactoryClientSettings
+  >;
+  const core = Object.fromEntries(names.map((name) => [name, config[name]])) as Partial<ClientOptions>;
+  return config.tls === undefined ? core : { ...core, tls: config.tls };
 }

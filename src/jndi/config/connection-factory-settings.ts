@@ -117,7 +117,8 @@ export function applyFactorySettings(
   const named: Record<string, Value> = {};
   for (const [element, value] of settings) {
     const known = FACTORY_SETTINGS.get(element);
-    if (known?.name != null && known.setting.setter !== null) named[known.name] = value;
+    if (known !== undefined && known.name !== null && known.setting.setter !== null)
+      named[known.name] = value;
   }
   return factory.applySettings(named as Partial<Omit<ConnectionFactorySettings, 'ha'>>);
 }
