@@ -1,10 +1,10 @@
 import {
   CLIENT_SETTINGS,
-  defaultsOf,
   type ClientOptions,
   type ClientTlsOptions,
   type FactoryClientSettings,
 } from '../core/client';
+import { defaultsOf } from '../lang/settings';
 import { CONNECTION_FACTORY_SETTINGS, type ConnectionFactorySettings } from './connection-factory-settings';
 
 /** Everything a HornetQConnectionFactory can be told, with HornetQ 2.4's defaults. */

@@ -1,9 +1,5 @@
-import {
-  CLIENT_SETTINGS,
-  type CoreOnlySettingName,
-  type FactoryClientSettings,
-  type SettingTable,
-} from '../core/client';
+import { CLIENT_SETTINGS, type CoreOnlySettingName, type FactoryClientSettings } from '../core/client';
+import { type SettingTable } from '../lang/settings';
 import { JMS_SETTINGS, type JmsSettings } from './jms-settings';
 
 /** Every setting a HornetQConnectionFactory has, by its name (its setter's, without `set`). */

@@ -1,12 +1,12 @@
 import {
   clientTlsProblems,
-  namedSettingProblem,
   parseConnectionUrl,
   ServerLocator,
   type AbortOptions,
   type ClientTlsOptions,
   type TransportConfiguration,
 } from '../core/client';
+import { namedSettingProblem } from '../lang/settings';
 import {
   clientOptionsOf,
   DEFAULT_CONNECTION_FACTORY_CONFIG,

@@ -4,7 +4,7 @@ import {
   type IntegerSetting,
   type SettingTable,
   type TextSetting,
-} from '../core/client';
+} from '../lang/settings';
 
 /**
  * What a JMS connection factory is told beyond its session factory's settings: HornetQ's

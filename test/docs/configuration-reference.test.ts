@@ -8,7 +8,7 @@ import {
   renderConnectionFactorySettings,
   withGeneratedSection,
 } from './configuration-reference';
-import { settingsOf } from '../../src/core/client';
+import { settingsOf } from '../../src/lang/settings';
 import { CONNECTION_FACTORY_SETTINGS } from '../../src/jms/connection-factory-settings';
 
 const PAGE = path.resolve(__dirname, '../../docs/reference/configuration.md');

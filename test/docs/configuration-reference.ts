@@ -1,12 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import {
-  allowedValues,
-  CLIENT_SETTINGS,
-  CONNECTION_URL_PARAMS,
-  settingsOf,
-  type CoreOnlySettingName,
-  type Setting,
-} from '../../src/core/client';
+import { CLIENT_SETTINGS, CONNECTION_URL_PARAMS, type CoreOnlySettingName } from '../../src/core/client';
+import { allowedValues, settingsOf, type Setting } from '../../src/lang/settings';
 import { CONNECTION_FACTORY_SETTINGS } from '../../src/jms/connection-factory-settings';
 import { ELEMENTS_WITHOUT_SETTING } from '../../src/jndi/config/connection-factory-settings';
 

@@ -3,13 +3,8 @@ import type { Logger } from '../remoting';
 import { clientTlsProblems, type ClientTlsOptions } from './client-tls-options';
 import { connectorTlsProblems, type TransportConfiguration } from './connector';
 import { loadBalancingPolicyProblem } from './load-balancing-policy';
-import {
-  CLIENT_SETTINGS,
-  defaultsOf,
-  namedSettingProblem,
-  settingsOf,
-  type ClientSettings,
-} from './settings';
+import { CLIENT_SETTINGS, type ClientSettings } from './settings';
+import { defaultsOf, namedSettingProblem, settingsOf } from '../../lang/settings';
 
 /**
  * Every option of a session factory (HornetQ's ServerLocator): the scalar settings CLIENT_SETTINGS

@@ -1,11 +1,6 @@
 import { invalidValue } from '../../lang/argument-errors';
-import {
-  CLIENT_SETTINGS,
-  namedSettingProblem,
-  settingsOf,
-  type FactoryClientSettings,
-  type Setting,
-} from './settings';
+import { CLIENT_SETTINGS, type FactoryClientSettings } from './settings';
+import { namedSettingProblem, settingsOf, type Setting } from '../../lang/settings';
 import { CONNECT_TIMEOUT_PARAM, DEFAULT_PORT, type TransportConfiguration } from './connector';
 
 /**

@@ -1,4 +1,5 @@
-import { loadBalancingPolicyProblem, type BooleanSetting, type Setting } from '../../core/client';
+import { loadBalancingPolicyProblem } from '../../core/client';
+import { type BooleanSetting, type Setting } from '../../lang/settings';
 import {
   CONNECTION_FACTORY_SETTINGS,
   type ConnectionFactorySettings,

@@ -1,4 +1,4 @@
-import { settingProblem, type Setting } from '../../core/client';
+import { settingProblem, type Setting } from '../../lang/settings';
 import type { Problems } from '../problems';
 import type { XmlElement } from '../xml/xml-element';
 

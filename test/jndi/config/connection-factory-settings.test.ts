@@ -1,12 +1,10 @@
 import {
-  allowedValues,
   CLIENT_SETTINGS,
   CONNECTION_URL_PARAMS,
   parseConnectionUrl,
   resolveClientOptions,
-  settingsOf,
-  type Setting,
 } from '../../../src/core/client';
+import { allowedValues, settingsOf, type Setting } from '../../../src/lang/settings';
 import { CONNECTION_FACTORY_SETTINGS } from '../../../src/jms/connection-factory-settings';
 import { HornetQConnectionFactory } from '../../../src/jms/hornetq-connection-factory';
 import { ConfigurationException } from '../../../src/jndi/configuration-exception';

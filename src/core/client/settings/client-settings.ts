@@ -1,7 +1,14 @@
 import { DEFAULT_MAX_FRAME_BYTES } from '../../protocol';
 import { DEFAULT_LOAD_BALANCING_POLICY } from '../load-balancing-policy';
-import type { BooleanSetting, DecimalSetting, IntegerSetting, SettingTable, TextSetting } from './setting';
-import { MAX_JAVA_INT, MAX_TIMER_MS } from './setting-limits';
+import {
+  MAX_JAVA_INT,
+  MAX_TIMER_MS,
+  type BooleanSetting,
+  type DecimalSetting,
+  type IntegerSetting,
+  type SettingTable,
+  type TextSetting,
+} from '../../../lang/settings';
 
 /**
  * The scalar settings of a session factory (HornetQ's ServerLocator, Artemis' ServerLocatorConfig),

@@ -1,4 +1,1 @@
 export * from './client-settings';
-export * from './setting';
-export * from './setting-limits';
-export * from './setting-problem';

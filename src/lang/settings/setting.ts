@@ -1,14 +1,16 @@
-/**
- * One setting of a connection factory, described once: the factory setters, the core options,
- * hornetq-jms.xml, connection URLs and the configuration reference all read this description, so
- * that a setting has one name per place, one range and one default.
- */
+// Settings described once, as data: the client's connection-factory settings (core/client's
+// CLIENT_SETTINGS, jms' JMS_SETTINGS) and the broker's limits (server's BROKER_LIMIT_SETTINGS).
+// Options, setters, the XML loaders, connection URLs and the configuration reference all read the
+// description, so that a setting has one name per place, one range and one default. Below every
+// layer, as the client and the broker both describe settings this way.
+
+/** What a setting is, wherever it is set. */
 interface SettingDescription<T> {
-  /** Its element under hornetq-jms.xml's `<connection-factory>`, or null where the file has none. */
+  /** Its XML element (under hornetq-jms.xml's `<connection-factory>`, or hornetq-configuration.xml's root), or null where the file has none. */
   element: string | null;
-  /** HornetQConnectionFactory's setter, or null (`ha` is a constructor argument; core-only options). */
+  /** HornetQConnectionFactory's setter, or null (`ha` is a constructor argument; core-only options; the broker's). */
   setter: string | null;
-  /** Its Java type in HornetQ (and so how hornetq-jms.xml's text is read). */
+  /** Its Java type in HornetQ (and so how its XML text is read). */
   javaType: 'int' | 'long' | 'double' | 'boolean' | 'String';
   /** What a number counts, for the reference: `ms`, `bytes`, `messages/s`. */
   unit?: string;
