@@ -117,6 +117,11 @@ const KIND_OF_JAVA_TYPE: Readonly<Record<Setting['javaType'], ValueKind>> = {
   String: 'string',
 };
 
+/** How the XML text of a number or boolean setting is read: its Java type, then its range. */
+export function specOf(setting: Setting): ValueSpec {
+  return { kind: KIND_OF_JAVA_TYPE[setting.javaType], check: (value) => settingProblem(setting, value) };
+}
+
 /**
  * Reads a setting's element: its text as the setting's Java type, then its value against the
  * setting's range (the one the setters and the core options check), reported at the element's line.
