@@ -1,5 +1,4 @@
 import {
-  clientOptionProblem,
   clientTlsProblems,
   parseConnectionUrl,
   ServerLocator,
@@ -7,14 +6,13 @@ import {
   type ClientTlsOptions,
   type TransportConfiguration,
 } from '../core/client';
+import { namedSettingProblem } from '../lang/settings';
 import {
   clientOptionsOf,
   DEFAULT_CONNECTION_FACTORY_CONFIG,
-  DEFAULT_UNUSED_FACTORY_ATTRIBUTES,
-  unusedAttributeProblem,
   type ConnectionFactoryConfig,
-  type UnusedFactoryAttributes,
 } from './connection-factory-config';
+import { CONNECTION_FACTORY_SETTINGS, type ConnectionFactorySettings } from './connection-factory-settings';
 import { IllegalStateException, JMSException } from './exceptions';
 import { HornetQConnection } from './hornetq-connection';
 import { checkSessionMode, HornetQJMSContext, JMSContext } from './hornetq-jms-context';
@@ -39,7 +37,6 @@ export type ConnectionFactory = HornetQConnectionFactory;
 export class HornetQConnectionFactory {
   private readonly connectors: TransportConfiguration[];
   private readonly config: ConnectionFactoryConfig = { ...DEFAULT_CONNECTION_FACTORY_CONFIG };
-  private readonly unused: UnusedFactoryAttributes = { ...DEFAULT_UNUSED_FACTORY_ATTRIBUTES };
   private readonly connections = new Set<HornetQConnection>();
   /** Made at the first createConnection, when the settings are frozen; shared by every connection. */
   private locator: ServerLocator | null = null;
@@ -382,44 +379,50 @@ export class HornetQConnectionFactory {
   }
   /** Recorded only: Node has no thread pools. */
   isUseGlobalPools(): boolean {
-    return this.unused.useGlobalPools;
+    return this.config.useGlobalPools;
   }
   setUseGlobalPools(on: boolean): void {
-    this.record('useGlobalPools', on);
+    this.set('useGlobalPools', on);
   }
   /** Recorded only: Node has no thread pools. */
   getScheduledThreadPoolMaxSize(): number {
-    return this.unused.scheduledThreadPoolMaxSize;
+    return this.config.scheduledThreadPoolMaxSize;
   }
   setScheduledThreadPoolMaxSize(threads: number): void {
-    this.record('scheduledThreadPoolMaxSize', threads);
+    this.set('scheduledThreadPoolMaxSize', threads);
   }
   /** Recorded only: Node has no thread pools. */
   getThreadPoolMaxSize(): number {
-    return this.unused.threadPoolMaxSize;
+    return this.config.threadPoolMaxSize;
   }
   setThreadPoolMaxSize(threads: number): void {
-    this.record('threadPoolMaxSize', threads);
+    this.set('threadPoolMaxSize', threads);
   }
 
-  /** Checks the used-rule and the value's range, then records it. */
+  /**
+   * @internal Sets each setting given as its setter would (the used-rule, the range): how
+   * hornetq-jms.xml's definitions and the command's --url reach a factory. `ha` is not among them:
+   * it is a constructor argument.
+   */
+  applySettings(settings: Partial<Omit<ConnectionFactorySettings, 'ha'>>): this {
+    for (const [name, value] of Object.entries(settings) as Array<[keyof ConnectionFactorySettings, unknown]>)
+      if (value !== undefined) this.set(name, value as never);
+    return this;
+  }
+
+  /** Checks the used-rule and the value against the settings table, then records it. */
   private set<K extends keyof ConnectionFactoryConfig>(name: K, value: ConnectionFactoryConfig[K]): void {
     if (this.used) throw new IllegalStateException(USED);
     const problem =
-      clientOptionProblem(name, value) ??
-      batchSizeProblem(name, value) ??
-      textProblem(name, value) ??
-      tlsProblem(name, value);
+      name === 'tls'
+        ? tlsProblem(value)
+        : namedSettingProblem(
+            name,
+            CONNECTION_FACTORY_SETTINGS[name as keyof ConnectionFactorySettings],
+            value,
+          );
     if (problem !== null) throw new JMSException(problem, 'INVALID_CONFIGURATION');
     this.config[name] = value;
-  }
-
-  /** As set, for what this implementation has no use for: the same used-rule, HornetQ's ranges. */
-  private record<K extends keyof UnusedFactoryAttributes>(name: K, value: UnusedFactoryAttributes[K]): void {
-    if (this.used) throw new IllegalStateException(USED);
-    const problem = unusedAttributeProblem(name, value);
-    if (problem !== null) throw new JMSException(problem, 'INVALID_CONFIGURATION');
-    this.unused[name] = value;
   }
 }
 
@@ -456,22 +459,7 @@ function optionsOf(value: unknown): AbortOptions {
   return typeof value === 'object' && value !== null ? (value as AbortOptions) : {};
 }
 
-function tlsProblem(name: string, value: unknown): string | null {
-  if (name !== 'tls') return null;
+function tlsProblem(value: unknown): string | null {
   const problems = clientTlsProblems(value);
   return problems.length === 0 ? null : problems.join('; ');
-}
-
-function textProblem(name: string, value: unknown): string | null {
-  if (name !== 'connectionLoadBalancingPolicyClassName') return null;
-  return typeof value === 'string' && value.trim().length > 0
-    ? null
-    : `${name} must be a non-empty string (actual value: ${String(value)})`;
-}
-
-function batchSizeProblem(name: string, value: unknown): string | null {
-  if (name !== 'dupsOKBatchSize' && name !== 'transactionBatchSize') return null;
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0
-    ? null
-    : `${name} must be an integer >= 0 (actual value: ${String(value)})`;
 }

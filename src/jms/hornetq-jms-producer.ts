@@ -57,7 +57,7 @@ export interface ProducerContext {
  * sends; `send(destination, body)` resolves when the send is done (as MessageProducer.send) and
  * rejects with JMSRuntimeException or a subclass. With `setAsync(listener)` a send resolves once
  * it is on the connection and the CompletionListener hears when the broker confirmed or refused
- * it (MessageProducer.send with a listener; needs confirmationWindowSize >= 0). Nothing to close.
+ * it (MessageProducer.send with a listener; needs a confirmationWindowSize other than -1). Nothing to close.
  */
 export class HornetQJMSProducer {
   private deliveryMode: number = Message.DEFAULT_DELIVERY_MODE;

@@ -25,7 +25,7 @@ export interface SendOptions extends AbortOptions {
    * Resolve once the broker has confirmed this very send (it has the message, stored when
    * persistent), reject when it refused it (JMSSecurityException, ResourceAllocationException,
    * ...). The send goes without waiting for an answer, so many can be in flight at once; needs
-   * the connection factory's confirmationWindowSize >= 0 (IllegalStateException otherwise).
+   * a confirmationWindowSize on the connection factory, not -1 (IllegalStateException otherwise).
    */
   confirm?: boolean;
 }
@@ -89,7 +89,7 @@ export class HornetQMessageProducer {
    *
    * With a CompletionListener (JMS 2.0's asynchronous send) the promise resolves once the send is
    * on the connection, and the listener hears once the broker confirmed or refused it (see
-   * CompletionListener); it needs confirmationWindowSize >= 0, as `confirm: true` does. The send
+   * CompletionListener); it needs a confirmationWindowSize other than -1, as `confirm: true` does. The send
    * settings may be given with a listener too (JMS 2.0's send(destination, message, deliveryMode,
    * priority, timeToLive, completionListener)); `confirm` is what the listener already is.
    */

@@ -1,4 +1,6 @@
 export { DEFAULT_CONNECTION_FACTORY_CONFIG, type ConnectionFactoryConfig } from './connection-factory-config';
+export type { ConnectionFactorySettings } from './connection-factory-settings';
+export type { JmsSettings } from './jms-settings';
 export { HornetQConnectionMetaData, type ConnectionMetaData } from './connection-metadata';
 export * from './destination';
 export * from './exceptions';

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { DEFAULT_MAX_FRAME_BYTES, DEFAULT_PRE_AUTH_MAX_FRAME_BYTES } from '../core/protocol';
 import { invalidValue } from '../lang/argument-errors';
+import { defaultsOf, namedSettingProblem, settingsOf } from '../lang/settings';
+import { BROKER_LIMIT_SETTINGS } from './broker-limit-settings';
 import type { Logger, TlsSettings } from '../core/remoting';
 import { validateClusterConfiguration, type ClusterConfiguration } from './cluster/cluster-configuration';
 import { validateAddressSettings, type AddressSettings } from './postoffice/address-settings';
@@ -232,23 +234,7 @@ export type BrokerLimits = Pick<
 >;
 
 /** Ours: generous for any honest client, yet a bound on what one (or all) can make the broker hold. */
-export const DEFAULT_BROKER_LIMITS: Readonly<BrokerLimits> = Object.freeze({
-  connectionOutputHighWaterMark: 4 * 1024 * 1024,
-  connectionOutputStallTimeout: 30_000,
-  maxClientConnectionTtl: 300_000,
-  sessionlessConnectionTimeout: 10_000,
-  maxSessionsPerConnection: 2_000,
-  maxConsumersPerConnection: 10_000,
-  maxProducersPerConnection: 10_000,
-  maxLargeMessageBytesPerConnection: 200 * 1024 * 1024,
-  maxQueues: 100_000,
-  maxNameLength: 4_096,
-  // A UUID is 36 characters; 512 bounds each address' cache to id-cache-size × 512.
-  maxDuplicateIdLength: 512,
-  // Six frames of the default maximum at once: honest clients send big frames now and then
-  // (large messages go in 100 KiB chunks), and no number of connections can hold more.
-  maxUnfinishedFrameBytes: 64 * 1024 * 1024,
-});
+export const DEFAULT_BROKER_LIMITS: Readonly<BrokerLimits> = Object.freeze(defaultsOf(BROKER_LIMIT_SETTINGS));
 
 /** HornetQ's defaults where HornetQ has one. */
 export const DEFAULT_BROKER_CONFIGURATION: BrokerConfiguration = {
@@ -275,15 +261,12 @@ export const DEFAULT_BROKER_CONFIGURATION: BrokerConfiguration = {
   securitySettings: [],
 };
 
-/** Below this the socket's own buffer (16 KiB) could hold it all and never report a drain. */
-export const MIN_OUTPUT_HIGH_WATER_MARK = 64 * 1024;
+export { MIN_OUTPUT_HIGH_WATER_MARK } from './broker-limit-settings';
 
 /** Node fires a longer timer after 1 ms, so no period may exceed it. */
 const MAX_TIMER_MS = 2_147_483_647;
 /** Counts are Java ints in HornetQ's configuration. */
 const MAX_INT = 2_147_483_647;
-/** A name (3 bytes per character at worst) must leave room in a frame of the default cap. */
-const MAX_NAME_LENGTH = 1024 * 1024;
 
 /** Checks values at construction, naming the setting, the value and what is allowed. */
 export function validateBrokerConfiguration(config: BrokerConfiguration): void {
@@ -478,75 +461,10 @@ function messagingProblems(config: BrokerConfiguration): string[] {
   return problems;
 }
 
-/** A positive integer no larger than `max`, or a problem naming the setting, its value and range. */
-function rangeProblem(name: string, value: number, min: number, max: number, unit = ''): string[] {
-  if (Number.isSafeInteger(value) && value >= min && value <= max) return [];
-  return [`${name} must be an integer in ${min}..${max}${unit} (actual value: ${value})`];
-}
-
-/** The bounds on what one client (or all of them) may make the broker hold. */
+/** The bounds on what one client (or all of them) may make the broker hold, each against its table entry. */
 function limitProblems(config: BrokerConfiguration): string[] {
-  return [
-    ...rangeProblem(
-      'connectionOutputHighWaterMark (connection-output-high-water-mark)',
-      config.connectionOutputHighWaterMark,
-      MIN_OUTPUT_HIGH_WATER_MARK,
-      Number.MAX_SAFE_INTEGER,
-      ' bytes',
-    ),
-    ...rangeProblem(
-      'connectionOutputStallTimeout (connection-output-stall-timeout)',
-      config.connectionOutputStallTimeout,
-      1,
-      MAX_TIMER_MS,
-      ' ms',
-    ),
-    ...rangeProblem(
-      'maxClientConnectionTtl (max-client-connection-ttl)',
-      config.maxClientConnectionTtl,
-      1,
-      MAX_TIMER_MS,
-      ' ms',
-    ),
-    ...rangeProblem(
-      'sessionlessConnectionTimeout (sessionless-connection-timeout)',
-      config.sessionlessConnectionTimeout,
-      1,
-      MAX_TIMER_MS,
-      ' ms',
-    ),
-    ...rangeProblem(
-      'maxSessionsPerConnection (max-sessions-per-connection)',
-      config.maxSessionsPerConnection,
-      1,
-      MAX_INT,
-    ),
-    ...rangeProblem(
-      'maxConsumersPerConnection (max-consumers-per-connection)',
-      config.maxConsumersPerConnection,
-      1,
-      MAX_INT,
-    ),
-    ...rangeProblem(
-      'maxProducersPerConnection (max-producers-per-connection)',
-      config.maxProducersPerConnection,
-      1,
-      MAX_INT,
-    ),
-    ...rangeProblem(
-      'maxLargeMessageBytesPerConnection (max-large-message-bytes-per-connection)',
-      config.maxLargeMessageBytesPerConnection,
-      1,
-      Number.MAX_SAFE_INTEGER,
-      ' bytes',
-    ),
-    ...rangeProblem('maxQueues (max-queues)', config.maxQueues, 1, MAX_INT),
-    ...rangeProblem('maxNameLength (max-name-length)', config.maxNameLength, 1, MAX_NAME_LENGTH),
-    ...rangeProblem(
-      'maxDuplicateIdLength (max-duplicate-id-length)',
-      config.maxDuplicateIdLength,
-      1,
-      MAX_NAME_LENGTH,
-    ),
-  ];
+  return settingsOf(BROKER_LIMIT_SETTINGS).flatMap(([name, setting]) => {
+    const problem = namedSettingProblem(`${name} (${setting.element ?? name})`, setting, config[name]);
+    return problem === null ? [] : [problem];
+  });
 }

@@ -239,7 +239,7 @@ describe('EmbeddedJMS', () => {
       JMS.replace('<call-timeout>10000', '<call-timeout>-3'),
     );
     await expect(jms.start()).rejects.toThrow(
-      'hornetq-jms.xml:5: <call-timeout> must be greater than or equal to 0 (actual value: -3)',
+      'hornetq-jms.xml:5: <call-timeout> must be an integer from 0 to 2147483647 (actual value: -3)',
     );
     expect(jms.getConnectionCount()).toBe(0);
   });

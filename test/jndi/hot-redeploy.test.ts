@@ -139,7 +139,7 @@ test('hot redeploy adds, changes and removes a factory, a queue and a topic whil
     await waitFor(() => logger.errors.length > 0, 'the broken edit to be reported');
     expect(logger.errors[0]).toContain('was not redeployed; the previous deployment stays');
     expect(logger.errors[0]).toContain(
-      'hornetq-jms.xml:3: <call-timeout> must be greater than or equal to 0 (actual value: -1)',
+      'hornetq-jms.xml:3: <call-timeout> must be an integer from 0 to 2147483647 (actual value: -1)',
     );
     expect(jms.lookup('cf2')).toBe(cf2);
     expect(bound(() => jms.lookup('queue/A3'))).toBe(false);

@@ -80,10 +80,10 @@ describe('each configuration problem names its element in its message', () => {
       file: 'hornetq-jms.xml',
       line: 5,
       element: 'confirmation-window-size',
-      message: '<confirmation-window-size> must be -1 or greater than 0 (actual value: 0)',
+      message: '<confirmation-window-size> must be -1 or an integer from 1 to 2147483647 (actual value: 0)',
     });
     expect(error.message.split('\n')).toContain(
-      'hornetq-jms.xml:5: <confirmation-window-size> must be -1 or greater than 0 (actual value: 0)',
+      'hornetq-jms.xml:5: <confirmation-window-size> must be -1 or an integer from 1 to 2147483647 (actual value: 0)',
     );
   });
 

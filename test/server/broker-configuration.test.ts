@@ -111,11 +111,11 @@ describe('broker configuration: resource limits', () => {
   it.each([
     [
       { connectionOutputHighWaterMark: 1024 },
-      /connectionOutputHighWaterMark \(connection-output-high-water-mark\) must be an integer in 65536\.\.\d+ bytes \(actual value: 1024\)/,
+      /connectionOutputHighWaterMark \(connection-output-high-water-mark\) must be an integer from 65536 to \d+ \(actual value: 1024\)/,
     ],
     [
       { connectionOutputStallTimeout: 0 },
-      /connectionOutputStallTimeout \(connection-output-stall-timeout\) must be an integer in 1\.\.2147483647 ms \(actual value: 0\)/,
+      /connectionOutputStallTimeout \(connection-output-stall-timeout\) must be an integer from 1 to 2147483647 \(actual value: 0\)/,
     ],
     [
       { maxClientConnectionTtl: -1 },
@@ -132,20 +132,23 @@ describe('broker configuration: resource limits', () => {
     [{ maxConsumersPerConnection: 1.5 }, /maxConsumersPerConnection.*actual value: 1\.5/],
     [
       { maxLargeMessageBytesPerConnection: 0 },
-      /maxLargeMessageBytesPerConnection \(max-large-message-bytes-per-connection\) must be an integer in 1\.\.\d+ bytes \(actual value: 0\)/,
+      /maxLargeMessageBytesPerConnection \(max-large-message-bytes-per-connection\) must be an integer from 1 to \d+ \(actual value: 0\)/,
     ],
     [
       { maxProducersPerConnection: 0 },
-      /maxProducersPerConnection \(max-producers-per-connection\) must be an integer in 1\.\.2147483647 \(actual value: 0\)/,
+      /maxProducersPerConnection \(max-producers-per-connection\) must be an integer from 1 to 2147483647 \(actual value: 0\)/,
     ],
-    [{ maxQueues: 0 }, /maxQueues \(max-queues\) must be an integer in 1\.\.2147483647 \(actual value: 0\)/],
+    [
+      { maxQueues: 0 },
+      /maxQueues \(max-queues\) must be an integer from 1 to 2147483647 \(actual value: 0\)/,
+    ],
     [
       { maxNameLength: 2 * 1024 * 1024 },
-      /maxNameLength \(max-name-length\) must be an integer in 1\.\.1048576 \(actual value: 2097152\)/,
+      /maxNameLength \(max-name-length\) must be an integer from 1 to 1048576 \(actual value: 2097152\)/,
     ],
     [
       { maxDuplicateIdLength: 0 },
-      /maxDuplicateIdLength \(max-duplicate-id-length\) must be an integer in 1\.\.1048576 \(actual value: 0\)/,
+      /maxDuplicateIdLength \(max-duplicate-id-length\) must be an integer from 1 to 1048576 \(actual value: 0\)/,
     ],
     [
       { maxUnfinishedFrameBytes: 1024 },

@@ -126,9 +126,15 @@ export async function factoryFor(
           (await registry.connectorsOf(name)).map((connector) => ({ ...connector, ...dial })),
         )
       : await factoryAt({ ...address, ...dial }, options, registry, ha);
-  applySettings(factory, { ...settings, ...options.url?.settings });
+  factory.applySettings({ ...withoutHa(settings), ...withoutHa(options.url?.settings ?? {}) });
   const target = factory.getStaticConnectors().map(describeConnector).join(', ');
   return { factory, target };
+}
+
+/** `ha` is given when a factory is made, not set on it. */
+function withoutHa(settings: ConnectionUrlSettings): Omit<ConnectionUrlSettings, 'ha'> {
+  const { ha: _ha, ...rest } = settings;
+  return rest;
 }
 
 /** --ca, --cert and --key as connector params; any of them turns TLS on. */
@@ -150,44 +156,6 @@ function tlsOptionsOf(options: ConnectionOptions): TransportConfiguration {
     ['ssl-enabled', true],
     ...given.map(([key, file]) => [key, path.resolve(file)]),
   ]);
-}
-
-type Setter<K extends keyof ConnectionUrlSettings> = (
-  factory: HornetQConnectionFactory,
-  value: NonNullable<ConnectionUrlSettings[K]>,
-) => void;
-
-/** How each URL setting reaches a factory; `ha` is given when the factory is made. */
-const SETTERS: { [K in Exclude<keyof ConnectionUrlSettings, 'ha'>]-?: Setter<K> } = {
-  reconnectAttempts: (f, v) => f.setReconnectAttempts(v),
-  retryInterval: (f, v) => f.setRetryInterval(v),
-  retryIntervalMultiplier: (f, v) => f.setRetryIntervalMultiplier(v),
-  maxRetryInterval: (f, v) => f.setMaxRetryInterval(v),
-  retryJitter: (f, v) => f.setRetryJitter(v),
-  initialConnectAttempts: (f, v) => f.setInitialConnectAttempts(v),
-  failoverOnInitialConnection: (f, v) => f.setFailoverOnInitialConnection(v),
-  connectionTTL: (f, v) => f.setConnectionTTL(v),
-  clientFailureCheckPeriod: (f, v) => f.setClientFailureCheckPeriod(v),
-  callTimeout: (f, v) => f.setCallTimeout(v),
-  callFailoverTimeout: (f, v) => f.setCallFailoverTimeout(v),
-  confirmationWindowSize: (f, v) => f.setConfirmationWindowSize(v),
-  consumerWindowSize: (f, v) => f.setConsumerWindowSize(v),
-  consumerMaxRate: (f, v) => f.setConsumerMaxRate(v),
-  producerWindowSize: (f, v) => f.setProducerWindowSize(v),
-  producerMaxRate: (f, v) => f.setProducerMaxRate(v),
-  minLargeMessageSize: (f, v) => f.setMinLargeMessageSize(v),
-  blockOnAcknowledge: (f, v) => f.setBlockOnAcknowledge(v),
-  blockOnDurableSend: (f, v) => f.setBlockOnDurableSend(v),
-  blockOnNonDurableSend: (f, v) => f.setBlockOnNonDurableSend(v),
-  preAcknowledge: (f, v) => f.setPreAcknowledge(v),
-  duplicateIdOnDurableSend: (f, v) => f.setDuplicateIdOnDurableSend(v),
-};
-
-function applySettings(factory: HornetQConnectionFactory, settings: ConnectionUrlSettings): void {
-  for (const key of Object.keys(SETTERS) as Array<keyof typeof SETTERS>) {
-    const value = settings[key];
-    if (value !== undefined) (SETTERS[key] as Setter<typeof key>)(factory, value as never);
-  }
 }
 
 /** --reconnect-attempts of the commands that ride through a broker restart. */

@@ -9,8 +9,8 @@ export interface ProducerSendOptions extends AbortOptions {
   /**
    * Resolve once the broker has confirmed this very send (PACKETS_CONFIRMED covering its
    * command: it has the message, stored when durable), reject when it refused it. The send goes
-   * one-way, so many can be in flight; block-on-*-send do not apply. Needs
-   * confirmation-window-size >= 0.
+   * one-way, so many can be in flight; block-on-*-send do not apply. Needs a
+   * confirmation-window-size other than -1.
    */
   confirm?: boolean;
 }

@@ -1,5 +1,6 @@
 import { invalidValue } from '../../lang/argument-errors';
-import { clientOptionProblem, type ClientOptions } from './client-options';
+import { CLIENT_SETTINGS, type FactoryClientSettings } from './settings';
+import { namedSettingProblem, settingsOf, type Setting } from '../../lang/settings';
 import { CONNECT_TIMEOUT_PARAM, DEFAULT_PORT, type TransportConfiguration } from './connector';
 
 /**
@@ -14,34 +15,11 @@ export interface ParsedConnectionUrl {
   settings: ConnectionUrlSettings;
 }
 
-/** The session-factory settings a URL may carry. */
-export type ConnectionUrlSettings = Partial<Pick<ClientOptions, ConnectionUrlSettingName>>;
+/** The session-factory settings a URL may carry: every one a connection factory has. */
+export type ConnectionUrlSettings = Partial<FactoryClientSettings>;
 
 /** The factory settings a URL may set, by ClientOptions' names. */
-export type ConnectionUrlSettingName =
-  | 'ha'
-  | 'reconnectAttempts'
-  | 'retryInterval'
-  | 'retryIntervalMultiplier'
-  | 'maxRetryInterval'
-  | 'retryJitter'
-  | 'initialConnectAttempts'
-  | 'failoverOnInitialConnection'
-  | 'connectionTTL'
-  | 'clientFailureCheckPeriod'
-  | 'callTimeout'
-  | 'callFailoverTimeout'
-  | 'confirmationWindowSize'
-  | 'consumerWindowSize'
-  | 'consumerMaxRate'
-  | 'producerWindowSize'
-  | 'producerMaxRate'
-  | 'minLargeMessageSize'
-  | 'blockOnAcknowledge'
-  | 'blockOnDurableSend'
-  | 'blockOnNonDurableSend'
-  | 'preAcknowledge'
-  | 'duplicateIdOnDurableSend';
+export type ConnectionUrlSettingName = keyof FactoryClientSettings;
 
 type ValueKind = 'boolean' | 'integer' | 'number' | 'text';
 
@@ -82,32 +60,30 @@ const CONNECTOR_PARAMS: ReadonlyArray<[string, string, UrlParam]> = [
   [CONNECT_TIMEOUT_PARAM, 'connectTimeoutMillis', connectorParam(CONNECT_TIMEOUT_PARAM, 'integer')],
 ];
 
-/** hornetq-jms.xml's element name, then the setter's (Artemis' URL spelling). */
-const FACTORY_PARAMS: ReadonlyArray<[string, ConnectionUrlSettingName, ValueKind]> = [
-  ['ha', 'ha', 'boolean'],
-  ['reconnect-attempts', 'reconnectAttempts', 'integer'],
-  ['retry-interval', 'retryInterval', 'integer'],
-  ['retry-interval-multiplier', 'retryIntervalMultiplier', 'number'],
-  ['max-retry-interval', 'maxRetryInterval', 'integer'],
-  ['retry-jitter', 'retryJitter', 'number'],
-  ['initial-connect-attempts', 'initialConnectAttempts', 'integer'],
-  ['failover-on-initial-connection', 'failoverOnInitialConnection', 'boolean'],
-  ['connection-ttl', 'connectionTTL', 'integer'],
-  ['client-failure-check-period', 'clientFailureCheckPeriod', 'integer'],
-  ['call-timeout', 'callTimeout', 'integer'],
-  ['call-failover-timeout', 'callFailoverTimeout', 'integer'],
-  ['confirmation-window-size', 'confirmationWindowSize', 'integer'],
-  ['consumer-window-size', 'consumerWindowSize', 'integer'],
-  ['consumer-max-rate', 'consumerMaxRate', 'integer'],
-  ['producer-window-size', 'producerWindowSize', 'integer'],
-  ['producer-max-rate', 'producerMaxRate', 'integer'],
-  ['min-large-message-size', 'minLargeMessageSize', 'integer'],
-  ['block-on-acknowledge', 'blockOnAcknowledge', 'boolean'],
-  ['block-on-durable-send', 'blockOnDurableSend', 'boolean'],
-  ['block-on-non-durable-send', 'blockOnNonDurableSend', 'boolean'],
-  ['pre-acknowledge', 'preAcknowledge', 'boolean'],
-  ['duplicate-id-on-durable-send', 'duplicateIdOnDurableSend', 'boolean'],
-];
+const KIND_OF: Readonly<Record<Setting['kind'], ValueKind>> = {
+  integer: 'integer',
+  decimal: 'number',
+  boolean: 'boolean',
+  text: 'text',
+};
+
+/**
+ * HornetQ's spelling (the hornetq-jms.xml element, or the name written so for a setting of ours),
+ * then Artemis' (the setter's), for each setting a factory has.
+ */
+const FACTORY_PARAMS: ReadonlyArray<[string, ConnectionUrlSettingName, ValueKind]> = settingsOf(
+  CLIENT_SETTINGS,
+)
+  .filter(([, setting]) => setting.element !== null || setting.setter !== null)
+  .map(([name, setting]) => [
+    setting.element ?? kebabCase(name),
+    name as ConnectionUrlSettingName,
+    KIND_OF[setting.kind],
+  ]);
+
+function kebabCase(name: string): string {
+  return name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+}
 
 /** Every accepted query name, both spellings, by what it sets. */
 const PARAMS: ReadonlyMap<string, UrlParam> = new Map<string, UrlParam>([
@@ -235,6 +211,29 @@ function readValue(
   position: number,
   fail: Fail,
 ): string | number | boolean {
+  const value = parseParam(name, param, raw, position, fail);
+  const problem =
+    param.target === 'settings'
+      ? namedSettingProblem(param.key, settingOf(param.key as ConnectionUrlSettingName), value)
+      : typeof value === 'number' && !(value > 0 && value <= 2_147_483_647)
+        ? `${param.key} must be 1..2147483647 (actual value: ${raw})`
+        : null;
+  if (problem !== null) fail(position, `parameter '${name}': ${problem}`);
+  return value;
+}
+
+function settingOf(name: ConnectionUrlSettingName): Setting {
+  return CLIENT_SETTINGS[name];
+}
+
+/** The parameter's text as its kind says (the setting's range is checked apart). */
+function parseParam(
+  name: string,
+  param: UrlParam,
+  raw: string,
+  position: number,
+  fail: Fail,
+): string | number | boolean {
   const shown = param.secret === true ? 'a value' : `'${raw}'`;
   switch (param.kind) {
     case 'boolean':
@@ -252,15 +251,7 @@ function readValue(
           position,
           `parameter '${name}' must be ${param.kind === 'integer' ? 'an integer' : 'a number'}, not ${shown}`,
         );
-      const value = Number(raw);
-      const problem =
-        param.target === 'settings'
-          ? clientOptionProblem(param.key, value)
-          : value > 0 && value <= 2_147_483_647
-            ? null
-            : `${param.key} must be 1..2147483647 (actual value: ${raw})`;
-      if (problem !== null) fail(position, `parameter '${name}': ${problem}`);
-      return value;
+      return Number(raw);
     }
   }
 }

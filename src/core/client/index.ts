@@ -9,6 +9,7 @@ export * from './connection-url';
 export * from './connector';
 export * from './load-balancing-policy';
 export * from './server-locator';
+export * from './settings';
 export * from './received-message';
 export * from './failover-events';
 export * from './topology';

@@ -387,7 +387,7 @@ export class SessionContext {
       return Promise.reject(
         new HornetQException(
           'ILLEGAL_STATE',
-          `A send with confirm: true needs confirmation-window-size (confirmationWindowSize) >= 0; session ${this.name} has -1, so the broker confirms nothing`,
+          `A send with confirm: true needs a confirmation-window-size (confirmationWindowSize), not -1; session ${this.name} has -1, so the broker confirms nothing`,
         ),
       );
     }

@@ -1,106 +1,64 @@
 import { loadBalancingPolicyProblem } from '../../core/client';
-import { HornetQConnectionFactory } from '../../jms/hornetq-connection-factory';
+import { type BooleanSetting, type Setting } from '../../lang/settings';
 import {
-  GE_ZERO,
-  GT_ZERO,
-  MINUS_ONE_OR_GE_ZERO,
-  MINUS_ONE_OR_GT_ZERO,
-  type Value,
-  type ValueSpec,
-} from './values';
+  CONNECTION_FACTORY_SETTINGS,
+  type ConnectionFactorySettings,
+} from '../../jms/connection-factory-settings';
+import type { HornetQConnectionFactory } from '../../jms/hornetq-connection-factory';
+import type { Value } from './values';
 
 /**
- * A child element of `<connection-factory>` that holds a value: its xsd type and HornetQ's range
- * check, the factory setter it feeds (none where HornetQ's factory has none: ha is a constructor
- * argument, xa a class), and, for what is not implemented, what it means here (a warning, when
- * `warnWhen` says so or always).
+ * A value element of `<connection-factory>`: the setting it sets (CONNECTION_FACTORY_SETTINGS,
+ * whose range the loader checks), and, for what is not implemented, what it means here (a
+ * warning, when `warnWhen` says so or always).
  */
-export interface FactorySetting {
-  spec: ValueSpec;
-  apply?: (factory: HornetQConnectionFactory, value: Value) => void;
+export interface FactoryElement {
+  /** The setting's name in the table; null for an element that sets no setting (xa, failover-on-server-shutdown). */
+  name: keyof ConnectionFactorySettings | null;
+  setting: Setting;
   ignored?: string;
   warnWhen?: (value: Value) => boolean;
 }
 
-const long = (check?: ValueSpec['check']): ValueSpec =>
-  check === undefined ? { kind: 'long' } : { kind: 'long', check };
-const int = (check: ValueSpec['check']): ValueSpec =>
-  check === undefined ? { kind: 'int' } : { kind: 'int', check };
-const bool: ValueSpec = { kind: 'boolean' };
-
-const num =
-  (set: (factory: HornetQConnectionFactory, value: number) => void) =>
-  (factory: HornetQConnectionFactory, value: Value): void =>
-    set(factory, value as number);
-const flag =
-  (set: (factory: HornetQConnectionFactory, value: boolean) => void) =>
-  (factory: HornetQConnectionFactory, value: Value): void =>
-    set(factory, value as boolean);
-const text =
-  (set: (factory: HornetQConnectionFactory, value: string) => void) =>
-  (factory: HornetQConnectionFactory, value: Value): void =>
-    set(factory, value as string);
-
 const THREADS = 'Node has no thread pools to size: the getter returns it, nothing else uses it';
 
-/** hornetq-jms.xsd's value elements of `<connection-factory>` (HornetQ 2.4). */
-export const FACTORY_SETTINGS: ReadonlyMap<string, FactorySetting> = new Map<string, FactorySetting>([
+/** Elements of HornetQ's schema that set nothing on a factory: described for the reader and the reference. */
+export const ELEMENTS_WITHOUT_SETTING: ReadonlyMap<string, BooleanSetting> = new Map([
   [
-    'client-failure-check-period',
-    { spec: long(MINUS_ONE_OR_GT_ZERO), apply: num((f, v) => f.setClientFailureCheckPeriod(v)) },
+    'xa',
+    {
+      kind: 'boolean',
+      javaType: 'boolean',
+      element: 'xa',
+      setter: null,
+      default: false,
+      hornetq: { default: false },
+      description: 'Whether an XA factory is bound: XA is not implemented here (a warning when true).',
+    },
   ],
-  ['connection-ttl', { spec: long(MINUS_ONE_OR_GE_ZERO), apply: num((f, v) => f.setConnectionTTL(v)) }],
-  ['call-timeout', { spec: long(GE_ZERO), apply: num((f, v) => f.setCallTimeout(v)) }],
-  [
-    'call-failover-timeout',
-    { spec: long(MINUS_ONE_OR_GT_ZERO), apply: num((f, v) => f.setCallFailoverTimeout(v)) },
-  ],
-  [
-    'consumer-window-size',
-    { spec: int(MINUS_ONE_OR_GE_ZERO), apply: num((f, v) => f.setConsumerWindowSize(v)) },
-  ],
-  ['consumer-max-rate', { spec: int(MINUS_ONE_OR_GT_ZERO), apply: num((f, v) => f.setConsumerMaxRate(v)) }],
-  [
-    'confirmation-window-size',
-    { spec: int(MINUS_ONE_OR_GT_ZERO), apply: num((f, v) => f.setConfirmationWindowSize(v)) },
-  ],
-  [
-    'producer-window-size',
-    { spec: int(MINUS_ONE_OR_GT_ZERO), apply: num((f, v) => f.setProducerWindowSize(v)) },
-  ],
-  ['producer-max-rate', { spec: int(MINUS_ONE_OR_GT_ZERO), apply: num((f, v) => f.setProducerMaxRate(v)) }],
-  ['cache-large-message-client', { spec: bool, apply: flag((f, v) => f.setCacheLargeMessagesClient(v)) }],
-  ['min-large-message-size', { spec: int(GT_ZERO), apply: num((f, v) => f.setMinLargeMessageSize(v)) }],
-  ['compress-large-messages', { spec: bool, apply: flag((f, v) => f.setCompressLargeMessage(v)) }],
-  ['client-id', { spec: { kind: 'string' }, apply: text((f, v) => f.setClientID(v)) }],
-  ['dups-ok-batch-size', { spec: int(GT_ZERO), apply: num((f, v) => f.setDupsOKBatchSize(v)) }],
-  ['transaction-batch-size', { spec: int(GT_ZERO), apply: num((f, v) => f.setTransactionBatchSize(v)) }],
-  ['block-on-acknowledge', { spec: bool, apply: flag((f, v) => f.setBlockOnAcknowledge(v)) }],
-  ['block-on-non-durable-send', { spec: bool, apply: flag((f, v) => f.setBlockOnNonDurableSend(v)) }],
-  ['block-on-durable-send', { spec: bool, apply: flag((f, v) => f.setBlockOnDurableSend(v)) }],
-  // Ours: not in HornetQ's schema.
-  ['duplicate-id-on-durable-send', { spec: bool, apply: flag((f, v) => f.setDuplicateIdOnDurableSend(v)) }],
-  ['auto-group', { spec: bool, apply: flag((f, v) => f.setAutoGroup(v)) }],
-  ['pre-acknowledge', { spec: bool, apply: flag((f, v) => f.setPreAcknowledge(v)) }],
-  ['retry-interval', { spec: long(GT_ZERO), apply: num((f, v) => f.setRetryInterval(v)) }],
-  [
-    'retry-interval-multiplier',
-    { spec: { kind: 'double', check: GT_ZERO }, apply: num((f, v) => f.setRetryIntervalMultiplier(v)) },
-  ],
-  ['max-retry-interval', { spec: long(GT_ZERO), apply: num((f, v) => f.setMaxRetryInterval(v)) }],
-  [
-    'reconnect-attempts',
-    { spec: int(MINUS_ONE_OR_GE_ZERO), apply: num((f, v) => f.setReconnectAttempts(v)) },
-  ],
-  [
-    'failover-on-initial-connection',
-    { spec: bool, apply: flag((f, v) => f.setFailoverOnInitialConnection(v)) },
-  ],
-  ['group-id', { spec: { kind: 'string' }, apply: text((f, v) => f.setGroupID(v)) }],
   [
     'failover-on-server-shutdown',
     {
-      spec: bool,
+      kind: 'boolean',
+      javaType: 'boolean',
+      element: 'failover-on-server-shutdown',
+      setter: null,
+      default: false,
+      hornetq: { default: false },
+      description:
+        'Ignored, as HornetQ 2.2 and later ignore it: a clean broker shutdown is handled like any other failure.',
+    },
+  ],
+] as const);
+
+/** What an element that is read but not implemented means here (a warning). */
+const NOTES: ReadonlyMap<string, Pick<FactoryElement, 'ignored' | 'warnWhen'>> = new Map<
+  string,
+  Pick<FactoryElement, 'ignored' | 'warnWhen'>
+>([
+  [
+    'failover-on-server-shutdown',
+    {
       ignored:
         'ignored, as HornetQ 2.2+ ignores it: a clean broker shutdown is handled like any other failure (reconnect-attempts decides)',
     },
@@ -108,53 +66,60 @@ export const FACTORY_SETTINGS: ReadonlyMap<string, FactorySetting> = new Map<str
   [
     'connection-load-balancing-policy-class-name',
     {
-      spec: { kind: 'non-empty-string' },
       // HornetQ's and Artemis' class names map to our policies (a fixed table of ours).
-      apply: text((f, v) => f.setConnectionLoadBalancingPolicyClassName(v)),
       ignored:
         "is not a policy this client has (HornetQ's or Artemis' RoundRobin, Random, RandomSticky or FirstElement ConnectionLoadBalancingPolicy, or key-sticky): createConnection on this factory fails until it names one",
       warnWhen: (value) => loadBalancingPolicyProblem(value) !== null,
     },
   ],
-  ['use-global-pools', { spec: bool, apply: flag((f, v) => f.setUseGlobalPools(v)), ignored: THREADS }],
-  [
-    'scheduled-thread-pool-max-size',
-    {
-      spec: int(MINUS_ONE_OR_GT_ZERO),
-      apply: num((f, v) => f.setScheduledThreadPoolMaxSize(v)),
-      ignored: THREADS,
-    },
-  ],
-  [
-    'thread-pool-max-size',
-    { spec: int(MINUS_ONE_OR_GT_ZERO), apply: num((f, v) => f.setThreadPoolMaxSize(v)), ignored: THREADS },
-  ],
-  // A constructor argument of the factory (jms-deployment passes it), as in HornetQ.
-  ['ha', { spec: bool }],
+  ['use-global-pools', { ignored: THREADS }],
+  ['scheduled-thread-pool-max-size', { ignored: THREADS }],
+  ['thread-pool-max-size', { ignored: THREADS }],
   [
     'xa',
     {
-      spec: bool,
       ignored: 'XA is not implemented: the factory is bound as a non-XA HornetQConnectionFactory',
       warnWhen: (value) => value === true,
     },
   ],
 ]);
 
-/** Applies the settings to a factory; a setter's refusal (our own limits) is returned per element. */
+function tableElements(): Array<[string, FactoryElement]> {
+  return Object.entries(CONNECTION_FACTORY_SETTINGS).flatMap(
+    ([name, setting]): Array<[string, FactoryElement]> =>
+      setting.element === null
+        ? []
+        : [
+            [
+              setting.element,
+              { name: name as keyof ConnectionFactorySettings, setting, ...NOTES.get(setting.element) },
+            ],
+          ],
+  );
+}
+
+/** hornetq-jms.xml's value elements of `<connection-factory>` (HornetQ 2.4's, and ours), by element. */
+export const FACTORY_SETTINGS: ReadonlyMap<string, FactoryElement> = new Map<string, FactoryElement>([
+  ...tableElements(),
+  ...[...ELEMENTS_WITHOUT_SETTING].map(([element, setting]): [string, FactoryElement] => [
+    element,
+    { name: null, setting, ...NOTES.get(element) },
+  ]),
+]);
+
+/**
+ * Applies a definition's settings (by element, each already checked against the table) to a
+ * factory, as its setters would; `ha` is the factory's constructor argument and is left out.
+ */
 export function applyFactorySettings(
   factory: HornetQConnectionFactory,
   settings: ReadonlyMap<string, Value>,
-  onRefused: (element: string, message: string) => void = () => undefined,
 ): HornetQConnectionFactory {
-  for (const [name, value] of settings) {
-    const setting = FACTORY_SETTINGS.get(name);
-    if (setting?.apply === undefined) continue;
-    try {
-      setting.apply(factory, value);
-    } catch (error) {
-      onRefused(name, (error as Error).message);
-    }
+  const named: Record<string, Value> = {};
+  for (const [element, value] of settings) {
+    const known = FACTORY_SETTINGS.get(element);
+    if (known !== undefined && known.name !== null && known.setting.setter !== null)
+      named[known.name] = value;
   }
-  return factory;
+  return factory.applySettings(named as Partial<Omit<ConnectionFactorySettings, 'ha'>>);
 }

@@ -1,12 +1,11 @@
 import type { TransportConfiguration } from '../../core/client';
-import { HornetQConnectionFactory } from '../../jms/hornetq-connection-factory';
 import { parseSelector } from '../../jms/selector';
 import { normalizeName } from '../names';
 import { ConfigurationException } from '../configuration-exception';
 import { Problems, type ProblemSite } from '../problems';
 import type { XmlElement } from '../xml/xml-element';
 import { parseConfigDocument, readConfigFile } from './config-document';
-import { applyFactorySettings, FACTORY_SETTINGS } from './connection-factory-settings';
+import { FACTORY_SETTINGS } from './connection-factory-settings';
 import { checkShape, first } from './element-shape';
 import type {
   ConnectionFactoryDefinition,
@@ -18,7 +17,7 @@ import type {
 } from './jms-configuration';
 import type { ParseOptions } from './server-config-parser';
 import type { ServerConfiguration } from './server-configuration';
-import { readValue, type Value } from './values';
+import { readSetting, readValue, type Value } from './values';
 
 export interface JmsParseOptions extends ParseOptions {
   /** The hornetq-configuration.xml whose connectors and discovery groups the factories name. */
@@ -164,7 +163,6 @@ class JmsParser {
         : this.readEntries(entriesElement, 'entries', { kind: 'connection-factory', name });
     const { connectors, connectorNames, discoveryGroup } = this.resolveConnectors(element, children, name);
     if (name.trim() === '' || signature === null) return null;
-    this.checkSetters(connectors, settings, children);
     return {
       name,
       line: element.line,
@@ -195,24 +193,13 @@ class JmsParser {
     for (const [name, [child]] of children) {
       const setting = FACTORY_SETTINGS.get(name);
       if (setting === undefined || child === undefined) continue;
-      const value = readValue(child, setting.spec, this.problems);
+      const value = readSetting(child, setting.setting, this.problems);
       if (value === undefined) continue;
       settings.set(name, value);
       if (setting.ignored !== undefined && (setting.warnWhen?.(value) ?? true))
         this.problems.warn(child, setting.ignored);
     }
     return settings;
-  }
-
-  /** Our setters have limits of their own (e.g. Node's timer range): a value they refuse is an error here. */
-  private checkSetters(
-    connectors: TransportConfiguration[],
-    settings: Map<string, Value>,
-    children: Map<string, XmlElement[]>,
-  ): void {
-    applyFactorySettings(new HornetQConnectionFactory(...connectors), settings, (name, message) =>
-      this.problems.error(first(children, name) ?? null, message),
-    );
   }
 
   private resolveConnectors(

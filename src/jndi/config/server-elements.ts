@@ -1,4 +1,6 @@
-import { MIN_OUTPUT_HIGH_WATER_MARK, type BrokerLimits } from '../../server/broker-configuration';
+import { settingsOf } from '../../lang/settings';
+import type { BrokerLimits } from '../../server/broker-configuration';
+import { BROKER_LIMIT_SETTINGS } from '../../server/broker-limit-settings';
 import type { HaConfiguration } from '../../server/ha/ha-configuration';
 import type { PersistenceConfiguration } from '../../server/storage/persistence-configuration';
 import {
@@ -9,7 +11,7 @@ import {
   MINUS_ONE_OR_GT_ZERO,
   PERCENTAGE,
   THREAD_PRIORITY,
-  type RangeCheck,
+  specOf,
   type ValueSpec,
 } from './values';
 
@@ -60,49 +62,20 @@ const JOURNAL_IO = 'the journal has one write in flight at a time; there is no I
 const unsupported = (meaning: string, spec?: ValueSpec): TopLevelElement =>
   spec === undefined ? { use: 'unsupported', meaning } : { use: 'unsupported', spec, meaning };
 
-const AT_LEAST_HIGH_WATER_MIN: RangeCheck = (v) =>
-  v >= MIN_OUTPUT_HIGH_WATER_MARK
-    ? null
-    : `must be at least ${MIN_OUTPUT_HIGH_WATER_MARK} bytes (actual value: ${v})`;
-const AT_MOST_NAME_LENGTH: RangeCheck = (v) =>
-  v <= 1024 * 1024 ? null : `must be at most 1048576 characters (actual value: ${v})`;
+function limitElements(): Array<[string, { field: keyof BrokerLimits; spec: ValueSpec }]> {
+  return settingsOf(BROKER_LIMIT_SETTINGS).flatMap(([field, setting]) =>
+    setting.element === null ? [] : [[setting.element, { field, spec: specOf(setting) }]],
+  );
+}
 
 /**
  * Ours, not in HornetQ's xsd: the bounds on what clients may make the broker hold, each a child of
- * `<configuration>` like HornetQ's own broker settings, by the BrokerConfiguration field it sets.
+ * `<configuration>` like HornetQ's own broker settings, by the BrokerConfiguration field it sets
+ * (BROKER_LIMIT_SETTINGS gives each its element and range).
  */
-export const LIMIT_ELEMENTS: ReadonlyMap<string, { field: keyof BrokerLimits; spec: ValueSpec }> = new Map([
-  [
-    'connection-output-high-water-mark',
-    { field: 'connectionOutputHighWaterMark', spec: long(AT_LEAST_HIGH_WATER_MIN) },
-  ],
-  [
-    'connection-output-stall-timeout',
-    { field: 'connectionOutputStallTimeout', spec: long(both(GT_ZERO, AT_MOST_TIMER)) },
-  ],
-  [
-    'max-client-connection-ttl',
-    { field: 'maxClientConnectionTtl', spec: long(both(GT_ZERO, AT_MOST_TIMER)) },
-  ],
-  [
-    'sessionless-connection-timeout',
-    { field: 'sessionlessConnectionTimeout', spec: long(both(GT_ZERO, AT_MOST_TIMER)) },
-  ],
-  ['max-sessions-per-connection', { field: 'maxSessionsPerConnection', spec: int(GT_ZERO) }],
-  ['max-consumers-per-connection', { field: 'maxConsumersPerConnection', spec: int(GT_ZERO) }],
-  ['max-producers-per-connection', { field: 'maxProducersPerConnection', spec: int(GT_ZERO) }],
-  [
-    'max-large-message-bytes-per-connection',
-    { field: 'maxLargeMessageBytesPerConnection', spec: long(GT_ZERO) },
-  ],
-  ['max-queues', { field: 'maxQueues', spec: int(GT_ZERO) }],
-  ['max-name-length', { field: 'maxNameLength', spec: int(both(GT_ZERO, AT_MOST_NAME_LENGTH)) }],
-  [
-    'max-duplicate-id-length',
-    { field: 'maxDuplicateIdLength', spec: int(both(GT_ZERO, AT_MOST_NAME_LENGTH)) },
-  ],
-  ['max-unfinished-frame-bytes', { field: 'maxUnfinishedFrameBytes', spec: long(GT_ZERO) }],
-] as const);
+export const LIMIT_ELEMENTS: ReadonlyMap<string, { field: keyof BrokerLimits; spec: ValueSpec }> = new Map(
+  limitElements(),
+);
 
 /**
  * Ours, not in HornetQ's xsd: whether a session created without our reattach secret (a HornetQ

@@ -1,3 +1,4 @@
+import { settingProblem, type Setting } from '../../lang/settings';
 import type { Problems } from '../problems';
 import type { XmlElement } from '../xml/xml-element';
 
@@ -106,4 +107,30 @@ export function readValue(element: XmlElement, spec: ValueSpec, problems: Proble
     return undefined;
   }
   return result.value;
+}
+
+const KIND_OF_JAVA_TYPE: Readonly<Record<Setting['javaType'], ValueKind>> = {
+  int: 'int',
+  long: 'long',
+  double: 'double',
+  boolean: 'boolean',
+  String: 'string',
+};
+
+/** How the XML text of a number or boolean setting is read: its Java type, then its range. */
+export function specOf(setting: Setting): ValueSpec {
+  return { kind: KIND_OF_JAVA_TYPE[setting.javaType], check: (value) => settingProblem(setting, value) };
+}
+
+/**
+ * Reads a setting's element: its text as the setting's Java type, then its value against the
+ * setting's range (the one the setters and the core options check), reported at the element's line.
+ */
+export function readSetting(element: XmlElement, setting: Setting, problems: Problems): Value | undefined {
+  const value = readValue(element, { kind: KIND_OF_JAVA_TYPE[setting.javaType] }, problems);
+  if (value === undefined) return undefined;
+  const problem = settingProblem(setting, value);
+  if (problem === null) return value;
+  problems.error(element, problem);
+  return undefined;
 }

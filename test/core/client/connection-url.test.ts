@@ -177,11 +177,11 @@ describe('parseConnectionUrl: parameters', () => {
     ],
     [
       'tcp://h:1?reconnectAttempts=-2',
-      "parameter 'reconnectAttempts': reconnectAttempts must be -1 or >= 0 (actual value: -2) (at position 10)",
+      "parameter 'reconnectAttempts': reconnectAttempts must be -1 or an integer from 0 to 2147483647 (actual value: -2) (at position 10)",
     ],
     [
       'tcp://h:1?connectionTTL=0',
-      "parameter 'connectionTTL': connectionTTL must be -1 or 1..2147483647 (actual value: 0) (at position 10)",
+      "parameter 'connectionTTL': connectionTTL must be -1 or an integer from 1 to 2147483647 (actual value: 0) (at position 10)",
     ],
     [
       'tcp://h:1?retryIntervalMultiplier=fast',

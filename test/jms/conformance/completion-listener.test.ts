@@ -70,7 +70,7 @@ test('an anonymous producer sends with a listener to the destination given', asy
   expect(fixture.messageCount('Queue2')).toBe(1);
 });
 
-test('a listener needs confirmationWindowSize >= 0: with -1 the send is refused with IllegalStateException', async () => {
+test('a listener needs a confirmationWindowSize: with -1 the send is refused with IllegalStateException', async () => {
   const { session } = await fixture.open({ configure: (factory) => factory.setConfirmationWindowSize(-1) });
   const producer = await session.createProducer(fixture.queue('Queue1'));
   await expect(producer.send(session.createTextMessage('x'), new Recorder())).rejects.toThrow(

@@ -117,10 +117,10 @@ describe('the attributes kept only for their getters', () => {
     ]);
     expect(new HornetQConnectionFactory(true).isHA()).toBe(true);
     expect(() => factory.setThreadPoolMaxSize(0)).toThrow(
-      new JMSException('threadPoolMaxSize must be -1 or an integer > 0 (actual value: 0)'),
+      new JMSException('threadPoolMaxSize must be -1 or an integer from 1 to 2147483647 (actual value: 0)'),
     );
     expect(() => factory.setScheduledThreadPoolMaxSize(1.5)).toThrow(
-      'scheduledThreadPoolMaxSize must be -1 or an integer > 0 (actual value: 1.5)',
+      'scheduledThreadPoolMaxSize must be -1 or an integer from 1 to 2147483647 (actual value: 1.5)',
     );
     expect(() => factory.setConnectionLoadBalancingPolicyClassName(' ')).toThrow(
       'connectionLoadBalancingPolicyClassName must be a non-empty string',

@@ -97,12 +97,16 @@ ${acceptor('zero', '<param key="connections-allowed" value="0"/>')}
   });
 
   it.each([
-    ['connection-output-high-water-mark', '1000', 'must be at least 65536 bytes (actual value: 1000)'],
-    ['max-client-connection-ttl', '-1', 'must be greater than 0 (actual value: -1)'],
+    [
+      'connection-output-high-water-mark',
+      '1000',
+      'must be an integer from 65536 to 9007199254740991 (actual value: 1000)',
+    ],
+    ['max-client-connection-ttl', '-1', 'must be an integer from 1 to 2147483647 (actual value: -1)'],
     ['max-queues', 'many', "requires a valid Integer value, but 'many' cannot be parsed as an Integer"],
-    ['max-name-length', '2000000', 'must be at most 1048576 characters (actual value: 2000000)'],
-    ['max-duplicate-id-length', '0', 'must be greater than 0 (actual value: 0)'],
-    ['max-unfinished-frame-bytes', '0', 'must be greater than 0 (actual value: 0)'],
+    ['max-name-length', '2000000', 'must be an integer from 1 to 1048576 (actual value: 2000000)'],
+    ['max-duplicate-id-length', '0', 'must be an integer from 1 to 1048576 (actual value: 0)'],
+    ['max-unfinished-frame-bytes', '0', 'must be an integer from 1 to 9007199254740991 (actual value: 0)'],
   ])('<%s>%s</…> is refused at its line', (element, value, message) => {
     const error = failure(() => server(`  <${element}>${value}</${element}>`));
     expect(error.problems).toEqual([

@@ -1,0 +1,3 @@
+export * from './setting';
+export * from './setting-limits';
+export * from './setting-problem';
