@@ -58,8 +58,12 @@ function messageTrace(message: CoreMessage): BrokerMessageTrace {
   };
 }
 
-/** Runs a route, traced when anyone listens. */
-export function traceRoute<T>(message: CoreMessage, queues: () => readonly string[], route: () => T): T {
+/** Runs a route, traced when anyone listens; the context's `result` is how many queues took it. */
+export function traceRoute(
+  message: CoreMessage,
+  queues: () => readonly string[],
+  route: () => number,
+): number {
   if (!routeChannel.hasSubscribers) return route();
   return routeChannel.traceSync(route, { ...messageTrace(message), queues: queues() });
 }
@@ -71,5 +75,13 @@ export function traceDeliver<T>(
   deliver: () => T,
 ): T {
   if (!deliverChannel.hasSubscribers) return deliver();
-  return deliverChannel.traceSync(deliver, { ...messageTrace(message), ...delivery });
+  // Kept out of the context's `result`: what a delivery returns is the session's business (frames).
+  let delivered: T | undefined;
+  deliverChannel.traceSync(
+    () => {
+      delivered = deliver();
+    },
+    { ...messageTrace(message), ...delivery },
+  );
+  return delivered as T;
 }

@@ -5,8 +5,9 @@ import type { ReceivedMessage } from './received-message';
 
 /**
  * The client's tracing channels (node:diagnostics_channel TracingChannel): each traced operation
- * publishes start, end, asyncStart, asyncEnd (and error) with one context object. Nothing is built
- * while no one subscribes: the cost then is one `hasSubscribers` check per operation.
+ * publishes start, end, asyncStart, asyncEnd (and error, with `error` on the context) with one
+ * context object; its `result` stays undefined. Nothing is built while no one subscribes: the
+ * cost then is one `hasSubscribers` check per operation.
  */
 export const ClientTracingChannel = {
   /** A send, from the call until the send is done as configured (written, or answered). */
@@ -73,9 +74,10 @@ export function traceSend(message: CoreMessage, address: string, send: () => Pro
     bodySize: message.body.length,
     durable: message.durable,
   };
-  return sendChannel.tracePromise(() => {
+  // Async, so that a failure thrown at once is a rejection too: subscribers always see asyncEnd.
+  return sendChannel.tracePromise(async () => {
     stampTraceContext(message, context);
-    return send();
+    await send();
   }, context);
 }
 
@@ -99,10 +101,11 @@ export function traceReceived(
   queue: string,
 ): Promise<ReceivedMessage | null> {
   if (!receiveChannel.hasSubscribers) return received;
+  // The traced function returns nothing: the context's `result` must not hand subscribers the message.
   return received.then((message) =>
     message === null
       ? null
-      : receiveChannel.tracePromise(() => Promise.resolve(message), receiveTrace(message, queue)),
+      : receiveChannel.tracePromise(async () => undefined, receiveTrace(message, queue)).then(() => message),
   );
 }
 
@@ -113,11 +116,21 @@ export function traceHandled(
   handle: () => void | Promise<void>,
 ): void | Promise<void> {
   if (!receiveChannel.hasSubscribers) return handle();
-  return receiveChannel.tracePromise(async () => handle(), receiveTrace(received, queue));
+  return receiveChannel.tracePromise(
+    async () => {
+      await handle();
+    },
+    receiveTrace(received, queue),
+  );
 }
 
 /** Runs a commit, traced when anyone listens. */
 export function traceCommit(session: string, commit: () => Promise<void>): Promise<void> {
   if (!commitChannel.hasSubscribers) return commit();
-  return commitChannel.tracePromise(commit, { session });
+  return commitChannel.tracePromise(
+    async () => {
+      await commit();
+    },
+    { session },
+  );
 }
