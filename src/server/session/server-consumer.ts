@@ -289,7 +289,9 @@ export class ServerConsumer implements QueueConsumer {
       const { deliveryCount } = reference;
       const { frameBytes, remainingBody } = traceDeliver(
         reference.message,
-        { queue: this.queue.name, consumerId: this.id, deliveryCount },
+        this.queue.name,
+        this.id,
+        deliveryCount,
         () => this.owner.deliver(this.id, reference, deliveryCount),
       );
       this.spend(frameBytes);
