@@ -12,10 +12,6 @@ export {
   type ProducerSendOptions,
   ClientSession,
   ClientSessionFactory,
-  ClientTracingChannel,
-  type ClientCommitTrace,
-  type ClientReceiveTrace,
-  type ClientSendTrace,
   DEFAULT_CLIENT_OPTIONS,
   DEFAULT_LOAD_BALANCING_POLICY,
   FailoverEventType,
@@ -50,6 +46,12 @@ export {
   type TopologySnapshot,
   type TransportConfiguration,
 } from './core/client';
+export {
+  ClientTracingChannel,
+  type ClientCommitTrace,
+  type ClientReceiveTrace,
+  type ClientSendTrace,
+} from './core/client/client-tracing';
 export {
   CoreErrorCode,
   CoreMessage,

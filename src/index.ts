@@ -16,9 +16,3 @@ export type { PersistenceConfiguration } from './server/storage/persistence-conf
 export type { Durability, StorageLoadReport } from './server/storage/storage-manager';
 export type { StorageChoice } from './jndi/config/broker-configuration-from-xml';
 export type { Value as SettingValue } from './jndi/config/values';
-export {
-  BrokerTracingChannel,
-  type BrokerDeliverTrace,
-  type BrokerMessageTrace,
-  type BrokerRouteTrace,
-} from './server/broker-tracing';
