@@ -14,9 +14,10 @@ export class JMSException extends Error {
   /**
    * True where retrying the same operation later can succeed: HornetQ's code beneath decides
    * (NOT_CONNECTED, UNBLOCKED, ADDRESS_FULL... see RETRIABLE_ERROR_CODES), an ExceptionListener's
-   * FAILOVER and DISCONNECT are, and so are ResourceAllocation and TransactionRolledBack.
+   * FAILOVER and DISCONNECT are, and so are ResourceAllocation and TransactionRolledBack. Always
+   * set; optional for the reason `code` is.
    */
-  readonly retriable: boolean;
+  readonly retriable?: boolean;
   /**
    * Always set. Declared optional only so that an ExceptionListener typed against this class
    * still accepts the JMS contract's JMSException, which has no `code`.
