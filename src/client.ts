@@ -140,6 +140,12 @@ export {
   type TransportConfiguration,
 } from './core/client';
 export {
+  ClientTracingChannel,
+  type ClientCommitTrace,
+  type ClientReceiveTrace,
+  type ClientSendTrace,
+} from './core/client/client-tracing';
+export {
   CoreErrorCode,
   CoreMessage,
   ErrorCode,

@@ -1,5 +1,6 @@
 import { brandError, hasBrand, ownBrand, type ClassOf, type InstanceOf } from '../lang/brand';
 import { JmsErrorCode, type JmsExceptionClassName } from './jms-error-code';
+import { jmsRetriable } from './jms-retriable';
 
 /**
  * The JMS exception classes of the public contract. Each carries `code` as Node's errors do: the
@@ -11,6 +12,13 @@ export class JMSException extends Error {
   static readonly brand: string = 'JMSException';
   readonly errorCode: string | null;
   /**
+   * True where retrying the same operation later can succeed: HornetQ's code beneath decides
+   * (NOT_CONNECTED, UNBLOCKED, ADDRESS_FULL... see RETRIABLE_ERROR_CODES), an ExceptionListener's
+   * FAILOVER and DISCONNECT are, and so are ResourceAllocation and TransactionRolledBack. Always
+   * set; optional for the reason `code` is.
+   */
+  readonly retriable?: boolean;
+  /**
    * Always set. Declared optional only so that an ExceptionListener typed against this class
    * still accepts the JMS contract's JMSException, which has no `code`.
    */
@@ -20,6 +28,7 @@ export class JMSException extends Error {
     super(message, options);
     this.errorCode = errorCode;
     this.code = errorCode ?? defaultCode(new.target, JmsErrorCode.JMSException);
+    this.retriable = jmsRetriable(errorCode, new.target);
     brandError(this, new.target);
   }
 
@@ -95,12 +104,19 @@ export class TransactionRolledBackException extends JMSException {
 export class JMSRuntimeException extends Error {
   static readonly brand: string = 'JMSRuntimeException';
   readonly errorCode: string | null;
+  /**
+   * True where retrying the same operation later can succeed: HornetQ's code beneath decides
+   * (NOT_CONNECTED, UNBLOCKED, ADDRESS_FULL... see RETRIABLE_ERROR_CODES), an ExceptionListener's
+   * FAILOVER and DISCONNECT are, and so are ResourceAllocation and TransactionRolledBack.
+   */
+  readonly retriable: boolean;
   readonly code: string;
 
   constructor(message: string, errorCode: string | null = null, options?: { cause?: unknown }) {
     super(message, options);
     this.errorCode = errorCode;
     this.code = errorCode ?? defaultCode(new.target, JmsErrorCode.JMSRuntimeException);
+    this.retriable = jmsRetriable(errorCode, new.target);
     brandError(this, new.target);
   }
 
@@ -152,6 +168,8 @@ export class TransactionRolledBackRuntimeException extends JMSRuntimeException {
 export class NumberFormatException extends Error {
   static readonly brand: string = 'NumberFormatException';
   readonly code = JmsErrorCode.NumberFormatException;
+  /** Never: the value does not convert, now or later. */
+  readonly retriable = false;
 
   constructor(message?: string) {
     super(message);

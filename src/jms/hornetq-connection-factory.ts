@@ -6,6 +6,7 @@ import {
   type ClientTlsOptions,
   type TransportConfiguration,
 } from '../core/client';
+import { loggerProblem, type Logger } from '../core/remoting';
 import { namedSettingProblem } from '../lang/settings';
 import {
   clientOptionsOf,
@@ -19,9 +20,11 @@ import { checkSessionMode, HornetQJMSContext, JMSContext } from './hornetq-jms-c
 import { runtimeCall } from './jms-runtime-error';
 import { SharedConnection } from './shared-connection';
 
-/** What a connection URL cannot carry: TLS material held in memory. */
+/** What a connection URL cannot carry: TLS material held in memory, and where to log. */
 export interface ConnectionUrlOptions {
   tls?: ClientTlsOptions | undefined;
+  /** Where the connections log (reconnects, failovers, broker errors); see setLogger. */
+  logger?: Logger | undefined;
 }
 
 const USED = 'Cannot set attribute on HornetQConnectionFactory after it has been used';
@@ -41,6 +44,7 @@ export class HornetQConnectionFactory {
   /** Made at the first createConnection, when the settings are frozen; shared by every connection. */
   private locator: ServerLocator | null = null;
   private used = false;
+  private logger: Logger | null = null;
 
   /** A factory without HA (HornetQ's createConnectionFactoryWithoutHA); no connector: localhost:5445. */
   constructor(...connectors: TransportConfiguration[]);
@@ -61,8 +65,9 @@ export class HornetQConnectionFactory {
     if (typeof args[0] === 'string') {
       const { connector, settings } = parseConnectionUrl(args[0]);
       Object.assign(this.config, settings);
-      const tls = (args[1] as ConnectionUrlOptions | undefined)?.tls;
+      const { tls, logger } = (args[1] as ConnectionUrlOptions | undefined) ?? {};
       if (tls !== undefined) this.config.tls = tls;
+      if (logger !== undefined) this.setLogger(logger);
       this.connectors = [connector];
       return;
     }
@@ -144,7 +149,11 @@ export class HornetQConnectionFactory {
    */
   private newLocator(): ServerLocator {
     try {
-      return new ServerLocator({ ...clientOptionsOf(this.config), connectors: this.connectors });
+      return new ServerLocator({
+        ...clientOptionsOf(this.config),
+        connectors: this.connectors,
+        logger: this.logger,
+      });
     } catch (error) {
       throw new JMSException((error as Error).message, 'INVALID_CONFIGURATION', { cause: error });
     }
@@ -181,6 +190,21 @@ export class HornetQConnectionFactory {
   }
   setTlsOptions(tls: ClientTlsOptions | undefined): void {
     this.set('tls', tls);
+  }
+
+  /**
+   * Ours: where this factory's connections log their warnings (a reconnect, a failover, an error
+   * the broker reported), with pino's level methods (Logger: a pino logger as it is). Null, the
+   * default: nothing is written anywhere. The used-rule applies as for every setter.
+   */
+  getLogger(): Logger | null {
+    return this.logger;
+  }
+  setLogger(logger: Logger | null): void {
+    if (this.used) throw new IllegalStateException(USED);
+    const problem = logger === null ? null : loggerProblem(logger);
+    if (problem !== null) throw new JMSException(problem, 'INVALID_CONFIGURATION');
+    this.logger = logger;
   }
 
   getConfirmationWindowSize(): number {

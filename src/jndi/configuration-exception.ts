@@ -29,6 +29,8 @@ export function formatProblem(problem: ConfigurationProblem): string {
 export class ConfigurationException extends Error {
   static readonly brand: string = 'ConfigurationException';
   readonly code = JndiErrorCode.CONFIGURATION;
+  /** Never: the file must change first. */
+  readonly retriable = false;
   readonly file: string | null;
   readonly line: number | null;
   readonly element: string | null;

@@ -1,10 +1,9 @@
 import { invalidArgType } from '../lang/argument-errors';
 import type { ClassOf } from '../lang/brand';
-import type { Logger } from '../core/remoting';
+import { loggerProblem, silentLogger, type Logger } from '../core/remoting';
 import { BindingRegistry, type NameClassPair } from './binding-registry';
 import { readConfigFile } from './config/config-document';
 import { resolveConfigFiles, scanPeriodOf, type ConfigFiles } from './config-files';
-import { consoleLogger } from './console-logger';
 import { defaultJmsConfigLoader, defaultServerConfigLoader } from './container/default-loaders';
 import { resolve, ServiceId, type ServiceContainer } from './container/service-ids';
 import { JmsDeployer } from './jms-deployer';
@@ -25,10 +24,10 @@ export interface LoadOptions extends InitialContextOptions {
   /** Placeholder values; process.env by default. */
   env?: Environment;
   /**
-   * Warnings, redeploy errors and deployments; the container's logger, else the console (warnings
-   * and errors).
+   * Where the configuration's warnings, redeploy errors and deployments go (pino's shape, see
+   * Logger); else the container's logger; else nowhere: a library writes nothing to stderr.
    */
-  logger?: Logger;
+  logger?: Logger | undefined;
   /**
    * Where the configuration loaders and the logger come from (createContainer from
    * 'hornetq-js/container', or any ServiceContainer); defaults when absent.
@@ -43,6 +42,15 @@ export function registryOf(context: InitialContext): BindingRegistry {
   const registry = registries.get(context);
   if (registry === undefined) throw invalidArgType('not an InitialContext');
   return registry;
+}
+
+/** The logger given, checked; else the container's; else the silent one. */
+function loggerOf(options: LoadOptions): Logger {
+  if (options.logger === undefined)
+    return options.container === undefined ? silentLogger : resolve(options.container, ServiceId.Logger);
+  const problem = loggerProblem(options.logger);
+  if (problem !== null) throw invalidArgType(`InitialContext.load: ${problem}`);
+  return options.logger;
 }
 
 /**
@@ -61,6 +69,7 @@ export class InitialContext {
   /** A registry filled from hornetq-jms.xml: its factories (connectors resolved), queues and topics. */
   static async load(options: LoadOptions): Promise<InitialContext> {
     const { jmsConfig, serverConfig } = resolveConfigFiles(options);
+    const logger = loggerOf(options);
     const scanPeriodMs = scanPeriodOf(options.watch);
     const env = options.env ?? process.env;
     const container = options.container;
@@ -77,8 +86,7 @@ export class InitialContext {
         container === undefined ? defaultJmsConfigLoader : resolve(container, ServiceId.JmsConfigLoader),
       server,
       env,
-      logger:
-        options.logger ?? (container === undefined ? consoleLogger : resolve(container, ServiceId.Logger)),
+      logger,
       scanPeriodMs,
     });
     await deployer.deploy();

@@ -37,7 +37,10 @@ export class JmsDeployer {
     registry: BindingRegistry,
     private readonly options: JmsDeployerOptions,
   ) {
-    this.deployment = new JmsDeployment(registry, options.jmsConfig, options.hooks);
+    this.deployment = new JmsDeployment(registry, options.jmsConfig, {
+      factoryLogger: options.logger,
+      ...options.hooks,
+    });
   }
 
   /** Deploys the file as it is now (throws ConfigurationException), then starts watching. */

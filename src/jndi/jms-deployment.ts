@@ -1,4 +1,5 @@
 import type { TransportConfiguration } from '../core/client';
+import type { Logger } from '../core/remoting';
 import { HornetQQueue, HornetQTopic } from '../jms/destination';
 import { HornetQConnectionFactory } from '../jms/hornetq-connection-factory';
 import type { BindingRegistry } from './binding-registry';
@@ -21,6 +22,8 @@ export interface DeploymentHooks {
   queueDeployed?(queue: QueueDefinition): void;
   /** A topic is new; EmbeddedJMS creates its marker queue if the broker has none. */
   topicDeployed?(topic: TopicDefinition): void;
+  /** Where the factories it binds log (InitialContext.load's logger), so that one logger sees it all. */
+  factoryLogger?: Logger;
 }
 
 /** What one apply did, as 'kind:name' keys (e.g. 'queue:Orders'). */
@@ -131,6 +134,7 @@ export class JmsDeployment {
           item.definition.ha,
           ...item.definition.connectors.map((c) => resolve({ ...c })),
         );
+        if (this.hooks.factoryLogger !== undefined) factory.setLogger(this.hooks.factoryLogger);
         return applyFactorySettings(factory, item.definition.settings);
       }
       case 'queue':

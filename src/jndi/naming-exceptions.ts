@@ -11,6 +11,11 @@ export interface NamingExceptionOptions {
 export class NamingException extends Error {
   static readonly brand: string = 'NamingException';
   readonly code: JndiErrorCodeName;
+  /**
+   * False: a name is bound or not because of the configuration or the application; retrying the
+   * same call does not change that (a redeploy that binds it is the application's to wait for).
+   */
+  readonly retriable = false;
 
   constructor(message?: string, options?: NamingExceptionOptions) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });

@@ -36,6 +36,12 @@ export type {
 export type { BrokerHealth } from './metrics/broker-health';
 export { MetricsServer, type MetricsServerOptions } from './metrics/metrics-server';
 export { ServerErrorCode } from './server-error-code';
+export {
+  BrokerTracingChannel,
+  type BrokerDeliverTrace,
+  type BrokerMessageTrace,
+  type BrokerRouteTrace,
+} from './broker-tracing';
 export { JournalCorruptionError } from './storage/journal/journal-corruption-error';
 export { StorageError } from './storage/storage-error';
 export { DataDirectoryLockedError } from './lock/data-directory-locked-error';

@@ -1,3 +1,4 @@
+import { traceHandled, traceReceived } from './client-tracing';
 import {
   HornetQException,
   ProtocolError,
@@ -182,17 +183,25 @@ export class ClientConsumer {
     this.checkNoHandler();
     if (signal?.aborted === true) return Promise.reject(signal.reason);
     const message = this.takeBuffered();
-    if (message !== null) return abortable(this.paced(message), signal, () => this.handBack(message));
+    if (message !== null)
+      return this.traced(abortable(this.paced(message), signal, () => this.handBack(message)));
     if (this.isClosed) return Promise.resolve(null);
     this.askForOne();
     const waiter: Waiter = { resolve: ignore, taken: null, timer: null, forcedSequence: null };
     const received = new Promise<ReceivedMessage | null>((resolve) => (waiter.resolve = resolve));
     if (timeoutMs > 0) waiter.timer = setTimeout(() => this.settleWaiter(waiter, null), timeoutMs);
     this.waiters.push(waiter);
-    return abortable(received, signal, () => {
-      this.removeWaiter(waiter);
-      if (waiter.taken !== null) this.handBack(waiter.taken);
-    });
+    return this.traced(
+      abortable(received, signal, () => {
+        this.removeWaiter(waiter);
+        if (waiter.taken !== null) this.handBack(waiter.taken);
+      }),
+    );
+  }
+
+  /** A receive's message as delivered to the application (see client-tracing.ts). */
+  private traced(received: Promise<ReceivedMessage | null>): Promise<ReceivedMessage | null> {
+    return traceReceived(received, this.settings.queueName);
   }
 
   /**
@@ -221,18 +230,20 @@ export class ClientConsumer {
   receiveImmediate(): Promise<ReceivedMessage | null> {
     this.checkNoHandler();
     const message = this.takeBuffered();
-    if (message !== null) return this.paced(message);
+    if (message !== null) return this.traced(this.paced(message));
     if (this.isClosed || this.paused) return Promise.resolve(null);
     this.askForOne();
     const sequence = ++this.forceSequence;
-    return new Promise((resolve) => {
-      this.waiters.push({ resolve, taken: null, timer: null, forcedSequence: sequence });
-      this.session.sendOneWay({
-        type: PacketType.SESS_FORCE_CONSUMER_DELIVERY,
-        consumerId: this.id,
-        sequence,
-      });
-    });
+    return this.traced(
+      new Promise((resolve) => {
+        this.waiters.push({ resolve, taken: null, timer: null, forcedSequence: sequence });
+        this.session.sendOneWay({
+          type: PacketType.SESS_FORCE_CONSUMER_DELIVERY,
+          consumerId: this.id,
+          sequence,
+        });
+      }),
+    );
   }
 
   /** The session stopped: hold buffered messages back from receive and the handler. */
@@ -523,7 +534,9 @@ export class ClientConsumer {
         if (pacing !== undefined) await pacing;
         try {
           // Awaited only when the handler is async: a synchronous one costs no promise per message.
-          const handled = this.handler(message);
+          const handler = this.handler;
+          const delivered = message;
+          const handled = traceHandled(delivered, this.settings.queueName, () => handler(delivered));
           if (handled !== undefined) await handled;
         } catch (error) {
           this.session.reportHandlerError(this, error);

@@ -619,16 +619,30 @@ export class ClientSessionFactory {
   /** HornetQ's failoverOrReconnect, one failure at a time. */
   private async handleFailure(error: HornetQException): Promise<void> {
     this.emit({ type: FailoverEventType.FAILURE_DETECTED, cause: error });
+    const server = describeConnector(this.current);
+    const reconnecting = this.options.reconnectAttempts !== 0;
+    // The application's logger hears of it once per failure, as an operator would want to.
+    this.logger.warn(
+      { code: error.code, server },
+      `connection to ${server} failed (${error.code}: ${error.message}); ${reconnecting ? 'reconnecting' : 'not reconnecting (reconnectAttempts is 0)'}`,
+    );
     this.followTopology(); // what another factory of the same locator learnt counts too
     const sessions = [...this.sessions];
     for (const { context } of sessions) context.beginFailover();
-    const outcome = this.options.reconnectAttempts === 0 ? null : await this.reconnectAndRestore(sessions);
+    const outcome = reconnecting ? await this.reconnectAndRestore(sessions) : null;
     if (outcome === null) {
+      if (reconnecting && !this.isClosed)
+        this.logger.error({ code: error.code, server }, `could not reconnect to ${server}; giving up`);
       this.giveUp(error, sessions);
       return;
     }
     if (outcome.reattached) this.stats.reattaches++;
     else this.stats.reconnects++;
+    const now = describeConnector(this.current);
+    this.logger.info(
+      { server: now, reattached: outcome.reattached },
+      `${outcome.reattached ? 'reattached to' : 'reconnected to'} ${now}`,
+    );
     this.emit({
       type: FailoverEventType.FAILOVER_COMPLETED,
       reattached: outcome.reattached,

@@ -1,3 +1,4 @@
+import { traceCommit, traceSend } from './client-tracing';
 import {
   HornetQException,
   type Acknowledge,
@@ -260,7 +261,11 @@ export class ClientSession {
    * commit whose answer is late waits for the failover to decide (SessionCalls): reattached, it
    * completes; no decision in time, CALL_OUTCOME_UNKNOWN.
    */
-  async commit(): Promise<void> {
+  commit(): Promise<void> {
+    return traceCommit(this.name, () => this.commitNow());
+  }
+
+  private async commitNow(): Promise<void> {
     await this.context.ready();
     if (this.context.rollbackOnly) {
       await this.rollback();
@@ -370,7 +375,9 @@ export class ClientSession {
     signal?: AbortSignal,
     confirmation?: ConfirmationWaiter,
   ): Promise<void> {
-    return this.context.sendMessage(message, address, pacing, signal, confirmation);
+    return traceSend(message, address, () =>
+      this.context.sendMessage(message, address, pacing, signal, confirmation),
+    );
   }
 
   /** @internal (its consumers acknowledge through it) */

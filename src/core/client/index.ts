@@ -5,6 +5,7 @@ export * from './client-producer';
 export * from './client-session';
 export * from './client-session-factory';
 export * from './client-tls-options';
+export * from './client-tracing';
 export * from './connection-url';
 export * from './connector';
 export * from './load-balancing-policy';

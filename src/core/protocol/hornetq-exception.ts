@@ -1,5 +1,6 @@
 import { brandError, hasBrand } from '../../lang/brand';
 import type { ErrorCodeName } from './error-code';
+import { isRetriableCode } from './retriable-error-codes';
 
 /**
  * A failure with one of HornetQ's error codes: what the broker answers in an EXCEPTION packet and
@@ -8,6 +9,11 @@ import type { ErrorCodeName } from './error-code';
  */
 export class HornetQException extends Error {
   static readonly brand: string = 'HornetQException';
+  /**
+   * True where retrying the same operation later can succeed (a link down, a failover, an address
+   * full), false where something must change first (see RETRIABLE_ERROR_CODES).
+   */
+  readonly retriable: boolean;
 
   constructor(
     readonly code: ErrorCodeName,
@@ -15,6 +21,7 @@ export class HornetQException extends Error {
     options?: { cause?: unknown },
   ) {
     super(message, options);
+    this.retriable = isRetriableCode(code);
     brandError(this, new.target);
   }
 

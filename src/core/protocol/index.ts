@@ -6,6 +6,7 @@ export * from './buffer-reader';
 export * from './buffer-writer';
 export * from './core-message';
 export * from './error-code';
+export * from './retriable-error-codes';
 export * from './frame-decoder';
 export * from './input-budget';
 export * from './hornetq-exception';

@@ -7,6 +7,8 @@ import { CoreErrorCode } from './core-error-code';
  */
 export class ProtocolError extends Error {
   static readonly brand: string = 'ProtocolError';
+  /** Never: a peer that broke the wire format breaks it again; its code must be fixed. */
+  readonly retriable = false;
   readonly code = CoreErrorCode.PROTOCOL;
 
   constructor(message: string, options?: { cause?: unknown }) {

@@ -40,6 +40,8 @@ export interface TlsSettings {
 /** A TLS setting that cannot be used; the message names the parameter and file, never a password. */
 export class TlsConfigurationError extends Error {
   static readonly brand: string = 'TlsConfigurationError';
+  /** Never: the TLS settings (a store, a password, a protocol) must change first. */
+  readonly retriable = false;
   readonly code = CoreErrorCode.TLS_CONFIGURATION;
 
   /**

@@ -1,8 +1,7 @@
-import type { Logger } from '../../core/remoting';
+import { silentLogger, type Logger } from '../../core/remoting';
 import { selectorFilterFactory } from '../../jms/selector';
 import { Broker } from '../../server/broker';
 import { defaultAcceptorFactory } from '../../server/remoting/acceptor';
-import { consoleLogger } from '../console-logger';
 import { InitialContext } from '../initial-context';
 import { defaultJmsConfigLoader, defaultServerConfigLoader } from './default-loaders';
 import { resolve, ServiceId, type Resolver, type Services } from './service-ids';
@@ -14,9 +13,10 @@ export type DefaultBinding<K extends keyof Services = keyof Services> =
 /**
  * The components both createContainer and defaultServices bind, in one table so that the two
  * cannot drift apart. No StorageManager: the broker keeps durable state as
- * hornetq-configuration.xml says (bind one to replace it).
+ * hornetq-configuration.xml says (bind one to replace it). The logger writes nothing unless one is
+ * given: a library does not write to the application's stderr (the command passes its own).
  */
-export function defaultBindings(logger: Logger = consoleLogger): DefaultBinding[] {
+export function defaultBindings(logger: Logger = silentLogger): DefaultBinding[] {
   return [
     binding(ServiceId.JmsConfigLoader, { constant: defaultJmsConfigLoader }),
     binding(ServiceId.ServerConfigLoader, { constant: defaultServerConfigLoader }),

@@ -1,6 +1,7 @@
 import { HornetQException, type CoreMessage } from '../../core/protocol';
 import { silentLogger, type Logger } from '../../core/remoting';
 import { DEFAULT_BROKER_LIMITS } from '../broker-configuration';
+import { traceRoute } from '../broker-tracing';
 import { NodePageFileSystem } from '../paging/node-page-file-system';
 import type { PageFileSystem } from '../paging/page-file-system';
 import { PagingManager, type PagingStats } from '../paging/paging-manager';
@@ -428,7 +429,15 @@ export class PostOffice {
    * Stores (if durable) and enqueues a prepared message, holding it back until its scheduled
    * delivery time if it has one; returns how many queues took it.
    */
-  route({ message, queues }: PreparedRoute): number {
+  route(prepared: PreparedRoute): number {
+    return traceRoute(
+      prepared.message,
+      () => prepared.queues.map((queue) => queue.name),
+      () => this.routeNow(prepared),
+    );
+  }
+
+  private routeNow({ message, queues }: PreparedRoute): number {
     // A transaction routes at commit what it prepared earlier: a queue deleted since takes nothing.
     const live = queues.filter((queue) => !queue.isDeleted);
     if (live.length === 0) return 0;

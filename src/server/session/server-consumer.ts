@@ -1,4 +1,5 @@
 import { HornetQException } from '../../core/protocol';
+import { traceDeliver } from '../broker-tracing';
 import type { Filter } from '../postoffice/filter';
 import { isExpired } from '../postoffice/message-headers';
 import type { MessageReference } from '../postoffice/message-reference';
@@ -285,7 +286,14 @@ export class ServerConsumer implements QueueConsumer {
       const priority = reference.message.priority;
       if (priority < this.lowestPriorityDelivered) this.lowestPriorityDelivered = priority;
       this.deliveredSinceMarkerAsked = true;
-      const { frameBytes, remainingBody } = this.owner.deliver(this.id, reference, reference.deliveryCount);
+      const { deliveryCount } = reference;
+      const { frameBytes, remainingBody } = traceDeliver(
+        reference.message,
+        this.queue.name,
+        this.id,
+        deliveryCount,
+        () => this.owner.deliver(this.id, reference, deliveryCount),
+      );
       this.spend(frameBytes);
       this.remainingBody = remainingBody;
     } catch (error) {
