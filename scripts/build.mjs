@@ -213,6 +213,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   }
   if (args.includes('--pack') || args.includes('--pack-only')) {
     const out = args.includes('--out') ? path.resolve(args[args.indexOf('--out') + 1]) : undefined;
-    for (const tarball of writePackages(out)) console.log(path.relative(process.cwd(), tarball));
+    for (const tarball of writePackages(out))
+      process.stdout.write(`${path.relative(process.cwd(), tarball)}\n`);
   }
 }
