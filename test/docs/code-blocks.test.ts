@@ -18,7 +18,9 @@ import { CliProcess, freePort } from '../cli/support';
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli', 'hornetq.js');
-const MARKER = /^<!--\s*runs\b.*-->\s*$/;
+const MARKER = /^<!--\s*runs\b(.*)-->\s*$/;
+/** A block marked `<!-- runs: starts its own broker -->` (an EmbeddedJMS) runs with none beside it. */
+const OWN_BROKER = /starts its own broker/;
 const LANGUAGES = ['ts', 'js', 'sh'] as const;
 type Language = (typeof LANGUAGES)[number];
 /** A block that has not ended by then has failed: it must finish on its own. */
@@ -31,6 +33,8 @@ interface RunnableBlock {
   readonly where: string;
   readonly language: Language;
   readonly code: string;
+  /** The block starts a broker on config/'s port: the test starts none. */
+  readonly ownBroker: boolean;
 }
 
 function markdownPages(dir: string): string[] {
@@ -48,7 +52,8 @@ export function runnableBlocks(text: string, page: string): RunnableBlock[] {
   const lines = text.split('\n');
   const blocks: RunnableBlock[] = [];
   for (let i = 0; i < lines.length; i++) {
-    if (!MARKER.test(lines[i]!.trim())) continue;
+    const marker = MARKER.exec(lines[i]!.trim());
+    if (marker === null) continue;
     let open = i + 1;
     while (open < lines.length && lines[open]!.trim() === '') open++;
     const fence = /^```(\w*)\s*$/.exec(lines[open] ?? '');
@@ -60,7 +65,12 @@ export function runnableBlocks(text: string, page: string): RunnableBlock[] {
     }
     const close = lines.findIndex((line, n) => n > open && line.startsWith('```'));
     if (close === -1) throw new Error(`${page}:${open + 1}: the block never closes`);
-    blocks.push({ where: `${page}:${open + 1}`, language, code: lines.slice(open + 1, close).join('\n') });
+    blocks.push({
+      where: `${page}:${open + 1}`,
+      language,
+      code: lines.slice(open + 1, close).join('\n'),
+      ownBroker: OWN_BROKER.test(marker[1]!),
+    });
     i = close;
   }
   return blocks;
@@ -139,7 +149,10 @@ test('the documentation marks blocks to run, and a marker is followed by a block
   );
   expect(
     runnableBlocks('text\n<!-- runs -->\n```sh\necho hi\n```\n\n```ts\nnot marked\n```', 'p.md'),
-  ).toEqual([{ where: 'p.md:3', language: 'sh', code: 'echo hi' }]);
+  ).toEqual([{ where: 'p.md:3', language: 'sh', code: 'echo hi', ownBroker: false }]);
+  expect(runnableBlocks('<!-- runs: starts its own broker -->\n```js\nx\n```', 'q.md')).toEqual([
+    { where: 'q.md:2', language: 'js', code: 'x', ownBroker: true },
+  ]);
 });
 
 const cases = BLOCKS.map((block) => [block.where, block] as const);
@@ -150,7 +163,7 @@ if (cases.length > 0) {
     async (_where, block) => {
       const port = await freePort();
       const dir = await application(port);
-      const broker = await startBroker(dir, port);
+      const broker = block.ownBroker ? undefined : await startBroker(dir, port);
       try {
         const [command, args] = await prepare(block, dir, port);
         const env = {
@@ -165,7 +178,7 @@ if (cases.length > 0) {
         );
         expect(outcome).toBe('exit 0');
       } finally {
-        await broker.stop();
+        await broker?.stop();
         await fs.rm(dir, { recursive: true, force: true });
       }
     },
