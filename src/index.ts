@@ -5,6 +5,9 @@
  * (InitialContext, EmbeddedJMS) that loads hornetq-jms.xml and hornetq-configuration.xml.
  * 'hornetq-js/client' is the client part alone; 'hornetq-js/container' the inversify container.
  */
+import { MAIN_ENTRY_PACKAGES, requirePeerPackages } from './peer-packages';
+
+requirePeerPackages("'hornetq-js'", MAIN_ENTRY_PACKAGES);
 export * from './client';
 export * from './server';
 export * from './jndi';

@@ -1,8 +1,9 @@
 import { execFile, spawn } from 'node:child_process';
-import { promises as fs } from 'node:fs';
+import { promises as fs, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { CONTAINER_ENTRY_PACKAGES, MAIN_ENTRY_PACKAGES } from '../../src/peer-packages';
 import { CliProcess, DEMO_LOGIN, freePort, ROOT } from '../cli/support';
 import { sleep, waitFor } from '../support/wait';
 
@@ -48,6 +49,8 @@ interface Manifest {
   peerDependenciesMeta?: Record<string, { optional?: boolean }>;
   bin?: Record<string, string>;
 }
+
+const ROOT_MANIFEST = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Manifest;
 
 let workDir: string;
 /** An application with hornetq-js only: a service that connects to a broker. */
@@ -134,7 +137,7 @@ test('hornetq-js holds the build, its declarations, the config and the licence; 
 });
 
 test('the published manifests run nothing on install; hornetq-js depends on nothing, hornetq-js-server brings the rest', async () => {
-  const root = JSON.parse(await fs.readFile(path.join(ROOT, 'package.json'), 'utf8')) as Manifest;
+  const root = ROOT_MANIFEST;
   const library = await tarballManifest(libraryTarball);
   const server = await tarballManifest(serverTarball);
   expect(library.scripts).toBeUndefined();
@@ -327,10 +330,16 @@ test.each(ENTRY_POINTS)(
     };
     expect(report.names).toBeGreaterThan(0);
     expect(report.same).toBe(true);
-    if (entry === 'hornetq-js/container') {
-      expect(report.packages).toEqual(expect.arrayContaining(['inversify', 'reflect-metadata']));
-      return;
-    }
+    // The packages of this repository's dependencies it loads are the ones it checks for first.
+    const direct = report.packages.filter((name) => Object.keys(ROOT_MANIFEST.dependencies!).includes(name));
+    const checked =
+      entry === 'hornetq-js/container'
+        ? CONTAINER_ENTRY_PACKAGES
+        : entry === 'hornetq-js'
+          ? MAIN_ENTRY_PACKAGES
+          : [];
+    expect(direct.sort()).toEqual([...checked].sort());
+    if (entry === 'hornetq-js/container') return;
     expect(report.packages.filter((p) => HEAVY.includes(p))).toEqual([]);
     expect(report.reflect).toBe('undefined');
     if (entry === 'hornetq-js/client') expect(report.packages).toEqual([]);
@@ -338,18 +347,25 @@ test.each(ENTRY_POINTS)(
   30_000,
 );
 
-test('in the client-only service, hornetq-js/client loads; the broker entry point names the package it misses', async () => {
+test('in the client-only service, hornetq-js/client loads; the other entry points say what to install', async () => {
   const client = await run(
     process.execPath,
     ['-e', "process.stdout.write(typeof require('hornetq-js/client').HornetQConnectionFactory)"],
     { cwd: clientApp },
   );
   expect(client.stdout).toBe('function');
-  await expect(
-    run(process.execPath, ['-e', "require('hornetq-js')"], { cwd: clientApp }),
-  ).rejects.toMatchObject({
-    stderr: expect.stringMatching(/Cannot find module '(fast-xml-parser|prom-client)'/),
-  });
+  for (const [entry, packages] of [
+    ['hornetq-js', MAIN_ENTRY_PACKAGES],
+    ['hornetq-js/container', CONTAINER_ENTRY_PACKAGES],
+  ] as const) {
+    await expect(
+      run(process.execPath, ['-e', `require(${JSON.stringify(entry)})`], { cwd: clientApp }),
+    ).rejects.toMatchObject({
+      stderr: expect.stringContaining(
+        `'${entry}' loads ${packages.join(', ')}, which the hornetq-js package does not install: npm install hornetq-js-server`,
+      ),
+    });
+  }
 });
 
 /** A strict tsconfig.json in `dir` that checks `files` (and every published .d.ts they reach). */
