@@ -10,7 +10,7 @@
 //     one broker's state is not split between two module graphs).
 // npm run pack (--pack) then writes the two published packages under build/ (see writePackages).
 import { execFileSync } from 'node:child_process';
-import { cpSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import process from 'node:process';
@@ -179,8 +179,9 @@ export function writePackages(out = path.join(ROOT, 'build')) {
   rmSync(out, { recursive: true, force: true });
   const libraryDir = path.join(out, library.name);
   mkdirSync(libraryDir, { recursive: true });
-  // npm pack applies `files`; README.md, LICENSE and package.json always go.
-  for (const entry of ['dist', 'config', 'docs', 'CHANGELOG.md', 'LICENSE', 'README.md']) {
+  // What `files` names (npm pack then applies its exclusions), and README.md, which npm always packs.
+  const entries = [...root.files.filter((entry) => !entry.startsWith('!')), 'README.md'];
+  for (const entry of entries.filter((e) => existsSync(path.join(ROOT, e)))) {
     cpSync(path.join(ROOT, entry), path.join(libraryDir, entry), { recursive: true });
   }
   const serverDir = path.join(out, server.name);
