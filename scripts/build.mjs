@@ -170,7 +170,7 @@ export function publishedManifests(root) {
 }
 
 /** Files of the hornetq-js-server package kept in the repository: its executable and README. */
-const SERVER_SOURCES = path.join(ROOT, 'packaging', 'hornetq-js-server');
+const SERVER_SOURCES = path.join(ROOT, 'packages', 'hornetq-js-server');
 
 /** Stages both packages under `out` and packs them there; returns the tarballs' paths. */
 export function writePackages(out = path.join(ROOT, 'build')) {

@@ -131,7 +131,7 @@ test('hornetq-js holds the build, its declarations, the config and the licence; 
   }
   expect(
     files.filter(
-      (f) => /^package\/(src|test|bench|scripts|packaging|docs\/api)\//.test(f) || f.endsWith('.map'),
+      (f) => /^package\/(src|test|bench|scripts|packages|docs\/api)\//.test(f) || f.endsWith('.map'),
     ),
   ).toEqual([]);
 });
