@@ -88,9 +88,16 @@ async function application(port: number): Promise<string> {
     const text = await fs.readFile(path.join(ROOT, 'config', file), 'utf8');
     await fs.writeFile(path.join(dir, 'config', file), text.replace(DOCUMENTED_PORT, String(port)));
   }
-  // `import ... from 'hornetq-js'` finds this repository, whose exports name dist/.
-  await fs.mkdir(path.join(dir, 'node_modules'));
-  await fs.symlink(ROOT, path.join(dir, 'node_modules', 'hornetq-js'), 'dir');
+  // `import ... from 'hornetq-js'` finds this repository, whose exports name dist/; any other
+  // package a block imports is one the repository installs (OpenTelemetry's, for the tracing page,
+  // are among its devDependencies), as if the user had installed it beside.
+  const modules = path.join(dir, 'node_modules');
+  await fs.mkdir(modules);
+  await fs.symlink(ROOT, path.join(modules, 'hornetq-js'), 'dir');
+  for (const name of await fs.readdir(path.join(ROOT, 'node_modules'))) {
+    if (!name.startsWith('.'))
+      await fs.symlink(path.join(ROOT, 'node_modules', name), path.join(modules, name), 'dir');
+  }
   // The guide's `node dist/cli/hornetq.js` (the command in a clone) is this repository's too.
   await fs.symlink(path.join(ROOT, 'dist'), path.join(dir, 'dist'), 'dir');
   // `npx hornetq` and `hornetq` in a shell block are this repository's command.
