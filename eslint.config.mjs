@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'coverage/', 'node_modules/', '**/*.js'] },
+  { ignores: ['dist/', 'build/', 'docs/api/', 'coverage/', 'node_modules/', '**/*.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -8,8 +8,9 @@
 //   - ECMAScript module entry points: dist/esm/<entry>.mjs re-export the CommonJS build by name, so
 //     that `import` and `require` share one copy of every class (instanceof and brands agree, and
 //     one broker's state is not split between two module graphs).
+// npm run pack (--pack) then writes the two published packages under build/ (see writePackages).
 import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import process from 'node:process';
@@ -119,9 +120,101 @@ function writeEsmEntryPoints() {
   }
 }
 
+/**
+ * What `npm run pack` publishes: two packages from this one source tree, each staged under
+ * build/<name>/ and packed to build/<name>-<version>.tgz.
+ *   - hornetq-js: the whole build (the client, the broker, the registry, the command's code) with
+ *     no dependency. 'hornetq-js/client' loads nothing outside Node, so a service that only
+ *     connects installs this package alone. The packages the other entry points and the command
+ *     load are optional peer dependencies: named with their ranges, installed by nobody but
+ *     hornetq-js-server (pnpm and Yarn resolve them from there too).
+ *   - hornetq-js-server: the `hornetq` command (bin/hornetq.js starts hornetq-js/command) and, as
+ *     its dependencies, hornetq-js at this exact version and every package of the repository's
+ *     dependencies: what `hornetq server`, EmbeddedJMS, InitialContext and the container load.
+ * The repository's own package.json stays the development manifest (all dependencies, prepare
+ * for installs from git, private so that it is never published by mistake); the published ones
+ * are written from it here, so that versions and ranges are never written twice, and carry no
+ * scripts: installing them runs nothing.
+ */
+export function publishedManifests(root) {
+  const peers = { ...root.dependencies };
+  const common = {
+    license: root.license,
+    repository: root.repository,
+    engines: root.engines,
+  };
+  const library = {
+    name: root.name,
+    version: root.version,
+    description: root.description,
+    ...common,
+    keywords: root.keywords,
+    main: root.main,
+    types: root.types,
+    exports: root.exports,
+    files: root.files,
+    peerDependencies: peers,
+    peerDependenciesMeta: Object.fromEntries(Object.keys(peers).map((name) => [name, { optional: true }])),
+  };
+  const server = {
+    name: `${root.name}-server`,
+    version: root.version,
+    description: `The hornetq command (broker, producer, consumer, queue and registry tools) and the packages ${root.name}'s broker, registry and container load`,
+    ...common,
+    keywords: root.keywords,
+    bin: Object.fromEntries(Object.keys(root.bin).map((command) => [command, `bin/${command}.js`])),
+    files: ['bin'],
+    dependencies: { [root.name]: root.version, ...root.dependencies },
+  };
+  return [library, server];
+}
+
+/** Files of the hornetq-js-server package kept in the repository: its executable and README. */
+const SERVER_SOURCES = path.join(ROOT, 'packages', 'hornetq-js-server');
+
+/** Stages both packages under `out` and packs them there; returns the tarballs' paths. */
+export function writePackages(out = path.join(ROOT, 'build')) {
+  const root = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  const [library, server] = publishedManifests(root);
+  rmSync(out, { recursive: true, force: true });
+  const libraryDir = path.join(out, library.name);
+  mkdirSync(libraryDir, { recursive: true });
+  // What `files` names (npm pack then applies its exclusions), and README.md, which npm always packs.
+  const entries = [...root.files.filter((entry) => !entry.startsWith('!')), 'README.md'];
+  for (const entry of entries.filter((e) => existsSync(path.join(ROOT, e)))) {
+    cpSync(path.join(ROOT, entry), path.join(libraryDir, entry), { recursive: true });
+  }
+  const serverDir = path.join(out, server.name);
+  cpSync(SERVER_SOURCES, serverDir, { recursive: true });
+  cpSync(path.join(ROOT, 'LICENSE'), path.join(serverDir, 'LICENSE'));
+  for (const [dir, manifest] of [
+    [libraryDir, library],
+    [serverDir, server],
+  ]) {
+    writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+    // --silent: npm's notices (every file packed) would bury the two lines this prints.
+    execFileSync(npm(), ['pack', '--silent', '--pack-destination', out], { cwd: dir, stdio: 'ignore' });
+  }
+  return [library, server].map((manifest) => path.join(out, `${manifest.name}-${manifest.version}.tgz`));
+}
+
+function npm() {
+  return process.platform === 'win32' ? 'npm.cmd' : 'npm';
+}
+
 // --shape-only: dist/ was just compiled (the CLI tests' global set-up compiles even with type errors).
+// --pack: then the published packages, in build/. --pack-only [--out DIR]: those alone, from the
+// dist/ there is (test/package/ packs into a folder of its own while other tests use dist/).
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  if (!process.argv.includes('--shape-only')) compile();
-  pruneDeclarations();
-  writeEsmEntryPoints();
+  const args = process.argv.slice(2);
+  if (!args.includes('--pack-only')) {
+    if (!args.includes('--shape-only')) compile();
+    pruneDeclarations();
+    writeEsmEntryPoints();
+  }
+  if (args.includes('--pack') || args.includes('--pack-only')) {
+    const out = args.includes('--out') ? path.resolve(args[args.indexOf('--out') + 1]) : undefined;
+    for (const tarball of writePackages(out))
+      process.stdout.write(`${path.relative(process.cwd(), tarball)}\n`);
+  }
 }

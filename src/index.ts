@@ -9,6 +9,9 @@
  * which this one contains whole so that they never disagree: what is not listed is internal,
  * however its module exports it.
  */
+import { MAIN_ENTRY_PACKAGES, requirePeerPackages } from './peer-packages';
+
+requirePeerPackages("'hornetq-js'", MAIN_ENTRY_PACKAGES);
 export * from './client';
 export * from './server';
 export { MessageHeader } from './core/protocol/message-header';

@@ -115,7 +115,11 @@ function oneLineErrors(command: Command): void {
   for (const sub of command.commands) oneLineErrors(sub);
 }
 
-async function main(argv: string[]): Promise<void> {
+/**
+ * Runs the command line `argv` (as process.argv: node, script, then the arguments). Exported for
+ * the hornetq-js-server package's `hornetq` executable, which starts the command from here.
+ */
+export async function main(argv: string[]): Promise<void> {
   const program = await createProgram(argv);
   try {
     await program.parseAsync(argv);

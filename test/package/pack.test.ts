@@ -1,22 +1,25 @@
 import { execFile, spawn } from 'node:child_process';
-import { promises as fs } from 'node:fs';
+import { promises as fs, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { CONTAINER_ENTRY_PACKAGES, MAIN_ENTRY_PACKAGES } from '../../src/peer-packages';
 import { CliProcess, DEMO_LOGIN, freePort, ROOT } from '../cli/support';
 import { sleep, waitFor } from '../support/wait';
 
 /**
- * The package as a user gets it: `npm pack`, the tarball installed into an application of its own
- * (a temporary folder outside this repository; only the registry's packages come from the
- * network, and npm's cache usually has them), its `hornetq` command started from a copy of the
- * shipped config/, and the README's quick start run against it from ESM and from CommonJS. Then
- * what loading each entry point pulls in, and whether strict TypeScript accepts the published
+ * The packages as users get them: `npm run pack` writes two tarballs (scripts/build.mjs), installed
+ * into applications of their own (temporary folders outside this repository; only the registry's
+ * packages come from the network, and npm's cache usually has them):
+ *   - a service that only connects: hornetq-js alone. It installs one package and nothing runs on
+ *     install; the README's quick start runs there, against a broker the other application runs.
+ *   - an application with a broker: hornetq-js and hornetq-js-server, whose `hornetq` command
+ *     starts from a copy of the shipped config/ and runs the README's command examples.
+ * Then what loading each entry point pulls in, and whether strict TypeScript accepts the published
  * declarations (skipLibCheck off, so every published .d.ts is checked).
  *
  * dist/ is built by the jest global set-up (test/cli/global-setup.ts) as `npm run build` makes it;
- * the pack skips the prepare script, so that this test never rebuilds dist/ under the CLI tests
- * running beside it.
+ * the packing (--pack-only) never rebuilds it under the CLI tests running beside this one.
  */
 const run = promisify(execFile);
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -31,36 +34,84 @@ const HEAVY = [
   'pino-pretty',
   'hdr-histogram-js',
 ];
+/**
+ * A client-only service's node_modules: hornetq-js alone, about 3 MB (its build, the shipped
+ * config/ and docs/). 61 packages and 15 MB before the split.
+ */
+const CLIENT_INSTALL_MAX_BYTES = 4_000_000;
+
+interface Manifest {
+  name: string;
+  version: string;
+  scripts?: Record<string, string>;
+  dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+  bin?: Record<string, string>;
+}
+
+const ROOT_MANIFEST = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Manifest;
 
 let workDir: string;
-let appDir: string;
-let tarball: string;
+/** An application with hornetq-js only: a service that connects to a broker. */
+let clientApp: string;
+/** An application with hornetq-js and hornetq-js-server: the command and an embedded broker. */
+let serverApp: string;
+let libraryTarball: string;
+let serverTarball: string;
+/** What npm wrote to stderr while installing into clientApp (warnings). */
+let clientInstallWarnings: string;
+let serverInstallWarnings: string;
 
 beforeAll(async () => {
   workDir = await fs.mkdtemp(path.join(os.tmpdir(), 'hornetq-pack-'));
-  appDir = path.join(workDir, 'app');
-  await fs.mkdir(appDir);
-  const packed = await run(NPM, ['pack', '--ignore-scripts', '--json', '--pack-destination', workDir], {
-    cwd: ROOT,
-  });
-  tarball = path.join(workDir, (JSON.parse(packed.stdout) as Array<{ filename: string }>)[0]!.filename);
-  await fs.writeFile(
-    path.join(appDir, 'package.json'),
-    JSON.stringify({ name: 'quick-start-app', private: true }),
+  const packed = await run(
+    process.execPath,
+    [path.join(ROOT, 'scripts', 'build.mjs'), '--pack-only', '--out', path.join(workDir, 'packages')],
+    { cwd: ROOT, timeout: 120_000 },
   );
-  await run(NPM, ['install', tarball, '--no-audit', '--no-fund', '--prefer-offline', '--no-package-lock'], {
-    cwd: appDir,
-    timeout: 180_000,
-  });
-}, 240_000);
+  const tarballs = packed.stdout
+    .trim()
+    .split('\n')
+    .map((file) => path.resolve(ROOT, file));
+  expect(tarballs.map((file) => path.basename(file))).toEqual([
+    expect.stringMatching(/^hornetq-js-\d/),
+    expect.stringMatching(/^hornetq-js-server-\d/),
+  ]);
+  [libraryTarball, serverTarball] = tarballs as [string, string];
+  [clientApp, clientInstallWarnings] = await application('client-app', [libraryTarball]);
+  [serverApp, serverInstallWarnings] = await application('server-app', [libraryTarball, serverTarball]);
+}, 300_000);
+
+/** A new application folder with `tarballs` installed: its path and what npm warned on stderr. */
+async function application(name: string, tarballs: string[]): Promise<[string, string]> {
+  const dir = path.join(workDir, name);
+  await fs.mkdir(dir);
+  await fs.writeFile(path.join(dir, 'package.json'), JSON.stringify({ name, private: true }));
+  const installed = await run(
+    NPM,
+    ['install', ...tarballs, '--no-audit', '--no-fund', '--prefer-offline', '--no-package-lock'],
+    { cwd: dir, timeout: 180_000 },
+  );
+  return [dir, installed.stderr];
+}
 
 afterAll(async () => {
   if (workDir !== undefined) await fs.rm(workDir, { recursive: true, force: true });
 });
 
-test('the tarball holds the build, its declarations, the config and the licence; no sources, tests or maps', async () => {
+async function tarballFiles(tarball: string): Promise<string[]> {
   const listed = await run('tar', ['-tzf', tarball]);
-  const files = listed.stdout.split('\n').filter(Boolean);
+  return listed.stdout.split('\n').filter(Boolean);
+}
+
+async function tarballManifest(tarball: string): Promise<Manifest> {
+  const extracted = await run('tar', ['-xOzf', tarball, 'package/package.json']);
+  return JSON.parse(extracted.stdout) as Manifest;
+}
+
+test('hornetq-js holds the build, its declarations, the config and the licence; no sources, tests, maps or API pages', async () => {
+  const files = await tarballFiles(libraryTarball);
   for (const file of [
     'package/dist/index.js',
     'package/dist/index.d.ts',
@@ -78,30 +129,88 @@ test('the tarball holds the build, its declarations, the config and the licence;
   ]) {
     expect(files).toContain(file);
   }
-  expect(files.filter((f) => /^package\/(src|test|bench|scripts)\//.test(f) || f.endsWith('.map'))).toEqual(
-    [],
+  expect(
+    files.filter(
+      (f) => /^package\/(src|test|bench|scripts|packages|docs\/api)\//.test(f) || f.endsWith('.map'),
+    ),
+  ).toEqual([]);
+});
+
+test('the published manifests run nothing on install; hornetq-js depends on nothing, hornetq-js-server brings the rest', async () => {
+  const root = ROOT_MANIFEST;
+  const library = await tarballManifest(libraryTarball);
+  const server = await tarballManifest(serverTarball);
+  expect(library.scripts).toBeUndefined();
+  expect(server.scripts).toBeUndefined();
+  expect(library.dependencies).toBeUndefined();
+  expect(library.bin).toBeUndefined();
+  // Every package the repository depends on is an optional peer of the library and a dependency of the server.
+  expect(library.peerDependencies).toEqual(root.dependencies);
+  for (const name of Object.keys(root.dependencies!)) {
+    expect(library.peerDependenciesMeta?.[name]).toEqual({ optional: true });
+  }
+  expect(server.dependencies).toEqual({ 'hornetq-js': root.version, ...root.dependencies });
+  expect(server.version).toBe(root.version);
+  expect(server.bin).toEqual({ hornetq: 'bin/hornetq.js' });
+  expect((await tarballFiles(serverTarball)).sort()).toEqual(
+    ['package/LICENSE', 'package/README.md', 'package/bin/hornetq.js', 'package/package.json'].sort(),
   );
 });
 
-test("the README's quick start runs from ESM and from CommonJS against the installed command's broker", async () => {
-  const bin = path.join(appDir, 'node_modules', '.bin', 'hornetq');
-  await run(bin, ['config', 'init', 'config'], { cwd: appDir });
+test('a service that only connects installs hornetq-js alone, in a few megabytes, and is not warned about install scripts', async () => {
+  const listed = await run(NPM, ['ls', '--all', '--parseable'], { cwd: clientApp });
+  const packages = listed.stdout
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((dir) => path.relative(path.join(clientApp, 'node_modules'), dir));
+  expect(packages).toEqual(['hornetq-js']);
+  expect(await directorySize(path.join(clientApp, 'node_modules'))).toBeLessThan(CLIENT_INSTALL_MAX_BYTES);
+  expect(clientInstallWarnings).not.toMatch(/install-scripts|prepare/);
+  expect(serverInstallWarnings).not.toMatch(/install-scripts|prepare/);
+  // The server's dependency on hornetq-js is the one the application installed: one copy of the library.
+  await expect(
+    fs.access(path.join(serverApp, 'node_modules', 'hornetq-js-server', 'node_modules')),
+  ).rejects.toThrow();
+});
+
+async function directorySize(dir: string): Promise<number> {
+  const entries = await fs.readdir(dir, { withFileTypes: true, recursive: true });
+  let bytes = 0;
+  for (const entry of entries) {
+    if (entry.isFile()) bytes += (await fs.stat(path.join(entry.parentPath, entry.name))).size;
+  }
+  return bytes;
+}
+
+/** `hornetq server` of the server application, from a copy of the shipped config, on a free port. */
+async function startInstalledServer(
+  configDir: string,
+  dataDir: string,
+): Promise<{ port: number; server: CliProcess }> {
+  const bin = path.join(serverApp, 'node_modules', '.bin', 'hornetq');
+  await run(bin, ['config', 'init', configDir], { cwd: serverApp });
   const port = await freePort();
   const server = new CliProcess(
-    spawn(bin, ['server', '--config', 'config', '--data-dir', '.', '--port', String(port)], {
-      cwd: appDir,
+    spawn(bin, ['server', '--config', configDir, '--data-dir', dataDir, '--port', String(port)], {
+      cwd: serverApp,
       stdio: ['ignore', 'pipe', 'pipe'],
     }),
   );
+  await server.waitForOutput(new RegExp(`listening on tcp://localhost:${port}`), 60_000);
+  return { port, server };
+}
+
+test("the README's quick start runs from ESM and from CommonJS in the client-only service, against the installed command's broker", async () => {
+  const { port, server } = await startInstalledServer('config', '.');
   try {
-    await server.waitForOutput(new RegExp(`listening on tcp://localhost:${port}`), 60_000);
     for (const [flavour, file, text] of [
       ['esm', 'send-receive.mjs', 'received: hello from my application'],
       ['cjs', 'send-receive.cjs', 'received: hello from CommonJS'],
     ] as const) {
       const code = (await quickStartBlock(flavour)).replaceAll('5445', String(port));
-      await fs.writeFile(path.join(appDir, file), code);
-      const result = await run(process.execPath, [file], { cwd: appDir, timeout: 60_000 });
+      await fs.writeFile(path.join(clientApp, file), code);
+      const result = await run(process.execPath, [file], { cwd: clientApp, timeout: 60_000 });
       expect(result.stdout.trim()).toBe(text);
     }
   } finally {
@@ -111,24 +220,16 @@ test("the README's quick start runs from ESM and from CommonJS against the insta
 }, 120_000);
 
 test("the README's shared subscription splits a topic between two worker processes", async () => {
-  const bin = path.join(appDir, 'node_modules', '.bin', 'hornetq');
-  await run(bin, ['config', 'init', 'shared-config'], { cwd: appDir });
-  const port = await freePort();
-  const server = new CliProcess(
-    spawn(bin, ['server', '--config', 'shared-config', '--data-dir', 'shared-data', '--port', String(port)], {
-      cwd: appDir,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }),
-  );
+  const bin = path.join(serverApp, 'node_modules', '.bin', 'hornetq');
+  const { port, server } = await startInstalledServer('shared-config', 'shared-data');
   const workers: CliProcess[] = [];
   try {
-    await server.waitForOutput(new RegExp(`listening on tcp://localhost:${port}`), 60_000);
     const code = (await quickStartBlock('shared')).replaceAll('5445', String(port));
-    await fs.writeFile(path.join(appDir, 'worker.mjs'), code);
+    await fs.writeFile(path.join(clientApp, 'worker.mjs'), code);
     for (let i = 0; i < 2; i++) {
       workers.push(
         new CliProcess(
-          spawn(process.execPath, ['worker.mjs'], { cwd: appDir, stdio: ['ignore', 'pipe', 'pipe'] }),
+          spawn(process.execPath, ['worker.mjs'], { cwd: clientApp, stdio: ['ignore', 'pipe', 'pipe'] }),
         ),
       );
     }
@@ -138,7 +239,7 @@ test("the README's shared subscription splits a topic between two worker process
       bin,
       ['producer', '--destination', '/topic/ExampleTopic', '--count', '10', '--port', String(port)],
       {
-        cwd: appDir,
+        cwd: serverApp,
         env,
         timeout: 60_000,
       },
@@ -162,6 +263,50 @@ test("the README's shared subscription splits a topic between two worker process
   expect(server.stderr).not.toMatch(/"level":(50|60)/);
 }, 180_000);
 
+test("the README's command examples run with the installed hornetq command (on a port of their own): server, consumer, producer, queue stat", async () => {
+  const lines = (await readmeShellBlock('npx hornetq consumer')).map(shellWords);
+  const [serverLine, consumerLine, producerLine, statLine] = lines;
+  expect(lines.map((words) => words.slice(0, 3).join(' '))).toEqual([
+    'npx hornetq server',
+    'npx hornetq consumer',
+    'npx hornetq producer',
+    'npx hornetq queue',
+  ]);
+  const bin = path.join(serverApp, 'node_modules', '.bin', 'hornetq');
+  const dir = path.join(serverApp, 'examples');
+  await fs.mkdir(dir);
+  const port = await freePort();
+  // The examples run from a folder without config/: the broker and the commands read the package's.
+  const argsOf = (words: string[]): string[] => [...words.slice(2), '--port', String(port)];
+  const start = (words: string[]): CliProcess =>
+    new CliProcess(spawn(bin, argsOf(words), { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] }));
+  const server = start(serverLine!);
+  let consumer: CliProcess | undefined;
+  try {
+    await server.waitForOutput(new RegExp(`listening on tcp://localhost:${port}`), 60_000);
+    consumer = start(consumerLine!);
+    // The consumer has its queue once the broker counts a consumer on it.
+    await waitFor(
+      async () => / ExampleQueue .* 1 /.test((await run(bin, argsOf(statLine!), { cwd: dir })).stdout),
+      'the consumer attached',
+      30_000,
+    );
+    const produced = await run(bin, argsOf(producerLine!), { cwd: dir, timeout: 60_000 });
+    expect(produced.stdout).toMatch(/^sent 5 messages/m);
+    const received = await consumer.waitForOutput(/^received 5 messages/m, 30_000);
+    expect(received).toBeDefined();
+    expect(consumer.stdout.match(/text: "hello"/g)).toHaveLength(5);
+    const stat = await run(bin, argsOf(statLine!), { cwd: dir, timeout: 30_000 });
+    expect(stat.stdout).toMatch(
+      /jms\.queue\.ExampleQueue +ExampleQueue +jms\.queue\.ExampleQueue +0 +0 +0 +5 +5/,
+    );
+  } finally {
+    await consumer?.stop();
+    await server.stop();
+  }
+  expect(server.stderr).not.toMatch(/"level":(50|60)/);
+}, 180_000);
+
 test.each(ENTRY_POINTS)(
   '%s loads from require and import alike, one copy of each class, and no package it does not need',
   async (entry) => {
@@ -175,7 +320,8 @@ test.each(ENTRY_POINTS)(
         const same = names.every((n) => esm[n] === loaded[n]);
         process.stdout.write(JSON.stringify({ names: names.length, same, packages: [...packages], reflect: typeof Reflect.getMetadata }));
       });`;
-    const result = await run(process.execPath, ['-e', probe], { cwd: appDir });
+    // Where every package is installed, so that a stray load would show.
+    const result = await run(process.execPath, ['-e', probe], { cwd: serverApp });
     const report = JSON.parse(result.stdout) as {
       names: number;
       same: boolean;
@@ -184,10 +330,16 @@ test.each(ENTRY_POINTS)(
     };
     expect(report.names).toBeGreaterThan(0);
     expect(report.same).toBe(true);
-    if (entry === 'hornetq-js/container') {
-      expect(report.packages).toEqual(expect.arrayContaining(['inversify', 'reflect-metadata']));
-      return;
-    }
+    // The packages of this repository's dependencies it loads are the ones it checks for first.
+    const direct = report.packages.filter((name) => Object.keys(ROOT_MANIFEST.dependencies!).includes(name));
+    const checked =
+      entry === 'hornetq-js/container'
+        ? CONTAINER_ENTRY_PACKAGES
+        : entry === 'hornetq-js'
+          ? MAIN_ENTRY_PACKAGES
+          : [];
+    expect(direct.sort()).toEqual([...checked].sort());
+    if (entry === 'hornetq-js/container') return;
     expect(report.packages.filter((p) => HEAVY.includes(p))).toEqual([]);
     expect(report.reflect).toBe('undefined');
     if (entry === 'hornetq-js/client') expect(report.packages).toEqual([]);
@@ -195,9 +347,31 @@ test.each(ENTRY_POINTS)(
   30_000,
 );
 
-test('strict TypeScript accepts the published declarations from ESM and CommonJS, and they name no private member', async () => {
+test('in the client-only service, hornetq-js/client loads; the other entry points say what to install', async () => {
+  const client = await run(
+    process.execPath,
+    ['-e', "process.stdout.write(typeof require('hornetq-js/client').HornetQConnectionFactory)"],
+    { cwd: clientApp },
+  );
+  expect(client.stdout).toBe('function');
+  for (const [entry, packages] of [
+    ['hornetq-js', MAIN_ENTRY_PACKAGES],
+    ['hornetq-js/container', CONTAINER_ENTRY_PACKAGES],
+  ] as const) {
+    await expect(
+      run(process.execPath, ['-e', `require(${JSON.stringify(entry)})`], { cwd: clientApp }),
+    ).rejects.toMatchObject({
+      stderr: expect.stringContaining(
+        `'${entry}' loads ${packages.join(', ')}, which the hornetq-js package does not install: npm install hornetq-js-server`,
+      ),
+    });
+  }
+});
+
+/** A strict tsconfig.json in `dir` that checks `files` (and every published .d.ts they reach). */
+async function writeStrictTsconfig(dir: string, files: string[]): Promise<void> {
   await fs.writeFile(
-    path.join(appDir, 'tsconfig.json'),
+    path.join(dir, 'tsconfig.json'),
     JSON.stringify({
       compilerOptions: {
         strict: true,
@@ -212,9 +386,15 @@ test('strict TypeScript accepts the published declarations from ESM and CommonJS
         types: ['node'],
         typeRoots: [path.join(ROOT, 'node_modules', '@types')],
       },
-      files: ['typed.mts', 'typed.cts', 'jms-names.mts'],
+      files,
     }),
   );
+}
+
+const TSC = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+
+test('strict TypeScript accepts the published declarations from ESM and CommonJS, and they name no private member', async () => {
+  await writeStrictTsconfig(serverApp, ['typed.mts', 'typed.cts', 'jms-names.mts']);
   const usage = (importLine: string) => `${importLine}
 export async function roundTrip(context: InitialContext): Promise<string | null> {
   const signal = AbortSignal.timeout(10_000);
@@ -233,18 +413,19 @@ export const broker: typeof EmbeddedJMS = EmbeddedJMS;
 `;
   const names =
     '{ EmbeddedJMS, HornetQConnectionFactory, HornetQQueue, InitialContext, JMSException, NameNotFoundException, Session, isTextMessage, type HornetQConnection }';
-  await fs.writeFile(path.join(appDir, 'typed.mts'), usage(`import ${names} from 'hornetq-js';`));
+  await fs.writeFile(path.join(serverApp, 'typed.mts'), usage(`import ${names} from 'hornetq-js';`));
   await fs.writeFile(
-    path.join(appDir, 'typed.cts'),
+    path.join(serverApp, 'typed.cts'),
     usage(
       `import ${names} from 'hornetq-js';\nimport { createContainer } from 'hornetq-js/container';\nexport const c = createContainer();`,
     ),
   );
-  await fs.writeFile(path.join(appDir, 'jms-names.mts'), JMS_NAMES_USAGE);
-  const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-  await expect(run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: appDir })).resolves.toBeDefined();
+  await fs.writeFile(path.join(serverApp, 'jms-names.mts'), JMS_NAMES_USAGE);
+  await expect(
+    run(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: serverApp }),
+  ).resolves.toBeDefined();
 
-  const declarations = await declarationFiles(path.join(appDir, 'node_modules', 'hornetq-js', 'dist'));
+  const declarations = await declarationFiles(path.join(serverApp, 'node_modules', 'hornetq-js', 'dist'));
   const privateMembers: string[] = [];
   for (const file of declarations) {
     const text = await fs.readFile(file, 'utf8');
@@ -254,14 +435,22 @@ export const broker: typeof EmbeddedJMS = EmbeddedJMS;
   expect(privateMembers).toEqual([]);
 }, 60_000);
 
+test("strict TypeScript accepts hornetq-js/client's declarations in the client-only service, without the broker's packages", async () => {
+  await writeStrictTsconfig(clientApp, ['jms-names.mts']);
+  await fs.writeFile(path.join(clientApp, 'jms-names.mts'), JMS_NAMES_USAGE);
+  await expect(
+    run(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: clientApp }),
+  ).resolves.toBeDefined();
+}, 60_000);
+
 test('every type a public signature uses can be imported from one of the entry points', async () => {
-  const dist = path.join(appDir, 'node_modules', 'hornetq-js', 'dist');
+  const dist = path.join(serverApp, 'node_modules', 'hornetq-js', 'dist');
   const script = `
     import { forgottenTypes } from ${JSON.stringify(path.join(ROOT, 'scripts', 'public-types.mjs'))};
     const entries = ${JSON.stringify(['index.d.ts', 'client.d.ts', 'container.d.ts'].map((f) => path.join(dist, f)))};
     const found = forgottenTypes(entries).map((f) => f.type + ' used by ' + f.usedBy);
     process.stdout.write(JSON.stringify(found));`;
-  const result = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: appDir });
+  const result = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: serverApp });
   expect(JSON.parse(result.stdout)).toEqual([]);
 }, 60_000);
 
@@ -313,6 +502,22 @@ async function quickStartBlock(flavour: 'esm' | 'cjs' | 'shared'): Promise<strin
   const block = /```js\n([\s\S]*?)```/.exec(readme.slice(marker));
   if (marker === -1 || block === null) throw new Error(`README.md has no quick-start:${flavour} block`);
   return block[1]!;
+}
+
+/** The lines of the README's ```sh block that holds `containing`, without their comments. */
+async function readmeShellBlock(containing: string): Promise<string[]> {
+  const readme = await fs.readFile(path.join(ROOT, 'README.md'), 'utf8');
+  const block = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].find((b) => b[1]!.includes(containing));
+  if (block === undefined) throw new Error(`README.md has no sh block with ${containing}`);
+  return block[1]!
+    .split('\n')
+    .map((line) => line.replace(/\s+#.*$/, '').trim())
+    .filter(Boolean);
+}
+
+/** A command line's words, as a POSIX shell splits them when only single quotes are used. */
+function shellWords(line: string): string[] {
+  return [...line.matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2]!);
 }
 
 async function declarationFiles(dir: string): Promise<string[]> {
