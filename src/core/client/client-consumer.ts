@@ -199,9 +199,12 @@ export class ClientConsumer {
     );
   }
 
-  /** A receive's message as delivered to the application (see client-tracing.ts). */
+  /**
+   * A receive's message as delivered to the application (see client-tracing.ts). A browser's
+   * messages are not: browsing consumes nothing, so it is no step of a message's trace.
+   */
   private traced(received: Promise<ReceivedMessage | null>): Promise<ReceivedMessage | null> {
-    return traceReceived(received, this.settings.queueName);
+    return this.settings.browseOnly ? received : traceReceived(received, this.settings.queueName);
   }
 
   /**

@@ -181,6 +181,18 @@ test('a handler that throws ends its span with the error', async () => {
   expect(receives[0]?.context.error).toBe(failure);
 });
 
+test("a browser's messages are not traced: browsing consumes nothing", async () => {
+  const { session } = await setUp();
+  await session.createProducer('traced').send(message('x'));
+  const receives = record<ClientReceiveTrace>(ClientTracingChannel.RECEIVE);
+  const browser = await session.createConsumer('traced', { browseOnly: true });
+  expect(await browser.receiveImmediate()).not.toBeNull();
+  const [consumed] = await receiveCount(await session.createConsumer('traced'), 1);
+  expect(consumed).toBeDefined();
+  await waitFor(() => receives.some(({ event }) => event === 'asyncEnd'), 'the consumer delivery');
+  expect(receives.map(({ event }) => event)).toEqual(['start', 'end', 'asyncStart', 'asyncEnd']);
+});
+
 test('a commit is traced until the broker answered, with the session name', async () => {
   const broker = await brokers.startBroker();
   const factory = await brokers.connect(broker);
