@@ -16,3 +16,25 @@ export type { PersistenceConfiguration } from './server/storage/persistence-conf
 export type { Durability, StorageLoadReport } from './server/storage/storage-manager';
 export type { StorageChoice } from './jndi/config/broker-configuration-from-xml';
 export type { Value as SettingValue } from './jndi/config/values';
+export {
+  ARTEMIS_DIALECT,
+  DEFAULT_MANAGEMENT_TIMEOUT_MS,
+  HORNETQ_DIALECT,
+  ManagementClient,
+  ManagementError,
+  ManagementErrorCode,
+  managementDialect,
+  type ConnectionInfo,
+  type ConsumerInfo,
+  type CreateManagedQueueOptions,
+  type ListMessagesOptions,
+  type ManagementClientOptions,
+  type ManagementDialect,
+  type ManagementDialectName,
+  type ManagementErrorCodeName,
+  type ManagementValue,
+  type MessageFilterOptions,
+  type QueueCounters,
+  type QueueMessageInfo,
+  type SubscriptionInfo,
+} from './management';
