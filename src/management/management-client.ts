@@ -121,16 +121,16 @@ export class ManagementClient {
   }
 
   /**
-   * Sends every dead-lettered (or expired) message of `queue` back where it came from; how many
-   * went. Artemis does it itself (retryMessages); HornetQ 2.4 has no such operation, so the client
-   * moves each original queue's messages back to that queue (moveMessages with a filter on
-   * _HQ_ORIG_QUEUE), or to the original address's queue for a copy that names no queue. There a
-   * topic's message goes back to the topic's address, so to each of its subscriptions.
+   * Sends every dead-lettered (or expired) message of `queue` back to the queue it came from; how
+   * many went. HornetQ 2.4 has no such operation, and Artemis' own (retryMessages) sends to the
+   * original address, which for a message dead-lettered from a HornetQ client's queue is
+   * `jms.queue.X`: an address Artemis keeps no queue on (its acceptor strips that prefix only from
+   * what clients send), where the message is lost. So on both the client moves each original
+   * queue's messages back to that queue (moveMessages with a filter on the original-queue
+   * property), or to the original address's queue for a copy that names no queue. A topic
+   * subscription's message goes back to the topic's address, so to each of its subscriptions.
    */
   async retryMessages(queue: string, options: AbortOptions = {}): Promise<number> {
-    if (this.dialect.name === 'artemis') {
-      return this.numberOf(this.queueOperation(queue, 'retryMessages', []), options);
-    }
     let retried = 0;
     for (const [target, filter] of await this.retryTargets(
       await this.listMessages(queue, options),
@@ -141,11 +141,8 @@ export class ManagementClient {
     return retried;
   }
 
-  /** Sends one dead-lettered message back where it came from; false when the queue has no such message. */
+  /** Sends one dead-lettered message back to its queue (see retryMessages); false when the queue has no such message. */
   async retryMessage(queue: string, messageId: number, options: AbortOptions = {}): Promise<boolean> {
-    if (this.dialect.name === 'artemis') {
-      return this.booleanOf(this.queueOperation(queue, 'retryMessage', [messageId]), options);
-    }
     const message = (await this.listMessages(queue, options)).find((m) => m.messageId === messageId);
     if (message === undefined) return false;
     const target = await this.originalQueueOf(message);
@@ -265,18 +262,12 @@ export class ManagementClient {
     return maps.map((map) => fromHornetQSubscription(fields, map));
   }
 
-  /** Deletes a durable subscription and the messages it holds. */
-  async dropDurableSubscription(
-    topic: string,
-    clientId: string,
-    name: string,
-    options: AbortOptions = {},
-  ): Promise<void> {
-    if (this.dialect.name === 'artemis') {
-      await this.destroyQueue(subscriptionQueueName(true, clientId, name), options);
-      return;
-    }
-    await this.invoke(`jms.topic.${topic}`, 'dropDurableSubscription', [clientId, name], options);
+  /**
+   * Deletes a durable subscription and the messages it holds: its queue, named as HornetQ's JMS
+   * client names it (`clientId.name`), on HornetQ and Artemis alike. It must have no consumer.
+   */
+  async dropDurableSubscription(clientId: string, name: string, options: AbortOptions = {}): Promise<void> {
+    await this.destroyQueue(subscriptionQueueName(true, clientId, name), options);
   }
 
   /** Creates a queue on `address` (on Artemis an anycast one). */

@@ -96,7 +96,9 @@ describe.each(KINDS)('the management client against %s', (kind) => {
   });
 
   test(`${SERVER_VERSIONS[kind]}: move the messages a filter picks to another queue`, async () => {
-    expect(await management.moveMessages(queue('orders'), queue('archive'), { filter: "region = 'US'" })).toBe(2);
+    expect(
+      await management.moveMessages(queue('orders'), queue('archive'), { filter: "region = 'US'" }),
+    ).toBe(2);
     expect(await management.countMessages(queue('archive'))).toBe(2);
     expect(await management.countMessages(queue('orders'))).toBe(3);
     expect(await management.removeMessages(queue('orders'))).toBe(3);
@@ -118,20 +120,30 @@ describe.each(KINDS)('the management client against %s', (kind) => {
     await consumer.close();
     await transacted.close();
     expect(await management.sendMessagesToDeadLetterAddress(queue('jobs'))).toBe(1);
-    await waitFor(async () => (await management.countMessages(queue('DLQ'))) === 2, 'both in the DLQ', RECEIVE_MS);
+    await waitFor(
+      async () => (await management.countMessages(queue('DLQ'))) === 2,
+      'both in the DLQ',
+      RECEIVE_MS,
+    );
 
     const dead = await management.listMessages(queue('DLQ'));
     expect(dead.map((m) => [m.originalQueue, m.properties['region']]).sort()).toEqual([
       [queue('jobs'), 'EU'],
       [queue('jobs'), 'US'],
     ]);
-    expect(dead.every((m) => m.originalAddress !== null)).toBe(true);
+    // Artemis keeps the address a HornetQ client sent to (jms.queue.jobs) for the one it dead-lettered itself.
+    expect(dead.every((m) => m.originalAddress?.endsWith('jobs') === true)).toBe(true);
 
     expect(await management.retryMessage(queue('DLQ'), dead[0]!.messageId)).toBe(true);
     expect(await management.countMessages(queue('DLQ'))).toBe(1);
     expect(await management.retryMessages(queue('DLQ'))).toBe(1);
     expect(await management.countMessages(queue('DLQ'))).toBe(0);
-    expect(await management.countMessages(queue('jobs'))).toBe(2);
+    // Artemis routes a retried message back through its address after the operation answers.
+    await waitFor(
+      async () => (await management.countMessages(queue('jobs'))) === 2,
+      'both back in jobs',
+      RECEIVE_MS,
+    );
     expect(await management.removeMessages(queue('jobs'))).toBe(2);
   });
 
@@ -178,7 +190,7 @@ describe.each(KINDS)('the management client against %s', (kind) => {
     expect(subscriptions).toContainEqual(
       expect.objectContaining({ clientId: 'audit-client', name: 'audit', durable: true, messageCount: 0 }),
     );
-    await management.dropDurableSubscription('prices', 'audit-client', 'audit');
+    await management.dropDurableSubscription('audit-client', 'audit');
     expect((await management.listSubscriptions('prices')).map((s) => s.name)).not.toContain('audit');
   });
 
