@@ -78,7 +78,7 @@ export class ManagementRequestor {
       throw new ManagementError(
         ManagementErrorCode.TIMEOUT,
         describeRequest(request),
-        `no answer from ${this.dialect.managementAddress} within ${timeoutMs} ms (is this a ${this.dialect.name} server, with management on?)`,
+        `no answer from ${this.dialect.managementAddress} within ${timeoutMs} ms (does the server speak the ${this.dialect.name} management dialect, with management on?)`,
       );
     }
     await answer.acknowledge();
