@@ -186,7 +186,14 @@ export class InteropServer {
 
   private arguments(): string[] {
     const args = ['--port', String(this.port)];
-    const { queues = [], topics = [], limits = [], deadLetters = [], connectionTtlMs, dataDir } = this.options;
+    const {
+      queues = [],
+      topics = [],
+      limits = [],
+      deadLetters = [],
+      connectionTtlMs,
+      dataDir,
+    } = this.options;
     if (queues.length > 0) args.push('--queue', ...queues);
     if (topics.length > 0) args.push('--topic', ...topics);
     if (limits.length > 0)
