@@ -50,3 +50,23 @@ export type {
   ClusterConnectionConfiguration,
   ClusterConnector,
 } from './cluster/cluster-configuration';
+export type {
+  BrokerManagement,
+  ListMessagesOptions,
+  ManagedQueueOptions,
+  SubscriptionKind,
+} from './management/broker-management';
+export type {
+  BodyView,
+  BrokerInfo,
+  ConnectionView,
+  ConsumerView,
+  MessageTypeName,
+  MessageView,
+  PropertyTypeName,
+  PropertyView,
+  QueueSummary,
+  SessionView,
+  SubscriptionView,
+} from './management/management-views';
+export { MANAGEMENT_LIMITS } from './management/management-limits';
