@@ -198,20 +198,24 @@ export class ManagementClient {
   }
 
   /**
-   * Closes one connection by its id; false when there is none. HornetQ 2.4 closes connections
-   * only by address (every one whose remote address contains the text), so the client closes by
-   * the connection's own `host:port`, and refuses when that would close another connection too.
+   * Closes one connection by its id; false when there is none. Artemis has closeConnectionWithID;
+   * HornetQ 2.4 closes connections only by address (every one whose remote address contains the
+   * text), so there the client first asks for closeConnectionWithID (a server that has it, as
+   * Artemis' name, answers), and otherwise closes by the connection's own `host:port`, refusing
+   * when that would close another connection too.
    */
   async closeConnection(connectionId: string, options: AbortOptions = {}): Promise<boolean> {
     const server = this.dialect.serverResource;
-    if (this.dialect.name === 'artemis') {
-      return this.booleanOf(
-        { resource: server, operation: 'closeConnectionWithID', parameters: [connectionId] },
-        options,
-      );
-    }
+    const byId = { resource: server, operation: 'closeConnectionWithID', parameters: [connectionId] };
+    if (this.dialect.name === 'artemis') return this.booleanOf(byId, options);
     const connection = (await this.listConnections(options)).find((c) => c.connectionId === connectionId);
     if (connection === undefined) return false;
+    try {
+      return await this.booleanOf(byId, options);
+    } catch (error) {
+      // HornetQ 2.4: "No operation closeConnectionWithID with 1 parameter(s)".
+      if (!ManagementError.is(error) || error.code !== ManagementErrorCode.OPERATION_FAILED) throw error;
+    }
     const request = { resource: server, operation: 'listRemoteAddresses', parameters: [] };
     const fields = new JsonFields(describeRequest(request));
     const addresses = await this.requestor.request(request, options);

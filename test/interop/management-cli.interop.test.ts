@@ -14,7 +14,7 @@ import { InteropServer, type ServerKind } from './support/interop-server';
  * list|close, subscription list|drop) against a real HornetQ 2.4.7 and Artemis 2.40.0, run as a
  * user runs them (node dist/cli/hornetq.js), with --dialect for Artemis.
  */
-const KINDS: readonly ServerKind[] = ['hornetq', 'artemis'];
+const KINDS: readonly ServerKind[] = ['hornetq', 'artemis', 'ours'];
 
 describe.each(KINDS)('hornetq management commands against %s', (kind) => {
   useCli();
@@ -23,7 +23,7 @@ describe.each(KINDS)('hornetq management commands against %s', (kind) => {
   let args: string[];
 
   /** A JMS queue as the server keeps it. */
-  const queue = (name: string): string => (kind === 'hornetq' ? `jms.queue.${name}` : name);
+  const queue = (name: string): string => (kind === 'artemis' ? name : `jms.queue.${name}`);
 
   beforeAll(async () => {
     buildCliOnce();

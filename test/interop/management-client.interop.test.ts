@@ -17,7 +17,7 @@ import { InteropServer, SERVER_VERSIONS, type ServerKind } from './support/inter
  * dialect, which our broker answers too) and Artemis 2.40.0 (the 'artemis' dialect): the same
  * operations and the same typed answers from each.
  */
-const KINDS: readonly ServerKind[] = ['hornetq', 'artemis'];
+const KINDS: readonly ServerKind[] = ['hornetq', 'artemis', 'ours'];
 
 const RECEIVE_MS = 10_000;
 
@@ -27,8 +27,8 @@ describe.each(KINDS)('the management client against %s', (kind) => {
   let session: HornetQSession;
   let management: ManagementClient;
 
-  /** A JMS queue's name as the server keeps it (HornetQ: jms.queue.NAME; Artemis: NAME). */
-  const queue = (name: string): string => (kind === 'hornetq' ? `jms.queue.${name}` : name);
+  /** A JMS queue's name as the server keeps it (HornetQ and ours: jms.queue.NAME; Artemis: NAME). */
+  const queue = (name: string): string => (kind === 'artemis' ? name : `jms.queue.${name}`);
 
   const connect = async (clientId?: string): Promise<HornetQConnection> => {
     const factory = new HornetQConnectionFactory({ host: '127.0.0.1', port: server!.port });
