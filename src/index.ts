@@ -27,7 +27,7 @@ export {
   type ConnectionInfo,
   type ConsumerInfo,
   type CreateManagedQueueOptions,
-  type ListMessagesOptions,
+  type ListQueueMessagesOptions,
   type ManagementClientOptions,
   type ManagementDialect,
   type ManagementDialectName,

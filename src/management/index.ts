@@ -8,7 +8,7 @@ export {
   DEFAULT_MANAGEMENT_TIMEOUT_MS,
   ManagementClient,
   type CreateManagedQueueOptions,
-  type ListMessagesOptions,
+  type ListQueueMessagesOptions,
   type ManagementClientOptions,
   type MessageFilterOptions,
   type QueueCounters,

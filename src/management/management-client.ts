@@ -25,7 +25,7 @@ export interface MessageFilterOptions extends AbortOptions {
   filter?: string | null;
 }
 
-export interface ListMessagesOptions extends MessageFilterOptions {
+export interface ListQueueMessagesOptions extends MessageFilterOptions {
   /** At most this many (the first ones in the queue). */
   limit?: number;
 }
@@ -93,7 +93,7 @@ export class ManagementClient {
   }
 
   /** The messages in a queue, headers and properties (the management listing carries no body). */
-  async listMessages(queue: string, options: ListMessagesOptions = {}): Promise<QueueMessageInfo[]> {
+  async listMessages(queue: string, options: ListQueueMessagesOptions = {}): Promise<QueueMessageInfo[]> {
     const request = this.queueOperation(queue, 'listMessagesAsJSON', [options.filter ?? null]);
     const fields = new JsonFields(describeRequest(request));
     const maps = fields.objects(fields.parse(await this.requestor.request(request, options)));
