@@ -227,7 +227,14 @@ export class ManagementClient {
         `cannot close connection ${connectionId} alone: HornetQ closes by address, and '${connection.clientAddress}' is part of ${matching.length} connections' addresses`,
       );
     }
-    return this.closeConnectionsForAddress(connection.clientAddress, options);
+    if (await this.closeConnectionsForAddress(connection.clientAddress, options)) return true;
+    // Listed a moment ago, yet its own address closed nothing: the server matches addresses
+    // otherwise than HornetQ 2.4 (by host alone, say), and "no such connection" would be wrong.
+    throw new ManagementError(
+      ManagementErrorCode.OPERATION_FAILED,
+      `${server} closeConnectionsForAddress`,
+      `connection ${connectionId} is listed at '${connection.clientAddress}', but the server closed no connection for that address, and has no closeConnectionWithID`,
+    );
   }
 
   /** Closes every connection whose remote address contains `ipAddress`; false when none does. */

@@ -110,7 +110,9 @@ function withoutPrefix(name: string, kind: 'queue' | 'topic'): string {
 
 /**
  * A JMS selector in the terms of the server's core filters: HornetQ's identifiers (HQPriority),
- * or Artemis' (AMQPriority) where its management reads them. A bad selector is the user's mistake.
+ * or Artemis' (AMQPriority) where its management reads them. The Artemis renaming is textual: a
+ * string literal that spells `HQPriority` is renamed too (a selector that compares a property with
+ * that very text is not worth a second parser). A bad selector is the user's mistake.
  */
 function filterOf(selector: string | undefined, dialect: ManagementDialectName): string | null {
   if (selector === undefined) return null;
