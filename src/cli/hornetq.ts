@@ -52,6 +52,16 @@ const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/queue.js')).queueCommand(),
   },
   {
+    name: 'connection',
+    description: 'list and close the client connections of a running broker',
+    load: async () => (await import('./commands/connection.js')).connectionCommand(),
+  },
+  {
+    name: 'subscription',
+    description: "list a topic's subscriptions and drop durable ones on a running broker",
+    load: async () => (await import('./commands/subscription.js')).subscriptionCommand(),
+  },
+  {
     name: 'jndi',
     description: 'the naming registry the configuration describes',
     load: async () => (await import('./commands/jndi.js')).jndiCommand(),

@@ -53,6 +53,8 @@ describe('hornetq loads only the command it runs', () => {
       'consumer',
       'browse',
       'queue',
+      'connection',
+      'subscription',
       'jndi',
       'perf',
       'user',

@@ -4,6 +4,7 @@ import { HornetQException, type QueueStats } from '../../core/protocol';
 import { parseSelector, type HornetQConnection, type HornetQSession } from '../../jms';
 import { toHornetQFilter } from '../../jms/selector/selector-translator';
 import { CliError } from '../shared/cli-error';
+import { queueManagementCommands } from './queue-management';
 import { addConnectionOptions, connect, type ConnectionOptions } from '../shared/connection';
 import { InterruptWatch } from '../shared/interrupt';
 import { positiveNumber } from '../shared/options';
@@ -54,7 +55,7 @@ export function queueCommand(): Command {
   const purge = new Command('purge')
     .description('remove every message a consumer can take from a queue (consumed and acknowledged)')
     .argument('<name>', 'JMS name (orders) or core name (jms.queue.orders)');
-  return new Command('queue')
+  const queue = new Command('queue')
     .addCommand(
       addConnectionOptions(stat).action(async (name: string | undefined, options: StatOptions) =>
         queueStat(name, options),
@@ -76,6 +77,8 @@ export function queueCommand(): Command {
         queueDelete(name, options),
       ),
     );
+  for (const command of queueManagementCommands()) queue.addCommand(command);
+  return queue;
 }
 
 /** Runs `work` on a session of a fresh connection, and closes both whatever happens. */

@@ -79,7 +79,8 @@ function properties(message: HornetQMessage, core: CoreMessage): string[] {
     });
 }
 
-function bodyOf(message: HornetQMessage, width: number): string {
+/** A body in one line: its kind and its start, `width` characters (or bytes, in hex) at most. */
+export function bodyOf(message: HornetQMessage, width: number): string {
   const body = readBody(message);
   switch (body.kind) {
     case 'text':

@@ -27,6 +27,8 @@ export interface ServerOptions {
   topics?: readonly string[];
   /** max-size-bytes and the address-full policy of a JMS queue's address. */
   limits?: ReadonlyArray<{ queue: string; maxSizeBytes: number; policy: 'BLOCK' | 'FAIL' | 'DROP' | 'PAGE' }>;
+  /** A JMS queue's dead-letter queue (a JMS queue too), taking its messages after maxDeliveryAttempts deliveries. */
+  deadLetters?: ReadonlyArray<{ queue: string; deadLetterQueue: string; maxDeliveryAttempts: number }>;
   /** connection-ttl-override in ms. */
   connectionTtlMs?: number;
   /** Persist to this directory (NIO journal); without it nothing survives a restart. */
@@ -184,11 +186,23 @@ export class InteropServer {
 
   private arguments(): string[] {
     const args = ['--port', String(this.port)];
-    const { queues = [], topics = [], limits = [], connectionTtlMs, dataDir } = this.options;
+    const {
+      queues = [],
+      topics = [],
+      limits = [],
+      deadLetters = [],
+      connectionTtlMs,
+      dataDir,
+    } = this.options;
     if (queues.length > 0) args.push('--queue', ...queues);
     if (topics.length > 0) args.push('--topic', ...topics);
     if (limits.length > 0)
       args.push('--limit', ...limits.map((l) => `${l.queue}:${l.maxSizeBytes}:${l.policy}`));
+    if (deadLetters.length > 0)
+      args.push(
+        '--dead-letter',
+        ...deadLetters.map((d) => `${d.queue}:${d.deadLetterQueue}:${d.maxDeliveryAttempts}`),
+      );
     if (connectionTtlMs !== undefined) args.push('--connection-ttl', String(connectionTtlMs));
     if (dataDir !== undefined) args.push('--data', dataDir);
     const acceptors = (this.options.tlsAcceptors ?? []).map((acceptor) => this.acceptorWord(acceptor));

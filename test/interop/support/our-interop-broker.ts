@@ -74,6 +74,12 @@ export function ourBrokerConfiguration(
       maxSizeBytes: limit.maxSizeBytes,
       addressFullPolicy: limit.policy,
     };
+  for (const deadLetter of options.deadLetters ?? [])
+    addressSettings[`jms.queue.${deadLetter.queue}`] = {
+      ...addressSettings[`jms.queue.${deadLetter.queue}`],
+      deadLetterAddress: `jms.queue.${deadLetter.deadLetterQueue}`,
+      maxDeliveryAttempts: deadLetter.maxDeliveryAttempts,
+    };
   return {
     acceptors: [{ name: 'netty', type: 'tcp', host: '127.0.0.1', port }, ...tlsAcceptors(options, tlsPorts)],
     ...securityConfiguration(options.security),

@@ -6,6 +6,7 @@ import interop.common.Lifeline;
 import java.nio.file.Path;
 import org.apache.activemq.artemis.api.core.QueueConfiguration;
 import org.apache.activemq.artemis.api.core.RoutingType;
+import org.apache.activemq.artemis.api.core.SimpleString;
 import org.apache.activemq.artemis.core.config.CoreAddressConfiguration;
 import org.apache.activemq.artemis.core.config.impl.ConfigurationImpl;
 import org.apache.activemq.artemis.core.remoting.impl.netty.NettyAcceptor;
@@ -28,6 +29,8 @@ import org.apache.activemq.artemis.core.settings.impl.AddressSettings;
  * --queue NAME...          anycast address NAME with queue NAME (a HornetQ client's jms.queue.NAME)
  * --topic NAME...          multicast address NAME (a HornetQ client's jms.topic.NAME)
  * --limit NAME:BYTES:POLICY...  max-size-bytes and BLOCK | FAIL | DROP | PAGE for address NAME
+ * --dead-letter NAME:DLQ:ATTEMPTS...  address NAME's dead-letter address DLQ, after ATTEMPTS
+ *                          deliveries (DLQ must be a --queue too)
  * --connection-ttl MS      connection-ttl-override
  * --data DIR               persistent (NIO journal in DIR, every durable send synced before it is
  *                          confirmed: Artemis' defaults); without it nothing is persisted
@@ -100,6 +103,13 @@ public final class ArtemisServer {
       settings.setMaxSizeBytes(Long.parseLong(parts[1]));
       settings.setAddressFullMessagePolicy(AddressFullMessagePolicy.valueOf(parts[2]));
       config.addAddressSetting(parts[0], settings);
+    }
+    for (String deadLetter : args.all("dead-letter")) {
+      String[] parts = deadLetter.split(":");
+      if (parts.length != 3) throw new IllegalArgumentException("--dead-letter is NAME:DLQ:ATTEMPTS, got '" + deadLetter + "'");
+      AddressSettings settings = config.getAddressSettings().computeIfAbsent(parts[0], name -> new AddressSettings());
+      settings.setDeadLetterAddress(SimpleString.of(parts[1]));
+      settings.setMaxDeliveryAttempts(Integer.parseInt(parts[2]));
     }
     return config;
   }

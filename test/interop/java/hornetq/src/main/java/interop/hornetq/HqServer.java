@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import javax.naming.Context;
+import org.hornetq.api.core.SimpleString;
 import org.hornetq.api.core.TransportConfiguration;
 import org.hornetq.core.config.impl.ConfigurationImpl;
 import org.hornetq.core.remoting.impl.netty.NettyAcceptorFactory;
@@ -28,6 +29,8 @@ import org.hornetq.jms.server.embedded.EmbeddedJMS;
  * --queue NAME...          JMS queues (core queue jms.queue.NAME)
  * --topic NAME...          JMS topics (address jms.topic.NAME with HornetQ's marker queue)
  * --limit NAME:BYTES:POLICY...  max-size-bytes and BLOCK | FAIL | DROP | PAGE for jms.queue.NAME
+ * --dead-letter NAME:DLQ:ATTEMPTS...  jms.queue.NAME's dead-letter address jms.queue.DLQ, after
+ *                          ATTEMPTS deliveries (DLQ must be a --queue too)
  * --connection-ttl MS      connection-ttl-override (how long a cut link's sessions wait for reattach)
  * --data DIR               persistent (NIO journal in DIR); without it nothing is persisted
  * --acceptor PARAMS...     more netty acceptors on 127.0.0.1, each one word (see AcceptorParams):
@@ -78,6 +81,13 @@ public final class HqServer {
       settings.setMaxSizeBytes(Long.parseLong(parts[1]));
       settings.setAddressFullMessagePolicy(AddressFullMessagePolicy.valueOf(parts[2]));
       config.getAddressesSettings().put("jms.queue." + parts[0], settings);
+    }
+    for (String deadLetter : args.all("dead-letter")) {
+      String[] parts = deadLetter.split(":");
+      if (parts.length != 3) throw new IllegalArgumentException("--dead-letter is NAME:DLQ:ATTEMPTS, got '" + deadLetter + "'");
+      AddressSettings settings = config.getAddressesSettings().computeIfAbsent("jms.queue." + parts[0], name -> new AddressSettings());
+      settings.setDeadLetterAddress(new SimpleString("jms.queue." + parts[1]));
+      settings.setMaxDeliveryAttempts(Integer.parseInt(parts[2]));
     }
     return config;
   }
