@@ -1,6 +1,7 @@
-// npm run docs:config: writes the connection-factory settings section of
-// docs/reference/configuration.md from the settings table (src/core/client/settings and
-// src/jms/jms-settings.ts), between its marker comments. test/docs/configuration-reference.test.ts
+// npm run docs:config: writes the generated sections of docs/reference/configuration.md (the
+// connection-factory settings and the broker limits) from the settings tables
+// (src/core/client/settings, src/jms/jms-settings.ts, src/server/broker-limit-settings.ts),
+// each between its marker comments. test/docs/configuration-reference.test.ts
 // fails when the committed page differs from what this writes.
 //
 // The table and the renderer are TypeScript; they are compiled here in memory, module by module,
@@ -37,5 +38,5 @@ if (after === before) {
   process.stdout.write(`${path.relative(ROOT, PAGE)} is up to date\n`);
 } else {
   writeFileSync(PAGE, after);
-  process.stdout.write(`${path.relative(ROOT, PAGE)}: connection-factory settings regenerated\n`);
+  process.stdout.write(`${path.relative(ROOT, PAGE)}: generated sections regenerated\n`);
 }

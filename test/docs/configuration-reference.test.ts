@@ -1,22 +1,24 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
-  BEGIN_MARKER,
-  END_MARKER,
+  beginMarker,
+  endMarker,
   generatedPage,
   REGENERATE_COMMAND,
+  renderBrokerLimits,
   renderConnectionFactorySettings,
   withGeneratedSection,
 } from './configuration-reference';
 import { settingsOf } from '../../src/lang/settings';
 import { CONNECTION_FACTORY_SETTINGS } from '../../src/jms/connection-factory-settings';
+import { BROKER_LIMIT_SETTINGS } from '../../src/server/broker-limit-settings';
 
 const PAGE = path.resolve(__dirname, '../../docs/reference/configuration.md');
 
 describe('docs/reference/configuration.md', () => {
   const page = readFileSync(PAGE, 'utf8');
 
-  test('holds the connection-factory settings exactly as the settings table generates them', () => {
+  test('holds the connection-factory settings and broker limits exactly as the settings tables generate them', () => {
     const expected = generatedPage(page, PAGE);
     if (expected !== page)
       throw new Error(
@@ -33,8 +35,20 @@ describe('docs/reference/configuration.md', () => {
     }
   });
 
+  test('the broker limits section names every limit and its element', () => {
+    const section = renderBrokerLimits();
+    for (const [name, setting] of settingsOf(BROKER_LIMIT_SETTINGS))
+      expect([section.includes(`\`${name}\``), section.includes(`\`<${setting.element}>\``)]).toEqual([
+        true,
+        true,
+      ]);
+  });
+
   test('a page without its markers is refused, naming them', () => {
-    expect(() => withGeneratedSection('# no markers', 'x')).toThrow(BEGIN_MARKER);
-    expect(() => withGeneratedSection(`${END_MARKER}\n${BEGIN_MARKER}`, 'x')).toThrow(END_MARKER);
+    const name = 'broker limits';
+    expect(() => withGeneratedSection('# no markers', name, 'x')).toThrow(beginMarker(name));
+    expect(() => withGeneratedSection(`${endMarker(name)}\n${beginMarker(name)}`, name, 'x')).toThrow(
+      endMarker(name),
+    );
   });
 });
