@@ -122,6 +122,7 @@ export {
   type CreateQueueOptions,
   type FailoverEvent,
   type FailoverStatistics,
+  type CoreOnlySettingName,
   type FactoryClientSettings,
   type LocatorConnectOptions,
   type MessageHandler,
@@ -169,7 +170,6 @@ export {
 } from './core/remoting';
 export {
   ARTEMIS_DIALECT,
-  DEFAULT_MANAGEMENT_TIMEOUT_MS,
   HORNETQ_DIALECT,
   ManagementClient,
   ManagementError,

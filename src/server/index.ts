@@ -48,7 +48,10 @@ export { DataDirectoryLockedError } from './lock/data-directory-locked-error';
 export type { LockHolder } from './lock/lock-holder';
 export type { HaConfiguration } from './ha/ha-configuration';
 export { DataDamageError } from './storage/damage/data-damage-error';
-export type { DamageFinding, DamageKind } from './storage/damage/damage-kind';
+// The kinds a DamageFinding names, as the storage's errors report them (the type DamageKind is made of them).
+export { DAMAGE_KINDS, type DamageFinding, type DamageKind } from './storage/damage/damage-kind';
+// The permission names, for code that builds security settings or checks a role's rights.
+export { PERMISSIONS } from './security/permission';
 export { PageCorruptError } from './paging/page-entry-codec';
 export type {
   ClusterConfiguration,
