@@ -63,8 +63,6 @@ export interface BodyView {
   base64: string;
   /** True when `text`/`base64` show only the start of the body. */
   truncated: boolean;
-  /** A large message: its body lives in a file and is not shown. */
-  large: boolean;
 }
 
 /** One message in a queue, as browsing shows it (the message stays where it is). */

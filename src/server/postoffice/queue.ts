@@ -109,6 +109,8 @@ export class Queue {
   private delivering = 0;
   private deliveryScheduled = false;
   private deleted = false;
+  /** Paused by management: messages still arrive, none is delivered until resumed. */
+  private paused = false;
 
   constructor(
     definition: QueueDefinition,
@@ -150,6 +152,77 @@ export class Queue {
 
   get consumerCount(): number {
     return this.consumers.length;
+  }
+
+  get isPaused(): boolean {
+    return this.paused;
+  }
+
+  /** Stops delivering (management's pause); what consumers hold already stays theirs. */
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.deliverAsync();
+  }
+
+  /**
+   * The messages waiting in memory (queued in delivery order, then scheduled in time order), one
+   * at a time: browsing a long queue with a limit walks no more of it than it shows. Must not be
+   * iterated across a change to the queue (management reads it within one turn).
+   */
+  *waitingReferences(): Generator<{ reference: MessageReference; scheduledTime: number | null }> {
+    for (let level = PRIORITY_LEVELS - 1; level >= 0; level--) {
+      for (const reference of (this.levels[level] as LinkedList<MessageReference>).values())
+        yield { reference, scheduledTime: null };
+    }
+    for (const { reference, time } of this.scheduled.snapshot()) yield { reference, scheduledTime: time };
+  }
+
+  /**
+   * Takes out the waiting (queued and scheduled) messages `match` accepts, at most `limit` of
+   * them, for management (remove, move, dead-letter, retry). `dispose` runs on each before it
+   * leaves (a move routes its copy there): if it throws, that message stays and the walk stops.
+   * Each that leaves counts as acknowledged and is released like an acknowledged one (storage,
+   * its address' size). Returns how many left.
+   */
+  removeWaiting(
+    match: (reference: MessageReference) => boolean,
+    dispose: (reference: MessageReference) => void = () => undefined,
+    limit = Infinity,
+  ): number {
+    let removed = 0;
+    for (const list of this.levels) {
+      for (let node = list.first; node !== null && removed < limit;) {
+        const next = node.next;
+        if (match(node.value)) {
+          dispose(node.value);
+          this.unlink(list, node);
+          this.removed(node.value);
+          removed++;
+        }
+        node = next;
+      }
+    }
+    const scheduled = new Set<MessageReference>();
+    try {
+      for (const { reference } of this.scheduled.snapshot()) {
+        if (removed >= limit) break;
+        if (!match(reference)) continue;
+        dispose(reference);
+        scheduled.add(reference);
+        removed++;
+      }
+    } finally {
+      this.scheduled.remove(scheduled);
+      for (const reference of scheduled) {
+        this.countOut(reference);
+        this.removed(reference);
+      }
+    }
+    return removed;
   }
 
   get isDeleted(): boolean {
@@ -298,14 +371,14 @@ export class Queue {
 
   /** Schedules one delivery pass; many triggers in one turn cost one pass. */
   deliverAsync(): void {
-    if (this.deliveryScheduled || this.deleted || this.consumers.length === 0) return;
+    if (this.deliveryScheduled || this.deleted || this.paused || this.consumers.length === 0) return;
     this.deliveryScheduled = true;
     setImmediate(() => this.contain('a delivery pass', () => this.deliver()));
   }
 
   /** One delivery pass now (a forced delivery needs its result before it answers). */
   deliverNow(): void {
-    if (!this.deleted) this.deliver();
+    if (!this.deleted && !this.paused) this.deliver();
   }
 
   /**
@@ -315,6 +388,7 @@ export class Queue {
    */
   private deliver(): void {
     this.deliveryScheduled = false;
+    if (this.paused) return;
     const now = Date.now();
     const busy = new Set<QueueConsumer>();
     let handled = 0;
@@ -408,6 +482,12 @@ export class Queue {
     list.remove(node);
     this.lastValues?.forget(node);
     this.countOut(node.value);
+  }
+
+  /** A waiting message management took out leaves for good, counted as acknowledged. */
+  private removed(reference: MessageReference): void {
+    this.messagesAcknowledged++;
+    this.onReferenceRemoved(reference);
   }
 
   private countIn(reference: MessageReference): void {

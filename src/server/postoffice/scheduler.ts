@@ -43,6 +43,18 @@ export class ScheduledDeliveries {
     return [...this.heap].sort(compare);
   }
 
+  /**
+   * Takes out the given references (management removed or moved them); the rest keep their order.
+   * A sorted array is a valid heap, so the heap is rebuilt by sorting what remains.
+   */
+  remove(references: ReadonlySet<MessageReference>): void {
+    if (references.size === 0) return;
+    const kept = this.heap.filter((entry) => !references.has(entry.reference)).sort(compare);
+    this.heap.splice(0, this.heap.length, ...kept);
+    this.disarm();
+    this.arm();
+  }
+
   /** Takes every waiting reference and stops the timer (the queue is deleted or the broker stops). */
   clear(): MessageReference[] {
     this.disarm();

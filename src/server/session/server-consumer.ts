@@ -56,6 +56,8 @@ export class ServerConsumer implements QueueConsumer {
   private closed = false;
   /** A delivery threw: nothing more is taken, whatever the owner does next. */
   private broken = false;
+  /** Epoch ms; management shows it. */
+  readonly createdAt = Date.now();
   /** Delivered, not yet acknowledged, in delivery order. */
   private readonly delivering = new Map<number, MessageReference>();
   private browseSnapshot: MessageReference[] | null = null;
@@ -94,6 +96,11 @@ export class ServerConsumer implements QueueConsumer {
 
   get deliveringCount(): number {
     return this.delivering.size;
+  }
+
+  /** What it holds delivered and not yet acknowledged, in delivery order (management browses it). */
+  deliveringReferences(): IterableIterator<MessageReference> {
+    return this.delivering.values();
   }
 
   /**

@@ -117,6 +117,8 @@ export class ServerSession implements SessionOperations {
   readonly reattachSecret: Buffer | null;
   readonly extensionVersion: number;
   readonly username: string | null;
+  /** Epoch ms; management shows it. */
+  readonly createdAt = Date.now();
   private readonly guard: SessionGuard;
   /** What the client attached with SESS_ADD_METADATA(2) (the JMS layer's `jms-session`, ...). */
   readonly metadata = new SessionMetadata();
@@ -185,6 +187,11 @@ export class ServerSession implements SessionOperations {
 
   get consumerCount(): number {
     return this.consumers.size;
+  }
+
+  /** The session's consumers and browsers (management lists them). */
+  consumerList(): ServerConsumer[] {
+    return [...this.consumers.values()];
   }
 
   /** Messages delivered to the session's consumers and not yet acknowledged. */

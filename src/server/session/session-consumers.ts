@@ -39,6 +39,11 @@ export class SessionConsumers<C extends SessionConsumer> {
     return count;
   }
 
+  /** The consumers, in the order they were created (management lists them). */
+  values(): IterableIterator<C> {
+    return this.consumers.values();
+  }
+
   has(consumerId: number): boolean {
     return this.consumers.has(consumerId);
   }
