@@ -228,7 +228,6 @@ function propertiesText(properties) {
 }
 
 function bodyText(body) {
-  if (body.large) return `(large message, ${body.size} bytes, not shown)`;
   const shown = body.text ?? `base64: ${body.base64}`;
   return body.truncated ? `${shown}… (${body.size} bytes in all)` : shown;
 }
