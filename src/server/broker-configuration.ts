@@ -7,6 +7,7 @@ import { validateAddressSettings, type AddressSettings } from './postoffice/addr
 import type { AcceptorFactory } from './remoting/acceptor';
 import type { LoginThrottlePolicy } from './security/login-throttle';
 import type { SecurityManager } from './security/security-manager';
+import { MANAGEMENT_ADDRESS } from './security/permission';
 import type { SecuritySetting } from './security/security-store';
 import {
   DEFAULT_PERSISTENCE_CONFIGURATION,
@@ -196,6 +197,11 @@ export interface BrokerConfiguration extends PersistenceConfiguration, HaConfigu
    * nothing (HornetQ's default is no settings at all).
    */
   securitySettings: readonly SecuritySetting[];
+  /**
+   * `<management-address>`: a message sent here is a management request (HornetQ's management by
+   * message), answered on its JMSReplyTo; it needs the `manage` permission on this address.
+   */
+  managementAddress: string;
   /** Ours: how failed logins slow the next attempts from the same host. */
   loginThrottle?: Partial<LoginThrottlePolicy>;
   /**
@@ -273,6 +279,7 @@ export const DEFAULT_BROKER_CONFIGURATION: BrokerConfiguration = {
   nameOnlyReattachEnabled: true,
   securityEnabled: true,
   securitySettings: [],
+  managementAddress: MANAGEMENT_ADDRESS,
 };
 
 /** Below this the socket's own buffer (16 KiB) could hold it all and never report a drain. */
@@ -321,6 +328,10 @@ export function validateBrokerConfiguration(config: BrokerConfiguration): void {
       );
     }
   }
+  if (typeof config.managementAddress !== 'string' || config.managementAddress === '')
+    problems.push(
+      `managementAddress must be a non-empty string (actual value: ${String(config.managementAddress)})`,
+    );
   if (config.cluster !== null) {
     try {
       validateClusterConfiguration(config.cluster);

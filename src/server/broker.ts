@@ -35,6 +35,12 @@ import { DataDirectoryLockedError } from './lock/data-directory-locked-error';
 import { describeHolder } from './lock/lock-holder';
 import { StorageError } from './storage/storage-error';
 import { createJournalSyncHistogram, type JournalSyncHistogram } from './metrics/journal-sync-histogram';
+import type { BrokerManagement } from './management/broker-management';
+import { BrokerManagementService } from './management/broker-management-service';
+import type { ManagementEndpoint } from './management/management-endpoint';
+import { ManagementMessageHandler } from './management/management-message-handler';
+import { ManagementResources } from './management/management-resources';
+import { SERVER_VERSION } from './remoting/handshake-handler';
 
 /** What the management view reports for one queue. */
 export interface QueueStatistics {
@@ -154,6 +160,19 @@ export class Broker implements BrokerServices {
   private activation: Promise<void> | null = null;
   private readonly activationAbort = { controller: new AbortController() };
   private readonly stateListeners: Array<(state: BrokerState) => void> = [];
+  /** Epoch ms of the last start; null before the first. */
+  private lastStart: number | null = null;
+  /**
+   * The management operations on this broker (queues, messages, connections, subscriptions), for
+   * embedding code, the HTTP API and the management address. It trusts its caller: whoever
+   * exposes it checks permissions.
+   */
+  readonly management: BrokerManagement;
+  /**
+   * Where sessions hand messages sent to the management address (config.managementAddress).
+   * @internal (the server sessions use it)
+   */
+  readonly managementEndpoint: ManagementEndpoint;
   /** The stop under way, which a second stop() (a store failure during a stop, say) waits for. */
   private stopInProgress: Promise<void> | null = null;
 
@@ -190,6 +209,35 @@ export class Broker implements BrokerServices {
     this.journalSyncs = this.keepsOwnJournal ? createJournalSyncHistogram() : null;
     this.storage = this.config.storage ?? this.createStorage();
     this.storage.onFailure((error) => this.storageFailed(error));
+    this.management = new BrokerManagementService(this);
+    this.managementEndpoint = new ManagementMessageHandler(
+      this.config.managementAddress,
+      new ManagementResources(this.management.as('management-address')),
+      (reply) => this.postOffice.send(this.postOffice.prepare(reply)),
+      this.logger,
+    );
+  }
+
+  /** Epoch ms of the last start; null before the first. */
+  get startedAt(): number | null {
+    return this.lastStart;
+  }
+
+  get managementAddress(): string {
+    return this.config.managementAddress;
+  }
+
+  /** What management reports as the version: HornetQ's core protocol version this broker speaks. */
+  get version(): string {
+    return `hornetq-js (HornetQ core protocol ${SERVER_VERSION})`;
+  }
+
+  /**
+   * The open client connections.
+   * @internal (management lists them)
+   */
+  serverConnections(): Iterable<ServerConnection> {
+    return this.connections;
   }
 
   /** Journals in the persistence directories, or memory when persistence-enabled is false. */
@@ -473,6 +521,7 @@ export class Broker implements BrokerServices {
       this.publishAsLive();
       this.ttlTimer = setInterval(() => this.checkConnections(), this.config.connectionTtlCheckInterval);
       this.watchLiveLock();
+      this.lastStart = Date.now();
       this.setState('started');
       this.logger.info({ acceptors: this.describeAcceptors() }, 'broker started');
     } catch (error) {

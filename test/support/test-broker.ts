@@ -6,6 +6,7 @@ import {
   type BrokerConfiguration,
   type ClientConsumer,
   type ClientOptions,
+  type Filter,
   type Logger,
   type ReceivedMessage,
 } from '../../src';
@@ -82,7 +83,10 @@ export interface TestBrokers {
    * Starts a broker with one TCP acceptor on 127.0.0.1:0 and persistence disabled (plus whatever
    * `config` adds or overrides).
    */
-  startBroker(config?: Partial<BrokerConfiguration>): Promise<Broker>;
+  startBroker(
+    config?: Partial<BrokerConfiguration>,
+    filterFactory?: (expression: string) => Filter,
+  ): Promise<Broker>;
   /** A factory connected straight to `broker` (or to `port`, e.g. a fault proxy in front of it). */
   connect(target: Broker | number, options?: Partial<ClientOptions>): Promise<ClientSessionFactory>;
   /** Registers something else to close in teardown (proxies, raw sockets); returns it. */
@@ -112,15 +116,18 @@ export function useTestBrokers(): TestBrokers {
   afterEach(closeAll);
 
   return {
-    async startBroker(config = {}) {
-      const broker = new Broker({
-        acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port: 0 }],
-        // No journal unless the test asks for one (in a temporary directory of its own).
-        persistenceEnabled: false,
-        // Security is tested where it is the subject (test/server/security, test/integration/security*).
-        securityEnabled: false,
-        ...config,
-      });
+    async startBroker(config = {}, filterFactory) {
+      const broker = new Broker(
+        {
+          acceptors: [{ name: 'tcp', type: 'tcp', host: '127.0.0.1', port: 0 }],
+          // No journal unless the test asks for one (in a temporary directory of its own).
+          persistenceEnabled: false,
+          // Security is tested where it is the subject (test/server/security, test/integration/security*).
+          securityEnabled: false,
+          ...config,
+        },
+        filterFactory,
+      );
       await broker.start();
       brokers.push(broker);
       return broker;

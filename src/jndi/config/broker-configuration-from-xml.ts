@@ -75,6 +75,7 @@ export function brokerConfigurationOf(
       server?.messageExpiryScanPeriod ?? DEFAULT_BROKER_CONFIGURATION.messageExpiryScanPeriod,
     idCacheSize: server?.idCacheSize ?? DEFAULT_BROKER_CONFIGURATION.idCacheSize,
     persistIdCache: server?.persistIdCache ?? DEFAULT_BROKER_CONFIGURATION.persistIdCache,
+    managementAddress: server?.managementAddress ?? DEFAULT_BROKER_CONFIGURATION.managementAddress,
     ...limits,
     nameOnlyReattachEnabled:
       server?.nameOnlyReattachEnabled ?? DEFAULT_BROKER_CONFIGURATION.nameOnlyReattachEnabled,

@@ -136,6 +136,9 @@ function readRoot(root: XmlElement, file: string, problems: Problems): ServerCon
     ),
     idCacheSize: number(values, 'id-cache-size', DEFAULT_BROKER_CONFIGURATION.idCacheSize),
     persistIdCache: boolean(values, 'persist-id-cache', DEFAULT_BROKER_CONFIGURATION.persistIdCache),
+    managementAddress:
+      (values.get('management-address') as string | undefined) ??
+      DEFAULT_BROKER_CONFIGURATION.managementAddress,
     limits,
     nameOnlyReattachEnabled: boolean(
       values,

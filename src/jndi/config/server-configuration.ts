@@ -48,6 +48,8 @@ export interface ServerConfiguration {
   messageExpiryScanPeriod: number;
   idCacheSize: number;
   persistIdCache: boolean;
+  /** `<management-address>`: where management messages go (jms.queue.hornetq.management when absent). */
+  managementAddress: string;
   /** Ours (extension elements): the bounds on what clients may make the broker hold; defaults when absent. */
   limits: BrokerLimits;
   /** Ours (name-only-reattach-enabled): whether a plain session may be reattached by its name alone; true when absent. */

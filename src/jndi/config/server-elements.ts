@@ -30,7 +30,7 @@ const REPLICATION =
   'replication (shared-store false) is not implemented: a live/backup pair shares its store';
 const CLUSTER = 'clustering is not implemented (this broker runs on its own)';
 const MANAGEMENT =
-  'management messages and JMX are not implemented; EmbeddedJMS offers getQueueInfo, listQueues, getConnectionCount and getSessionCount';
+  'JMX and management notifications are not implemented; management messages to <management-address> are';
 const THREADS = 'Node runs the broker on one event loop: there are no thread pools to size';
 const COUNTERS =
   'message counters are not implemented; EmbeddedJMS.getQueueInfo reports live queue statistics';
@@ -170,7 +170,7 @@ export const SERVER_ELEMENTS: ReadonlyMap<string, TopLevelElement> = new Map<str
   ['async-connection-execution-enabled', unsupported(THREADS, bool)],
   ['security-invalidation-interval', unsupported(SECURITY, long(GT_ZERO))],
   ['wild-card-routing-enabled', unsupported('routing to wildcard addresses is not implemented', bool)],
-  ['management-address', unsupported(MANAGEMENT, nonEmpty)],
+  ['management-address', { use: 'broker', spec: nonEmpty }],
   ['management-notification-address', unsupported(MANAGEMENT, nonEmpty)],
   ['jmx-management-enabled', unsupported(MANAGEMENT, bool)],
   ['jmx-domain', unsupported(MANAGEMENT, nonEmpty)],

@@ -6,6 +6,7 @@ import type { PostOffice } from '../postoffice/post-office';
 import type { BrokerSecurity } from '../security/broker-security';
 import type { MetadataRegistry } from '../session/metadata-registry';
 import type { ServerSession } from '../session/server-session';
+import type { ManagementEndpoint } from '../management/management-endpoint';
 import type { Durability } from '../storage/storage-manager';
 import type { ServerConnection } from './server-connection';
 
@@ -30,6 +31,8 @@ export interface BrokerServices {
   readonly cluster: ClusterServices | null;
   /** Who a client logs in as, and what each login may do. */
   readonly security: BrokerSecurity;
+  /** Where messages sent to the management address go. */
+  readonly managementEndpoint: ManagementEndpoint | null;
   /** Whether what a session stored is on disk yet: its answers wait for that. */
   readonly durability: Durability;
   /** The store failed (HornetQ's critical I/O error): the broker stops. */

@@ -399,6 +399,7 @@ export class HandshakeHandler {
         minLargeMessageSize: packet.minLargeMessageSize,
         maxLargeMessageBytes: this.broker.maxLargeMessageBytes,
         defaultAddress: packet.defaultAddress === '' ? null : packet.defaultAddress,
+        management: this.broker.managementEndpoint,
       },
       this.broker.postOffice,
       this.connection,

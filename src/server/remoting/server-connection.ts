@@ -74,6 +74,16 @@ export class ServerConnection implements HandshakeConnection {
     return this.transportGone;
   }
 
+  /** Epoch ms when the connection was accepted. */
+  get creationTime(): number {
+    return this.openedAt;
+  }
+
+  /** Its open sessions (management lists them). */
+  sessionList(): ServerSession[] {
+    return [...this.sessions];
+  }
+
   get sessionCount(): number {
     return this.sessions.size;
   }
@@ -142,6 +152,20 @@ export class ServerConnection implements HandshakeConnection {
     this.remoting.write(CHANNEL_ID.PING, { type: PacketType.DISCONNECT, nodeId: this.broker.nodeId });
     this.end(true);
     this.remoting.close();
+  }
+
+  /**
+   * Closes the connection on an operator's word (management): logged as the broker closing it, its
+   * client told the broker is going away. Its sessions end at once, so that a reattach is refused
+   * and the client starts over (as after HornetQ's closeConnectionsForAddress).
+   */
+  closeByManagement(reason: string): void {
+    if (this.ended) return;
+    this.logger.warn(
+      { reason },
+      `closing connection ${this.remoting.id} from ${this.remoting.remoteAddress}: ${reason}`,
+    );
+    this.disconnect();
   }
 
   /**

@@ -17,6 +17,7 @@ import { PacketType } from '../../core/protocol/packet-type';
 import { MAX_UNCONFIRMED_COMMANDS, type Channel, type Logger } from '../../core/remoting';
 import type { PostOffice } from '../postoffice/post-office';
 import type { Queue } from '../postoffice/queue';
+import type { ManagementEndpoint } from '../management/management-endpoint';
 import { MANAGEMENT_ADDRESS, type Permission } from '../security/permission';
 import { permissionDenied, type SessionGuard } from '../security/session-guard';
 import type { Durability } from '../storage/storage-manager';
@@ -61,6 +62,11 @@ export interface ServerSessionOptions {
    * the session's first message that names an address sets it (see ServerSession.send).
    */
   defaultAddress: string | null;
+  /**
+   * Where messages sent to the management address go instead of being routed (null: no
+   * management address, every address routes).
+   */
+  management?: ManagementEndpoint | null;
 }
 
 /** What a session needs from the connection that owns it. */
@@ -141,6 +147,7 @@ export class ServerSession implements SessionOperations {
   private holdingReads = false;
   private closed = false;
   private defaultAddress: string | null;
+  private readonly management: ManagementEndpoint | null;
 
   constructor(
     readonly channel: Channel,
@@ -154,6 +161,7 @@ export class ServerSession implements SessionOperations {
   ) {
     this.name = options.name;
     this.defaultAddress = options.defaultAddress;
+    this.management = options.management ?? null;
     this.reattachSecret = options.reattachSecret;
     this.extensionVersion = options.reattachSecret === null ? 0 : (options.extensionVersion ?? 1);
     this.username = options.username;
@@ -344,7 +352,7 @@ export class ServerSession implements SessionOperations {
 
   /** Listing the queues is management, as HornetQ's listQueues through its management address. */
   queueStats(start: number, maxCount: number): Packet {
-    this.guard.check('manage', MANAGEMENT_ADDRESS);
+    this.guard.check('manage', this.management?.address ?? MANAGEMENT_ADDRESS);
     return {
       type: PacketType.SESS_QUEUE_STATS_RESP,
       ...queueStatsPage(this.visibleQueues(), start, maxCount),
@@ -353,6 +361,9 @@ export class ServerSession implements SessionOperations {
 
   bindingQuery(address: string): Packet {
     const queues = this.postOffice.queuesBoundTo(address);
+    // The management address has no queue, yet a send there goes somewhere (HornetQ's HORNETQ-29).
+    if (address === this.management?.address)
+      return { type: PacketType.SESS_BINDINGQUERY_RESP, exists: true, queueNames: [] };
     return {
       type: PacketType.SESS_BINDINGQUERY_RESP,
       // Whether a send there goes anywhere (HornetQ's JMS producer asks before its first send,
@@ -371,11 +382,29 @@ export class ServerSession implements SessionOperations {
   }
 
   private route(message: CoreMessage): void {
+    if (this.management !== null && message.address === this.management.address) {
+      this.manage(message, this.management);
+      return;
+    }
     if (!this.guard.allows('send', message.address)) throw this.refuseSend(message.address);
     const route = this.admission.admit(message);
     if (route === null) return;
     if (this.autoCommitSends) this.postOffice.send(route);
     else this.requireTransaction().addSend(this.postOffice, route);
+  }
+
+  /**
+   * A management request (HornetQ's handleManagementMessage): it needs `manage` on the management
+   * address (not `send`), and is answered at once, in a transaction or not; the request itself is
+   * not routed anywhere.
+   */
+  private manage(message: CoreMessage, management: ManagementEndpoint): void {
+    if (!this.guard.allows('manage', message.address)) {
+      const refusal = this.denied('manage', message.address);
+      if (!this.autoCommitSends) this.requireTransaction().markRollbackOnly(refusal);
+      throw refusal;
+    }
+    management.handle(message);
   }
 
   /**
@@ -629,8 +658,25 @@ export class ServerSession implements SessionOperations {
     return permissionDenied(this.guard.user ?? '(none)', permission, address);
   }
 
+  /** HornetQ answers the management address as a durable queue of its own (HORNETQ-29). */
+  private managementQueueAnswer(address: string): Packet {
+    return {
+      type: PacketType.SESS_QUEUEQUERY_RESP,
+      exists: true,
+      durable: true,
+      temporary: false,
+      consumerCount: -1,
+      messageCount: -1,
+      filter: null,
+      address,
+      name: address,
+    };
+  }
+
   /** What the client may know of `queueName`: another connection's temporary queue is answered as none. */
   queueQuery(queueName: string): Packet {
+    if (queueName === this.management?.address && this.postOffice.getQueue(queueName) === undefined)
+      return this.managementQueueAnswer(queueName);
     const found = this.postOffice.getQueue(queueName);
     const queue = found !== undefined && this.isVisible(found) ? found : undefined;
     return {
