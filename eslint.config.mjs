@@ -39,6 +39,9 @@ export default tseslint.config(
         setTimeout: 'readonly',
         clearTimeout: 'readonly',
         encodeURIComponent: 'readonly',
+        TextDecoder: 'readonly',
+        Uint8Array: 'readonly',
+        atob: 'readonly',
       },
     },
     rules: {

@@ -216,7 +216,7 @@ async function refreshOthers() {
   fill('consumers', consumers.rows.map(consumerRow));
   fill('subscriptions', subscriptions.rows.map(subscriptionRow));
   $('broker').textContent =
-    `HornetQ ${broker.version} · ${broker.connectionCount} connections · ${broker.queueCount} queues`;
+    `${broker.version} · ${broker.connectionCount} connections · ${broker.queueCount} queues`;
 }
 
 // ---- one queue ----
@@ -227,8 +227,33 @@ function propertiesText(properties) {
     .join('\n');
 }
 
+function hasControlCharacters(text) {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) return true;
+  }
+  return false;
+}
+
+/** Bytes as UTF-8 text when they are that (up to a character the preview cut in two), else null. */
+function utf8Text(bytes, truncated) {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  for (let cut = 0; cut <= (truncated ? 3 : 0) && cut <= bytes.length; cut++) {
+    try {
+      const text = decoder.decode(bytes.subarray(0, bytes.length - cut));
+      // Control characters other than white space: binary, better shown as base64.
+      return hasControlCharacters(text) ? null : text;
+    } catch {
+      // not UTF-8 (yet): try without the last byte
+    }
+  }
+  return null;
+}
+
+/** A body as text: a text message's text, other bodies' bytes as UTF-8 when they are, else base64. */
 function bodyText(body) {
-  const shown = body.text ?? `base64: ${body.base64}`;
+  const bytes = Uint8Array.from(atob(body.base64), (c) => c.charCodeAt(0));
+  const shown = body.text ?? utf8Text(bytes, body.truncated) ?? `base64: ${body.base64}`;
   return body.truncated ? `${shown}… (${body.size} bytes in all)` : shown;
 }
 

@@ -8,14 +8,7 @@ import { HttpProblem } from './http-problem';
 export async function readJsonObject(request: IncomingMessage, maxBytes: number): Promise<JsonObject> {
   const declared = Number(request.headers['content-length'] ?? 0);
   if (declared > maxBytes) throw tooLarge(maxBytes);
-  const chunks: Buffer[] = [];
-  let received = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    received += chunk.length;
-    if (received > maxBytes) throw tooLarge(maxBytes);
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
+  const text = (await readUpTo(request, maxBytes)).toString('utf8');
   if (text.trim() === '') return {};
   let value: unknown;
   try {
@@ -26,6 +19,48 @@ export async function readJsonObject(request: IncomingMessage, maxBytes: number)
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new HttpProblem(400, 'the request body must be a JSON object ({...})');
   return value as JsonObject;
+}
+
+/**
+ * The body's bytes, or a 413 once they pass `maxBytes`. Listeners, not an async iterator: leaving
+ * an iterator early destroys the request, and its socket with it, before the 413 is written; the
+ * server then discards what is left (see discardRest).
+ */
+function readUpTo(request: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    const stop = (): void => {
+      request.off('data', onData);
+      request.off('end', onEnd);
+      request.off('error', onError);
+      request.off('close', onClose);
+    };
+    const onData = (chunk: Buffer): void => {
+      received += chunk.length;
+      if (received > maxBytes) {
+        stop();
+        request.pause();
+        reject(tooLarge(maxBytes));
+      } else chunks.push(chunk);
+    };
+    const onEnd = (): void => {
+      stop();
+      resolve(Buffer.concat(chunks));
+    };
+    const onError = (error: Error): void => {
+      stop();
+      reject(error);
+    };
+    const onClose = (): void => {
+      stop();
+      reject(new Error('the client closed the connection before the request body was complete'));
+    };
+    request.on('data', onData);
+    request.on('end', onEnd);
+    request.on('error', onError);
+    request.on('close', onClose);
+  });
 }
 
 export type JsonObject = Readonly<Record<string, unknown>>;
