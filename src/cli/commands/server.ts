@@ -174,7 +174,8 @@ async function runServer(options: ServerOptions): Promise<void> {
           port: options.metricsPort,
           logger,
         });
-  // After the broker has started (its users log in to it); closed before the broker stops.
+  // Like metrics, before the broker: a port in use fails the command before the journal loads (logins
+  // are answered 503 until the broker serves). Closed before the broker stops.
   const webConsole =
     options.consolePort === undefined
       ? null
@@ -188,12 +189,12 @@ async function runServer(options: ServerOptions): Promise<void> {
       await startMetrics(metrics);
       logger.info({ url: metrics.url }, `metrics on ${metrics.url}`);
     }
+    await startConsole(webConsole);
     try {
       await server.start();
     } catch (error) {
       throw startFailure(error);
     }
-    await startConsole(webConsole);
     const sayWhereItListens = (): void => {
       for (const url of listeningOn(server, config)) logger.info({ url }, `listening on ${url}`);
     };

@@ -147,6 +147,8 @@ export class ConsoleServer {
   private readonly api: ConsoleApi;
   private readonly allowedHosts: ReadonlySet<string> | null;
   private pageFiles: ReadonlyMap<string, StaticFile> = new Map();
+  /** Whether the warning that security is disabled was logged (once per server). */
+  private warnedOpen = false;
 
   constructor(broker: Broker | (() => Broker | null), options: Partial<ConsoleServerOptions> = {}) {
     this.options = { ...DEFAULT_CONSOLE_SERVER_OPTIONS, ...options };
@@ -231,13 +233,15 @@ export class ConsoleServer {
     await closed;
   }
 
+  /** At start, or at the first login if the broker was not made yet then. */
   private warnIfOpen(): void {
     const broker = this.source();
-    if (broker !== null && !broker.security.enabled)
-      this.options.logger.warn(
-        { url: this.url },
-        `console on ${this.url}: security is disabled, so any user name and password log in, with every right`,
-      );
+    if (this.warnedOpen || broker === null || broker.security.enabled) return;
+    this.warnedOpen = true;
+    this.options.logger.warn(
+      { url: this.url },
+      `console on ${this.url}: security is disabled, so any user name and password log in, with every right`,
+    );
   }
 
   private handle(request: IncomingMessage, response: ServerResponse): void {
@@ -369,6 +373,7 @@ export class ConsoleServer {
     request: IncomingMessage,
   ): Promise<SessionGuard> {
     const broker = this.brokerOrUnavailable();
+    this.warnIfOpen();
     try {
       return await broker.security.login(user, password, remoteOf(request));
     } catch (error) {

@@ -1,4 +1,5 @@
 import { CoreMessage, PropertyKind, type Broker, type ClientSession } from '../../../src';
+import { ConsoleServer } from '../../../src/server';
 import { MANAGEMENT_LIMITS } from '../../../src/server/management/management-limits';
 import { httpRequest } from '../../support/http-request';
 import { APP, ConsoleClient, READER, startConsoleBroker, VIEWER } from '../../support/console-client';
@@ -175,6 +176,29 @@ describe('login', () => {
     const wrong = new ConsoleClient(r.origin, { user: ADMIN.name, password: 'nope' });
     expect((await wrong.get('queues')).status).toBe(401);
     expect(r.logger.dump()).not.toContain('nope');
+  });
+});
+
+describe('a broker with security disabled', () => {
+  it('lets any user name log in with every right, as it lets every client do everything, and says so', async () => {
+    const logger = new CapturingLogger();
+    const broker = await env.startBroker({ logger, queues: queues(ORDERS) });
+    const webConsole = env.track(new ConsoleServer(broker, { host: '127.0.0.1', port: 0, logger }));
+    await webConsole.start();
+    expect(logger.find(/security is disabled, so any user name and password log in/, ['warn'])).toHaveLength(
+      1,
+    );
+    const client = new ConsoleClient(`http://127.0.0.1:${webConsole.port}`);
+    expect((await client.login('anyone', '')).json).toMatchObject({
+      user: 'anyone',
+      view: true,
+      manage: true,
+    });
+    // The cross-site defences do not depend on security: a forged POST is still refused.
+    expect((await client.post(`queues/${ORDERS}/purge`, {}, { Origin: 'http://evil.example' })).status).toBe(
+      403,
+    );
+    expect((await client.post(`queues/${ORDERS}/purge`)).json).toEqual({ removed: 0 });
   });
 });
 
@@ -448,11 +472,21 @@ describe('bad input', () => {
     const r = await rig();
     await send(r.admin, ORDERS, 2);
     const before = await brokerState(r.broker);
-    const cases: Array<[string, string, { body?: unknown; raw?: string }, number, RegExp]> = [
+    const cases: Array<
+      [string, string, { body?: unknown; raw?: string; headers?: Record<string, string> }, number, RegExp]
+    > = [
       [
         'POST',
         `queues/${ORDERS}/purge`,
         { raw: `{"filter":"${'x'.repeat(20_000)}"}` },
+        413,
+        /larger than 16384 bytes/,
+      ],
+      [
+        'POST',
+        `queues/${ORDERS}/purge`,
+        // Chunked: no Content-Length announces the size; the bound is met while it arrives.
+        { raw: `{"filter":"${'x'.repeat(40_000)}"}`, headers: { 'Transfer-Encoding': 'chunked' } },
         413,
         /larger than 16384 bytes/,
       ],

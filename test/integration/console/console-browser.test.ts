@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import type { Broker, ClientSession } from '../../../src';
+import { PropertyKind, type Broker, type ClientSession } from '../../../src';
 import { startConsoleBroker, VIEWER } from '../../support/console-client';
 import { ADMIN } from '../../support/secured-broker';
 import { useTestBrokers } from '../../support/test-broker';
@@ -122,7 +122,11 @@ async function confirmed(page: Page, button: string, outcome: RegExp): Promise<v
 
 async function send(admin: ClientSession, address: string, bodies: string[]): Promise<void> {
   const producer = admin.createProducer(address);
-  for (const body of bodies) await producer.send(text(body));
+  for (const [i, body] of bodies.entries()) {
+    const message = text(body);
+    message.properties.set('customer', { kind: PropertyKind.STRING, value: `customer-${i}` });
+    await producer.send(message);
+  }
 }
 
 test('log in, watch a count rise, browse, retry dead letters, purge', async () => {
@@ -148,7 +152,17 @@ test('log in, watch a count rise, browse, retry dead letters, purge', async () =
   const bodies = r.page.locator('#messages tbody td.body');
   await bodies.first().waitFor();
   expect(await bodies.allTextContents()).toEqual(['first order', 'second order', 'third order']);
+  expect(await r.page.locator('#messages tbody td.properties').allTextContents()).toEqual([
+    'customer (string) = customer-0',
+    'customer (string) = customer-1',
+    'customer (string) = customer-2',
+  ]);
   await shot(r.page, '03-messages');
+  // The top of it, as docs/images/console.png shows the page (copied from here by hand).
+  await r.page.screenshot({
+    path: path.join(ARTIFACTS, 'console.png'),
+    clip: { x: 0, y: 0, width: 1200, height: 540 },
+  });
 
   // Two messages rolled back at their only allowed delivery land in the DLQ; retry sends them back.
   await send(r.admin, POISON, ['poison one', 'poison two']);
