@@ -1,8 +1,8 @@
 import net from 'node:net';
-import { ConsoleClient } from '../support/console-client';
-import { httpRequest } from '../support/http-request';
-import { listen } from '../support/listen';
-import { DEMO_LOGIN, freePort, isListening, runCli, spawnCli, useCli, writeConfig } from './support';
+import { ConsoleClient } from '../../support/console-client';
+import { httpRequest } from '../../support/http-request';
+import { listen } from '../../support/listen';
+import { DEMO_LOGIN, freePort, isListening, runCli, spawnCli, useCli, writeConfig } from '../support';
 
 /** `hornetq server --console-port`: the management console beside the broker the command runs. */
 describe('hornetq server --console-port', () => {
