@@ -105,7 +105,7 @@ export interface BrokerManagement {
   listConsumers(queue?: string): Promise<ConsumerView[]>;
   listConnections(): Promise<ConnectionView[]>;
   listSessions(connectionId: string): Promise<SessionView[]>;
-  /** The clients' `host:port`, all or those whose host is `ip`. */
+  /** The clients' addresses (ConnectionView.remoteAddress), all or those whose host is `ip`. */
   listRemoteAddresses(ip?: string): Promise<string[]>;
   /** Closes one connection (its client is told, as by a broker shutdown); false if there is none. */
   closeConnection(connectionId: string): Promise<boolean>;

@@ -122,7 +122,7 @@ export interface SessionView {
 /** One client connection. */
 export interface ConnectionView {
   id: string;
-  /** `host:port` of the client. */
+  /** The client's address as its transport names it (`tcp://127.0.0.1:50123`). */
   remoteAddress: string;
   /** The user its sessions logged in as (null: none, security disabled). */
   user: string | null;
