@@ -135,7 +135,7 @@ async function runServer(options: ServerOptions): Promise<void> {
   const config = existsSync(serverFile) ? await loadServerConfiguration(serverFile, { env }) : null;
   checkListenOverrides(options, config, serverFile);
   checkMetricsOptions(options);
-  checkConsoleOptions(options);
+  checkConsoleOptions(options, config);
   const logger = createLogger(options.logLevel);
   logger.info({ configDir, source: location.source }, configLocationLine(location));
   const server = new EmbeddedJMS({
@@ -176,14 +176,11 @@ async function runServer(options: ServerOptions): Promise<void> {
         });
   // Like metrics, before the broker: a port in use fails the command before the journal loads (logins
   // are answered 503 until the broker serves). Closed before the broker stops.
+  const consoleListener = consoleListenerOf(options, config);
   const webConsole =
-    options.consolePort === undefined
+    consoleListener === null
       ? null
-      : new ConsoleServer(() => server.getBroker(), {
-          host: options.consoleHost ?? DEFAULT_CONSOLE_HOST,
-          port: options.consolePort,
-          logger,
-        });
+      : new ConsoleServer(() => server.getBroker(), { ...consoleListener, logger });
   try {
     if (metrics !== null) {
       await startMetrics(metrics);
@@ -249,14 +246,24 @@ function checkMetricsOptions(options: ServerOptions): void {
     throw new CliError('--metrics-host must name a host or address (it is empty)', 1);
 }
 
-function checkConsoleOptions(options: ServerOptions): void {
-  if (options.consoleHost !== undefined && options.consolePort === undefined)
+function checkConsoleOptions(options: ServerOptions, config: ServerConfiguration | null): void {
+  if (options.consoleHost !== undefined && options.consolePort === undefined && !config?.console)
     throw new CliError(
-      '--console-host needs --console-port (the console is served only when a port is given)',
+      '--console-host needs --console-port (or <console-port> in hornetq-configuration.xml): the console is served only when a port is given',
       1,
     );
   if (options.consoleHost?.trim() === '')
     throw new CliError('--console-host must name a host or address (it is empty)', 1);
+}
+
+/** Where the console listens: the options, else <console-port> and <console-host>; null: no console. */
+function consoleListenerOf(
+  options: ServerOptions,
+  config: ServerConfiguration | null,
+): { host: string; port: number } | null {
+  const port = options.consolePort ?? config?.console?.port;
+  if (port === undefined) return null;
+  return { host: options.consoleHost ?? config?.console?.host ?? DEFAULT_CONSOLE_HOST, port };
 }
 
 /** Starts the console (if asked for) and says where; a port in use is the user's to fix, in one line. */

@@ -1,4 +1,6 @@
+import { promises as fs } from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import { ConsoleClient } from '../../support/console-client';
 import { httpRequest } from '../../support/http-request';
 import { listen } from '../../support/listen';
@@ -38,6 +40,22 @@ describe('hornetq server --console-port', () => {
 
     expect(await server.stop('SIGTERM')).toMatchObject({ code: 0, signal: null });
     expect(await isListening(consolePort)).toBe(false);
+  });
+
+  test('<console-port> in hornetq-configuration.xml serves it without the option', async () => {
+    const port = await freePort();
+    const configDir = await writeConfig(port);
+    const file = path.join(configDir, 'hornetq-configuration.xml');
+    const xml = await fs.readFile(file, 'utf8');
+    await fs.writeFile(
+      file,
+      xml.replace('</configuration>', '   <console-port>0</console-port>\n</configuration>'),
+    );
+    const server = spawnCli(['server', '--config', configDir, '--data-dir', configDir]);
+    const line = await server.waitForOutput(/console on http:\/\/127\.0\.0\.1:\d+\//);
+    const consolePort = Number(/http:\/\/127\.0\.0\.1:(\d+)\//.exec(line)?.[1]);
+    expect((await httpRequest(`http://127.0.0.1:${consolePort}/`)).status).toBe(200);
+    expect(await server.stop('SIGTERM')).toMatchObject({ code: 0, signal: null });
   });
 
   test('--console-host without --console-port is refused in one line', async () => {
