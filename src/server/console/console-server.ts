@@ -149,6 +149,8 @@ export class ConsoleServer {
   private pageFiles: ReadonlyMap<string, StaticFile> = new Map();
   /** Whether the warning that security is disabled was logged (once per server). */
   private warnedOpen = false;
+  /** The broker the sessions logged in to: another one (EmbeddedJMS restarted) logs them all out. */
+  private sessionsBroker: Broker | null = null;
 
   constructor(broker: Broker | (() => Broker | null), options: Partial<ConsoleServerOptions> = {}) {
     this.options = { ...DEFAULT_CONSOLE_SERVER_OPTIONS, ...options };
@@ -320,6 +322,7 @@ export class ConsoleServer {
     const user = stringField(body, 'user', { maxChars: MAX_CREDENTIAL_CHARS, required: true });
     const password = stringField(body, 'password', { maxChars: MAX_CREDENTIAL_CHARS }) ?? '';
     const guard = await this.checkCredentials(user, password, request);
+    this.forgetSessionsOfAnotherBroker();
     const { id, session } = this.sessions.create(user, guard);
     this.options.logger.info(
       { user: user.slice(0, 200), remote: remoteOf(request) },
@@ -347,6 +350,7 @@ export class ConsoleServer {
    * credentials checked as a client's login is (the broker's throttle of failed logins included).
    */
   private async authenticate(request: IncomingMessage, method: 'GET' | 'POST'): Promise<Caller> {
+    this.forgetSessionsOfAnotherBroker();
     const cookie = cookieOf(request.headers.cookie, SESSION_COOKIE);
     if (cookie !== undefined) {
       const session = this.sessions.find(cookie);
@@ -365,6 +369,17 @@ export class ConsoleServer {
       return { user: basic.user, guard, session: null, sessionId: null };
     }
     throw unauthorized('log in first (POST /api/login), or send Basic credentials');
+  }
+
+  /**
+   * A session's rights were given by the broker it logged in to (its users, its settings); when
+   * the source names another broker now (EmbeddedJMS made a new one at a restart), they are over.
+   */
+  private forgetSessionsOfAnotherBroker(): void {
+    const broker = this.source();
+    if (broker === this.sessionsBroker) return;
+    this.sessions.clear();
+    this.sessionsBroker = broker;
   }
 
   private async checkCredentials(

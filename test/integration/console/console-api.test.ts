@@ -166,6 +166,23 @@ describe('login', () => {
     expect(after.json.error).toMatch(/session is over/);
   });
 
+  it('ends every session when the server follows a new broker (a restart of EmbeddedJMS)', async () => {
+    const r = await rig();
+    const second = await startConsoleBroker(env, ORDERS);
+    let current: Broker = r.broker;
+    const webConsole = env.track(new ConsoleServer(() => current, { host: '127.0.0.1', port: 0 }));
+    await webConsole.start();
+    const client = new ConsoleClient(`http://127.0.0.1:${webConsole.port}`);
+    await client.login(ADMIN.name, ADMIN.password);
+    expect((await client.get('queues')).status).toBe(200);
+    current = second.broker;
+    const after = await client.get('queues');
+    expect(after.status).toBe(401);
+    expect(after.json.error).toMatch(/session is over/);
+    expect((await client.login(ADMIN.name, ADMIN.password)).status).toBe(200);
+    expect((await client.get('broker')).json).toMatchObject({ nodeId: second.broker.nodeId });
+  });
+
   it('accepts Basic credentials from a script, checked as a client login is', async () => {
     const r = await rig();
     await send(r.admin, ORDERS, 3);
