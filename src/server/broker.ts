@@ -39,7 +39,6 @@ import type { BrokerManagement } from './management/broker-management';
 import { BrokerManagementService } from './management/broker-management-service';
 import type { ManagementEndpoint } from './management/management-endpoint';
 import { ManagementMessageHandler } from './management/management-message-handler';
-import { ManagementResources } from './management/management-resources';
 import { SERVER_VERSION } from './remoting/handshake-handler';
 
 /** What the management view reports for one queue. */
@@ -212,7 +211,7 @@ export class Broker implements BrokerServices {
     this.management = new BrokerManagementService(this);
     this.managementEndpoint = new ManagementMessageHandler(
       this.config.managementAddress,
-      new ManagementResources(this.management.as('management-address')),
+      this.management,
       (reply) => this.postOffice.send(this.postOffice.prepare(reply)),
       this.logger,
     );

@@ -1,11 +1,18 @@
-import { InteropServer, SERVER_VERSIONS, type ServerKind } from './support/interop-server';
+import {
+  InteropServer,
+  SERVER_VERSIONS,
+  type InteropSecurity,
+  type ServerKind,
+} from './support/interop-server';
 import { JavaProcess } from './support/java-process';
 
 /** One step of the Java scenario as it printed it. */
 interface StepLine {
   step: string;
-  succeeded: boolean;
-  result: unknown;
+  succeeded?: boolean;
+  result?: unknown;
+  /** The class of the exception the step threw instead of answering. */
+  refused?: string;
 }
 
 /** A Java program needs seconds to start on a loaded machine; the scenario is some forty requests. */
@@ -15,11 +22,11 @@ const SCENARIO_TIMEOUT_MS = 120_000;
  * Runs HornetQ 2.4.7's Java management client (interop.hornetq.ManagementScenario: a QueueRequestor
  * on hornetq.management with JMSManagementHelper) against a server and returns what each step got.
  */
-async function runScenario(server: InteropServer): Promise<StepLine[]> {
+async function runScenario(server: InteropServer, extra: readonly string[] = []): Promise<StepLine[]> {
   const program = JavaProcess.start({
     module: 'hornetq',
     mainClass: 'interop.hornetq.ManagementScenario',
-    args: ['--port', String(server.port)],
+    args: ['--port', String(server.port), ...extra],
     label: `management scenario against ${server.label}`,
   });
   const lines: StepLine[] = [];
@@ -41,7 +48,7 @@ async function runScenario(server: InteropServer): Promise<StepLine[]> {
  * cannot be the same on two servers (ids, times, ports), where only its type is kept.
  */
 function comparable(line: StepLine): unknown {
-  const { step, succeeded, result } = line;
+  const { step, succeeded = null, result = null } = line;
   if (typeof result === 'string' && /^[[{]/.test(result))
     return { step, succeeded, json: shape(JSON.parse(result)) };
   if (TYPE_ONLY.has(step)) return { step, succeeded, type: typeOf(result), length: lengthOf(result) };
@@ -101,4 +108,41 @@ describe('management by message: HornetQ 2.4.7 Java management client against Ho
       expect(comparable(ours[i] as StepLine)).toEqual(comparable(hornetq[i] as StepLine));
     }
   });
+
+  /** carl may send and consume but not manage; oscar manages. Security on in both servers. */
+  const SECURITY: InteropSecurity = {
+    users: [
+      { name: 'carl', password: 'carl-pw', roles: ['clients'] },
+      { name: 'oscar', password: 'oscar-pw', roles: ['clients', 'operators'] },
+    ],
+    settings: [
+      {
+        match: 'jms.#',
+        permissions: {
+          send: ['clients'],
+          consume: ['clients'],
+          createNonDurableQueue: ['clients'],
+          deleteNonDurableQueue: ['clients'],
+        },
+      },
+      { match: 'jms.queue.hornetq.management', permissions: { send: ['clients'], manage: ['operators'] } },
+    ],
+  };
+
+  test.each(['hornetq', 'ours'] as const)(
+    'on %s, a user without manage is refused and the queue is unchanged',
+    async (kind) => {
+      const server = await InteropServer.start(kind, { queues: ['mgmt'], security: SECURITY });
+      let lines: StepLine[];
+      try {
+        lines = await runScenario(server, ['--refusal', 'carl:carl-pw:oscar:oscar-pw']);
+      } finally {
+        await server.stop();
+      }
+      expect(lines).toEqual([
+        { step: 'removeMessages without manage', refused: 'javax.jms.JMSSecurityException' },
+        { step: 'MessageCount after the refusal', succeeded: true, result: 2 },
+      ]);
+    },
+  );
 });

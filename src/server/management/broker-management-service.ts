@@ -190,7 +190,7 @@ export class BrokerManagementService implements BrokerManagement {
     const found = this.queue(queue);
     const target = this.queue(otherQueue);
     const match = this.match(filter) ?? (() => true);
-    const moved = this.operations.move(found, match, target.address, rejectDuplicates === true);
+    const moved = this.operations.move(found, match, target.address, rejectDuplicates);
     this.audit(`moved ${moved} messages from ${queue} to ${target.address}`, {
       queue,
       filter,
@@ -209,7 +209,7 @@ export class BrokerManagementService implements BrokerManagement {
     const found = this.queue(queue);
     const target = this.queue(otherQueue);
     const match = QueueMessageOperations.byId(checkId(messageId));
-    const moved = this.operations.move(found, match, target.address, rejectDuplicates === true, 1) > 0;
+    const moved = this.operations.move(found, match, target.address, rejectDuplicates, 1) > 0;
     this.audit(`moved message ${messageId} from ${queue} to ${target.address}: ${moved}`, {
       queue,
       messageId,
@@ -468,6 +468,7 @@ export class BrokerManagementService implements BrokerManagement {
     return this.broker.postOffice;
   }
 
+  /** Made per use: a restarted broker has a new post office. */
   private get operations(): QueueMessageOperations {
     return new QueueMessageOperations(this.office, this.broker.logger);
   }

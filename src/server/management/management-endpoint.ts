@@ -6,6 +6,6 @@ import type { CoreMessage } from '../../core/protocol';
  */
 export interface ManagementEndpoint {
   readonly address: string;
-  /** Runs the request and routes the reply to its JMSReplyTo; never throws. */
-  handle(message: CoreMessage): void;
+  /** Runs the request of `user` and routes the reply to its JMSReplyTo; never throws. */
+  handle(message: CoreMessage, user: string | null): void;
 }

@@ -11,6 +11,12 @@ export const MANAGEMENT_LIMITS = Object.freeze({
   defaultBodyPreviewBytes: 256,
   /** The most body bytes shown per message. */
   maxBodyPreviewBytes: 4_096,
+  /**
+   * The most characters of JSON one management-address reply carries for a message list (two
+   * bytes each on the wire): the messages that would take it past this are left out, so that a
+   * reply fits in a frame of the default size however large the messages' properties.
+   */
+  maxReplyChars: 2_000_000,
   /** The longest filter (selector) a management request may carry. */
   maxFilterLength: 4_096,
 });

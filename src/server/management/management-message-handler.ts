@@ -1,7 +1,8 @@
 import type { CoreMessage } from '../../core/protocol';
 import type { Logger } from '../../core/remoting';
 import type { ManagementEndpoint } from './management-endpoint';
-import type { ManagementResources } from './management-resources';
+import type { BrokerManagement } from './broker-management';
+import { ManagementResources } from './management-resources';
 import {
   MalformedRequest,
   managementReply,
@@ -21,21 +22,26 @@ export type ReplyRouter = (reply: CoreMessage) => void;
 export class ManagementMessageHandler implements ManagementEndpoint {
   constructor(
     readonly address: string,
-    private readonly resources: ManagementResources,
+    private readonly service: BrokerManagement,
     private readonly routeReply: ReplyRouter,
     private readonly logger: Logger,
   ) {}
 
-  handle(message: CoreMessage): void {
+  handle(message: CoreMessage, user: string | null): void {
     const replyTo = replyAddressOf(message);
-    void this.answer(message).then(
+    // What it changes is logged as done by its user (see BrokerManagement.as).
+    const resources = new ManagementResources(this.service.as(`${user ?? 'anonymous'} (management address)`));
+    void this.answer(message, resources).then(
       ({ succeeded, result }) => this.reply(succeeded, result, replyTo),
       // answer() settles every failure itself; this is the broker's own fault, logged.
       (error: unknown) => this.logger.error({ err: error }, 'management: answering a request failed'),
     );
   }
 
-  private async answer(message: CoreMessage): Promise<{ succeeded: boolean; result: unknown }> {
+  private async answer(
+    message: CoreMessage,
+    resources: ManagementResources,
+  ): Promise<{ succeeded: boolean; result: unknown }> {
     let what = 'a management request';
     try {
       const request = readManagementRequest(message);
@@ -43,17 +49,17 @@ export class ManagementMessageHandler implements ManagementEndpoint {
         what = `operation ${request.operation} on ${request.resource}`;
         return {
           succeeded: true,
-          result: await this.resources.invoke(request.resource, request.operation, request.parameters),
+          result: await resources.invoke(request.resource, request.operation, request.parameters),
         };
       }
       if (request.kind === 'attribute') {
         what = `attribute ${request.attribute} of ${request.resource}`;
         return {
           succeeded: true,
-          result: await this.resources.attribute(request.resource, request.attribute),
+          result: await resources.attribute(request.resource, request.attribute),
         };
       }
-      // HornetQ answers a message with neither with an empty reply.
+      // HornetQ answers a message with neither an operation nor an attribute with an empty reply.
       return { succeeded: false, result: null };
     } catch (error) {
       const text = error instanceof Error ? error.message : String(error);

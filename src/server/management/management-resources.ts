@@ -196,11 +196,16 @@ export class ManagementResources {
     return resource(
       [
         ...this.queueOperations(queue),
-        ['listMessages', 1, async (p) => (await this.browse(queue, p.string(0))).map(jmsMessageMap)],
+        [
+          'listMessages',
+          1,
+          async (p) => withinReplyBudget((await this.browse(queue, p.string(0))).map(jmsMessageMap)),
+        ],
         [
           'listMessagesAsJSON',
           1,
-          async (p) => JSON.stringify((await this.browse(queue, p.string(0))).map(jmsMessageMap)),
+          async (p) =>
+            JSON.stringify(withinReplyBudget((await this.browse(queue, p.string(0))).map(jmsMessageMap))),
         ],
         [
           'removeMessage',
@@ -243,11 +248,16 @@ export class ManagementResources {
     return resource(
       [
         ...this.queueOperations(queue),
-        ['listMessages', 1, async (p) => (await this.browse(queue, p.string(0))).map(coreMessageMap)],
+        [
+          'listMessages',
+          1,
+          async (p) => withinReplyBudget((await this.browse(queue, p.string(0))).map(coreMessageMap)),
+        ],
         [
           'listMessagesAsJSON',
           1,
-          async (p) => JSON.stringify((await this.browse(queue, p.string(0))).map(coreMessageMap)),
+          async (p) =>
+            JSON.stringify(withinReplyBudget((await this.browse(queue, p.string(0))).map(coreMessageMap))),
         ],
         ['removeMessage', 1, async (p) => service.removeMessage(queue, p.integer(0))],
         [
@@ -465,6 +475,21 @@ function getterAsOperation(
   const name = /^(?:get|is)(.+)$/.exec(operation)?.[1];
   const getter = name === undefined ? undefined : found.attributes.get(name);
   return getter === undefined ? undefined : async () => getter();
+}
+
+/**
+ * The leading messages whose JSON fits in MANAGEMENT_LIMITS.maxReplyChars (a reply quotes a JSON
+ * text once more, so the budget is counted on the serialised objects with room to spare).
+ */
+function withinReplyBudget<T>(maps: readonly T[]): T[] {
+  const kept: T[] = [];
+  let chars = 2;
+  for (const map of maps) {
+    chars += JSON.stringify(map).length + 1;
+    if (chars > MANAGEMENT_LIMITS.maxReplyChars / 2) break;
+    kept.push(map);
+  }
+  return kept;
 }
 
 function noOperation(operation: string, count: number): Error {

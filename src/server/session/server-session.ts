@@ -404,7 +404,7 @@ export class ServerSession implements SessionOperations {
       if (!this.autoCommitSends) this.requireTransaction().markRollbackOnly(refusal);
       throw refusal;
     }
-    management.handle(message);
+    management.handle(message, this.username);
   }
 
   /**

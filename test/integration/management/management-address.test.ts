@@ -1,15 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import {
   CoreMessage,
+  HornetQConnectionFactory,
   HornetQException,
+  HornetQQueue,
   PropertyKind,
+  Session,
   selectorFilterFactory,
   type Broker,
 } from '../../../src';
 import { BufferWriter } from '../../../src/core/protocol';
+import { MANAGEMENT_LIMITS } from '../../../src/server/management/management-limits';
 import { ManagementRequestor } from '../../support/management-requestor';
 import { securedBrokerConfig, setting, type TestUser } from '../../support/secured-broker';
-import { receiveCount, seqOf, sequenced, useTestBrokers, waitFor } from '../../support/test-broker';
+import {
+  CapturingLogger,
+  receiveCount,
+  seqOf,
+  sequenced,
+  useTestBrokers,
+  waitFor,
+} from '../../support/test-broker';
 
 /**
  * The management address as HornetQ 2.4 answers it, driven over a real socket by the core client
@@ -289,6 +300,46 @@ describe('the management address', () => {
     await session.createProducer(WORK).send(sequenced(-1, { durable: true }));
     expect((await requestor.attribute(WORK, 'MessageCount')).result).toBe(1_201);
     expect(parsed((await requestor.invoke(WORK, 'listMessagesAsJSON', null)).result)).toHaveLength(1_000);
+  });
+
+  test('a list answer stays within the reply budget however large the messages', async () => {
+    const broker = await startBroker();
+    const { session, requestor } = await setUp(broker);
+    const producer = session.createProducer(WORK);
+    const bulky = 'x'.repeat(100_000);
+    for (let seq = 0; seq < 30; seq++) {
+      const each = sequenced(seq, { durable: true });
+      each.properties.set('bulk', { kind: PropertyKind.STRING, value: bulky });
+      await producer.send(each);
+    }
+    const answer = await requestor.invoke(`core.queue.${WORK}`, 'listMessagesAsJSON', null);
+    const listed = parsed(answer.result);
+    expect(listed.length).toBeGreaterThan(0);
+    expect(listed.length).toBeLessThan(30);
+    expect((answer.result as string).length).toBeLessThanOrEqual(MANAGEMENT_LIMITS.maxReplyChars);
+    expect(listed.map((m) => m.seq)).toEqual(listed.map((_, i) => i));
+  });
+
+  test('our JMS client drives it: a TextMessage with the parameters, the reply on a temporary queue', async () => {
+    const logger = new CapturingLogger();
+    const broker = await startBroker({ logger });
+    const factory = env.track(new HornetQConnectionFactory({ host: '127.0.0.1', port: broker.getPort() }));
+    const connection = await factory.createConnection();
+    await connection.start();
+    const session = await connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+    const replies = await session.createTemporaryQueue();
+    const consumer = await session.createConsumer(replies);
+    const request = session.createTextMessage('[]');
+    request.setStringProperty('_HQ_ResourceName', WORK);
+    request.setStringProperty('_HQ_OperationName', 'pause');
+    request.setJMSReplyTo(replies);
+    await (await session.createProducer(new HornetQQueue('hornetq.management'))).send(request);
+    const reply = await consumer.receive(10_000);
+    expect(reply?.getBooleanProperty('_HQ_OperationSucceeded')).toBe(true);
+    expect(await broker.management.isPaused(WORK)).toBe(true);
+    expect(
+      logger.find(/management: anonymous \(management address\) paused queue jms\.queue\.work/),
+    ).toHaveLength(1);
   });
 
   test('a configured <management-address> is where requests go', async () => {

@@ -30,7 +30,11 @@ import org.hornetq.jms.client.HornetQConnectionFactory;
  * the same steps against real HornetQ 2.4.7 and against our broker, so that the test can compare
  * the answers. Needs the JMS queues `mgmt` and `mgmt2` and the topic `news`.
  *
- * <pre>--port P</pre>
+ * <pre>
+ * --port P
+ * --refusal USER:PASSWORD:MANAGER:PASSWORD   instead: USER (no manage) sends two messages to mgmt and
+ *                                            asks removeMessages, then MANAGER reads MessageCount
+ * </pre>
  *
  * <p>Prints one JSON line per step, {"step", "succeeded", "result"} (the result as
  * JMSManagementHelper.getResult gives it), then {@code DONE}; exits 1 on an unexpected exception.
@@ -46,12 +50,49 @@ public final class ManagementScenario {
   }
 
   public static void main(String[] argv) throws Exception {
-    int port = new Args(argv).integer("port");
+    Args args = new Args(argv);
     Map<String, Object> params = new HashMap<>();
     params.put(TransportConstants.HOST_PROP_NAME, "127.0.0.1");
-    params.put(TransportConstants.PORT_PROP_NAME, port);
+    params.put(TransportConstants.PORT_PROP_NAME, args.integer("port"));
     HornetQConnectionFactory factory = HornetQJMSClient.createConnectionFactoryWithoutHA(
         JMSFactoryType.CF, new TransportConfiguration(NettyConnectorFactory.class.getName(), params));
+    if (args.has("refusal")) {
+      refusal(factory, args.one("refusal").split(":"));
+    } else {
+      scenario(factory);
+    }
+    System.out.println("DONE");
+    System.out.flush();
+  }
+
+  /** A user without manage is refused; a manager then finds the queue as it was. */
+  private static void refusal(HornetQConnectionFactory factory, String[] logins) throws Exception {
+    try (QueueConnection connection = factory.createQueueConnection(logins[0], logins[1])) {
+      connection.start();
+      QueueSession session = connection.createQueueSession(false, Session.AUTO_ACKNOWLEDGE);
+      MessageProducer producer = session.createProducer(HornetQJMSClient.createQueue("mgmt"));
+      producer.send(session.createTextMessage("one"));
+      producer.send(session.createTextMessage("two"));
+      ManagementScenario user = new ManagementScenario(
+          new QueueRequestor(session, HornetQJMSClient.createQueue("hornetq.management")), session);
+      try {
+        user.operation("removeMessages without manage", "jms.queue.mgmt", "removeMessages", (Object) null);
+      } catch (javax.jms.JMSException refused) {
+        ObjectNode line = TaggedJson.object();
+        line.put("step", "removeMessages without manage");
+        line.put("refused", refused.getClass().getName());
+        System.out.println(TaggedJson.LINES.writeValueAsString(line));
+      }
+    }
+    try (QueueConnection connection = factory.createQueueConnection(logins[2], logins[3])) {
+      connection.start();
+      QueueSession session = connection.createQueueSession(false, Session.AUTO_ACKNOWLEDGE);
+      new ManagementScenario(new QueueRequestor(session, HornetQJMSClient.createQueue("hornetq.management")), session)
+          .attribute("MessageCount after the refusal", "jms.queue.mgmt", "MessageCount");
+    }
+  }
+
+  private static void scenario(HornetQConnectionFactory factory) throws Exception {
     try (QueueConnection connection = factory.createQueueConnection()) {
       connection.setClientID("mgmt-client");
       connection.start();
@@ -59,8 +100,6 @@ public final class ManagementScenario {
       Queue management = HornetQJMSClient.createQueue("hornetq.management");
       new ManagementScenario(new QueueRequestor(session, management), session).run(connection);
     }
-    System.out.println("DONE");
-    System.out.flush();
   }
 
   private void run(Connection connection) throws Exception {
