@@ -145,6 +145,11 @@ describe('login', () => {
       managementAddress: 'jms.queue.hornetq.management',
     });
     expect((await client.get('session')).json).toMatchObject({ user: VIEWER.name, manage: false });
+    // Neither the session id nor the token is ever logged.
+    const sessionId = /=([^;]+);/.exec(String(good.headers['set-cookie']))?.[1];
+    expect(r.logger.dump()).not.toContain(String(sessionId));
+    expect(r.logger.dump()).not.toContain(String(good.json.csrfToken));
+    expect(r.logger.dump()).not.toContain(VIEWER.password);
   });
 
   it('is required for every API call; logging out ends the session', async () => {
