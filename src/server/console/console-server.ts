@@ -10,6 +10,7 @@ import { ConsoleSessions, csrfTokenMatches, type ConsoleSession } from './consol
 import { crossSiteReadProblem, crossSiteWriteProblem, hostProblem } from './cross-site-guard';
 import { HttpProblem } from './http-problem';
 import { readJsonObject, stringField, type JsonObject } from './request-body';
+import { basicCredentials, cookieOf, MAX_CREDENTIAL_CHARS, unauthorized } from './request-credentials';
 import { loadPageFiles, type StaticFile } from './static-files';
 
 /** Where the console listens, and what one client may make it hold. */
@@ -62,8 +63,6 @@ export const CSRF_HEADER = 'x-csrf-token';
 
 /** A URL longer than this is refused (414) before anything else is read of it. */
 const MAX_URL_CHARS = 4_096;
-/** User names and passwords longer than this are refused unchecked. */
-const MAX_CREDENTIAL_CHARS = 1_024;
 /** A client chooses the URL: what of it is logged is cut to this length. */
 const LOGGED_URL_CHARS = 200;
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
@@ -457,12 +456,6 @@ function discardRest(request: IncomingMessage, response: ServerResponse): void {
   request.resume();
 }
 
-function unauthorized(message: string): HttpProblem {
-  // Not `Basic`: a browser would then ask for credentials in its own dialog and send them with
-  // every later request to this origin, other sites' forms included.
-  return new HttpProblem(401, message, { 'WWW-Authenticate': 'Session realm="hornetq-console"' });
-}
-
 function parseUrl(url: string): URL {
   try {
     return new URL(url, 'http://console.invalid');
@@ -479,30 +472,6 @@ function apiSegments(pathname: string): string[] {
   } catch {
     throw new HttpProblem(400, `the path ${pathname.slice(0, 200)} has a malformed %-escape`);
   }
-}
-
-function cookieOf(header: string | undefined, name: string): string | undefined {
-  if (header === undefined) return undefined;
-  for (const part of header.split(';')) {
-    const equals = part.indexOf('=');
-    if (equals > 0 && part.slice(0, equals).trim() === name) return part.slice(equals + 1).trim();
-  }
-  return undefined;
-}
-
-function basicCredentials(header: string | undefined): { user: string; password: string } | null {
-  if (header === undefined) return null;
-  const [scheme, encoded] = header.trim().split(/\s+/, 2);
-  if (scheme?.toLowerCase() !== 'basic' || encoded === undefined)
-    throw unauthorized('the Authorization header must be Basic credentials');
-  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon < 0) throw unauthorized('the Basic credentials are not user:password');
-  const user = decoded.slice(0, colon);
-  const password = decoded.slice(colon + 1);
-  if (user.length > MAX_CREDENTIAL_CHARS || password.length > MAX_CREDENTIAL_CHARS)
-    throw unauthorized(`user names and passwords are at most ${MAX_CREDENTIAL_CHARS} characters`);
-  return { user, password };
 }
 
 function remoteOf(request: IncomingMessage): string {
