@@ -27,4 +27,31 @@ export default tseslint.config(
       },
     },
   },
+  {
+    // The console page (plain browser JavaScript, no build step): values from the broker are
+    // written with textContent; an HTML sink would make a queue name or a message body markup.
+    files: ['console/**/*.mjs'],
+    languageOptions: {
+      globals: {
+        document: 'readonly',
+        fetch: 'readonly',
+        FormData: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        encodeURIComponent: 'readonly',
+        TextDecoder: 'readonly',
+        Uint8Array: 'readonly',
+        atob: 'readonly',
+      },
+    },
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { property: 'innerHTML', message: 'write text with textContent' },
+        { property: 'outerHTML', message: 'write text with textContent' },
+        { property: 'insertAdjacentHTML', message: 'build elements and set textContent' },
+        { object: 'document', property: 'write', message: 'build elements and set textContent' },
+      ],
+    },
+  },
 );

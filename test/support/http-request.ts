@@ -12,13 +12,18 @@ export interface HttpAnswer {
  */
 export function httpRequest(
   url: string,
-  options: { method?: string; body?: Buffer | string; timeoutMs?: number } = {},
+  options: {
+    method?: string;
+    body?: Buffer | string;
+    timeoutMs?: number;
+    headers?: Readonly<Record<string, string>>;
+  } = {},
 ): Promise<HttpAnswer> {
-  const { method = 'GET', body, timeoutMs = 10_000 } = options;
+  const { method = 'GET', body, timeoutMs = 10_000, headers = {} } = options;
   return new Promise((resolve, reject) => {
     const request = http.request(
       url,
-      { method, agent: false, headers: { Connection: 'close' } },
+      { method, agent: false, headers: { ...headers, Connection: 'close' } },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));

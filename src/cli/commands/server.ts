@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Command, Option } from 'commander';
 import { EmbeddedJMS, loadServerConfiguration, type ServerConfiguration } from '../../jndi';
-import { MetricsServer, type DamageKind, type HaConfiguration } from '../../server';
+import { ConsoleServer, MetricsServer, type DamageKind, type HaConfiguration } from '../../server';
 import { JMS_CONFIG_NAME, SERVER_CONFIG_NAME } from '../../jndi/config-files';
 import { CliError, errorLine, systemErrorCode } from '../shared/cli-error';
 import {
@@ -27,6 +27,8 @@ interface ServerOptions {
   watch?: boolean;
   metricsPort?: number;
   metricsHost?: string;
+  consolePort?: number;
+  consoleHost?: string;
   logLevel: LogLevel;
   acceptDamage?: DamageKind[];
   backup?: boolean;
@@ -36,6 +38,7 @@ interface ServerOptions {
 }
 
 const DEFAULT_METRICS_HOST = '127.0.0.1';
+const DEFAULT_CONSOLE_HOST = '127.0.0.1';
 
 const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
 
@@ -76,6 +79,18 @@ export function serverCommand(): Command {
       new Option(
         '--metrics-host <host>',
         `host or address the metrics endpoint listens on (default ${DEFAULT_METRICS_HOST}: metrics name queues and client addresses)`,
+      ),
+    )
+    .addOption(
+      new Option(
+        '--console-port <port>',
+        "serve the management console (a web page and its JSON API, for the broker's users) on http://HOST:PORT/; 0 for any free port",
+      ).argParser(integerIn(0, 65_535)),
+    )
+    .addOption(
+      new Option(
+        '--console-host <host>',
+        `host or address the console listens on (default ${DEFAULT_CONSOLE_HOST}: it changes the broker; put it behind TLS before exposing it)`,
       ),
     )
     .addOption(
@@ -120,6 +135,7 @@ async function runServer(options: ServerOptions): Promise<void> {
   const config = existsSync(serverFile) ? await loadServerConfiguration(serverFile, { env }) : null;
   checkListenOverrides(options, config, serverFile);
   checkMetricsOptions(options);
+  checkConsoleOptions(options, config);
   const logger = createLogger(options.logLevel);
   logger.info({ configDir, source: location.source }, configLocationLine(location));
   const server = new EmbeddedJMS({
@@ -158,11 +174,19 @@ async function runServer(options: ServerOptions): Promise<void> {
           port: options.metricsPort,
           logger,
         });
+  // Like metrics, before the broker: a port in use fails the command before the journal loads (logins
+  // are answered 503 until the broker serves). Closed before the broker stops.
+  const consoleListener = consoleListenerOf(options, config);
+  const webConsole =
+    consoleListener === null
+      ? null
+      : new ConsoleServer(() => server.getBroker(), { ...consoleListener, logger });
   try {
     if (metrics !== null) {
       await startMetrics(metrics);
       logger.info({ url: metrics.url }, `metrics on ${metrics.url}`);
     }
+    await startConsole(webConsole);
     try {
       await server.start();
     } catch (error) {
@@ -192,9 +216,11 @@ async function runServer(options: ServerOptions): Promise<void> {
       throw new CliError(`the broker stopped itself: ${stoppedItself.error.message}`);
     }
     logger.info({ signal: stopRequested }, `${stopRequested ?? 'signal'} received: stopping`);
+    await webConsole?.close();
     await server.stop();
   } finally {
     for (const signal of SIGNALS) process.off(signal, onSignal);
+    await webConsole?.close();
     await metrics?.close();
     logger.flush();
   }
@@ -218,6 +244,44 @@ function checkMetricsOptions(options: ServerOptions): void {
     );
   if (options.metricsHost?.trim() === '')
     throw new CliError('--metrics-host must name a host or address (it is empty)', 1);
+}
+
+function checkConsoleOptions(options: ServerOptions, config: ServerConfiguration | null): void {
+  if (options.consoleHost !== undefined && options.consolePort === undefined && !config?.console)
+    throw new CliError(
+      '--console-host needs --console-port (or <console-port> in hornetq-configuration.xml): the console is served only when a port is given',
+      1,
+    );
+  if (options.consoleHost?.trim() === '')
+    throw new CliError('--console-host must name a host or address (it is empty)', 1);
+}
+
+/** Where the console listens: the options, else <console-port> and <console-host>; null: no console. */
+function consoleListenerOf(
+  options: ServerOptions,
+  config: ServerConfiguration | null,
+): { host: string; port: number } | null {
+  const port = options.consolePort ?? config?.console?.port;
+  if (port === undefined) return null;
+  return { host: options.consoleHost ?? config?.console?.host ?? DEFAULT_CONSOLE_HOST, port };
+}
+
+/** Starts the console (if asked for) and says where; a port in use is the user's to fix, in one line. */
+async function startConsole(webConsole: ConsoleServer | null): Promise<void> {
+  if (webConsole === null) return;
+  try {
+    await webConsole.start();
+  } catch (error) {
+    const { host, port } = webConsole.options;
+    const address = `${formatHost(host)}:${port}`;
+    if (systemErrorCode(error) === 'EADDRINUSE')
+      throw new CliError(`cannot serve the console on ${address}: the port is already in use`, 1, {
+        cause: error,
+      });
+    const cause = error instanceof Error && error.cause !== undefined ? error.cause : error;
+    throw new CliError(`cannot serve the console on ${address}: ${errorLine(cause)}`, 1, { cause: error });
+  }
+  webConsole.options.logger.info({ url: webConsole.url }, `console on ${webConsole.url}`);
 }
 
 /** The metrics port in use, or a host that is not ours, is the user's to fix: say which, in one line. */

@@ -1,6 +1,7 @@
 import { selectorFilterFactory } from '../../jms/selector';
 import type { BrokerLimits, CoreQueueConfiguration } from '../../server/broker-configuration';
 import { DEFAULT_BROKER_CONFIGURATION, DEFAULT_BROKER_LIMITS } from '../../server/broker-configuration';
+import { DEFAULT_CONSOLE_SERVER_OPTIONS } from '../../server/console/console-server';
 import type { HaConfiguration } from '../../server/ha/ha-configuration';
 import type { PersistenceConfiguration } from '../../server/storage/persistence-configuration';
 import { ConfigurationException, type ConfigurationProblem } from '../configuration-exception';
@@ -12,8 +13,19 @@ import { parseConfigDocument, readConfigFile } from './config-document';
 import { readClusterConfiguration } from './cluster-connection-reader';
 import { checkShape, first } from './element-shape';
 import { readSecuritySettings } from './security-settings-reader';
-import type { AcceptorDefinition, ConnectorDefinition, ServerConfiguration } from './server-configuration';
-import { LIMIT_ELEMENTS, NAME_ONLY_REATTACH_ELEMENT, SERVER_ELEMENTS } from './server-elements';
+import type {
+  AcceptorDefinition,
+  ConnectorDefinition,
+  ConsoleListenerConfiguration,
+  ServerConfiguration,
+} from './server-configuration';
+import {
+  CONSOLE_HOST_ELEMENT,
+  CONSOLE_PORT_ELEMENT,
+  LIMIT_ELEMENTS,
+  NAME_ONLY_REATTACH_ELEMENT,
+  SERVER_ELEMENTS,
+} from './server-elements';
 import { readAcceptor, readConnector } from './transport-params';
 import { readValue, type Value } from './values';
 
@@ -139,6 +151,7 @@ function readRoot(root: XmlElement, file: string, problems: Problems): ServerCon
     managementAddress:
       (values.get('management-address') as string | undefined) ??
       DEFAULT_BROKER_CONFIGURATION.managementAddress,
+    console: readConsole(values, first(children, CONSOLE_HOST_ELEMENT), problems),
     limits,
     nameOnlyReattachEnabled: boolean(
       values,
@@ -160,6 +173,25 @@ function readRoot(root: XmlElement, file: string, problems: Problems): ServerCon
     queues: readQueues(section('queues'), limits.maxNameLength, problems),
     warnings: problems.warnings,
   };
+}
+
+/** The console's listener, from console-port (required for one) and console-host (127.0.0.1 by default). */
+function readConsole(
+  values: ReadonlyMap<string, Value>,
+  hostElement: XmlElement | undefined,
+  problems: Problems,
+): ConsoleListenerConfiguration | null {
+  const port = values.get(CONSOLE_PORT_ELEMENT) as number | undefined;
+  const host = values.get(CONSOLE_HOST_ELEMENT) as string | undefined;
+  if (port === undefined) {
+    if (hostElement !== undefined)
+      problems.error(
+        hostElement,
+        `needs <${CONSOLE_PORT_ELEMENT}> (the console is served only when a port is given)`,
+      );
+    return null;
+  }
+  return { host: host ?? DEFAULT_CONSOLE_SERVER_OPTIONS.host, port };
 }
 
 /** The persistence elements the file sets, as PersistenceConfiguration settings (directories as written). */

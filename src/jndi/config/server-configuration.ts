@@ -35,6 +35,13 @@ export interface SecuritySetting extends StoreSecuritySetting {
   readonly line: number;
 }
 
+/** `<console-port>` and `<console-host>` (ours): where `hornetq server` serves the management console. */
+export interface ConsoleListenerConfiguration {
+  /** 127.0.0.1 when `<console-host>` is absent. */
+  host: string;
+  port: number;
+}
+
 /** What this implementation takes from hornetq-configuration.xml. */
 export interface ServerConfiguration {
   file: string;
@@ -50,6 +57,8 @@ export interface ServerConfiguration {
   persistIdCache: boolean;
   /** `<management-address>`: where management messages go (jms.queue.hornetq.management when absent). */
   managementAddress: string;
+  /** Ours (console-port, console-host): the console's listener; null (none) without console-port. */
+  console: ConsoleListenerConfiguration | null;
   /** Ours (extension elements): the bounds on what clients may make the broker hold; defaults when absent. */
   limits: BrokerLimits;
   /** Ours (name-only-reattach-enabled): whether a plain session may be reattached by its name alone; true when absent. */

@@ -10,6 +10,7 @@ import {
   GT_ZERO,
   MINUS_ONE_OR_GT_ZERO,
   PERCENTAGE,
+  PORT,
   THREAD_PRIORITY,
   specOf,
   type ValueSpec,
@@ -86,8 +87,16 @@ export const LIMIT_ELEMENTS: ReadonlyMap<string, { field: keyof BrokerLimits; sp
 export const NAME_ONLY_REATTACH_ELEMENT = 'name-only-reattach-enabled';
 
 /**
+ * Ours, not in HornetQ's xsd: where `hornetq server` serves the management console (a web page and
+ * its JSON API; ConsoleServer). It is served only when console-port is given; console-host is
+ * 127.0.0.1 unless given. The command's --console-port and --console-host win over them.
+ */
+export const CONSOLE_PORT_ELEMENT = 'console-port';
+export const CONSOLE_HOST_ELEMENT = 'console-host';
+
+/**
  * Every child of `<configuration>` in HornetQ 2.4's hornetq-configuration.xsd (each at most once),
- * then ours (LIMIT_ELEMENTS, NAME_ONLY_REATTACH_ELEMENT).
+ * then ours (LIMIT_ELEMENTS, NAME_ONLY_REATTACH_ELEMENT, the console's).
  */
 export const SERVER_ELEMENTS: ReadonlyMap<string, TopLevelElement> = new Map<string, TopLevelElement>([
   ['connectors', { use: 'section' }],
@@ -185,4 +194,6 @@ export const SERVER_ELEMENTS: ReadonlyMap<string, TopLevelElement> = new Map<str
     { use: 'broker', spec },
   ]),
   [NAME_ONLY_REATTACH_ELEMENT, { use: 'broker', spec: bool }],
+  [CONSOLE_PORT_ELEMENT, { use: 'broker', spec: int(PORT) }],
+  [CONSOLE_HOST_ELEMENT, { use: 'broker', spec: nonEmpty }],
 ]);
