@@ -6,7 +6,6 @@ import { httpRequest, type HttpAnswer } from './http-request';
 import { securedBrokerConfig, setting, type TestUser } from './secured-broker';
 import type { TestBrokers } from './test-broker';
 import type { BrokerConfiguration } from '../../src';
-import { selectorFilterFactory } from '../../src/jms/selector';
 
 /** An answer of the console's JSON API, its body parsed. */
 export interface ConsoleAnswer extends HttpAnswer {
@@ -117,7 +116,7 @@ export async function startConsoleBroker(
   const broker = await brokers.startBroker(
     { ...securedBrokerConfig([VIEWER, READER, APP], consoleSecurity(browsable)), ...config },
     // Selectors, as the JMS layer installs them: the console's filters are JMS selectors.
-    selectorFilterFactory,
+    { selectors: true },
   );
   const console = brokers.track(new ConsoleServer(broker, { host: '127.0.0.1', port: 0, rateInterval: 200 }));
   await console.start();

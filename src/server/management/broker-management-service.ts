@@ -6,7 +6,6 @@ import type { MessageReference } from '../postoffice/message-reference';
 import type { PostOffice } from '../postoffice/post-office';
 import type { Queue } from '../postoffice/queue';
 import type { ServerConnection } from '../remoting/server-connection';
-import { sourceHost } from '../security/broker-security';
 import type { ServerConsumer } from '../session/server-consumer';
 import type {
   BrokerManagement,
@@ -334,7 +333,7 @@ export class BrokerManagementService implements BrokerManagement {
     const addresses: string[] = [];
     for (const connection of this.broker.serverConnections()) {
       const remote = connection.remoting.remoteAddress;
-      if (ip === undefined || sourceHost(remote) === ip) addresses.push(remote);
+      if (ip === undefined || remote.includes(ip)) addresses.push(remote);
     }
     return addresses;
   }
@@ -350,7 +349,9 @@ export class BrokerManagementService implements BrokerManagement {
   async closeConnectionsForAddress(ip: string): Promise<number> {
     if (typeof ip !== 'string' || ip === '') throw wrongArgument('ip', 'a non-empty string', ip);
     const matching = [...this.broker.serverConnections()].filter(
-      (connection) => sourceHost(connection.remoting.remoteAddress) === ip,
+      // HornetQ's test: the remote address contains the text, so `host` closes every connection
+      // from that host and `host:port` the one connection (what its tools pass to close one).
+      (connection) => connection.remoting.remoteAddress.includes(ip),
     );
     for (const connection of matching)
       connection.closeByManagement(`connections from ${ip} closed by ${this.actor} (management)`);

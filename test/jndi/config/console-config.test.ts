@@ -1,4 +1,5 @@
-import { ConfigurationException, parseServerConfiguration } from '../../../src';
+import { ConfigurationException } from '../../../src';
+import { parseServerConfiguration } from '../../../src/jndi/config/server-config-parser';
 
 /** <console-port> and <console-host> (ours) in hornetq-configuration.xml: where `hornetq server` serves the console. */
 

@@ -197,6 +197,23 @@ describe('BrokerManagement over a real broker', () => {
     expect(await management.closeConnection(connection?.id as string)).toBe(false);
   });
 
+  test("closes connections whose remote address contains the text, as HornetQ does: 'host:port' closes that one alone", async () => {
+    const broker = await startBroker();
+    const first = await env.connect(broker);
+    const second = await env.connect(broker);
+    await first.createSession();
+    await second.createSession();
+    const management = broker.management;
+    const connections = await management.listConnections();
+    expect(connections).toHaveLength(2);
+    const target = connections[0]?.remoteAddress.replace(/^tcp:\/\//, '') as string;
+    expect(await management.listRemoteAddresses(target)).toEqual([connections[0]?.remoteAddress]);
+
+    expect(await management.closeConnectionsForAddress(target)).toBe(1);
+    await waitFor(() => broker.getConnectionCount() === 1, 'the one connection to close');
+    expect((await management.listConnections()).map((c) => c.id)).toEqual([connections[1]?.id]);
+  });
+
   test('lists and drops durable subscriptions of a topic', async () => {
     const broker = await startBroker();
     const session = await send(broker, NEWS, []);
