@@ -5,6 +5,8 @@
  * XML loaders and no third-party package.
  */
 export type { ConnectionFactoryConfig } from './jms/connection-factory-config';
+export type { ConnectionFactorySettings } from './jms/connection-factory-settings';
+export type { JmsSettings } from './jms/jms-settings';
 export { HornetQConnectionMetaData, type ConnectionMetaData } from './jms/connection-metadata';
 export {
   HornetQDestination,

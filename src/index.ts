@@ -28,6 +28,7 @@ export type {
 export type {
   AcceptorDefinition,
   ConnectorDefinition,
+  ConsoleListenerConfiguration,
   Permission,
   SecuritySetting,
   ServerConfiguration,

@@ -81,7 +81,6 @@ export { MANAGEMENT_LIMITS } from './management/management-limits';
 export {
   ConsoleServer,
   CSRF_HEADER,
-  DEFAULT_CONSOLE_SERVER_OPTIONS,
   SESSION_COOKIE,
   type ConsoleServerOptions,
 } from './console/console-server';
