@@ -3,6 +3,7 @@ import { HornetQException } from '../../core/protocol';
 import { silentLogger, type Logger } from '../../core/remoting';
 import { invalidValue } from '../../lang/argument-errors';
 import type { Broker } from '../broker';
+import { closeHttp, httpUrl, listenHttp } from '../http-listener';
 import type { SessionGuard } from '../security/session-guard';
 import { ConsoleApi } from './console-api';
 import { rightsOf } from './console-rights';
@@ -174,8 +175,7 @@ export class ConsoleServer {
 
   /** http://host:port/ of the bound port. */
   get url(): string {
-    const host = this.options.host.includes(':') ? `[${this.options.host}]` : this.options.host;
-    return `http://${host}:${this.port}/`;
+    return httpUrl(this.options.host, this.port, '/');
   }
 
   async start(): Promise<void> {
@@ -189,26 +189,7 @@ export class ConsoleServer {
       this.server = null;
       throw error;
     }
-    server.maxConnections = this.options.maxConnections;
-    server.requestTimeout = this.options.requestTimeout;
-    server.headersTimeout = Math.min(server.headersTimeout, this.options.requestTimeout);
-    const { host, port } = this.options;
-    this.listening = new Promise<void>((resolve, reject) => {
-      const onError = (error: Error): void =>
-        reject(
-          new Error(`the console server cannot listen on ${host}:${port}: ${error.message}`, {
-            cause: error,
-          }),
-        );
-      server.once('error', onError);
-      server.listen(port, host, () => {
-        server.removeListener('error', onError);
-        server.on('error', (error) =>
-          this.options.logger.error({ err: error }, `console server: ${error.message}`),
-        );
-        resolve();
-      });
-    });
+    this.listening = listenHttp(server, this.options, 'console server');
     try {
       await this.listening;
     } catch (error) {
@@ -224,14 +205,7 @@ export class ConsoleServer {
     if (server === null) return;
     this.server = null;
     this.sessions.clear();
-    const listened = await this.listening.then(
-      () => true,
-      () => false,
-    );
-    if (!listened) return;
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeAllConnections();
-    await closed;
+    await closeHttp(server, this.listening);
   }
 
   /** At start, or at the first login if the broker was not made yet then. */

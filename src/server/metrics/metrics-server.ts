@@ -4,6 +4,7 @@ import { HornetQException } from '../../core/protocol';
 import { invalidValue } from '../../lang/argument-errors';
 import { silentLogger, type Logger } from '../../core/remoting';
 import type { Broker } from '../broker';
+import { closeHttp, httpUrl, listenHttp } from '../http-listener';
 import { brokerHealth } from './broker-health';
 import { BrokerMetrics } from './broker-metrics';
 
@@ -87,36 +88,16 @@ export class MetricsServer {
 
   /** http://host:port/metrics of the bound port. */
   get url(): string {
-    const host = this.options.host.includes(':') ? `[${this.options.host}]` : this.options.host;
-    return `http://${host}:${this.port}/metrics`;
+    return httpUrl(this.options.host, this.port, '/metrics');
   }
 
   async start(): Promise<void> {
     if (this.server !== null)
       throw new HornetQException('ILLEGAL_STATE', 'the metrics server is already started');
     const server = createServer((request, response) => this.handle(request, response));
-    server.maxConnections = this.options.maxConnections;
-    server.requestTimeout = this.options.requestTimeout;
-    server.headersTimeout = Math.min(server.headersTimeout, this.options.requestTimeout);
-    const { host, port } = this.options;
     // Taken at once, so that a second start() while this one listens is refused too.
     this.server = server;
-    this.listening = new Promise<void>((resolve, reject) => {
-      const onError = (error: Error): void =>
-        reject(
-          new Error(`the metrics server cannot listen on ${host}:${port}: ${error.message}`, {
-            cause: error,
-          }),
-        );
-      server.once('error', onError);
-      server.listen(port, host, () => {
-        server.removeListener('error', onError);
-        server.on('error', (error) =>
-          this.options.logger.error({ err: error }, `metrics server: ${error.message}`),
-        );
-        resolve();
-      });
-    });
+    this.listening = listenHttp(server, this.options, 'metrics server');
     this.metrics = new BrokerMetrics(this.source);
     try {
       await this.listening;
@@ -133,14 +114,7 @@ export class MetricsServer {
     if (server === null) return;
     this.server = null;
     this.closeMetrics();
-    const listened = await this.listening.then(
-      () => true,
-      () => false,
-    );
-    if (!listened) return;
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeAllConnections();
-    await closed;
+    await closeHttp(server, this.listening);
   }
 
   private closeMetrics(): void {
