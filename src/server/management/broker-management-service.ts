@@ -7,6 +7,7 @@ import type { PostOffice } from '../postoffice/post-office';
 import type { Queue } from '../postoffice/queue';
 import type { ServerConnection } from '../remoting/server-connection';
 import type { ServerConsumer } from '../session/server-consumer';
+import type { Durability } from '../storage/storage-manager';
 import type {
   BrokerManagement,
   ListMessagesOptions,
@@ -31,6 +32,8 @@ import { QueueMessageOperations, type MessageMatch } from './queue-message-opera
 export interface ManagedBroker {
   /** Throws ILLEGAL_STATE while the broker is not started. */
   readonly postOffice: PostOffice;
+  /** Whether what a change stored is on disk yet. */
+  readonly storage: Durability;
   readonly logger: Logger;
   readonly nodeId: string;
   readonly started: boolean;
@@ -108,7 +111,7 @@ export class BrokerManagementService implements BrokerManagement {
       durable: options.durable ?? true,
       temporary: false,
     });
-    this.audit(`created queue ${name} on ${address}`, { queue: name, address });
+    await this.recorded(`created queue ${name} on ${address}`, { queue: name, address });
     return this.summary(queue);
   }
 
@@ -119,7 +122,7 @@ export class BrokerManagementService implements BrokerManagement {
         connection.closeByManagement(`queue ${name} destroyed by ${this.actor}`);
     }
     this.office.deleteQueue(name);
-    this.audit(`destroyed queue ${name}`, { queue: name });
+    await this.recorded(`destroyed queue ${name}`, { queue: name });
   }
 
   async countMessages(queue: string, filter?: string | null): Promise<number> {
@@ -161,7 +164,7 @@ export class BrokerManagementService implements BrokerManagement {
   async removeMessages(queue: string, filter?: string | null): Promise<number> {
     const found = this.queue(queue);
     const removed = this.operations.remove(found, this.match(filter) ?? (() => true));
-    this.audit(`removed ${removed} messages from ${queue}`, { queue, filter, count: removed });
+    await this.recorded(`removed ${removed} messages from ${queue}`, { queue, filter, count: removed });
     return removed;
   }
 
@@ -172,7 +175,7 @@ export class BrokerManagementService implements BrokerManagement {
   async removeMessage(queue: string, messageId: number): Promise<boolean> {
     const found = this.queue(queue);
     const removed = this.operations.remove(found, QueueMessageOperations.byId(checkId(messageId)), 1) > 0;
-    this.audit(`removed message ${messageId} from ${queue}: ${removed}`, {
+    await this.recorded(`removed message ${messageId} from ${queue}: ${removed}`, {
       queue,
       messageId,
       count: removed ? 1 : 0,
@@ -190,7 +193,7 @@ export class BrokerManagementService implements BrokerManagement {
     const target = this.queue(otherQueue);
     const match = this.match(filter) ?? (() => true);
     const moved = this.operations.move(found, match, target.address, rejectDuplicates);
-    this.audit(`moved ${moved} messages from ${queue} to ${target.address}`, {
+    await this.recorded(`moved ${moved} messages from ${queue} to ${target.address}`, {
       queue,
       filter,
       target: target.address,
@@ -209,7 +212,7 @@ export class BrokerManagementService implements BrokerManagement {
     const target = this.queue(otherQueue);
     const match = QueueMessageOperations.byId(checkId(messageId));
     const moved = this.operations.move(found, match, target.address, rejectDuplicates, 1) > 0;
-    this.audit(`moved message ${messageId} from ${queue} to ${target.address}: ${moved}`, {
+    await this.recorded(`moved message ${messageId} from ${queue} to ${target.address}: ${moved}`, {
       queue,
       messageId,
       target: target.address,
@@ -221,7 +224,7 @@ export class BrokerManagementService implements BrokerManagement {
   async sendMessagesToDeadLetterAddress(queue: string, filter?: string | null): Promise<number> {
     const found = this.queue(queue);
     const sent = this.operations.sendToDeadLetter(found, this.match(filter) ?? (() => true));
-    this.audit(`sent ${sent} messages from ${queue} to its dead-letter address`, {
+    await this.recorded(`sent ${sent} messages from ${queue} to its dead-letter address`, {
       queue,
       filter,
       count: sent,
@@ -233,7 +236,7 @@ export class BrokerManagementService implements BrokerManagement {
     const found = this.queue(queue);
     const sent =
       this.operations.sendToDeadLetter(found, QueueMessageOperations.byId(checkId(messageId)), 1) > 0;
-    this.audit(`sent message ${messageId} from ${queue} to its dead-letter address: ${sent}`, {
+    await this.recorded(`sent message ${messageId} from ${queue} to its dead-letter address: ${sent}`, {
       queue,
       messageId,
       count: sent ? 1 : 0,
@@ -244,7 +247,7 @@ export class BrokerManagementService implements BrokerManagement {
   async retryMessage(queue: string, messageId: number): Promise<boolean> {
     const found = this.queue(queue);
     const retried = this.operations.retry(found, QueueMessageOperations.byId(checkId(messageId)), 1) > 0;
-    this.audit(`retried message ${messageId} of ${queue}: ${retried}`, {
+    await this.recorded(`retried message ${messageId} of ${queue}: ${retried}`, {
       queue,
       messageId,
       count: retried ? 1 : 0,
@@ -255,7 +258,7 @@ export class BrokerManagementService implements BrokerManagement {
   async retryMessages(queue: string): Promise<number> {
     const found = this.queue(queue);
     const retried = this.operations.retry(found, () => true);
-    this.audit(`retried ${retried} messages of ${queue} at their original addresses`, {
+    await this.recorded(`retried ${retried} messages of ${queue} at their original addresses`, {
       queue,
       count: retried,
     });
@@ -264,12 +267,12 @@ export class BrokerManagementService implements BrokerManagement {
 
   async pause(queue: string): Promise<void> {
     this.queue(queue).pause();
-    this.audit(`paused queue ${queue}`, { queue });
+    await this.recorded(`paused queue ${queue}`, { queue });
   }
 
   async resume(queue: string): Promise<void> {
     this.queue(queue).resume();
-    this.audit(`resumed queue ${queue}`, { queue });
+    await this.recorded(`resumed queue ${queue}`, { queue });
   }
 
   async isPaused(queue: string): Promise<boolean> {
@@ -342,7 +345,7 @@ export class BrokerManagementService implements BrokerManagement {
     const connection = this.connection(connectionId);
     if (connection === undefined) return false;
     connection.closeByManagement(`closed by ${this.actor} (management)`);
-    this.audit(`closed connection ${connectionId}`, { connection: connectionId, count: 1 });
+    await this.recorded(`closed connection ${connectionId}`, { connection: connectionId, count: 1 });
     return true;
   }
 
@@ -355,7 +358,7 @@ export class BrokerManagementService implements BrokerManagement {
     );
     for (const connection of matching)
       connection.closeByManagement(`connections from ${ip} closed by ${this.actor} (management)`);
-    this.audit(`closed ${matching.length} connections from ${ip}`, { ip, count: matching.length });
+    await this.recorded(`closed ${matching.length} connections from ${ip}`, { ip, count: matching.length });
     return matching.length;
   }
 
@@ -390,7 +393,7 @@ export class BrokerManagementService implements BrokerManagement {
       );
     }
     this.office.deleteQueue(queueName);
-    this.audit(`dropped durable subscription ${queueName} of ${topic}`, { topic, queue: queueName });
+    await this.recorded(`dropped durable subscription ${queueName} of ${topic}`, { topic, queue: queueName });
   }
 
   /** The subscriptions' queues of a topic: bound to its address, without its marker queue. */
@@ -496,10 +499,18 @@ export class BrokerManagementService implements BrokerManagement {
     return this.office.createFilter(filter);
   }
 
-  private audit(what: string, details: Record<string, unknown>): void {
+  /**
+   * Logs a change, and settles once what it stored is on disk: the caller's answer (a reply on the
+   * management address, the console's response) must not confirm a change that a crash would
+   * undo. At once when it stored nothing that waits for a sync.
+   */
+  private async recorded(what: string, details: Record<string, unknown>): Promise<void> {
     this.broker.logger.info(
       { ...details, actor: this.actor, management: true },
       `management: ${this.actor} ${what}`,
+    );
+    await new Promise<void>((resolve, reject) =>
+      this.broker.storage.afterSync((error) => (error === null ? resolve() : reject(error))),
     );
   }
 }

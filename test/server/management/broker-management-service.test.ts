@@ -5,8 +5,10 @@ import {
   MessageType,
   PropertyKind,
 } from '../../../src/core/protocol';
+import type { BrokerConfiguration } from '../../../src/server/broker-configuration';
 import { MANAGEMENT_LIMITS } from '../../../src/server/management/management-limits';
 import { MessageHeader } from '../../../src/server/postoffice/message-headers';
+import { DeferredSyncStorage } from '../../support/deferred-sync-storage';
 import { receiveCount, seqOf, sequenced, useTestBrokers, waitFor } from '../../support/test-broker';
 
 const WORK = 'jms.queue.work';
@@ -21,11 +23,12 @@ function queue(name: string, address = name) {
 }
 
 /** Broker with WORK (dead letters to DLQ), OTHER, DLQ and the topic NEWS (its marker queue), with JMS selectors. */
-async function startBroker() {
+async function startBroker(config: Partial<BrokerConfiguration> = {}) {
   return env.startBroker(
     {
       queues: [queue(WORK), queue(OTHER), queue(DLQ), { ...queue(NEWS), filter: '__HQX=-1' }],
       addressSettings: { [WORK]: { deadLetterAddress: DLQ, maxDeliveryAttempts: 1 } },
+      ...config,
     },
     { selectors: true },
   );
@@ -49,6 +52,25 @@ async function send(
 }
 
 describe('BrokerManagement over a real broker', () => {
+  test('a change settles only once what it stored is on disk: no answer confirms what a crash would undo', async () => {
+    const storage = new DeferredSyncStorage();
+    storage.autoRelease = true;
+    const broker = await startBroker({ storage });
+    await send(broker, WORK, [colour(1), colour(2)]);
+    storage.autoRelease = false;
+
+    let moved: number | null = null;
+    const moving = broker.management.moveMessages(WORK, null, OTHER).then((count) => (moved = count));
+    await waitFor(() => storage.pendingSyncs > 0, 'the move to wait for its sync');
+    expect((await broker.management.getQueue(OTHER)).messageCount).toBe(2);
+    expect(moved).toBeNull();
+    storage.releaseSyncs();
+    await moving;
+    expect(moved).toBe(2);
+    // What stored nothing settles at once.
+    expect(await broker.management.countMessages(OTHER)).toBe(2);
+  });
+
   test('summarises a queue, counts and browses its messages within the bounds', async () => {
     const broker = await startBroker();
     const text = new CoreMessage();
